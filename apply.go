@@ -1,0 +1,440 @@
+package pitch
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// ActionError is a refused action (C-7): what was wrong and what is allowed.
+// A refused action leaves the state unchanged.
+type ActionError struct {
+	Action  Action
+	Problem string // what was wrong, e.g. "seat 2 must play a trump (holds TH, 4H)"
+}
+
+func (e *ActionError) Error() string { return e.Problem }
+
+func (s *State) refuse(a Action, format string, args ...any) error {
+	return &ActionError{Action: a, Problem: fmt.Sprintf(format, args...)}
+}
+
+func cardList(set CardSet) string {
+	return strings.ReplaceAll(set.String(), " ", ", ")
+}
+
+func bidList(bids uint16, canPass bool) string {
+	var parts []string
+	if canPass {
+		parts = append(parts, "pass")
+	}
+	for ; bids != 0; bids &= bids - 1 {
+		parts = append(parts, fmt.Sprint(bits.TrailingZeros16(bids)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// expect describes, for an error message, what the seat to act may do now.
+func (s *State) expect() string {
+	switch s.phase {
+	case PhaseBid:
+		b, p := s.bidOptions()
+		return "bid (" + bidList(b, p) + ")"
+	case PhaseCall:
+		return "call a card"
+	case PhaseTrump:
+		return "name trump"
+	case PhaseGiveStock:
+		return "choose give_stock"
+	case PhasePassBurn:
+		if s.passLimit() > 0 {
+			return "pass trumps or burn"
+		}
+		return "burn"
+	case PhaseDiscard:
+		return "discard"
+	case PhasePlay:
+		return "play a card"
+	}
+	return "nothing: the hand is over"
+}
+
+var phaseActions = [...]string{PhaseBid: "bid or pass", PhaseCall: "call", PhaseTrump: "trump",
+	PhaseGiveStock: "give_stock", PhasePassBurn: "pass_trumps or discard", PhaseDiscard: "discard", PhasePlay: "play", PhaseDone: "none"}
+
+// Apply checks action a against the rules and, if they allow it, carries it
+// out. A refused action returns an *ActionError and changes nothing (C-7).
+func (s *State) Apply(a Action) error {
+	if s.phase == PhaseDone {
+		return s.refuse(a, "the hand is over: no more actions are allowed")
+	}
+	if int(a.Seat) != int(s.turn) {
+		return s.refuse(a, "it is seat %d's turn to %s, not seat %d's", s.turn, s.expect(), a.Seat)
+	}
+	ok := false
+	switch s.phase {
+	case PhaseBid:
+		ok = a.Kind == ActBid || a.Kind == ActPass
+	case PhaseCall:
+		ok = a.Kind == ActCall
+	case PhaseTrump:
+		ok = a.Kind == ActTrump
+	case PhaseGiveStock:
+		ok = a.Kind == ActGiveStock
+	case PhasePassBurn:
+		ok = a.Kind == ActPassTrumps || a.Kind == ActDiscard
+	case PhaseDiscard:
+		ok = a.Kind == ActDiscard
+	case PhasePlay:
+		ok = a.Kind == ActPlay
+	}
+	if !ok {
+		return s.refuse(a, "seat %d may not %s now: the hand is at %s, where the action is %s", a.Seat, a.Kind, s.phase, phaseActions[s.phase])
+	}
+	switch a.Kind {
+	case ActBid, ActPass:
+		return s.applyBid(a)
+	case ActCall:
+		return s.applyCall(a)
+	case ActTrump:
+		if a.Suit >= NoSuit {
+			return s.refuse(a, "trump must be one of C, D, H, S")
+		}
+		s.trump = a.Suit
+		s.phase = PhaseGiveStock
+		return nil
+	case ActGiveStock:
+		s.applyGiveStock(a.Give)
+		return nil
+	case ActPassTrumps:
+		return s.applyPassTrumps(a)
+	case ActDiscard:
+		return s.applyDiscard(a)
+	}
+	return s.applyPlay(a)
+}
+
+func (s *State) applyBid(a Action) error {
+	bids, canPass := s.bidOptions()
+	if a.Kind == ActPass {
+		if !canPass {
+			return s.refuse(a, "seat %d is the dealer and everyone else passed: the dealer must bid (%s)", a.Seat, bidList(bids, false))
+		}
+		s.passed |= 1 << a.Seat
+	} else {
+		if a.Bid < 0 || a.Bid > 15 || bids&(1<<a.Bid) == 0 {
+			return s.refuse(a, "seat %d may not bid %d: allowed are %s", a.Seat, a.Bid, bidList(bids, canPass))
+		}
+		s.bid, s.bidder = a.Bid, a.Seat
+	}
+	s.bidTurns++
+	over := false
+	switch s.g.Variant {
+	case Auction:
+		over = s.bid == 4 || s.bidTurns == s.n // AP-BID-1, AP-BID-2
+	case TenPoint:
+		over = s.bid == 10 || s.bidTurns == s.n // TP-BID-1
+	case Pawnee:
+		over = s.bid == 10 || (s.bid > 0 && bits.OnesCount8(s.passed) == int(s.n)-1) // PW-BID-2
+	}
+	if !over {
+		t := s.next(s.turn)
+		for s.passed&(1<<t) != 0 {
+			t = s.next(t)
+		}
+		s.turn = t
+		return nil
+	}
+	s.turn = s.bidder
+	switch s.g.Variant {
+	case Auction:
+		s.startPlay(s.bidder) // AP-PLAY-1
+	case TenPoint:
+		s.phase = PhaseTrump
+	case Pawnee:
+		s.phase = PhaseCall
+	}
+	return nil
+}
+
+func (s *State) applyCall(a Action) error {
+	if !a.Card.Valid() || a.Card.IsJoker() {
+		return s.refuse(a, "seat %d may not call %s: the called card must be one of the 52 cards, not a joker", a.Seat, a.Card)
+	}
+	if !s.callAllowed(a.Card) {
+		return s.refuse(a, "seat %d may not call %s: it is in the bidder's own hand and call_own_card is off; call a card you do not hold", a.Seat, a.Card)
+	}
+	s.called, s.trump = a.Card, a.Card.Suit() // PW-CALL-1
+	s.hands[s.bidder] |= s.widow              // PW-WID-1
+	s.partner = -1
+	for seat := range s.n {
+		if seat != s.bidder && s.hands[seat].Has(a.Card) {
+			s.partner = seat
+		}
+	}
+	s.phase, s.turn = PhaseDiscard, s.next(s.dealer) // PW-DIS-1
+	return nil
+}
+
+// applyGiveStock runs TP-TR-2 to TP-TR-4: everyone drops non-trumps, the
+// fill, and the rest of the stock to the receiver.
+func (s *State) applyGiveStock(give bool) {
+	tr := s.trumps()
+	s.give = give
+	s.receiver = s.bidder
+	if give {
+		s.receiver = (s.bidder + 2) % 4
+	}
+	for seat := range s.n {
+		s.hidden[seat] |= s.hands[seat] &^ tr
+		s.out[seat] |= s.hands[seat] &^ tr
+		s.hands[seat] &= tr
+	}
+	top := 0
+	take := func(seat int8, k int) {
+		for ; k > 0 && top < len(s.stock); k-- {
+			c := s.stock[top]
+			top++
+			s.fillGot[seat]++
+			if tr.Has(c) {
+				s.hands[seat] |= c.Set()
+			} else {
+				s.hidden[seat] |= c.Set()
+				s.out[seat] |= c.Set()
+			}
+		}
+	}
+	seat := s.dealer
+	for range s.n {
+		seat = s.next(seat)
+		if c := s.hands[seat].Len(); c < 6 {
+			take(seat, 6-c)
+		}
+	}
+	take(s.receiver, len(s.stock))
+	for seat := range s.n {
+		s.notIn[seat] = ^tr // after TP-TR-2 every hand holds only trumps
+	}
+	s.phase = PhasePassBurn
+	s.passBurn = 0
+	s.turn = s.dealer
+	s.advancePassBurn()
+}
+
+// advancePassBurn moves to the next seat, from the dealer's left, that holds
+// more than 6 trumps (TP-TR-5), or starts play.
+func (s *State) advancePassBurn() {
+	for s.passBurn < s.n {
+		s.passBurn++
+		seat := (s.dealer + s.passBurn) % s.n
+		if s.hands[seat].Len() > 6 {
+			s.turn = seat
+			return
+		}
+	}
+	lead := s.bidder // TP-PLAY-1
+	s.startPlay(lead)
+}
+
+func (s *State) applyPassTrumps(a Action) error {
+	lim := s.passLimit()
+	h := s.hands[a.Seat]
+	partner := (a.Seat + 2) % 4
+	if lim == 0 {
+		why := fmt.Sprintf("its partner, seat %d, holds %d", partner, s.hands[partner].Len())
+		if s.passedTo[a.Seat] != 0 {
+			why = "it has passed once already"
+		}
+		return s.refuse(a, "seat %d may not pass trumps: %s; it must burn %d of %s", a.Seat, why, h.Len()-6, cardList(h))
+	}
+	if a.Cards&^h != 0 || a.Cards.Len() == 0 || a.Cards.Len() > lim {
+		return s.refuse(a, "seat %d may pass 1 to %d of its own trumps (%s) to seat %d, not %s", a.Seat, lim, cardList(h), partner, cardList(a.Cards))
+	}
+	s.hands[a.Seat] &^= a.Cards
+	s.hands[partner] |= a.Cards
+	s.passedTo[a.Seat] = a.Cards
+	if s.hands[a.Seat].Len() <= 6 {
+		s.advancePassBurn()
+	}
+	return nil
+}
+
+func (s *State) applyDiscard(a Action) error {
+	h := s.hands[a.Seat]
+	ch := s.discardChoice()
+	if !ch.allows(a.Cards) {
+		verb := "discard"
+		if s.g.Variant == TenPoint {
+			verb = "burn"
+		}
+		var want string
+		switch {
+		case ch.must == 0:
+			want = fmt.Sprintf("%d of %s", ch.k, cardList(ch.pool))
+		case ch.k == 0:
+			want = fmt.Sprintf("exactly %s", cardList(ch.must))
+		default:
+			want = fmt.Sprintf("all of %s and %d of %s", cardList(ch.must), ch.k, cardList(ch.pool))
+		}
+		return s.refuse(a, "seat %d must %s %d cards (holds %s): %s, not %s", a.Seat, verb, h.Len()-6, cardList(h), want, cardList(a.Cards))
+	}
+	s.hands[a.Seat] &^= a.Cards
+	s.out[a.Seat] |= a.Cards
+	tr := s.trumps()
+	if s.g.Variant == TenPoint {
+		s.shown |= a.Cards // TP-TR-5: burned trumps are shown
+		s.advancePassBurn()
+		return nil
+	}
+	s.hidden[a.Seat] |= a.Cards &^ tr
+	s.pending |= a.Cards & tr // PW-DIS-2: shown once all have discarded
+	if a.Cards&tr != 0 {
+		// A trump went, so every non-trump went first; a point card went,
+		// so every unprotected card went too (PW-DIS-2, PW-DIS-3).
+		s.notIn[a.Seat] |= ^tr
+		if a.Cards&(pawneePoints(s.trump)|s.called.Set()) != 0 {
+			s.notIn[a.Seat] |= ^(pawneePoints(s.trump) | s.called.Set())
+		}
+	}
+	s.discards++
+	if s.discards < s.n {
+		s.turn = s.next(a.Seat)
+		return nil
+	}
+	s.shown |= s.pending
+	s.pending = 0
+	lead := s.bidder
+	if s.partner >= 0 {
+		lead = s.partner // PW-PLAY-1: the holder of the called card leads it
+	}
+	s.startPlay(lead)
+	return nil
+}
+
+// startPlay begins the tricks with lead (or the next seat holding a trump).
+func (s *State) startPlay(lead int8) {
+	s.phase = PhasePlay
+	if s.g.Variant == Auction {
+		s.leader, s.turn = lead, lead
+		return
+	}
+	for seat := range s.n {
+		s.inPlay |= s.hands[seat] & s.trumps()
+	}
+	s.nextLeader(lead)
+}
+
+// nextLeader sets lead, or the next seat clockwise holding a trump, to lead;
+// with no trump left the hand ends (TP-PLAY-2, TP-PLAY-3, PW-PLAY-2, PW-PLAY-3).
+func (s *State) nextLeader(lead int8) {
+	tr := s.trumps()
+	for range s.n {
+		if s.hands[lead]&tr != 0 {
+			s.leader, s.turn = lead, lead
+			return
+		}
+		s.notIn[lead] |= tr // skipped: holds no trump
+		lead = s.next(lead)
+	}
+	s.finish()
+}
+
+func (s *State) applyPlay(a Action) error {
+	legal := s.legalPlays()
+	if !legal.Has(a.Card) {
+		return s.refuse(a, "%s", s.playProblem(a, legal))
+	}
+	seat := a.Seat
+	c := a.Card
+	if s.g.Variant == Auction && s.trump == NoSuit {
+		s.trump = c.Suit() // AP-PLAY-1
+	}
+	s.hands[seat] &^= c.Set()
+	s.played[seat] |= c.Set()
+	s.trick[s.trickLen] = c
+	s.trickSeat[s.trickLen] = seat
+	s.trickLen++
+	// Voids shown by play: public knowledge for views and resampling.
+	if s.g.Variant == Auction && s.trickLen > 1 {
+		// AP-PLAY-2: off-suit with a plain suit led shows a void in that
+		// suit; a non-trump with trump led shows a void in trump.
+		if led := s.trick[0].Suit(); c.Suit() != led && c.Suit() != s.trump || led == s.trump && c.Suit() != led {
+			s.notIn[seat] |= SuitSet(led)
+		}
+	}
+	// Next seat in this trick: clockwise from seat, back to the leader.
+	tr := s.trumps()
+	for t := s.next(seat); t != s.leader; t = s.next(t) {
+		if s.g.Variant == Auction || s.hands[t]&tr != 0 {
+			s.turn = t
+			return nil
+		}
+		s.notIn[t] |= tr // folded: holds no trump (TP-PLAY-1, PW-PLAY-2)
+	}
+	s.finishTrick()
+	return nil
+}
+
+func (s *State) playProblem(a Action, legal CardSet) string {
+	h := s.hands[a.Seat]
+	switch {
+	case !h.Has(a.Card):
+		return fmt.Sprintf("seat %d does not hold %s (holds %s)", a.Seat, a.Card, cardList(h))
+	case s.g.Variant == Pawnee && s.tricks == 0 && s.trickLen == 0:
+		return fmt.Sprintf("seat %d must lead the called card %s", a.Seat, s.called)
+	case s.g.Variant != Auction:
+		return fmt.Sprintf("seat %d must play a trump (holds %s)", a.Seat, cardList(legal))
+	case s.trick[0].Suit() == s.trump:
+		return fmt.Sprintf("seat %d must follow trump (holds %s)", a.Seat, cardList(legal))
+	}
+	return fmt.Sprintf("seat %d must follow %s or play a trump (may play %s)", a.Seat, s.trick[0].Suit(), cardList(legal))
+}
+
+// trickWinner returns the index in the trick of the winning card (AP-PLAY-3, TP-PLAY-2, PW-PLAY-2).
+func (s *State) trickWinner() int {
+	t := s.trumpOrder()
+	best := 0
+	led := s.trick[0].Suit()
+	for i := 1; i < int(s.trickLen); i++ {
+		c, b := s.trick[i], s.trick[best]
+		cs, bs := t.strength[c], t.strength[b]
+		switch {
+		case cs >= 0 || bs >= 0:
+			if cs > bs {
+				best = i
+			}
+		case c.Suit() == led && (b.Suit() != led || c.Rank() > b.Rank()):
+			best = i
+		}
+	}
+	return best
+}
+
+func (s *State) finishTrick() {
+	w := s.trickSeat[s.trickWinner()]
+	var cards CardSet
+	for i := range s.trickLen {
+		cards |= s.trick[i].Set()
+	}
+	s.won[w] |= cards
+	s.trickWins[w]++
+	s.tricks++
+	s.last, s.lastSeat, s.lastLen, s.lastWon = s.trick, s.trickSeat, s.trickLen, w
+	s.trickLen = 0
+	if s.tricks == 6 { // AP-PLAY-3, TP-PLAY-3, PW-PLAY-3
+		s.finish()
+		return
+	}
+	if s.g.Variant == Auction {
+		s.leader, s.turn = w, w
+		return
+	}
+	s.nextLeader(w)
+}
+
+func (s *State) finish() {
+	s.phase = PhaseDone
+	s.turn = -1
+	s.trickLen = 0
+	s.score()
+}

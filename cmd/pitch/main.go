@@ -1,0 +1,64 @@
+// Command pitch plays, scores and simulates the Pitch card games.
+//
+//	pitch score [FILE]         score a hand record (standard input without FILE)
+//	pitch deal --variant V --seed N [--dealer D] [--players N]
+//	pitch rules [VARIANT]      the rules as implemented, with options and defaults
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// command is one subcommand: it reads args and writes to stdout and stderr,
+// returning the process exit code.
+type command struct {
+	name, usage string
+	run         func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"score", "score [FILE]: score a hand record and print the result as JSON", runScore},
+		{"deal", "deal --variant V --seed N [--dealer D] [--players N]: print a hand record of a random deal", runDeal},
+		{"rules", "rules [VARIANT]: print the rules as implemented, with the options and their defaults", runRules},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "pitch: internal error: %v\n", r)
+			code = 2
+		}
+	}()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "pitch: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: pitch COMMAND [ARGS]\n\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %s\n", c.usage)
+	}
+}

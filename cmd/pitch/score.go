@@ -1,0 +1,52 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"pitch"
+)
+
+// runScore implements `pitch score [FILE]` (docs/hand-record.md): the result
+// on standard output and exit 0, or {"error": ..., "action": ...} and exit 1.
+func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("score", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintln(stderr, "pitch score: give at most one FILE (standard input without one)")
+		return 2
+	}
+	in := stdin
+	if fs.NArg() == 1 {
+		f, err := os.Open(fs.Arg(0))
+		if err != nil {
+			return printRecordError(stdout, &pitch.RecordError{Action: -1, Message: fmt.Sprintf("cannot open %s: %v", fs.Arg(0), errors.Unwrap(err))})
+		}
+		defer f.Close()
+		in = f
+	}
+	out, err := pitch.ScoreRecord(in)
+	if err != nil {
+		return printRecordError(stdout, err)
+	}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	fmt.Fprintf(stdout, "%s\n", b)
+	return 0
+}
+
+func printRecordError(w io.Writer, err error) int {
+	var re *pitch.RecordError
+	if !errors.As(err, &re) {
+		re = &pitch.RecordError{Action: -1, Message: err.Error()}
+	}
+	b, _ := json.Marshal(re)
+	fmt.Fprintf(w, "%s\n", b)
+	return 1
+}

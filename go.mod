@@ -1,0 +1,3 @@
+module pitch
+
+go 1.26.8

@@ -1,0 +1,306 @@
+package pitch
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// Phase is the step of a hand, in the order data flows through it:
+// bid → call (pawnee) or trump (ten-point) → give stock, pass and burn
+// (ten-point) or discard (pawnee) → play → done.
+type Phase uint8
+
+// The phases of a hand.
+const (
+	PhaseBid       Phase = iota // the auction (AP-BID, TP-BID, PW-BID)
+	PhaseCall                   // pawnee: the bidder calls a card (PW-CALL-1)
+	PhaseTrump                  // ten-point: the pitcher names trump (TP-TR-1)
+	PhaseGiveStock              // ten-point: the pitcher keeps or hands on the stock (TP-TR-4)
+	PhasePassBurn               // ten-point: passing trumps and burning (TP-TR-5)
+	PhaseDiscard                // pawnee: discarding down to 6 (PW-DIS)
+	PhasePlay                   // the tricks
+	PhaseDone                   // the hand is over and scored
+)
+
+var phaseNames = [...]string{"bid", "call", "trump", "give_stock", "pass_burn", "discard", "play", "done"}
+
+// String returns the phase's name.
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return fmt.Sprintf("Phase(%d)", p)
+}
+
+// State is one hand of a match: everything on the table, hidden or not.
+// It is a plain value: assignment clones it. Nothing outside this package
+// should show a State to a player; use View.
+type State struct {
+	g      *Game
+	phase  Phase
+	n      int8
+	dealer int8
+	turn   int8 // seat to act; -1 when the hand is done
+
+	scores [MaxSeats]int32 // match scores before this hand
+
+	dealt [MaxSeats]CardSet // as dealt
+	hands [MaxSeats]CardSet // now
+	widow CardSet           // pawnee, as dealt
+	stock [18]Card          // ten-point, top first
+	undlt CardSet           // auction: cards not dealt
+
+	// auction
+	bid      int8 // high bid, 0 for none
+	bidder   int8 // high bidder, -1 for none
+	passed   uint8
+	bidTurns int8 // turns taken in a one-round auction
+
+	trump   Suit
+	called  Card
+	partner int8 // pawnee: the called card's holder when not the bidder; -1 alone
+
+	// ten-point stock and passing
+	give     bool
+	receiver int8
+	fillGot  [MaxSeats]int8 // cards each seat was given from the stock (fill and rest)
+	passedTo [MaxSeats]CardSet
+	passBurn int8 // ten-point: how many seats from the dealer's left have had their turn
+
+	out      [MaxSeats]CardSet // cards each seat put out of play (discards, burns, dropped non-trumps)
+	hidden   [MaxSeats]CardSet // the face-down part of out
+	shown    CardSet           // out of play face up: burns and revealed trump discards
+	pending  CardSet           // pawnee trump discards, shown once all have discarded
+	discards int8              // pawnee: seats that have discarded
+	notIn    [MaxSeats]CardSet // cards every seat knows are not in this seat's hand
+
+	inPlay    CardSet // trumps held when play began
+	played    [MaxSeats]CardSet
+	won       [MaxSeats]CardSet
+	trickWins [MaxSeats]int8
+
+	trick     [MaxSeats]Card
+	trickSeat [MaxSeats]int8
+	trickLen  int8
+	leader    int8
+	tricks    int8
+	last      [MaxSeats]Card // the last finished trick, in play order
+	lastSeat  [MaxSeats]int8
+	lastLen   int8
+	lastWon   int8
+
+	res outcome // set when the hand is done
+}
+
+// Game returns the game this hand belongs to.
+func (s *State) Game() *Game { return s.g }
+
+// Phase returns the hand's current phase.
+func (s *State) Phase() Phase { return s.phase }
+
+// Turn returns the seat to act, or -1 when the hand is done.
+func (s *State) Turn() int { return int(s.turn) }
+
+// Dealer returns the dealer's seat.
+func (s *State) Dealer() int { return int(s.dealer) }
+
+// Seats returns the number of seats.
+func (s *State) Seats() int { return int(s.n) }
+
+// Terminal reports whether the hand is over.
+func (s *State) Terminal() bool { return s.phase == PhaseDone }
+
+// Hand returns the cards seat holds now. Only for code that may see them.
+func (s *State) Hand(seat int) CardSet { return s.hands[seat] }
+
+// Trump returns the trump suit, or NoSuit before it is known.
+func (s *State) Trump() Suit { return s.trump }
+
+// Bidder returns the winning (or, during the auction, high) bidder, or -1.
+func (s *State) Bidder() int { return int(s.bidder) }
+
+// HighBid returns the high bid so far, 0 for none.
+func (s *State) HighBid() int { return int(s.bid) }
+
+// Called returns the pawnee called card, or NoCard.
+func (s *State) Called() Card { return s.called }
+
+// Scores returns the match scores before this hand.
+func (s *State) Scores() []int {
+	out := make([]int, s.n)
+	for i := range out {
+		out[i] = int(s.scores[i])
+	}
+	return out
+}
+
+// Tricks returns the number of finished tricks.
+func (s *State) Tricks() int { return int(s.tricks) }
+
+func (s *State) next(seat int8) int8 {
+	seat++
+	if seat == s.n {
+		seat = 0
+	}
+	return seat
+}
+
+func (s *State) trumpOrder() *trumpOrder { return s.g.trump(s.trump) }
+
+func (s *State) trumps() CardSet {
+	if s.trump == NoSuit {
+		return 0
+	}
+	return s.g.trump(s.trump).mask
+}
+
+// team returns the seat's side key for fixed teams (seat%2) or the seat itself.
+func (s *State) sameSide(a, b int8) bool {
+	if a == b {
+		return true
+	}
+	switch {
+	case s.g.teams:
+		return a%2 == b%2
+	case s.g.Variant == Pawnee:
+		if s.phase < PhaseDiscard || s.bidder < 0 {
+			return false
+		}
+		side := func(x int8) bool { return x == s.bidder || x == s.partner }
+		return side(a) == side(b)
+	}
+	return false
+}
+
+// Deal shuffles with rng and deals a new hand of g (AP-3, TP-3, PW-3);
+// scores are the match scores before the hand (nil for all zero).
+func Deal(g *Game, dealer int, scores []int, rng *rand.Rand) State {
+	var deck [54]Card
+	size := g.Deck().Len()
+	for i := range size {
+		deck[i] = Card(i)
+	}
+	// Only the cards that are dealt need shuffling into place.
+	need := size
+	if g.Variant == Auction {
+		need = g.seats * g.handSize
+	}
+	for i := 0; i < need; i++ {
+		j := i + rng.IntN(size-i)
+		deck[i], deck[j] = deck[j], deck[i]
+	}
+	var s State
+	s.deal(g, int8(dealer), scores, deck[:size])
+	return s
+}
+
+// NewHand deals deck (in the order given, top first) the way Deal does,
+// so a test or a replay can fix the cards. It checks that deck is exactly
+// the game's deck.
+func NewHand(g *Game, dealer int, scores []int, deck []Card) (State, error) {
+	if err := g.checkSeat(dealer, "dealer"); err != nil {
+		return State{}, err
+	}
+	var seen CardSet
+	for _, c := range deck {
+		if !g.Deck().Has(c) || seen.Has(c) {
+			return State{}, fmt.Errorf("deck holds %s twice or a card not in the %s deck", c, g.Variant)
+		}
+		seen |= c.Set()
+	}
+	if seen != g.Deck() {
+		return State{}, fmt.Errorf("deck has %d cards; %s is played with %d", len(deck), g.Variant, g.Deck().Len())
+	}
+	if err := checkScores(g, scores); err != nil {
+		return State{}, err
+	}
+	var s State
+	s.deal(g, int8(dealer), scores, deck)
+	return s, nil
+}
+
+func (g *Game) checkSeat(seat int, what string) error {
+	if seat < 0 || seat >= g.seats {
+		return fmt.Errorf("%s %d is not a seat: seats are 0 to %d", what, seat, g.seats-1)
+	}
+	return nil
+}
+
+func checkScores(g *Game, scores []int) error {
+	if scores == nil {
+		return nil
+	}
+	if len(scores) != g.seats {
+		return fmt.Errorf("scores has %d entries; there are %d seats", len(scores), g.seats)
+	}
+	for i, v := range scores {
+		if v < -1000000 || v > 1000000 {
+			return fmt.Errorf("score %d of seat %d is out of range (-1000000 to 1000000)", v, i)
+		}
+		if g.teams && scores[i] != scores[i%2] {
+			return fmt.Errorf("partners must hold equal scores: seat %d has %d, seat %d has %d", i%2, scores[i%2], i, v)
+		}
+	}
+	return nil
+}
+
+// dealOrder hands out deck: packets of 3 in auction (AP-3) and ten-point,
+// packets of 5 in pawnee, from the dealer's left; then widow or stock.
+func (s *State) deal(g *Game, dealer int8, scores []int, deck []Card) {
+	*s = State{g: g, n: int8(g.seats), dealer: dealer, bidder: -1, partner: -1, receiver: -1,
+		trump: NoSuit, called: NoCard, leader: -1, lastWon: -1}
+	for i, v := range scores {
+		s.scores[i] = int32(v)
+	}
+	packet := 3
+	if g.Variant == Pawnee {
+		packet = 5
+	}
+	k := 0
+	for round := 0; round < g.handSize/packet; round++ {
+		seat := dealer
+		for range g.seats {
+			seat = s.next(seat)
+			for range packet {
+				s.dealt[seat] |= deck[k].Set()
+				k++
+			}
+		}
+	}
+	switch g.Variant {
+	case Pawnee:
+		for _, c := range deck[k:] {
+			s.widow |= c.Set()
+		}
+	case TenPoint:
+		copy(s.stock[:], deck[k:])
+	default:
+		for _, c := range deck[k:] {
+			s.undlt |= c.Set()
+		}
+	}
+	s.hands = s.dealt
+	s.turn = s.next(dealer)
+}
+
+// newFromDeal builds a hand from explicit hands, as a hand record gives them.
+func newFromDeal(g *Game, dealer int, scores []int, hands []CardSet, widow CardSet, stock []Card) State {
+	s := State{g: g, n: int8(g.seats), dealer: int8(dealer), bidder: -1, partner: -1, receiver: -1,
+		trump: NoSuit, called: NoCard, leader: -1, lastWon: -1}
+	for i, v := range scores {
+		s.scores[i] = int32(v)
+	}
+	var all CardSet
+	for i, h := range hands {
+		s.dealt[i] = h
+		all |= h
+	}
+	s.hands = s.dealt
+	s.widow = widow
+	copy(s.stock[:], stock)
+	if g.Variant == Auction {
+		s.undlt = g.Deck() &^ all
+	}
+	s.turn = s.next(int8(dealer))
+	return s
+}
