@@ -24,12 +24,16 @@ func scoreJSON(data []byte) []byte {
 	return append(b, '\n')
 }
 
-// goldenCases names each golden hand record in testdata/records and the
-// rules it pins down. Every file there must be listed here.
-var goldenCases = []struct {
+// goldenCase names one golden hand record in testdata/records and the
+// rules it pins down.
+type goldenCase struct {
 	name  string // testdata/records/NAME.json and NAME.golden
-	rules string // rule IDs the case checks
-}{}
+	rules string // rule IDs the case checks, e.g. "AP-BID-3"
+}
+
+// goldenCases lists every golden record; each game's test file adds its
+// own in an init function. Every file in testdata/records must be listed.
+var goldenCases []goldenCase
 
 func TestGoldenRecords(t *testing.T) {
 	files, _ := filepath.Glob("testdata/records/*.json")
