@@ -65,6 +65,9 @@ var phaseActions = [...]string{PhaseBid: "bid or pass", PhaseCall: "call", Phase
 // Apply checks action a against the rules and, if they allow it, carries it
 // out. A refused action returns an *ActionError and changes nothing (C-7).
 func (s *State) Apply(a Action) error {
+	if s.phase == PhasePlay && a.Kind == ActPlay && int(a.Seat) == int(s.turn) {
+		return s.applyPlay(a) // the hot path of every playout
+	}
 	if s.phase == PhaseDone {
 		return s.refuse(a, "the hand is over: no more actions are allowed")
 	}
@@ -100,7 +103,7 @@ func (s *State) Apply(a Action) error {
 		if a.Suit >= NoSuit {
 			return s.refuse(a, "trump must be one of C, D, H, S")
 		}
-		s.trump = a.Suit
+		s.setTrump(a.Suit)
 		s.phase = PhaseGiveStock
 		return nil
 	case ActGiveStock:
@@ -164,14 +167,16 @@ func (s *State) applyCall(a Action) error {
 	if !s.callAllowed(a.Card) {
 		return s.refuse(a, "seat %d may not call %s: it is in the bidder's own hand and call_own_card is off; call a card you do not hold", a.Seat, a.Card)
 	}
-	s.called, s.trump = a.Card, a.Card.Suit() // PW-CALL-1
-	s.hands[s.bidder] |= s.widow              // PW-WID-1
+	s.called = a.Card
+	s.setTrump(a.Card.Suit())    // PW-CALL-1
+	s.hands[s.bidder] |= s.widow // PW-WID-1
 	s.partner = -1
 	for seat := range s.n {
 		if seat != s.bidder && s.hands[seat].Has(a.Card) {
 			s.partner = seat
 		}
 	}
+	s.setSides()
 	s.phase, s.turn = PhaseDiscard, s.next(s.dealer) // PW-DIS-1
 	return nil
 }
@@ -344,15 +349,23 @@ func (s *State) applyPlay(a Action) error {
 	if !legal.Has(a.Card) {
 		return s.refuse(a, "%s", s.playProblem(a, legal))
 	}
-	seat := a.Seat
-	c := a.Card
+	s.play(a.Card)
+	return nil
+}
+
+// play puts c, a legal card of the seat to act, on the trick and moves on.
+func (s *State) play(c Card) {
+	seat := s.turn
 	if s.g.Variant == Auction && s.trump == NoSuit {
-		s.trump = c.Suit() // AP-PLAY-1
+		s.setTrump(c.Suit()) // AP-PLAY-1
 	}
 	s.hands[seat] &^= c.Set()
 	s.played[seat] |= c.Set()
 	s.trick[s.trickLen] = c
 	s.trickSeat[s.trickLen] = seat
+	if s.trickLen == 0 || s.beats(c, s.trick[s.best]) {
+		s.best = s.trickLen
+	}
 	s.trickLen++
 	// Voids shown by play: public knowledge for views and resampling.
 	if s.g.Variant == Auction && s.trickLen > 1 {
@@ -367,12 +380,11 @@ func (s *State) applyPlay(a Action) error {
 	for t := s.next(seat); t != s.leader; t = s.next(t) {
 		if s.g.Variant == Auction || s.hands[t]&tr != 0 {
 			s.turn = t
-			return nil
+			return
 		}
 		s.notIn[t] |= tr // folded: holds no trump (TP-PLAY-1, PW-PLAY-2)
 	}
 	s.finishTrick()
-	return nil
 }
 
 func (s *State) playProblem(a Action, legal CardSet) string {
@@ -390,20 +402,28 @@ func (s *State) playProblem(a Action, legal CardSet) string {
 	return fmt.Sprintf("seat %d must follow %s or play a trump (may play %s)", a.Seat, s.trick[0].Suit(), cardList(legal))
 }
 
-// trickWinner returns the index in the trick of the winning card (AP-PLAY-3, TP-PLAY-2, PW-PLAY-2).
+// beats reports whether card c, played to the trick, beats the card b
+// winning it so far.
+func (s *State) beats(c, b Card) bool { return beats(s.tord, s.trick[0].Suit(), c, b) }
+
+// beats reports whether c beats b in a trick where led was led and t
+// orders the trumps: the highest trump wins, with no trump the highest card
+// of the suit led (AP-PLAY-3, TP-PLAY-2, PW-PLAY-2).
+func beats(t *trumpOrder, led Suit, c, b Card) bool {
+	cs, bs := t.strength[c], t.strength[b]
+	if cs >= 0 || bs >= 0 {
+		return cs > bs
+	}
+	return c.Suit() == led && (b.Suit() != led || c.Rank() > b.Rank())
+}
+
+// trickWinner works out afresh the index of the card winning the trick in
+// progress (play keeps it up to date in s.best as cards fall).
 func (s *State) trickWinner() int {
-	t := s.trumpOrder()
+	t := s.g.trump(s.trump)
 	best := 0
-	led := s.trick[0].Suit()
 	for i := 1; i < int(s.trickLen); i++ {
-		c, b := s.trick[i], s.trick[best]
-		cs, bs := t.strength[c], t.strength[b]
-		switch {
-		case cs >= 0 || bs >= 0:
-			if cs > bs {
-				best = i
-			}
-		case c.Suit() == led && (b.Suit() != led || c.Rank() > b.Rank()):
+		if beats(t, s.trick[0].Suit(), s.trick[i], s.trick[best]) {
 			best = i
 		}
 	}
@@ -411,7 +431,7 @@ func (s *State) trickWinner() int {
 }
 
 func (s *State) finishTrick() {
-	w := s.trickSeat[s.trickWinner()]
+	w := s.trickSeat[s.best]
 	var cards CardSet
 	for i := range s.trickLen {
 		cards |= s.trick[i].Set()

@@ -98,12 +98,18 @@ const (
 func NewCard(r Rank, s Suit) Card { return Card(uint8(s)*13 + uint8(r)) }
 
 // Suit returns the printed suit; jokers have NoSuit.
-func (c Card) Suit() Suit {
-	if c >= BigJoker {
-		return NoSuit
+func (c Card) Suit() Suit { return suitOf[c&63] }
+
+// suitOf is Card.Suit as a table: the playout path asks it for every card.
+var suitOf = func() (t [64]Suit) {
+	for c := range t {
+		t[c] = NoSuit
+		if c < 52 {
+			t[c] = Suit(c / 13)
+		}
 	}
-	return Suit(c / 13)
-}
+	return t
+}()
 
 // Rank returns the printed rank; meaningless for jokers.
 func (c Card) Rank() Rank { return Rank(c % 13) }

@@ -210,10 +210,18 @@ func forSubsets(pool CardSet, k int, f func(CardSet)) {
 
 // randomSubset returns k cards drawn uniformly from pool.
 func randomSubset(pool CardSet, k int, rng *rand.Rand) CardSet {
-	var out CardSet
 	n := pool.Len()
+	if 2*k > n { // fewer draws: pick the cards to leave out instead
+		return pool &^ randomSubset(pool, n-k, rng)
+	}
+	var out CardSet
+	var r uint64
 	for ; k > 0; k-- {
-		c := pool.Nth(rng.IntN(n))
+		if r == 0 {
+			r = rng.Uint64() | 1 // two draws of 32 bits each, as in PlayRandom
+		}
+		c := pool.Nth(int(r >> 32 * uint64(n) >> 32))
+		r <<= 32
 		out |= c.Set()
 		pool &^= c.Set()
 		n--
@@ -233,6 +241,32 @@ func binom(n, k int) int {
 	return r
 }
 
+// randN returns a number in [0, n) from 32 random bits (Lemire's
+// multiply-shift; the bias, under n in 2^32, is immaterial here).
+func randN(rng *rand.Rand, n int) int {
+	return int(uint64(uint32(rng.Uint64())) * uint64(n) >> 32)
+}
+
+// PlayRandom plays the hand out to its end with random legal actions,
+// drawn as RandomAction draws them: the playout of search bots.
+func (s *State) PlayRandom(rng *rand.Rand) {
+	var r uint64 // random bits: each play uses 32 of them
+	for s.phase != PhaseDone {
+		if s.phase == PhasePlay {
+			if r == 0 {
+				r = rng.Uint64() | 1 // keeps r nonzero after one use; the low bit is never read below
+			}
+			p := s.legalPlays()
+			s.play(p.Nth(int(r>>32*uint64(p.Len())>>32)))
+			r <<= 32
+			continue
+		}
+		if err := s.Apply(s.RandomAction(rng)); err != nil {
+			panic("pitch: RandomAction drew an illegal action: " + err.Error())
+		}
+	}
+}
+
 // RandomAction returns an action drawn uniformly from the legal actions of
 // the seat to act, without listing them and without allocating. It returns
 // an ActNone action when the hand is done.
@@ -242,7 +276,7 @@ func (s *State) RandomAction(rng *rand.Rand) Action {
 	case PhaseBid:
 		bids, canPass := s.bidOptions()
 		n := bits.OnesCount16(bids)
-		i := rng.IntN(n + b2i(canPass))
+		i := randN(rng, n+b2i(canPass))
 		if i == n {
 			return Pass(seat)
 		}
@@ -255,11 +289,11 @@ func (s *State) RandomAction(rng *rand.Rand) Action {
 		if !s.g.Options.CallOwnCard {
 			allowed &^= s.hands[seat]
 		}
-		return Call(seat, allowed.Nth(rng.IntN(allowed.Len())))
+		return Call(seat, allowed.Nth(randN(rng, allowed.Len())))
 	case PhaseTrump:
-		return NameTrump(seat, Suit(rng.IntN(4)))
+		return NameTrump(seat, Suit(randN(rng, 4)))
 	case PhaseGiveStock:
-		return GiveStock(seat, rng.IntN(2) == 1)
+		return GiveStock(seat, randN(rng, 2) == 1)
 	case PhasePassBurn:
 		h := s.hands[seat]
 		ch := s.discardChoice()
@@ -268,7 +302,7 @@ func (s *State) RandomAction(rng *rand.Rand) Action {
 		for k := 1; k <= lim; k++ {
 			total += binom(h.Len(), k)
 		}
-		i := rng.IntN(total)
+		i := randN(rng, total)
 		if i < burns {
 			return Discard(seat, ch.must|randomSubset(ch.pool, ch.k, rng))
 		}
@@ -285,7 +319,7 @@ func (s *State) RandomAction(rng *rand.Rand) Action {
 		return Discard(seat, ch.must|randomSubset(ch.pool, ch.k, rng))
 	case PhasePlay:
 		p := s.legalPlays()
-		return Play(seat, p.Nth(rng.IntN(p.Len())))
+		return Play(seat, p.Nth(randN(rng, p.Len())))
 	}
 	return Action{}
 }

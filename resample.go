@@ -22,7 +22,7 @@ func (v *View) Resample(rng *rand.Rand) State {
 	g := v.Game
 	n := int8(g.seats)
 	s := State{g: g, phase: v.Phase, n: n, dealer: int8(v.Dealer), turn: int8(v.Turn),
-		bid: int8(v.Bid), bidder: int8(v.Bidder), passed: v.Passed, trump: v.Trump, called: v.Called,
+		bid: int8(v.Bid), bidder: int8(v.Bidder), passed: v.Passed, trump: NoSuit, called: v.Called,
 		partner: -1, give: v.Give, receiver: int8(v.Receiver), passBurn: int8(v.PassBurn),
 		discards: int8(v.Discards), shown: v.Shown, leader: int8(v.Leader), tricks: int8(v.Tricks),
 		lastWon: int8(v.LastWon)}
@@ -46,6 +46,9 @@ func (v *View) Resample(rng *rand.Rand) State {
 	}
 	s.lastLen = int8(len(v.Last))
 
+	if v.Trump != NoSuit {
+		s.setTrump(v.Trump)
+	}
 	me := v.Seat
 	tr := s.trumps()
 	var played CardSet
@@ -196,6 +199,7 @@ func (v *View) Resample(rng *rand.Rand) State {
 			}
 		}
 	}
+	s.setSides()
 	if g.Variant == TenPoint && v.Phase > PhaseGiveStock {
 		s.assignPasses(v, rng)
 	}

@@ -2,6 +2,7 @@ package pitch
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 )
 
@@ -92,6 +93,29 @@ func cardKind(c Card, trump Suit) PointKind {
 	return PointAce
 }
 
+// kindCard returns the card that scores a point of kind k (the inverse of cardKind).
+func kindCard(k PointKind, trump Suit) Card {
+	switch k {
+	case PointBigJoker:
+		return BigJoker
+	case PointLittleJoker:
+		return LittleJoker
+	case PointOffJack:
+		return OffJack(trump)
+	case PointJack:
+		return NewCard(Jack, trump)
+	case PointTen:
+		return NewCard(Ten, trump)
+	case PointThree:
+		return NewCard(Three, trump)
+	case PointTwo:
+		return NewCard(Two, trump)
+	case PointAce:
+		return NewCard(Ace, trump)
+	}
+	return NoCard
+}
+
 // owner returns the seat whose won tricks hold c, or -1 while c lies in
 // no finished trick.
 func (s *State) owner(c Card) int8 {
@@ -126,7 +150,7 @@ func (s *State) awardPoints(out *[12]Point) int {
 			n++
 		}
 	}
-	t := s.trumpOrder()
+	t := s.tord
 	switch s.g.Variant {
 	case Auction:
 		inPlay := (s.g.Deck() &^ s.undlt) & t.mask
@@ -150,9 +174,7 @@ func (s *State) awardPoints(out *[12]Point) int {
 		if s.phase == PhaseDone { // AP-PT-4
 			var value [MaxSeats]int
 			for seat := range s.n {
-				for w := s.won[seat]; w != 0; w &= w - 1 {
-					value[s.sideKey(seat)] += cardValue(w.First())
-				}
+				value[s.sideKey(seat)] += gameValue(s.won[seat])
 			}
 			best, bestKey, tie := -1, int8(-1), false
 			for k := range s.n {
@@ -190,15 +212,13 @@ var cardPointOrder = [...]PointKind{PointJack, PointOffJack, PointBigJoker, Poin
 func (s *State) addCardPoints(out *[12]Point, n int, pts CardSet) int {
 	have := pts & s.inPlay
 	for _, k := range cardPointOrder {
-		for c := have; c != 0; c &= c - 1 {
-			card := c.First()
-			if cardKind(card, s.trump) != k {
-				continue
-			}
-			if w := s.owner(card); w >= 0 {
-				out[n] = Point{k, card, w}
-				n++
-			}
+		card := kindCard(k, s.trump)
+		if !have.Has(card) {
+			continue
+		}
+		if w := s.owner(card); w >= 0 {
+			out[n] = Point{k, card, w}
+			n++
 		}
 	}
 	return n
@@ -207,12 +227,7 @@ func (s *State) addCardPoints(out *[12]Point, n int, pts CardSet) int {
 // sideKey returns a representative of the seat's side: the lowest seat of
 // a fixed team, the bidder for the pawnee bidding side, else the seat.
 func (s *State) sideKey(seat int8) int8 {
-	for k := range seat + 1 {
-		if s.sameSide(k, seat) {
-			return k
-		}
-	}
-	return seat
+	return int8(bits.TrailingZeros8(s.sides[seat]))
 }
 
 // score fills s.res once the hand is done (AP-SC, TP-SC, TP-MOON,
@@ -316,15 +331,7 @@ func (s *State) score() {
 	}
 }
 
-func (s *State) sideMask(seat int8) uint8 {
-	var m uint8
-	for k := range s.n {
-		if s.sameSide(k, seat) {
-			m |= 1 << k
-		}
-	}
-	return m
-}
+func (s *State) sideMask(seat int8) uint8 { return s.sides[seat] }
 
 // Result is what a hand came to, as far as it has gone (HAND-RECORD.md).
 type Result struct {

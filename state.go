@@ -57,6 +57,9 @@ type State struct {
 	bidTurns int8 // turns taken in a one-round auction
 
 	trump   Suit
+	tmask   CardSet         // the trumps, once trump is known
+	tord    *trumpOrder     // their order, once trump is known
+	sides   [MaxSeats]uint8 // seats on each seat's side this hand (itself included)
 	called  Card
 	partner int8 // pawnee: the called card's holder when not the bidder; -1 alone
 
@@ -82,6 +85,7 @@ type State struct {
 	trick     [MaxSeats]Card
 	trickSeat [MaxSeats]int8
 	trickLen  int8
+	best      int8 // index in trick of the card winning so far
 	leader    int8
 	tricks    int8
 	last      [MaxSeats]Card // the last finished trick, in play order
@@ -145,36 +149,57 @@ func (s *State) next(seat int8) int8 {
 	return seat
 }
 
-func (s *State) trumpOrder() *trumpOrder { return s.g.trump(s.trump) }
+func (s *State) trumps() CardSet { return s.tmask }
 
-func (s *State) trumps() CardSet {
-	if s.trump == NoSuit {
-		return 0
-	}
-	return s.g.trump(s.trump).mask
+// setTrump fixes the trump suit (AP-PLAY-1, TP-TR-1, PW-CALL-1).
+func (s *State) setTrump(su Suit) {
+	s.trump = su
+	s.tord = s.g.trump(su)
+	s.tmask = s.tord.mask
 }
 
-// team returns the seat's side key for fixed teams (seat%2) or the seat itself.
-func (s *State) sameSide(a, b int8) bool {
-	if a == b {
-		return true
-	}
-	switch {
-	case s.g.teams:
-		return a%2 == b%2
-	case s.g.Variant == Pawnee:
-		if s.phase < PhaseDiscard || s.bidder < 0 {
-			return false
+// setSides works out the sides of this hand: fixed teams (seat%2), the
+// pawnee bidder and partner against the rest once the card is called, or
+// every seat for itself.
+func (s *State) setSides() {
+	var all uint8 = 1<<s.n - 1
+	for seat := range s.n {
+		switch {
+		case s.g.teams:
+			s.sides[seat] = 0x55 << (seat % 2) & all
+		default:
+			s.sides[seat] = 1 << seat
 		}
-		side := func(x int8) bool { return x == s.bidder || x == s.partner }
-		return side(a) == side(b)
 	}
-	return false
+	if s.g.Variant == Pawnee && s.called != NoCard {
+		bs := uint8(1) << s.bidder
+		if s.partner >= 0 {
+			bs |= 1 << s.partner
+		}
+		for seat := range s.n {
+			if bs&(1<<seat) != 0 {
+				s.sides[seat] = bs
+			} else {
+				s.sides[seat] = all &^ bs
+			}
+		}
+	}
 }
+
+// sameSide reports whether a and b are on the same side this hand.
+func (s *State) sameSide(a, b int8) bool { return s.sides[a]&(1<<b) != 0 }
 
 // Deal shuffles with rng and deals a new hand of g (AP-3, TP-3, PW-3);
 // scores are the match scores before the hand (nil for all zero).
 func Deal(g *Game, dealer int, scores []int, rng *rand.Rand) State {
+	var s State
+	s.Deal(g, dealer, scores, rng)
+	return s
+}
+
+// Deal is the package-level Deal writing into s, for loops that reuse one
+// State (random playouts) and want to skip a copy.
+func (s *State) Deal(g *Game, dealer int, scores []int, rng *rand.Rand) {
 	var deck [54]Card
 	size := g.Deck().Len()
 	for i := range size {
@@ -185,13 +210,18 @@ func Deal(g *Game, dealer int, scores []int, rng *rand.Rand) State {
 	if g.Variant == Auction {
 		need = g.seats * g.handSize
 	}
-	for i := 0; i < need; i++ {
-		j := i + rng.IntN(size-i)
+	// Fisher-Yates, two draws from each 64-bit number (Lemire's
+	// multiply-shift; the bias, at most 54 in 2^32, is immaterial).
+	for i := 0; i < need; i += 2 {
+		r := rng.Uint64()
+		j := i + int(uint64(uint32(r))*uint64(size-i)>>32)
 		deck[i], deck[j] = deck[j], deck[i]
+		if i+1 < need {
+			j = i + 1 + int((r>>32)*uint64(size-i-1)>>32)
+			deck[i+1], deck[j] = deck[j], deck[i+1]
+		}
 	}
-	var s State
 	s.deal(g, int8(dealer), scores, deck[:size])
-	return s
 }
 
 // NewHand deals deck (in the order given, top first) the way Deal does,
@@ -281,6 +311,7 @@ func (s *State) deal(g *Game, dealer int8, scores []int, deck []Card) {
 	}
 	s.hands = s.dealt
 	s.turn = s.next(dealer)
+	s.setSides()
 }
 
 // newFromDeal builds a hand from explicit hands, as a hand record gives them.
@@ -302,5 +333,6 @@ func newFromDeal(g *Game, dealer int, scores []int, hands []CardSet, widow CardS
 		s.undlt = g.Deck() &^ all
 	}
 	s.turn = s.next(int8(dealer))
+	s.setSides()
 	return s
 }

@@ -1,5 +1,7 @@
 package pitch
 
+import "math/bits"
+
 // trumpOrder describes which cards are trumps for one trump suit and how
 // they rank (C-4, C-5).
 type trumpOrder struct {
@@ -8,6 +10,11 @@ type trumpOrder struct {
 	order    [16]Card // trumps from highest to lowest
 	n        int
 	offJack  Card // NoCard where the off-jack is not used
+
+	// With jokers: upper is the suit's Q K A, middle J, off-J, BJ, LJ
+	// (highest first), lower the suit's 2 to T.
+	upper, lower CardSet
+	middle       [4]Card
 }
 
 // trumpOrders[jokers][suit]: jokers=1 for the games that use jokers and the off-jack.
@@ -30,6 +37,9 @@ func init() {
 			}
 			if j == 1 {
 				t.offJack = NewCard(Jack, s.Partner())
+				t.upper = SetOf(NewCard(Queen, s), NewCard(King, s), NewCard(Ace, s))
+				t.lower = SuitSet(s) &^ t.upper &^ NewCard(Jack, s).Set()
+				t.middle = [4]Card{NewCard(Jack, s), t.offJack, BigJoker, LittleJoker}
 			}
 			t.n = len(low)
 			for i, c := range low {
@@ -66,44 +76,63 @@ func b2i(b bool) int {
 	return 0
 }
 
-// highest returns the highest trump in set, or NoCard.
+// highest returns the highest trump in set, or NoCard. The trumps fall
+// into runs that card numbers order as the trump order does (C-5): the
+// suit's Q K A, then J, off-J, BJ, LJ one by one, then the suit's 2 to T.
 func (t *trumpOrder) highest(set CardSet) Card {
 	set &= t.mask
-	for i := 0; i < t.n && set != 0; i++ {
-		if set.Has(t.order[i]) {
-			return t.order[i]
+	if t.offJack == NoCard { // plain order: card numbers rank the suit
+		if set == 0 {
+			return NoCard
+		}
+		return Card(63 - bits.LeadingZeros64(uint64(set)))
+	}
+	if hi := set & t.upper; hi != 0 {
+		return Card(63 - bits.LeadingZeros64(uint64(hi)))
+	}
+	for _, c := range t.middle {
+		if set.Has(c) {
+			return c
 		}
 	}
-	return NoCard
+	if set == 0 {
+		return NoCard
+	}
+	return Card(63 - bits.LeadingZeros64(uint64(set&t.lower)))
 }
 
 // lowest returns the lowest trump in set, or NoCard.
 func (t *trumpOrder) lowest(set CardSet) Card {
 	set &= t.mask
-	for i := t.n - 1; i >= 0 && set != 0; i-- {
-		if set.Has(t.order[i]) {
-			return t.order[i]
+	if t.offJack == NoCard {
+		if set == 0 {
+			return NoCard
+		}
+		return Card(bits.TrailingZeros64(uint64(set)))
+	}
+	if lo := set & t.lower; lo != 0 {
+		return Card(bits.TrailingZeros64(uint64(lo)))
+	}
+	for i := len(t.middle) - 1; i >= 0; i-- {
+		if set.Has(t.middle[i]) {
+			return t.middle[i]
 		}
 	}
-	return NoCard
+	if set == 0 {
+		return NoCard
+	}
+	return Card(bits.TrailingZeros64(uint64(set & t.upper)))
 }
 
-// cardValue is the Game value of a card in auction pitch (AP-PT-4).
-func cardValue(c Card) int {
-	if c.IsJoker() {
-		return 0
-	}
-	switch c.Rank() {
-	case Ten:
-		return 10
-	case Ace:
-		return 4
-	case King:
-		return 3
-	case Queen:
-		return 2
-	case Jack:
-		return 1
-	}
-	return 0
+// RankSet returns the four cards of rank r.
+func RankSet(r Rank) CardSet {
+	const clubs = 1 | 1<<13 | 1<<26 | 1<<39
+	return CardSet(clubs) << r
+}
+
+// gameValue is the Game value of the cards in set (AP-PT-4): each ten 10,
+// ace 4, king 3, queen 2, jack 1.
+func gameValue(set CardSet) int {
+	return 10*(set&RankSet(Ten)).Len() + 4*(set&RankSet(Ace)).Len() + 3*(set&RankSet(King)).Len() +
+		2*(set&RankSet(Queen)).Len() + (set & RankSet(Jack)).Len()
 }
