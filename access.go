@@ -1,0 +1,137 @@
+package pitch
+
+// Read-only accessors for code that works on whole states it is allowed to
+// see: a search bot's resampled worlds, tests, and the engine's own
+// consumers of finished hands. A player is shown a View, never a State.
+
+// LegalPlays returns the cards the seat to act may play (empty outside play).
+func (s *State) LegalPlays() CardSet {
+	if s.phase != PhasePlay {
+		return 0
+	}
+	return s.legalPlays()
+}
+
+// BidOptions returns the bids the seat to act may make (bit b set for a bid
+// of b) and whether it may pass; zero outside the auction.
+func (s *State) BidOptions() (bids uint16, canPass bool) {
+	if s.phase != PhaseBid {
+		return 0, false
+	}
+	return s.bidOptions()
+}
+
+// DiscardChoice describes the discard (pawnee) or burn (ten-point) the
+// seat to act must make: all of must and k cards of pool.
+func (s *State) DiscardChoice() (must, pool CardSet, k int) {
+	if s.phase != PhaseDiscard && !(s.phase == PhasePassBurn && s.hands[s.turn].Len() > 6) {
+		return 0, 0, 0
+	}
+	c := s.discardChoice()
+	return c.must, c.pool, c.k
+}
+
+// PassLimit returns how many trumps the seat to act may pass to its
+// partner now (ten-point, TP-TR-5); 0 when it may not.
+func (s *State) PassLimit() int {
+	if s.phase != PhasePassBurn {
+		return 0
+	}
+	return s.passLimit()
+}
+
+// Trumps returns the trump cards of this hand (empty before trump is known).
+func (s *State) Trumps() CardSet { return s.tmask }
+
+// Played returns the cards seat has played this hand.
+func (s *State) Played(seat int) CardSet { return s.played[seat] }
+
+// PlayedAll returns every card played this hand, the trick in progress included.
+func (s *State) PlayedAll() CardSet {
+	var all CardSet
+	for i := range s.n {
+		all |= s.played[i]
+	}
+	return all
+}
+
+// Won returns the cards in the tricks seat has won.
+func (s *State) Won(seat int) CardSet { return s.won[seat] }
+
+// TrickLen returns how many cards the trick in progress holds.
+func (s *State) TrickLen() int { return int(s.trickLen) }
+
+// TrickCard returns the i-th card of the trick in progress and who played it.
+func (s *State) TrickCard(i int) (Card, int) { return s.trick[i], int(s.trickSeat[i]) }
+
+// Winning returns the card winning the trick in progress and its player,
+// or NoCard and -1 when the trick is empty.
+func (s *State) Winning() (Card, int) {
+	if s.trickLen == 0 {
+		return NoCard, -1
+	}
+	return s.trick[s.best], int(s.trickSeat[s.best])
+}
+
+// Beats reports whether c would beat the card winning the trick in
+// progress (true for any card when the trick is empty).
+func (s *State) Beats(c Card) bool {
+	if s.trickLen == 0 {
+		return true
+	}
+	if s.tord == nil { // auction before the first card: no trump yet
+		return false
+	}
+	return s.beats(c, s.trick[s.best])
+}
+
+// TrumpStrength returns the rank of c among this hand's trumps (higher
+// wins), or -1 when c is not a trump or trump is not known.
+func (s *State) TrumpStrength(c Card) int {
+	if s.tord == nil {
+		return -1
+	}
+	return int(s.tord.strength[c])
+}
+
+// SameSide reports whether seats a and b are on the same side this hand
+// (pawnee: as the cards lie, known to a player only as its View says).
+func (s *State) SameSide(a, b int) bool { return s.sameSide(int8(a), int8(b)) }
+
+// Partner returns the pawnee partner (the called card's holder), -1 alone or before the call.
+func (s *State) Partner() int { return int(s.partner) }
+
+// Points returns the point cards of this hand for its game: those that
+// score when captured (TP-PT-1, PW-PT-1); for auction the jack of trump.
+func (s *State) Points() CardSet {
+	switch {
+	case s.trump == NoSuit:
+		return 0
+	case s.g.Variant == TenPoint:
+		return tenPointPoints(s.trump)
+	case s.g.Variant == Pawnee:
+		return pawneePoints(s.trump)
+	}
+	return NewCard(Jack, s.trump).Set()
+}
+
+// Delta returns the match-score change of seat on a finished hand.
+func (s *State) Delta(seat int) int { return int(s.res.delta[seat]) }
+
+// Made reports whether the bidder's side made its bid on a finished hand.
+func (s *State) Made() bool { return s.res.made }
+
+// Taken returns the points seat's side took on a finished hand.
+func (s *State) Taken(seat int) int { return int(s.res.taken[seat]) }
+
+// Shown returns the cards put out of play face up (burns, revealed discards).
+func (s *State) Shown() CardSet { return s.shown }
+
+// ScoreBefore returns seat's match score before this hand.
+func (s *State) ScoreBefore(seat int) int { return int(s.scores[seat]) }
+
+// WonMatch reports whether seat won the match on this finished hand.
+func (s *State) WonMatch(seat int) bool { return s.res.winners&(1<<seat) != 0 }
+
+// MatchDecided reports whether this finished hand ended the match.
+func (s *State) MatchDecided() bool { return s.res.winners != 0 }

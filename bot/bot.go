@@ -1,0 +1,66 @@
+// Package bot holds the computer players. A bot sees only what its seat
+// may see — a pitch.View — and the legal actions; to reason about hidden
+// cards it draws worlds consistent with the view (View.Resample).
+package bot
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"pitch"
+)
+
+// Request is one decision put to a bot.
+type Request struct {
+	View  *pitch.View    // what the seat to act may see
+	Legal []pitch.Action // the actions it may take (never empty)
+	Rand  *rand.Rand     // the bot's own seeded generator
+}
+
+// Bot chooses an action for the seat to act. The same request and the same
+// generator state give the same action.
+type Bot interface {
+	Name() string
+	Act(req Request) pitch.Action
+}
+
+// Names lists the bots and levels New accepts.
+var Names = []string{"random", "heuristic", "search", "easy", "medium", "hard"}
+
+// New returns the bot or level called name: random, heuristic, search
+// (default strength), or a level for people: easy (heuristic), medium
+// (search with a small budget) and hard (search at default strength).
+func New(name string) (Bot, error) {
+	switch strings.ToLower(name) {
+	case "random":
+		return Random{}, nil
+	case "heuristic", "easy":
+		return Heuristic{}, nil
+	case "medium":
+		return &Search{Worlds: 40, Label: "medium"}, nil
+	case "search", "hard":
+		return &Search{Label: strings.ToLower(name)}, nil
+	}
+	return nil, fmt.Errorf("unknown bot %q: the bots are %s", name, strings.Join(Names, ", "))
+}
+
+// Decide builds the request for the seat to act in s, as that seat sees
+// it, and asks b. It is how a game loop drives a bot.
+func Decide(b Bot, s *pitch.State, rng *rand.Rand) pitch.Action {
+	v := s.View(s.Turn())
+	legal := s.Legal(nil)
+	if len(legal) == 1 {
+		return legal[0]
+	}
+	return b.Act(Request{View: &v, Legal: legal, Rand: rng})
+}
+
+// Random plays uniformly at random among the legal actions.
+type Random struct{}
+
+// Name returns "random".
+func (Random) Name() string { return "random" }
+
+// Act picks one legal action uniformly.
+func (Random) Act(req Request) pitch.Action { return req.Legal[req.Rand.IntN(len(req.Legal))] }

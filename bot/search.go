@@ -1,0 +1,176 @@
+package bot
+
+import (
+	"pitch"
+)
+
+// Search is a determinized (Perfect-Information Monte Carlo) player: for
+// each candidate action it draws worlds consistent with its view — voids
+// shown by play, discards, the called card, trumps seen — plays each world
+// out with the heuristic for every seat, and takes the action with the
+// best average result for its side.
+type Search struct {
+	Worlds int    // worlds drawn per decision; 0 means DefaultWorlds
+	Label  string // the name it reports
+}
+
+// DefaultWorlds is the search bot's default budget per decision.
+const DefaultWorlds = 160
+
+// maxCandidates bounds the actions searched when the rules allow many
+// (discards, passes): the heuristic's choice and close variations of it.
+const maxCandidates = 10
+
+// Name returns the bot's label, "search" by default.
+func (b *Search) Name() string {
+	if b.Label != "" {
+		return b.Label
+	}
+	return "search"
+}
+
+// Option is one candidate action with what the search found for it.
+type Option struct {
+	Action pitch.Action
+	Value  float64 // mean result for the seat's side, in match points (with a bonus for winning the match)
+	Made   float64 // for a bid: the share of worlds in which the bid was made
+}
+
+// Act returns the best action found.
+func (b *Search) Act(req Request) pitch.Action {
+	if len(req.Legal) == 1 {
+		return req.Legal[0]
+	}
+	opts := b.Analyze(req)
+	best := 0
+	for i, o := range opts {
+		if o.Value > opts[best].Value {
+			best = i
+		}
+	}
+	return opts[best].Action
+}
+
+// Analyze evaluates the candidate actions of the request.
+func (b *Search) Analyze(req Request) []Option {
+	worlds := b.Worlds
+	if worlds <= 0 {
+		worlds = DefaultWorlds
+	}
+	seat := req.View.Seat
+	first := req.View.Resample(req.Rand)
+	cands := candidates(&first, req)
+	opts := make([]Option, len(cands))
+	for i, c := range cands {
+		opts[i].Action = c
+	}
+	for w := 0; w < worlds; w++ {
+		world := first
+		if w > 0 {
+			world = req.View.Resample(req.Rand)
+		}
+		for i, c := range cands {
+			x := world
+			if err := x.Apply(c); err != nil {
+				continue // cannot happen: candidates are legal in every world
+			}
+			rollout(&x)
+			opts[i].Value += outcome(&x, seat)
+			if c.Kind == pitch.ActBid && x.Bidder() == seat && x.Made() {
+				opts[i].Made++
+			}
+		}
+	}
+	for i := range opts {
+		opts[i].Value /= float64(worlds)
+		opts[i].Made /= float64(worlds)
+	}
+	return opts
+}
+
+// rollout plays the hand out with the heuristic for every seat.
+func rollout(s *pitch.State) {
+	for !s.Terminal() {
+		if err := s.Apply(policy(s)); err != nil {
+			panic("bot: heuristic chose an illegal action: " + err.Error())
+		}
+	}
+}
+
+// outcome scores a finished hand for seat: its side's score change less
+// the others' average, and a bonus or malus when the hand ends the match.
+func outcome(s *pitch.State, seat int) float64 {
+	others, n := 0, 0
+	for o := range s.Seats() {
+		if !s.SameSide(o, seat) {
+			others += s.Delta(o)
+			n++
+		}
+	}
+	v := float64(s.Delta(seat))
+	if n > 0 {
+		v -= float64(others) / float64(n)
+	}
+	if s.MatchDecided() {
+		bonus := float64(s.Game().Options.Target) / 4
+		if s.WonMatch(seat) {
+			v += bonus
+		} else {
+			v -= bonus
+		}
+	}
+	return v
+}
+
+// candidates returns the actions worth searching: all legal ones when
+// they are few; otherwise the heuristic's choice and variations of it.
+func candidates(world *pitch.State, req Request) []pitch.Action {
+	legal := req.Legal
+	if len(legal) <= maxCandidates {
+		return legal
+	}
+	h := policy(world)
+	out := []pitch.Action{h}
+	seen := map[pitch.Action]bool{h: true}
+	add := func(a pitch.Action) {
+		if !seen[a] && isLegal(legal, a) {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	seat := req.View.Seat
+	switch h.Kind {
+	case pitch.ActCall:
+		// The two highest cards each suit's bidder lacks.
+		for t := pitch.Clubs; t < pitch.NoSuit; t++ {
+			k := 0
+			for _, c := range trumpOrders[1][t] {
+				if !c.IsJoker() && c.Suit() == t && !req.View.Hand.Has(c) && k < 2 {
+					add(pitch.Call(seat, c))
+					k++
+				}
+			}
+		}
+	case pitch.ActDiscard, pitch.ActPassTrumps:
+		// Swap one chosen card for one kept card.
+		kept := req.View.Hand &^ h.Cards
+		for d := h.Cards; d != 0 && len(out) < maxCandidates; d &= d - 1 {
+			for k := kept; k != 0 && len(out) < maxCandidates; k &= k - 1 {
+				add(pitch.Action{Kind: h.Kind, Seat: h.Seat, Cards: h.Cards&^d.First().Set() | k.First().Set()})
+			}
+		}
+	}
+	for len(out) < maxCandidates && len(out) < len(legal) {
+		add(legal[req.Rand.IntN(len(legal))])
+	}
+	return out
+}
+
+func isLegal(legal []pitch.Action, a pitch.Action) bool {
+	for _, l := range legal {
+		if l == a {
+			return true
+		}
+	}
+	return false
+}
