@@ -72,6 +72,10 @@ func (s *State) Apply(a Action) error {
 		return s.refuse(a, "the hand is over: no more actions are allowed")
 	}
 	if int(a.Seat) != int(s.turn) {
+		if s.phase == PhaseBid && s.g.Variant == Pawnee && a.Seat >= 0 && a.Seat < s.n && s.passed&(1<<a.Seat) != 0 {
+			// PW-BID-1: say why, not only whose turn it is.
+			return s.refuse(a, "seat %d has passed and may not bid again; it is seat %d's turn to %s", a.Seat, s.turn, s.expect())
+		}
 		return s.refuse(a, "it is seat %d's turn to %s, not seat %d's", s.turn, s.expect(), a.Seat)
 	}
 	ok := false
@@ -126,6 +130,9 @@ func (s *State) applyBid(a Action) error {
 		s.passed |= 1 << a.Seat
 	} else {
 		if a.Bid < 0 || a.Bid > 15 || bids&(1<<a.Bid) == 0 {
+			if s.g.Variant == Pawnee && a.Bid == 10 && s.bid < 10 && s.scores[a.Seat] < 0 { // PW-BID-4
+				return s.refuse(a, "seat %d may not bid 10: its score %d is negative; allowed are %s", a.Seat, s.scores[a.Seat], bidList(bids, canPass))
+			}
 			return s.refuse(a, "seat %d may not bid %d: allowed are %s", a.Seat, a.Bid, bidList(bids, canPass))
 		}
 		s.bid, s.bidder = a.Bid, a.Seat
@@ -281,7 +288,7 @@ func (s *State) applyDiscard(a Action) error {
 		default:
 			want = fmt.Sprintf("all of %s and %d of %s", cardList(ch.must), ch.k, cardList(ch.pool))
 		}
-		return s.refuse(a, "seat %d must %s %d cards (holds %s): %s, not %s", a.Seat, verb, h.Len()-6, cardList(h), want, cardList(a.Cards))
+		return s.refuse(a, "seat %d must %s %d cards (holds %s): %s, not %s%s", a.Seat, verb, h.Len()-6, cardList(h), want, cardList(a.Cards), s.discardWhy(a.Cards, ch))
 	}
 	s.hands[a.Seat] &^= a.Cards
 	s.out[a.Seat] |= a.Cards
@@ -314,6 +321,30 @@ func (s *State) applyDiscard(a Action) error {
 	}
 	s.startPlay(lead)
 	return nil
+}
+
+// discardWhy says, for a refused pawnee discard, which part of PW-DIS-2 or
+// PW-DIS-3 it breaks ("" when the listing of what is allowed says it all).
+func (s *State) discardWhy(cards CardSet, ch choice) string {
+	if s.g.Variant != Pawnee {
+		return ""
+	}
+	h := s.hands[s.turn]
+	tr := s.trumps()
+	pts := cards & pawneePoints(s.trump)
+	switch {
+	case cards&^h != 0:
+		return fmt.Sprintf(" (seat %d does not hold %s)", s.turn, cardList(cards&^h))
+	case cards.Len() != h.Len()-6:
+		return fmt.Sprintf(" (that is %d cards)", cards.Len())
+	case cards.Has(s.called):
+		return fmt.Sprintf(" (%s is the called card, which may never be discarded)", s.called)
+	case pts != 0 && ch.pool&pts != pts:
+		return fmt.Sprintf(" (%s: a point card may be discarded only by a seat holding more than 6 protected cards)", cardList(pts))
+	case cards&tr != 0 && h&^tr&^cards != 0:
+		return fmt.Sprintf(" (%s: a trump may be discarded only with every non-trump)", cardList(cards&tr))
+	}
+	return ""
 }
 
 // startPlay begins the tricks with lead (or the next seat holding a trump).
@@ -390,6 +421,8 @@ func (s *State) play(c Card) {
 func (s *State) playProblem(a Action, legal CardSet) string {
 	h := s.hands[a.Seat]
 	switch {
+	case !h.Has(a.Card) && legal != h: // C-7: say what may be played, not just what is held
+		return fmt.Sprintf("seat %d does not hold %s (holds %s; may play %s)", a.Seat, a.Card, cardList(h), cardList(legal))
 	case !h.Has(a.Card):
 		return fmt.Sprintf("seat %d does not hold %s (holds %s)", a.Seat, a.Card, cardList(h))
 	case s.g.Variant == Pawnee && s.tricks == 0 && s.trickLen == 0:

@@ -257,7 +257,7 @@ func (s *State) PlayRandom(rng *rand.Rand) {
 				r = rng.Uint64() | 1 // keeps r nonzero after one use; the low bit is never read below
 			}
 			p := s.legalPlays()
-			s.play(p.Nth(int(r>>32*uint64(p.Len())>>32)))
+			s.play(p.Nth(int(r >> 32 * uint64(p.Len()) >> 32)))
 			r <<= 32
 			continue
 		}

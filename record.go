@@ -180,7 +180,7 @@ func (a *Action) UnmarshalJSON(b []byte) error {
 	switch kind {
 	case "bid":
 		var n int
-		if json.Unmarshal(raw, &n) != nil || n < 0 || n > 10 {
+		if json.Unmarshal(raw, &n) != nil || n < 1 || n > 10 {
 			return bad("a number from 1 to 10")
 		}
 		out.Kind, out.Bid = ActBid, int8(n)

@@ -129,6 +129,17 @@ func (v *View) Resample(rng *rand.Rand) State {
 		s.hidden[i] = gs[n+i].got
 		s.out[i] = gs[n+i].got
 	}
+	// Cards out of play face up (burns, revealed trump discards) go back to
+	// the seats that put them out; the view gives how many each, not which.
+	if others := v.Shown &^ v.Out; others != 0 {
+		for i := range n {
+			if int(i) != me {
+				got := randomSubset(others, min(v.shownCount(i), others.Len()), rng)
+				s.out[i] |= got
+				others &^= got
+			}
+		}
+	}
 	if me >= 0 {
 		s.hidden[me] = v.Out &^ tr &^ v.Shown
 		if g.Variant == Auction {
@@ -359,4 +370,19 @@ func flowAssign(gs []group, pool CardSet, rng *rand.Rand) {
 			}
 		}
 	}
+}
+
+// shownCount returns how many cards seat i has put out of play face up:
+// every card it was ever given is in its hand, played, or out of play.
+func (v *View) shownCount(i int8) int {
+	given := v.Game.handSize
+	switch v.Game.Variant {
+	case TenPoint:
+		given += v.FillGot[i] + v.PassCount[(i+2)%4] - v.PassCount[i]
+	case Pawnee:
+		if int(i) == v.Bidder && v.Phase > PhaseCall {
+			given += 4 // the widow (PW-WID-1)
+		}
+	}
+	return given - v.Counts[i] - v.Played[i].Len() - v.Hidden[i]
 }

@@ -82,11 +82,13 @@ Trumps: A K Q J, off-jack, big joker, little joker, T 9 ... 2.
 Deal: 10 cards each; 4 form the widow. Bidding goes round from the
 dealer's left, 5-10 (10 is the moon, only with a score of 0 or more); a
 pass is final; the last bidder left wins; the dealer must bid if all
-passed. The bidder calls a card (not a joker): its suit is trump and its
+others passed. The bidder calls a card (not a joker): its suit is trump and its
 holder the secret partner (alone if it is in the widow or the bidder's own
 hand). The bidder takes the widow; everyone discards down to 6 in turn.
-Point cards and the called card may not be discarded; other trumps only
-when needed; discarded trumps are shown once all have discarded.
+Point cards and the called card may not be discarded (a seat holding
+more than 6 of them throws the extra point cards, which score for nobody);
+other trumps only when needed; discarded trumps are shown once all have
+discarded.
 Play: the called card leads; only trumps; seats without trumps fold.
 Points: J, off-J, BJ, LJ, T one each, 3 worth 3 (to the trick's winner);
 High and Low to the side of the player who played them. A made bid scores

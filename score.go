@@ -224,8 +224,7 @@ func (s *State) addCardPoints(out *[12]Point, n int, pts CardSet) int {
 	return n
 }
 
-// sideKey returns a representative of the seat's side: the lowest seat of
-// a fixed team, the bidder for the pawnee bidding side, else the seat.
+// sideKey returns a representative of the seat's side: its lowest seat.
 func (s *State) sideKey(seat int8) int8 {
 	return int8(bits.TrailingZeros8(s.sides[seat]))
 }

@@ -14,14 +14,14 @@ type View struct {
 
 	Scores [MaxSeats]int // match scores before the hand
 
-	Hand    CardSet           // the seat's own cards
-	Counts  [MaxSeats]int     // cards each seat holds
-	Out     CardSet           // the seat's own cards put out of play (discards, burns, dropped non-trumps)
-	Hidden  [MaxSeats]int     // how many cards each seat has put out of play face down
-	Shown   CardSet           // cards out of play face up (burns, revealed trump discards)
-	NotIn   [MaxSeats]CardSet // cards every seat knows are not in each seat's hand (voids shown by play)
-	KnownIn [MaxSeats]CardSet // cards in other seats' hands that this seat knows of (trumps it passed)
-	PassedCards CardSet        // ten-point: the trumps this seat passed to its partner
+	Hand        CardSet           // the seat's own cards
+	Counts      [MaxSeats]int     // cards each seat holds
+	Out         CardSet           // the seat's own cards put out of play (discards, burns, dropped non-trumps)
+	Hidden      [MaxSeats]int     // how many cards each seat has put out of play face down
+	Shown       CardSet           // cards out of play face up (burns, revealed trump discards)
+	NotIn       [MaxSeats]CardSet // cards every seat knows are not in each seat's hand (voids shown by play)
+	KnownIn     [MaxSeats]CardSet // cards in other seats' hands that this seat knows of (trumps it passed)
+	PassedCards CardSet           // ten-point: the trumps this seat passed to its partner
 
 	Bid    int   // high bid, 0 for none
 	Bidder int   // high bidder, -1 for none
