@@ -188,23 +188,23 @@ func bidAction(s *pitch.State, seat int) pitch.Action {
 	bids, canPass := s.BidOptions()
 	_, e := bestSuit(s, seat)
 	g := s.Game()
-	want := 0
+	// Expected points for the side, calibrated against heuristic play
+	// (bot/calibrate_test.go), less a margin for the cost of being set.
+	var taken float64
 	switch g.Variant {
 	case pitch.Auction:
-		want = int(e + 0.3)
-		if want < 2 {
-			want = 0
-		}
+		taken = 1.65*e - 0.84 - 0.45
 	case pitch.TenPoint:
-		want = int(e)
-		if want >= 10 && e < 10.5 {
-			want = 9
-		}
-	case pitch.Pawnee:
-		want = int(e)
-		if want >= 10 && e < 10.5 {
-			want = 9
-		}
+		taken = 4.43 + 0.64*e - 1.0
+	default:
+		taken = 4.47 + 0.64*e - 0.6
+	}
+	want := int(taken)
+	if g.Variant == pitch.Auction && want < 2 {
+		want = 0
+	}
+	if want >= 10 {
+		want = 9 // the moon only on a sure thing, which this estimate never is
 	}
 	// The lowest legal bid, unless a one-round auction asks for the
 	// whole value now (ten-point scores the bid itself).

@@ -33,8 +33,14 @@ func (b *Search) Name() string {
 type Option struct {
 	Action pitch.Action
 	Value  float64 // mean result for the seat's side, in match points (with a bonus for winning the match)
-	Made   float64 // for a bid: the share of worlds in which the bid was made
+	Made   float64 // for a bid: the share of the worlds where the seat won the auction in which it made the bid
+	Won    float64 // for a bid: the share of worlds in which the seat won the auction
 }
+
+// MinMake is the least chance to make a bid that the search bot accepts:
+// a bid it expects to lose more often than this is not made, whatever its
+// average, because being set so often is what people hate in bots.
+const MinMake = 0.7
 
 // Act returns the best action found.
 func (b *Search) Act(req Request) pitch.Action {
@@ -42,9 +48,12 @@ func (b *Search) Act(req Request) pitch.Action {
 		return req.Legal[0]
 	}
 	opts := b.Analyze(req)
-	best := 0
+	best := -1
 	for i, o := range opts {
-		if o.Value > opts[best].Value {
+		if o.Action.Kind == pitch.ActBid && o.Won > 0 && o.Made < MinMake && hasPass(opts) {
+			continue // bid discipline
+		}
+		if best < 0 || o.Value > opts[best].Value {
 			best = i
 		}
 	}
@@ -76,14 +85,20 @@ func (b *Search) Analyze(req Request) []Option {
 			}
 			rollout(&x)
 			opts[i].Value += outcome(&x, seat)
-			if c.Kind == pitch.ActBid && x.Bidder() == seat && x.Made() {
-				opts[i].Made++
+			if c.Kind == pitch.ActBid && x.Bidder() == seat {
+				opts[i].Won++
+				if x.Made() {
+					opts[i].Made++
+				}
 			}
 		}
 	}
 	for i := range opts {
 		opts[i].Value /= float64(worlds)
-		opts[i].Made /= float64(worlds)
+		if opts[i].Won > 0 {
+			opts[i].Made /= opts[i].Won
+		}
+		opts[i].Won /= float64(worlds)
 	}
 	return opts
 }
@@ -164,6 +179,15 @@ func candidates(world *pitch.State, req Request) []pitch.Action {
 		add(legal[req.Rand.IntN(len(legal))])
 	}
 	return out
+}
+
+func hasPass(opts []Option) bool {
+	for _, o := range opts {
+		if o.Action.Kind == pitch.ActPass {
+			return true
+		}
+	}
+	return false
 }
 
 func isLegal(legal []pitch.Action, a pitch.Action) bool {

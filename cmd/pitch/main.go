@@ -25,6 +25,7 @@ func init() {
 		{"score", "score [FILE]: score a hand record and print the result as JSON", runScore},
 		{"deal", "deal --variant V --seed N [--dealer D] [--players N]: print a hand record of a random deal", runDeal},
 		{"rules", "rules [VARIANT]: print the rules as implemented, with the options and their defaults", runRules},
+		{"sim", "sim --variant V (--seats B,B,... | --a B --b B) (--hands N | --matches N) [--duplicate] [--seed N] [--workers N] [--json] [--svg FILE]: bots against bots", runSim},
 	}
 }
 

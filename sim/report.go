@@ -1,0 +1,72 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteTable writes the result as a plain table.
+func (r *Result) WriteTable(w io.Writer) {
+	fmt.Fprintf(w, "%s: %d deals × %d seatings = %d hands in %.1fs\n\n", r.Variant, r.Deals, r.Rotations, r.Hands, r.Elapsed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "bot\tseat-hands\tpoints/hand\t±95%\tbids\tset\tmatch wins\t±95%\tdecisions/s\t")
+	for _, s := range r.Sides {
+		wins := "-\t-"
+		if s.Matches > 0 {
+			wins = fmt.Sprintf("%.1f%%\t%.1f%%", 100*s.WinRate, 100*s.WinCI)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%+.3f\t%.3f\t%d\t%.1f%%\t%s\t%.0f\t\n", s.Bot, s.SeatHands, s.PointsHand, s.PointsCI,
+			s.Bids, 100*s.SetRate, wins, s.DecisionSec)
+	}
+	tw.Flush()
+	if len(r.Sides) >= 2 {
+		fmt.Fprintf(w, "\n%s − %s: %+.3f ± %.3f points per hand (95%%, %d paired deals)\n",
+			r.Sides[0].Bot, r.Sides[1].Bot, r.Diff, r.DiffCI, len(r.Cumulative))
+	}
+}
+
+// WriteSVG draws the cumulative difference between the first two bots
+// over the deals.
+func (r *Result) WriteSVG(w io.Writer) error {
+	const width, height, pad = 800, 400, 50
+	ys := r.Cumulative
+	if len(ys) == 0 {
+		return fmt.Errorf("nothing to draw: the SVG needs two bots")
+	}
+	lo, hi := 0.0, 0.0
+	for _, y := range ys {
+		lo, hi = math.Min(lo, y), math.Max(hi, y)
+	}
+	if hi == lo {
+		hi = lo + 1
+	}
+	x := func(i int) float64 { return pad + float64(i)*(width-2*pad)/math.Max(1, float64(len(ys)-1)) }
+	y := func(v float64) float64 { return height - pad - (v-lo)*(height-2*pad)/(hi-lo) }
+	var pts strings.Builder
+	for i, v := range ys {
+		fmt.Fprintf(&pts, "%.1f,%.1f ", x(i), y(v))
+	}
+	title := fmt.Sprintf("%s: cumulative points per hand, %s − %s", r.Variant, r.Sides[0].Bot, r.Sides[1].Bot)
+	_, err := fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">
+<title>%s</title>
+<rect width="100%%" height="100%%" fill="white"/>
+<text x="%d" y="20" font-size="14">%s</text>
+<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#999" stroke-dasharray="4"/>
+<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>
+<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>
+<text x="%d" y="%.1f" text-anchor="end">%.0f</text>
+<text x="%d" y="%.1f" text-anchor="end">%.0f</text>
+<text x="%d" y="%d" text-anchor="middle">deals (%d)</text>
+<polyline fill="none" stroke="#1565c0" stroke-width="1.5" points="%s"/>
+</svg>
+`, width, height, width, height, title, pad, title,
+		pad, y(0), width-pad, y(0),
+		pad, height-pad, width-pad, height-pad,
+		pad, pad, pad, height-pad,
+		pad-5, y(hi)+4, hi, pad-5, y(lo)+4, lo,
+		width/2, height-15, len(ys), pts.String())
+	return err
+}

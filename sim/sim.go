@@ -1,0 +1,340 @@
+// Package sim runs computer players against each other: duplicate deals,
+// whole matches, and the statistics that say which is stronger.
+package sim
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"pitch"
+	"pitch/bot"
+)
+
+// Config says what to simulate.
+type Config struct {
+	Game *pitch.Game
+	// Seats names a bot per seat (e.g. search,heuristic,heuristic,heuristic).
+	// Leave it empty to give two sides with A and B instead.
+	Seats []string
+	A, B  string
+	// Hands plays that many deals, each a single hand from zero scores;
+	// Matches plays that many whole matches instead. One of them is > 0.
+	Hands, Matches int
+	Seed           uint64
+	// Duplicate replays every deal (or match seed) with the seating
+	// rotated, so that every bot sits at every seat on the same cards.
+	Duplicate bool
+	Workers   int                   // 0 means every core
+	Progress  func(done, total int) // called as deals finish (from one goroutine at a time)
+}
+
+// SideStats is what one bot achieved.
+type SideStats struct {
+	Bot         string  `json:"bot"`
+	SeatHands   int     `json:"seat_hands"`      // hands played, counted per seat it held
+	PointsHand  float64 `json:"points_per_hand"` // mean change of its seats' match score per hand
+	PointsCI    float64 `json:"points_ci95"`     // half-width of the 95% interval of PointsHand
+	Bids        int     `json:"bids"`            // hands it won the auction
+	Set         int     `json:"set"`             // of those, hands it was set
+	SetRate     float64 `json:"set_rate"`
+	Matches     int     `json:"matches,omitempty"`
+	MatchWins   int     `json:"match_wins,omitempty"`
+	WinRate     float64 `json:"match_win_rate,omitempty"`
+	WinCI       float64 `json:"match_win_ci95,omitempty"`
+	Decisions   int     `json:"decisions"`
+	DecisionSec float64 `json:"decisions_per_second"` // per core: decisions / time spent deciding
+}
+
+// Result is what a simulation found.
+type Result struct {
+	Variant   string      `json:"variant"`
+	Deals     int         `json:"deals"`
+	Rotations int         `json:"rotations"`
+	Hands     int         `json:"hands"`
+	Sides     []SideStats `json:"sides"`
+	// Diff is the first side's points per hand less the second's, from
+	// paired deals, with its 95% interval; Cumulative is its running sum
+	// over deals.
+	Diff       float64   `json:"diff"`
+	DiffCI     float64   `json:"diff_ci95"`
+	Cumulative []float64 `json:"-"`
+	Elapsed    float64   `json:"elapsed_seconds"`
+}
+
+// layout returns the bot name of every seat before rotation, and the
+// number of rotations a duplicate deal is played with.
+func layout(c *Config) ([]string, int, error) {
+	n := c.Game.Seats()
+	if len(c.Seats) > 0 {
+		if len(c.Seats) != n {
+			return nil, 0, fmt.Errorf("--seats names %d bots; %s with these options has %d seats", len(c.Seats), c.Game.Variant, n)
+		}
+		return c.Seats, n, nil
+	}
+	if c.A == "" || c.B == "" {
+		return nil, 0, fmt.Errorf("give the bots per seat (--seats) or as two sides (--a and --b)")
+	}
+	seats := make([]string, n)
+	if c.Game.FixedTeams() {
+		for i := range seats { // partners sit opposite: A B A B
+			seats[i] = []string{c.A, c.B}[i%2]
+		}
+		return seats, 2, nil
+	}
+	for i := range seats { // every player for itself: one A among the B
+		seats[i] = c.B
+	}
+	seats[0] = c.A
+	return seats, n, nil
+}
+
+// dealResult is what one deal (all its rotations) came to.
+type dealResult struct {
+	points  map[string]float64 // summed score change per bot
+	count   map[string]int     // seat-hands per bot
+	bids    map[string]int
+	set     map[string]int
+	wins    map[string]int
+	matches int
+	hands   int
+	decs    map[string]int
+	decTime map[string]time.Duration
+	err     error
+}
+
+// Run plays the simulation. The result depends only on the config, not
+// on the number of workers.
+func Run(c Config) (*Result, error) {
+	if c.Hands <= 0 && c.Matches <= 0 {
+		return nil, fmt.Errorf("give a number of hands or matches greater than 0")
+	}
+	seats, rots, err := layout(&c)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, s := range seats {
+		if _, err := bot.New(s); err != nil {
+			return nil, err
+		}
+		if !contains(names, s) {
+			names = append(names, s)
+		}
+	}
+	if !c.Duplicate {
+		rots = 1
+	}
+	deals := c.Hands
+	if c.Matches > 0 {
+		deals = c.Matches
+	}
+	workers := c.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	start := time.Now()
+	results := make([]dealResult, deals)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for d := range jobs {
+				results[d] = playDeal(&c, seats, rots, d)
+				if c.Progress != nil {
+					mu.Lock()
+					done++
+					c.Progress(done, deals)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for d := range deals {
+		jobs <- d
+	}
+	close(jobs)
+	wg.Wait()
+
+	res := &Result{Variant: c.Game.Variant.String(), Deals: deals, Rotations: rots, Elapsed: time.Since(start).Seconds()}
+	perDeal := map[string][]float64{}
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		res.Hands += r.hands
+		for _, n := range names {
+			if r.count[n] > 0 {
+				perDeal[n] = append(perDeal[n], r.points[n]/float64(r.count[n]))
+			}
+		}
+	}
+	for _, n := range names {
+		st := SideStats{Bot: n}
+		var t time.Duration
+		for _, r := range results {
+			st.SeatHands += r.count[n]
+			st.Bids += r.bids[n]
+			st.Set += r.set[n]
+			st.MatchWins += r.wins[n]
+			st.Matches += r.matches
+			st.Decisions += r.decs[n]
+			t += r.decTime[n]
+		}
+		st.PointsHand, st.PointsCI = meanCI(perDeal[n])
+		if st.Bids > 0 {
+			st.SetRate = float64(st.Set) / float64(st.Bids)
+		}
+		if st.Matches > 0 {
+			p := float64(st.MatchWins) / float64(st.Matches)
+			st.WinRate, st.WinCI = p, 1.96*math.Sqrt(p*(1-p)/float64(st.Matches))
+		} else {
+			st.Matches = 0
+		}
+		if t > 0 {
+			st.DecisionSec = float64(st.Decisions) / t.Seconds()
+		}
+		res.Sides = append(res.Sides, st)
+	}
+	if len(names) >= 2 {
+		a, b := names[0], names[1]
+		var diffs []float64
+		sum := 0.0
+		for _, r := range results {
+			if r.count[a] > 0 && r.count[b] > 0 {
+				d := r.points[a]/float64(r.count[a]) - r.points[b]/float64(r.count[b])
+				diffs = append(diffs, d)
+				sum += d
+				res.Cumulative = append(res.Cumulative, sum)
+			}
+		}
+		res.Diff, res.DiffCI = meanCI(diffs)
+	}
+	return res, nil
+}
+
+func meanCI(xs []float64) (mean, ci float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	v := 0.0
+	for _, x := range xs {
+		v += (x - mean) * (x - mean)
+	}
+	v /= float64(len(xs) - 1)
+	return mean, 1.96 * math.Sqrt(v/float64(len(xs)))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// seedFor mixes the run's seed with a deal and rotation (splitmix64).
+func seedFor(seed uint64, parts ...uint64) uint64 {
+	x := seed
+	for _, p := range parts {
+		x ^= p + 0x9e3779b97f4a7c15 + x<<6 + x>>2
+		x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+		x = (x ^ x>>27) * 0x94d049bb133111eb
+		x ^= x >> 31
+	}
+	return x
+}
+
+func playDeal(c *Config, seats []string, rots, d int) dealResult {
+	r := dealResult{points: map[string]float64{}, count: map[string]int{}, bids: map[string]int{},
+		set: map[string]int{}, wins: map[string]int{}, decs: map[string]int{}, decTime: map[string]time.Duration{}}
+	n := c.Game.Seats()
+	rot0 := 0
+	if !c.Duplicate {
+		rot0 = d % len(seats) // spread the seats over deals
+		if c.Game.FixedTeams() {
+			rot0 = d % 2
+		}
+	}
+	for k := range rots {
+		rot := rot0 + k
+		at := make([]string, n)
+		bots := make([]bot.Bot, n)
+		for i := range n {
+			at[i] = seats[(i+rot)%n]
+			bots[i], _ = bot.New(at[i])
+		}
+		rng := pitch.NewRand(seedFor(c.Seed, uint64(d), uint64(rot), 1))
+		decide := func(s *pitch.State) pitch.Action {
+			seat := s.Turn()
+			t := time.Now()
+			a := bot.Decide(bots[seat], s, rng)
+			r.decTime[at[seat]] += time.Since(t)
+			r.decs[at[seat]]++
+			return a
+		}
+		account := func(s *pitch.State) {
+			r.hands++
+			for i := range n {
+				r.points[at[i]] += float64(s.Delta(i))
+				r.count[at[i]]++
+			}
+			if b := s.Bidder(); b >= 0 {
+				r.bids[at[b]]++
+				if !s.Made() {
+					r.set[at[b]]++
+				}
+			}
+		}
+		if c.Matches > 0 {
+			m := pitch.NewMatch(c.Game, seedFor(c.Seed, uint64(d), 0, 2))
+			for !m.Over() {
+				hands := len(m.Records())
+				if err := m.Apply(decide(m.State())); err != nil {
+					r.err = fmt.Errorf("match %d: %s played an illegal action: %v", d, at[m.State().Turn()], err)
+					return r
+				}
+				if len(m.Records()) > hands {
+					account(m.LastHand())
+				}
+				if hands > 1000 {
+					r.err = fmt.Errorf("match %d has not ended after 1000 hands", d)
+					return r
+				}
+			}
+			r.matches++
+			credited := map[string]bool{}
+			for _, w := range m.Winner() {
+				if !credited[at[w]] {
+					credited[at[w]] = true
+					r.wins[at[w]]++
+				}
+			}
+			continue
+		}
+		s := pitch.Deal(c.Game, d%n, nil, pitch.NewRand(seedFor(c.Seed, uint64(d), 0, 3)))
+		for !s.Terminal() {
+			seat := s.Turn()
+			if err := s.Apply(decide(&s)); err != nil {
+				r.err = fmt.Errorf("deal %d: %s played an illegal action: %v", d, at[seat], err)
+				return r
+			}
+		}
+		account(&s)
+	}
+	return r
+}
