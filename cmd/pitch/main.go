@@ -1,5 +1,7 @@
 // Command pitch plays, scores and simulates the Pitch card games.
 //
+//	pitch play [--variant V] [--seat S] [--level L]  a match against bots in the terminal
+//	pitch sim ...              bots against bots, with statistics
 //	pitch score [FILE]         score a hand record (standard input without FILE)
 //	pitch deal --variant V --seed N [--dealer D] [--players N]
 //	pitch rules [VARIANT]      the rules as implemented, with options and defaults
@@ -22,6 +24,7 @@ var commands []command
 
 func init() {
 	commands = []command{
+		{"play", "play [--variant V] [--seat S] [--level easy|medium|hard] [--seed N]: a match against bots in the terminal", runPlay},
 		{"score", "score [FILE]: score a hand record and print the result as JSON", runScore},
 		{"deal", "deal --variant V --seed N [--dealer D] [--players N]: print a hand record of a random deal", runDeal},
 		{"rules", "rules [VARIANT]: print the rules as implemented, with the options and their defaults", runRules},
