@@ -70,30 +70,7 @@ type outcome struct {
 	winners uint8 // seats that won the match on this hand
 }
 
-// cardKind returns the point kind of a captured trump card.
-func cardKind(c Card, trump Suit) PointKind {
-	switch {
-	case c == BigJoker:
-		return PointBigJoker
-	case c == LittleJoker:
-		return PointLittleJoker
-	case c == OffJack(trump):
-		return PointOffJack
-	}
-	switch c.Rank() {
-	case Jack:
-		return PointJack
-	case Ten:
-		return PointTen
-	case Three:
-		return PointThree
-	case Two:
-		return PointTwo
-	}
-	return PointAce
-}
-
-// kindCard returns the card that scores a point of kind k (the inverse of cardKind).
+// kindCard returns the trump card that scores a point of kind k.
 func kindCard(k PointKind, trump Suit) Card {
 	switch k {
 	case PointBigJoker:
