@@ -1,0 +1,307 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"pitch"
+)
+
+// runCmd runs the command line args with stdin and returns the exit code,
+// standard output and standard error.
+func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// playedRecord plays a random hand of g to the end (or stops after stop
+// actions when stop >= 0) and returns its record as JSON and the state.
+func playedRecord(t *testing.T, g *pitch.Game, seed uint64, stop int) ([]byte, pitch.State) {
+	t.Helper()
+	rng := pitch.NewRand(seed)
+	s := pitch.Deal(g, int(seed)%g.Seats(), nil, rng)
+	var acts []pitch.Action
+	for !s.Terminal() && len(acts) != stop {
+		a := s.RandomAction(rng)
+		if err := s.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+		acts = append(acts, a)
+	}
+	b, err := json.MarshalIndent(s.Record(acts), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, s
+}
+
+// scoreOut is `pitch score` output as HAND-RECORD.md describes it.
+type scoreOut struct {
+	Complete   bool    `json:"complete"`
+	Bidder     *int    `json:"bidder"`
+	Bid        *int    `json:"bid"`
+	Trump      *string `json:"trump"`
+	Teams      [][]int `json:"teams"`
+	Points     []any   `json:"points"`
+	Taken      []int   `json:"taken"`
+	Made       *bool   `json:"made"`
+	ScoreDelta []int   `json:"score_delta"`
+	Scores     []int   `json:"scores"`
+	Winner     []int   `json:"winner"`
+}
+
+// decodeOne decodes stdout as exactly one JSON value into v.
+func decodeOne(t *testing.T, stdout string, v any) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	if dec.More() {
+		t.Fatalf("stdout holds more than one JSON value:\n%s", stdout)
+	}
+}
+
+// `pitch score FILE` and `pitch score` (standard input) print the result
+// of a finished hand and exit 0.
+func TestScoreFileAndStdin(t *testing.T) {
+	dir := t.TempDir()
+	for i, g := range []*pitch.Game{pitch.MustNewGame(pitch.Auction), pitch.MustNewGame(pitch.TenPoint), pitch.MustNewGame(pitch.Pawnee)} {
+		rec, s := playedRecord(t, g, uint64(i+1), -1)
+		file := filepath.Join(dir, g.Variant.String()+".json")
+		if err := os.WriteFile(file, rec, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, fromFile, stderr := runCmd(t, "", "score", file)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%s: score FILE exit %d, stderr %q", g.Variant, code, stderr)
+		}
+		code, fromStdin, stderr := runCmd(t, string(rec), "score")
+		if code != 0 || stderr != "" {
+			t.Fatalf("%s: score (stdin) exit %d, stderr %q", g.Variant, code, stderr)
+		}
+		if fromFile != fromStdin {
+			t.Errorf("%s: file and stdin outputs differ:\n%s\n%s", g.Variant, fromFile, fromStdin)
+		}
+		var got scoreOut
+		decodeOne(t, fromFile, &got)
+		if !got.Complete || got.Made == nil || got.Bidder == nil || *got.Bidder != s.Bidder() || got.Trump == nil || *got.Trump != s.Trump().String() {
+			t.Errorf("%s: output %s", g.Variant, fromFile)
+		}
+		if want := s.NewScores(); !reflect.DeepEqual(got.Scores, want) {
+			t.Errorf("%s: scores %v, want %v", g.Variant, got.Scores, want)
+		}
+		if want := s.Winners(); !reflect.DeepEqual(got.Winner, want) {
+			t.Errorf("%s: winner %v, want %v", g.Variant, got.Winner, want)
+		}
+		// every documented field is present, pawnee's partner included
+		var fields map[string]json.RawMessage
+		decodeOne(t, fromFile, &fields)
+		want := []string{"complete", "bidder", "bid", "trump", "teams", "points", "taken", "made", "score_delta", "scores", "winner"}
+		if g.Variant == pitch.Pawnee {
+			want = append(want, "partner")
+		}
+		for _, k := range want {
+			if _, ok := fields[k]; !ok {
+				t.Errorf("%s: output lacks %q", g.Variant, k)
+			}
+		}
+		if _, ok := fields["partner"]; ok && g.Variant != pitch.Pawnee {
+			t.Errorf("%s: output has a partner", g.Variant)
+		}
+	}
+}
+
+// A faulty record prints only {"error": ..., "action": ...} on standard
+// output and exits 1 (HAND-RECORD.md, Errors).
+func TestScoreErrors(t *testing.T) {
+	rec, _ := playedRecord(t, pitch.MustNewGame(pitch.TenPoint), 3, -1)
+	var m map[string]any
+	if err := json.Unmarshal(rec, &m); err != nil {
+		t.Fatal(err)
+	}
+	acts := m["actions"].([]any)
+	// action 2 by the wrong seat
+	a2 := acts[2].(map[string]any)
+	a2["seat"] = (int(a2["seat"].(float64)) + 1) % 4
+	badAction, _ := json.Marshal(m)
+
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope.json")
+	tests := []struct {
+		name   string
+		args   []string
+		stdin  string
+		action any // float64 index or nil
+		msg    string
+	}{
+		{"refused action", []string{"score"}, string(badAction), float64(2), "turn"},
+		{"not JSON", []string{"score"}, "{", nil, "not a JSON object"},
+		{"empty", []string{"score"}, "", nil, "not a JSON object"},
+		{"unknown variant", []string{"score"}, `{"variant":"bridge","dealer":0,"deal":{"hands":[]},"actions":[]}`, nil, "bridge"},
+		{"bad card", []string{"score"}, strings.Replace(string(rec), `"hands": [`+"\n      [\n        \"", `"hands": [`+"\n      [\n        \"Z", 1), nil, "unknown card"},
+		{"missing file", []string{"score", missing}, "", nil, "cannot open"},
+	}
+	for _, tt := range tests {
+		code, stdout, _ := runCmd(t, tt.stdin, tt.args...)
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1 (stdout %s)", tt.name, code, stdout)
+			continue
+		}
+		var got map[string]any
+		decodeOne(t, stdout, &got)
+		if len(got) != 2 || got["action"] != tt.action {
+			t.Errorf("%s: stdout %s, want only error and action %v", tt.name, stdout, tt.action)
+		}
+		if msg, _ := got["error"].(string); !strings.Contains(msg, tt.msg) {
+			t.Errorf("%s: error %q, want it to mention %q", tt.name, msg, tt.msg)
+		}
+	}
+	// usage faults are not record errors: exit 2, nothing on stdout
+	for _, args := range [][]string{{"score", "a", "b"}, {"score", "--bogus"}} {
+		code, stdout, stderr := runCmd(t, "", args...)
+		if code != 2 || stdout != "" || stderr == "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
+
+// `pitch deal` prints a hand record of a random deal: the same for the same
+// seed, different for another; its dealer is the match's first dealer
+// (C-2) unless --dealer says otherwise; and it scores as an incomplete hand.
+func TestDeal(t *testing.T) {
+	for _, v := range []string{"auction", "ten-point", "pawnee"} {
+		_, a, _ := runCmd(t, "", "deal", "--variant", v, "--seed", "5")
+		code, b, stderr := runCmd(t, "", "deal", "--variant", v, "--seed", "5")
+		if code != 0 || stderr != "" || a != b {
+			t.Fatalf("%s: deal exit %d stderr %q; same seed same output: %v", v, code, stderr, a == b)
+		}
+		if _, c, _ := runCmd(t, "", "deal", "--variant", v, "--seed", "6"); c == a {
+			t.Errorf("%s: seeds 5 and 6 deal the same", v)
+		}
+		rec, err := pitch.ReadRecord(strings.NewReader(a))
+		if err != nil {
+			t.Fatalf("%s: deal output is not a hand record: %v\n%s", v, err, a)
+		}
+		vv, _ := pitch.ParseVariant(v)
+		g := pitch.MustNewGame(vv)
+		first := pitch.NewMatch(g, 5).State().Record(nil)
+		if rec.Dealer != first.Dealer || !reflect.DeepEqual(rec.Hands, first.Hands) || len(rec.Actions) != 0 {
+			t.Errorf("%s: deal --seed 5 is not the first hand of a match with seed 5", v)
+		}
+		// it scores as an incomplete hand (HAND-RECORD.md)
+		code, out, _ := runCmd(t, a, "score")
+		var got scoreOut
+		decodeOne(t, out, &got)
+		if code != 0 || got.Complete || got.Bidder != nil || got.Bid != nil || got.Trump != nil || got.Made != nil ||
+			got.Teams != nil || len(got.Points) != 0 || got.Winner != nil {
+			t.Errorf("%s: deal scores as %s (exit %d)", v, out, code)
+		}
+		if want := make([]int, g.Seats()); !reflect.DeepEqual(got.ScoreDelta, want) || !reflect.DeepEqual(got.Scores, want) {
+			t.Errorf("%s: incomplete hand delta %v scores %v", v, got.ScoreDelta, got.Scores)
+		}
+		// --dealer
+		for d := range g.Seats() {
+			_, out, _ := runCmd(t, "", "deal", "--variant", v, "--seed", "5", "--dealer", string(rune('0'+d)))
+			r, err := pitch.ReadRecord(strings.NewReader(out))
+			if err != nil || r.Dealer != d {
+				t.Errorf("%s --dealer %d: dealer %v, %v", v, d, r, err)
+			}
+		}
+	}
+	// --players (auction only)
+	for _, n := range []int{2, 3, 7} {
+		_, out, _ := runCmd(t, "", "deal", "--players", string(rune('0'+n)))
+		r, err := pitch.ReadRecord(strings.NewReader(out))
+		if err != nil || len(r.Hands) != n || r.Game.Options.Players != n {
+			t.Errorf("--players %d: %v, %v", n, r, err)
+		}
+	}
+}
+
+// Bad `pitch deal` flags exit 2 with a message on standard error.
+func TestDealErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--dealer", "4"}, "--dealer 4 is not a seat: seats are 0 to 3"},
+		{[]string{"--dealer", "-2"}, "--dealer -2 is not a seat"},
+		{[]string{"--variant", "pawnee", "--dealer", "5"}, "seats are 0 to 4"},
+		{[]string{"--players", "8"}, "2 to 7 players, not 8"},
+		{[]string{"--players", "1"}, "2 to 7 players, not 1"},
+		{[]string{"--variant", "pawnee", "--players", "4"}, "exactly 5 players, not 4"},
+		{[]string{"--variant", "euchre"}, `unknown variant "euchre"`},
+		{[]string{"--seed", "x"}, "invalid value"},
+		{[]string{"--bogus"}, "flag provided but not defined"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := runCmd(t, "", append([]string{"deal"}, tt.args...)...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, tt.want) {
+			t.Errorf("deal %v: exit %d, stdout %q, stderr %q; want 2 and %q", tt.args, code, stdout, stderr, tt.want)
+		}
+	}
+}
+
+// `pitch rules [VARIANT]` prints each game's rules with its options and
+// defaults; an unknown variant is an error.
+func TestRules(t *testing.T) {
+	tests := []struct {
+		variant string
+		want    []string
+	}{
+		{"auction", []string{"Auction Pitch", "target", "7", "players", "low_to_holder"}},
+		{"ten-point", []string{"10 Point Pitch", "target", "52"}},
+		{"pawnee", []string{"Pawnee", "target", "42", "call_own_card", "pawnee_score_tricks", "pawnee_fail_bidder_only"}},
+	}
+	_, all, _ := runCmd(t, "", "rules")
+	for _, tt := range tests {
+		code, out, stderr := runCmd(t, "", "rules", tt.variant)
+		if code != 0 || stderr != "" {
+			t.Errorf("rules %s: exit %d stderr %q", tt.variant, code, stderr)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("rules %s lacks %q", tt.variant, w)
+			}
+		}
+		if !strings.Contains(all, out) {
+			t.Errorf("rules (all) does not include rules %s", tt.variant)
+		}
+		for _, other := range tests {
+			if other.variant != tt.variant && strings.Contains(out, other.want[0]) {
+				t.Errorf("rules %s includes %s", tt.variant, other.want[0])
+			}
+		}
+	}
+	code, stdout, stderr := runCmd(t, "", "rules", "bridge")
+	if code != 2 || stdout != "" || !strings.Contains(stderr, `unknown variant "bridge"`) {
+		t.Errorf("rules bridge: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	if code, _, stderr := runCmd(t, "", "rules", "auction", "pawnee"); code != 2 || stderr == "" {
+		t.Errorf("rules with two variants: exit %d", code)
+	}
+}
+
+// No command, help, and an unknown command.
+func TestUsage(t *testing.T) {
+	if code, stdout, _ := runCmd(t, ""); code != 2 || !strings.Contains(stdout, "usage: pitch") {
+		t.Errorf("no args: exit %d stdout %q", code, stdout)
+	}
+	for _, h := range []string{"help", "-h", "--help"} {
+		if code, stdout, _ := runCmd(t, "", h); code != 0 || !strings.Contains(stdout, "score") || !strings.Contains(stdout, "deal") {
+			t.Errorf("%s: exit %d stdout %q", h, code, stdout)
+		}
+	}
+	if code, stdout, stderr := runCmd(t, "", "frobnicate"); code != 2 || stdout != "" || !strings.Contains(stderr, `unknown command "frobnicate"`) {
+		t.Errorf("unknown command: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+}
