@@ -10,7 +10,7 @@ import (
 
 // WriteTable writes the result as a plain table.
 func (r *Result) WriteTable(w io.Writer) {
-	fmt.Fprintf(w, "%s: %d deals × %d seatings = %d hands in %.1fs\n\n", r.Variant, r.Deals, r.Rotations, r.Hands, r.Elapsed)
+	fmt.Fprintf(w, "%s: %d %s × %d seatings = %d hands in %.1fs\n\n", r.Variant, r.Deals, r.Unit, r.Rotations, r.Hands, r.Elapsed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bot\tseat-hands\tpoints/hand\t±95%\tbids\tset\tmatch wins\t±95%\tdecisions/s\t")
 	for _, s := range r.Sides {
@@ -23,8 +23,8 @@ func (r *Result) WriteTable(w io.Writer) {
 	}
 	tw.Flush()
 	if len(r.Sides) >= 2 {
-		fmt.Fprintf(w, "\n%s − %s: %+.3f ± %.3f points per hand (95%%, %d paired deals)\n",
-			r.Sides[0].Bot, r.Sides[1].Bot, r.Diff, r.DiffCI, len(r.Cumulative))
+		fmt.Fprintf(w, "\n%s − %s: %+.3f ± %.3f points per hand (95%%, %d paired %s)\n",
+			r.Sides[0].Bot, r.Sides[1].Bot, r.Diff, r.DiffCI, len(r.Cumulative), r.Unit)
 	}
 }
 
@@ -49,7 +49,7 @@ func (r *Result) WriteSVG(w io.Writer) error {
 	for i, v := range ys {
 		fmt.Fprintf(&pts, "%.1f,%.1f ", x(i), y(v))
 	}
-	title := fmt.Sprintf("%s: cumulative points per hand, %s − %s", r.Variant, r.Sides[0].Bot, r.Sides[1].Bot)
+	title := fmt.Sprintf("%s: cumulative difference in points per hand, %s − %s, over %s", r.Variant, r.Sides[0].Bot, r.Sides[1].Bot, r.Unit)
 	_, err := fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">
 <title>%s</title>
 <rect width="100%%" height="100%%" fill="white"/>
@@ -59,7 +59,7 @@ func (r *Result) WriteSVG(w io.Writer) error {
 <line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>
 <text x="%d" y="%.1f" text-anchor="end">%.0f</text>
 <text x="%d" y="%.1f" text-anchor="end">%.0f</text>
-<text x="%d" y="%d" text-anchor="middle">deals (%d)</text>
+<text x="%d" y="%d" text-anchor="middle">%s (%d)</text>
 <polyline fill="none" stroke="#1565c0" stroke-width="1.5" points="%s"/>
 </svg>
 `, width, height, width, height, title, pad, title,
@@ -67,6 +67,6 @@ func (r *Result) WriteSVG(w io.Writer) error {
 		pad, height-pad, width-pad, height-pad,
 		pad, pad, pad, height-pad,
 		pad-5, y(hi)+4, hi, pad-5, y(lo)+4, lo,
-		width/2, height-15, len(ys), pts.String())
+		width/2, height-15, r.Unit, len(ys), pts.String())
 	return err
 }

@@ -51,7 +51,8 @@ type SideStats struct {
 // Result is what a simulation found.
 type Result struct {
 	Variant   string      `json:"variant"`
-	Deals     int         `json:"deals"`
+	Deals     int         `json:"deals"` // deals, or matches when Matches is set
+	Unit      string      `json:"unit"`  // "deals" or "matches"
 	Rotations int         `json:"rotations"`
 	Hands     int         `json:"hands"`
 	Sides     []SideStats `json:"sides"`
@@ -162,7 +163,10 @@ func Run(c Config) (*Result, error) {
 	close(jobs)
 	wg.Wait()
 
-	res := &Result{Variant: c.Game.Variant.String(), Deals: deals, Rotations: rots, Elapsed: time.Since(start).Seconds()}
+	res := &Result{Variant: c.Game.Variant.String(), Deals: deals, Unit: "deals", Rotations: rots, Elapsed: time.Since(start).Seconds()}
+	if c.Matches > 0 {
+		res.Unit = "matches"
+	}
 	perDeal := map[string][]float64{}
 	for _, r := range results {
 		if r.err != nil {
