@@ -49,6 +49,9 @@ func (v *View) Resample(rng *rand.Rand) State {
 	if v.Trump != NoSuit {
 		s.setTrump(v.Trump)
 	}
+	if s.trickLen > 1 {
+		s.best = int8(s.trickWinner()) // the card winning the trick in progress
+	}
 	me := v.Seat
 	tr := s.trumps()
 	var played CardSet
