@@ -15,7 +15,7 @@ type Search struct {
 }
 
 // DefaultWorlds is the search bot's default budget per decision.
-const DefaultWorlds = 160
+const DefaultWorlds = 300
 
 // maxCandidates bounds the actions searched when the rules allow many
 // (discards, passes): the heuristic's choice and close variations of it.
@@ -50,8 +50,8 @@ func (b *Search) Act(req Request) pitch.Action {
 	opts := b.Analyze(req)
 	best := -1
 	for i, o := range opts {
-		if o.Action.Kind == pitch.ActBid && o.Won > 0 && o.Made < MinMake && hasPass(opts) {
-			continue // bid discipline
+		if o.Action.Kind == pitch.ActBid && (o.Won == 0 || o.Made < MinMake) && hasPass(opts) {
+			continue // bid discipline: no bid without evidence it can be made
 		}
 		if best < 0 || o.Value > opts[best].Value {
 			best = i

@@ -246,7 +246,7 @@ func TestRunMatches(t *testing.T) {
 // sampleResult is a result written by hand for the report tests.
 func sampleResult() *Result {
 	return &Result{
-		Variant: "pawnee", Deals: 10, Rotations: 5, Hands: 50,
+		Variant: "pawnee", Deals: 10, Unit: "deals", Rotations: 5, Hands: 50,
 		Sides: []SideStats{
 			{Bot: "search", SeatHands: 50, PointsHand: 1.25, PointsCI: 0.5, Bids: 12, Set: 3, SetRate: 0.25, Decisions: 900, DecisionSec: 400},
 			{Bot: "heuristic", SeatHands: 200, PointsHand: -0.5, PointsCI: 0.125, Bids: 30, Set: 9, SetRate: 0.3, Decisions: 3000, DecisionSec: 250000},
@@ -347,7 +347,7 @@ func TestWriteSVG(t *testing.T) {
 	if doc.Width != 800 || doc.Height != 400 {
 		t.Errorf("size %dx%d, want 800x400", doc.Width, doc.Height)
 	}
-	if want := "pawnee: cumulative points per hand, search − heuristic"; doc.Title != want {
+	if want := "pawnee: cumulative difference in points per hand, search − heuristic, over deals"; doc.Title != want {
 		t.Errorf("title %q, want %q", doc.Title, want)
 	}
 	pts := strings.Fields(doc.Polyline.Points)
