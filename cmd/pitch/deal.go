@@ -13,10 +13,9 @@ import (
 func runDeal(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("deal", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	variant := fs.String("variant", "auction", "game: auction, ten-point or pawnee")
+	gf := addGameFlags(fs)
 	seed := fs.Uint64("seed", 1, "seed for the dealer and the shuffle")
 	dealer := fs.Int("dealer", -1, "dealer's seat (default: drawn from the seed)")
-	players := fs.Int("players", 0, "number of players (auction only: 2 to 7; default 4)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -24,16 +23,7 @@ func runDeal(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pitch deal: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	v, err := pitch.ParseVariant(*variant)
-	if err != nil {
-		fmt.Fprintf(stderr, "pitch deal: %v\n", err)
-		return 2
-	}
-	var opts []pitch.Option
-	if *players != 0 {
-		opts = append(opts, pitch.WithPlayers(*players))
-	}
-	g, err := pitch.NewGame(v, opts...)
+	g, err := gf.game()
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch deal: %v\n", err)
 		return 2

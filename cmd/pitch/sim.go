@@ -11,7 +11,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"pitch"
 	"pitch/sim"
 )
 
@@ -19,7 +18,7 @@ import (
 func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	variant := fs.String("variant", "auction", "game: auction, ten-point or pawnee")
+	gf := addGameFlags(fs)
 	seats := fs.String("seats", "", "a bot per seat, comma-separated (e.g. search,heuristic,heuristic,heuristic)")
 	a := fs.String("a", "", "side A's bot (with --b): partners in team games, one seat among B's otherwise")
 	b := fs.String("b", "", "side B's bot")
@@ -30,8 +29,6 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	svg := fs.String("svg", "", "write an SVG of the cumulative score difference to this file")
-	players := fs.Int("players", 0, "players (auction only, 2 to 7)")
-	target := fs.Int("target", 0, "target score (default: the game's)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -42,18 +39,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))
 	}
-	v, err := pitch.ParseVariant(*variant)
-	if err != nil {
-		return fail("%v", err)
-	}
-	var opts []pitch.Option
-	if *players != 0 {
-		opts = append(opts, pitch.WithPlayers(*players))
-	}
-	if *target != 0 {
-		opts = append(opts, pitch.WithTarget(*target))
-	}
-	g, err := pitch.NewGame(v, opts...)
+	g, err := gf.game()
 	if err != nil {
 		return fail("%v", err)
 	}

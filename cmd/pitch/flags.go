@@ -1,0 +1,38 @@
+package main
+
+import (
+	"flag"
+
+	"pitch"
+)
+
+// gameFlags are the flags that name a game and its house rules, shared by
+// the commands that set up games.
+type gameFlags struct {
+	variant         *string
+	players, target *int
+}
+
+func addGameFlags(fs *flag.FlagSet) *gameFlags {
+	return &gameFlags{
+		variant: fs.String("variant", "auction", "game: auction, ten-point or pawnee"),
+		players: fs.Int("players", 0, "players (auction only: 2 to 7; default 4)"),
+		target:  fs.Int("target", 0, "target score (default: the game's)"),
+	}
+}
+
+// game returns the game the flags name, or an error that says what is allowed.
+func (f *gameFlags) game() (*pitch.Game, error) {
+	v, err := pitch.ParseVariant(*f.variant)
+	if err != nil {
+		return nil, err
+	}
+	var opts []pitch.Option
+	if *f.players != 0 {
+		opts = append(opts, pitch.WithPlayers(*f.players))
+	}
+	if *f.target != 0 {
+		opts = append(opts, pitch.WithTarget(*f.target))
+	}
+	return pitch.NewGame(v, opts...)
+}
