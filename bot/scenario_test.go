@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"fmt"
 	"testing"
 
 	"pitch"
@@ -411,6 +410,6 @@ func TestSearchBidDiscipline(t *testing.T) {
 			t.Errorf("%s: moon bid won in %.2f of worlds, made in %.2f: want won 1, made < %v",
 				s.Game().Variant, moon.Won, moon.Made, MinMake)
 		}
-		t.Log(fmt.Sprintf("%s: %+v", s.Game().Variant, opts))
+		t.Logf("%s: %+v", s.Game().Variant, opts)
 	}
 }

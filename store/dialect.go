@@ -1,0 +1,145 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// dialect is what differs between SQLite and PostgreSQL. Queries are
+// written once with ? placeholders; the dialect rewrites them.
+type dialect struct {
+	name string // "sqlite" or "postgres", also the migrations directory
+
+	// dollar numbers placeholders $1, $2, … instead of ?.
+	dollar bool
+	// forUpdate is appended to the SELECT that locks a table's row for an
+	// append: SQLite's writes are already serialised (BEGIN IMMEDIATE on
+	// one writer connection), PostgreSQL needs the row lock.
+	forUpdate string
+	// lockMigrations, when not empty, runs first in each migration
+	// transaction so that two processes starting together migrate one
+	// after the other. (SQLite's BEGIN IMMEDIATE already does that.)
+	lockMigrations string
+	// readTx are the options of read transactions: a snapshot, so that a
+	// table and its seats are read together. nil for SQLite, whose read
+	// transactions are snapshots anyway (and whose driver takes no options).
+	readTx *sql.TxOptions
+	// textTime stores times as fixed-width UTC text instead of a native
+	// timestamp.
+	textTime bool
+}
+
+var (
+	sqliteDialect = &dialect{
+		name: "sqlite",
+		// Any migration transaction is BEGIN IMMEDIATE (see openSQLite).
+		textTime: true,
+	}
+	postgresDialect = &dialect{
+		name:      "postgres",
+		dollar:    true,
+		forUpdate: " FOR UPDATE",
+		// An arbitrary key shared by every pitch process on the database.
+		lockMigrations: "SELECT pg_advisory_xact_lock(7028563748101952)",
+		readTx:         &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
+	}
+)
+
+// q rewrites a query's ? placeholders for the dialect. Queries here never
+// hold a ? inside a literal.
+func (d *dialect) q(query string) string {
+	if !d.dollar {
+		return query
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// timeLayout is how SQLite keeps times: UTC, microseconds, fixed width, so
+// that text order is time order.
+const timeLayout = "2006-01-02T15:04:05.000000Z"
+
+// normTime is a time as the store keeps it: UTC, to the microsecond (what
+// PostgreSQL keeps).
+func normTime(t time.Time) time.Time {
+	return t.UTC().Truncate(time.Microsecond)
+}
+
+// timeArg is a time as a query argument.
+func (d *dialect) timeArg(t time.Time) any {
+	t = normTime(t)
+	if d.textTime {
+		return t.Format(timeLayout)
+	}
+	return t
+}
+
+// dbTime scans a time kept either way.
+type dbTime struct{ t time.Time }
+
+func (d *dbTime) Scan(src any) error {
+	switch v := src.(type) {
+	case time.Time:
+		d.t = v.UTC()
+		return nil
+	case string:
+		return d.parse(v)
+	case []byte:
+		return d.parse(string(v))
+	}
+	return fmt.Errorf("cannot scan %T into a time", src)
+}
+
+func (d *dbTime) parse(s string) error {
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		// Be lenient with anything RFC 3339 written by hand.
+		var err2 error
+		if t, err2 = time.Parse(time.RFC3339Nano, s); err2 != nil {
+			return err
+		}
+	}
+	d.t = t.UTC()
+	return nil
+}
+
+// isUnique reports whether err is a unique or primary key violation.
+func isUnique(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		c := se.Code()
+		return c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY || c == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == "23505" // unique_violation
+	}
+	return false
+}
+
+// sqliteCode is the primary result code of a SQLite error, or 0.
+func sqliteCode(err error) int {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() & 0xff
+	}
+	return 0
+}

@@ -1,0 +1,40 @@
+-- Tables, their seats, their event logs and their finished hands (PostgreSQL).
+-- JSON columns are json, not jsonb, so what was written is read back byte for byte.
+-- The match seed is a uint64 kept as decimal TEXT (bigint is signed).
+
+CREATE TABLE tables (
+	id         TEXT PRIMARY KEY,
+	variant    TEXT NOT NULL,
+	options    JSON,
+	seed       TEXT NOT NULL,
+	turn_timer INTEGER NOT NULL DEFAULT 0,
+	created    TIMESTAMPTZ NOT NULL,
+	finished   BOOLEAN NOT NULL DEFAULT FALSE
+);
+
+CREATE INDEX tables_created ON tables (created, id);
+
+CREATE TABLE seats (
+	table_id   TEXT NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+	seat       INTEGER NOT NULL,
+	kind       TEXT NOT NULL CHECK (kind IN ('human', 'bot')),
+	level      TEXT NOT NULL DEFAULT '',
+	name       TEXT NOT NULL DEFAULT '',
+	token_hash BYTEA,
+	PRIMARY KEY (table_id, seat)
+);
+
+CREATE TABLE events (
+	table_id TEXT NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+	seq      INTEGER NOT NULL CHECK (seq >= 0),
+	action   JSON NOT NULL,
+	at       TIMESTAMPTZ NOT NULL,
+	PRIMARY KEY (table_id, seq)
+);
+
+CREATE TABLE hands (
+	table_id TEXT NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+	n        INTEGER NOT NULL CHECK (n >= 1),
+	record   JSON NOT NULL,
+	PRIMARY KEY (table_id, n)
+);

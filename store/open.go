@@ -1,0 +1,235 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	_ "modernc.org/sqlite"             // database/sql driver "sqlite", pure Go
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// DefaultPath is the SQLite file Open uses for an empty dsn.
+const DefaultPath = "pitch.db"
+
+// Open opens (and creates or migrates as needed) the store named by dsn:
+//
+//   - "" — SQLite in DefaultPath;
+//   - a file path, "file:PATH", "sqlite:PATH" or "sqlite://PATH" — SQLite
+//     in that file, created on first start (its directory must exist);
+//   - "postgres://…" or "postgresql://…" — PostgreSQL, by URL (pgx's
+//     parameters apply, e.g. sslmode, search_path; connect_timeout is 10
+//     seconds unless the URL says otherwise).
+//
+// Errors name the database (without any password) and say what is wrong,
+// e.g. "store: open /srv/pitch.db: the database file is read-only (…)".
+func Open(ctx context.Context, dsn string) (Store, error) {
+	switch {
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		return openPostgres(ctx, dsn)
+	case strings.HasPrefix(dsn, "sqlite://"):
+		return openSQLite(ctx, strings.TrimPrefix(dsn, "sqlite://"))
+	case strings.HasPrefix(dsn, "sqlite:"):
+		return openSQLite(ctx, strings.TrimPrefix(dsn, "sqlite:"))
+	case strings.HasPrefix(dsn, "file:"):
+		return openSQLite(ctx, strings.TrimPrefix(dsn, "file:"))
+	case dsn == "":
+		return openSQLite(ctx, DefaultPath)
+	}
+	if scheme, _, ok := strings.Cut(dsn, "://"); ok && !strings.ContainsAny(scheme, `/\`) {
+		return nil, fmt.Errorf("store: open %s: unsupported database %q (want a SQLite file path or a postgres:// URL)", redact(dsn), scheme)
+	}
+	return openSQLite(ctx, dsn)
+}
+
+// redact is a database URL fit for a message: without its password.
+func redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.Scheme == "" {
+		if i := strings.LastIndex(dsn, "@"); i >= 0 && strings.Contains(dsn, "://") {
+			return dsn[:strings.Index(dsn, "://")+3] + "…" + dsn[i:]
+		}
+		return dsn
+	}
+	return u.Redacted()
+}
+
+func openPostgres(ctx context.Context, dsn string) (Store, error) {
+	name := redact(dsn)
+	fail := func(format string, args ...any) (Store, error) {
+		return nil, fmt.Errorf("store: open %s: "+format, append([]any{name}, args...)...)
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return fail("bad URL (%v)", errors.Unwrap(err))
+	}
+	if q := u.Query(); q.Get("connect_timeout") == "" {
+		q.Set("connect_timeout", "10")
+		u.RawQuery = q.Encode()
+		dsn = u.String()
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return fail("%w", err)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return fail("cannot connect to PostgreSQL: %w", err)
+	}
+	if err := migrate(ctx, db, postgresDialect); err != nil {
+		db.Close()
+		return fail("%w", err)
+	}
+	return &sqlStore{d: postgresDialect, w: db, r: db}, nil
+}
+
+// SQLite: one writer connection whose transactions are BEGIN IMMEDIATE, so
+// concurrent writers queue in the pool instead of failing with SQLITE_BUSY,
+// and a pool of readers, which WAL lets run beside the writer. Every commit
+// is synced (synchronous=FULL), so an accepted action survives kill -9 and
+// power loss. busy_timeout covers other processes on the same file.
+const (
+	sqliteCommon = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
+	sqliteWriter = sqliteCommon + "&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"
+	sqliteReader = sqliteCommon + "&_pragma=query_only(1)"
+)
+
+func openSQLite(ctx context.Context, path string) (Store, error) {
+	if path == "" {
+		path = DefaultPath
+	}
+	fail := func(format string, args ...any) (Store, error) {
+		return nil, fmt.Errorf("store: open %s: "+format, append([]any{path}, args...)...)
+	}
+	if strings.ContainsAny(path, "?#") {
+		return fail("a SQLite path may not contain ? or # (options are set by the store)")
+	}
+	if err := checkWritable(path); err != nil {
+		return fail("%w", err)
+	}
+
+	w, err := sql.Open("sqlite", path+"?"+sqliteWriter)
+	if err != nil {
+		return fail("%w", err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	if err := initSQLite(ctx, w); err != nil {
+		w.Close()
+		return fail("%w", explainSQLite(err))
+	}
+	r, err := sql.Open("sqlite", path+"?"+sqliteReader)
+	if err != nil {
+		w.Close()
+		return fail("%w", err)
+	}
+	r.SetMaxOpenConns(4)
+	r.SetMaxIdleConns(4)
+	if err := r.PingContext(ctx); err != nil {
+		w.Close()
+		r.Close()
+		return fail("%w", explainSQLite(err))
+	}
+	return &sqlStore{d: sqliteDialect, w: w, r: r}, nil
+}
+
+// initSQLite checks the writer's settings took and migrates.
+func initSQLite(ctx context.Context, w *sql.DB) error {
+	var mode string
+	if err := w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return err
+	}
+	if !strings.EqualFold(mode, "wal") {
+		return fmt.Errorf("journal_mode is %q, not wal (is the file system one SQLite can use WAL on?)", mode)
+	}
+	var sync int
+	if err := w.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil {
+		return err
+	}
+	if sync != 2 {
+		return fmt.Errorf("synchronous is %d, not 2 (FULL)", sync)
+	}
+	return migrate(ctx, w, sqliteDialect)
+}
+
+// checkWritable refuses, with a clear message, a database file or
+// directory that is read-only or cannot be written. It honours a file's
+// or directory's missing owner write bit even for root, who would
+// otherwise write to it regardless: a file made read-only was made so on
+// purpose. A missing file is created (empty, which SQLite takes for an
+// empty database) so that a directory we cannot write fails here.
+func checkWritable(path string) error {
+	dir := filepath.Dir(path)
+	di, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("the database directory is not usable (%w)", err)
+	case !di.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	case di.Mode().Perm()&0o200 == 0:
+		return fmt.Errorf("the database directory %s is read-only (mode %04o); SQLite needs to create its -wal and -shm files beside the database", dir, di.Mode().Perm())
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil && !errors.Is(err, fs.ErrExist) { // another process may have just made it
+			return fmt.Errorf("cannot create the database file (%w)", err)
+		}
+		if err == nil {
+			f.Close()
+		}
+	case err != nil:
+		return fmt.Errorf("cannot stat the database file (%w)", err)
+	case fi.IsDir():
+		return errors.New("it is a directory, not a database file")
+	case fi.Mode().Perm()&0o200 == 0:
+		return fmt.Errorf("the database file is read-only (mode %04o)", fi.Mode().Perm())
+	default:
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			return fmt.Errorf("the database file is read-only (%w)", err)
+		}
+		f.Close()
+	}
+	// The directory must take new files for the WAL, also for a user
+	// that is not its owner.
+	probe, err := os.CreateTemp(dir, ".pitch-probe-*")
+	if err != nil {
+		return fmt.Errorf("the database directory %s is read-only (%w); SQLite needs to create its -wal and -shm files beside the database", dir, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// explainSQLite says in words what the SQLite error codes that a bad file
+// gives mean.
+func explainSQLite(err error) error {
+	switch sqliteCode(err) {
+	case sqlite3.SQLITE_READONLY:
+		return fmt.Errorf("the database file is read-only (%w)", err)
+	case sqlite3.SQLITE_CANTOPEN:
+		return fmt.Errorf("cannot open the database file or its -wal/-shm files (%w)", err)
+	case sqlite3.SQLITE_NOTADB:
+		return fmt.Errorf("the file is not a SQLite database (%w)", err)
+	case sqlite3.SQLITE_CORRUPT:
+		return fmt.Errorf("the database file is corrupt (%w)", err)
+	case sqlite3.SQLITE_BUSY:
+		return fmt.Errorf("the database is locked by another process for too long (%w)", err)
+	case sqlite3.SQLITE_FULL:
+		return fmt.Errorf("the disk is full (%w)", err)
+	}
+	return err
+}
+
+// timeNow is time.Now, normalised as stored.
+func timeNow() time.Time { return normTime(time.Now()) }

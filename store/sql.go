@@ -1,0 +1,434 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// sqlStore is the Store over database/sql, for both dialects.
+type sqlStore struct {
+	d *dialect
+	w *sql.DB // for writes: SQLite's single writer connection
+	r *sql.DB // for reads: the same as w for PostgreSQL
+}
+
+// Close implements Store.
+func (s *sqlStore) Close() error {
+	var err error
+	if s.r != s.w {
+		err = s.r.Close()
+	}
+	// The writer last: SQLite's last connection checkpoints and removes
+	// the -wal file.
+	return errors.Join(err, s.w.Close())
+}
+
+// write runs f in a write transaction.
+func (s *sqlStore) write(ctx context.Context, f func(*sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.explain(err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if err := f(tx); err != nil {
+		return err
+	}
+	return s.explain(tx.Commit())
+}
+
+// read runs f in a read transaction (a snapshot).
+func (s *sqlStore) read(ctx context.Context, f func(*sql.Tx) error) error {
+	tx, err := s.r.BeginTx(ctx, s.d.readTx)
+	if err != nil {
+		return s.explain(err)
+	}
+	defer tx.Rollback() //nolint:errcheck // read only
+	if err := f(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (s *sqlStore) explain(err error) error {
+	if err != nil && s.d == sqliteDialect {
+		return explainSQLite(err)
+	}
+	return err
+}
+
+func validJSON(what string, b json.RawMessage, optional bool) error {
+	if len(b) == 0 {
+		if optional {
+			return nil
+		}
+		return fmt.Errorf("empty %s", what)
+	}
+	if !json.Valid(b) {
+		return fmt.Errorf("%s is not valid JSON", what)
+	}
+	return nil
+}
+
+// CreateTable implements Store. A zero t.Created is set to now; t.Created
+// is kept to the microsecond, in UTC.
+func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
+	fail := func(err error) error {
+		return fmt.Errorf("store: create table %s: %w", t.ID, err)
+	}
+	if t.ID == "" {
+		return fail(errors.New("empty table ID"))
+	}
+	if t.Variant == "" {
+		return fail(errors.New("empty variant"))
+	}
+	if err := validJSON("options", t.Options, true); err != nil {
+		return fail(err)
+	}
+	seen := map[int]bool{}
+	for _, st := range t.Seats {
+		if st.Kind != "human" && st.Kind != "bot" {
+			return fail(fmt.Errorf("seat %d: kind %q is neither human nor bot", st.Seat, st.Kind))
+		}
+		if seen[st.Seat] {
+			return fail(fmt.Errorf("seat %d given twice", st.Seat))
+		}
+		seen[st.Seat] = true
+	}
+	if t.Created.IsZero() {
+		t.Created = timeNow()
+	}
+	t.Created = normTime(t.Created)
+	var opts any // NULL for no options
+	if len(t.Options) > 0 {
+		opts = string(t.Options)
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (id, variant, options, seed, turn_timer, created, finished) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+			t.ID, t.Variant, opts, strconv.FormatUint(t.Seed, 10), t.TurnTimer, s.d.timeArg(t.Created), t.Finished)
+		if isUnique(err) {
+			return fmt.Errorf("%w: a table with this ID exists (%w)", ErrConflict, err)
+		}
+		if err != nil {
+			return s.explain(err)
+		}
+		for _, st := range t.Seats {
+			var hash any // NULL while free
+			if len(st.TokenHash) > 0 {
+				hash = st.TokenHash
+			}
+			if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO seats (table_id, seat, kind, level, name, token_hash) VALUES (?, ?, ?, ?, ?, ?)`),
+				t.ID, st.Seat, st.Kind, st.Level, st.Name, hash); err != nil {
+				return fmt.Errorf("seat %d: %w", st.Seat, s.explain(err))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+const tableCols = `id, variant, options, seed, turn_timer, created, finished`
+
+// scanTable scans a row of tableCols.
+func scanTable(sc interface{ Scan(...any) error }) (*Table, error) {
+	var (
+		t       Table
+		opts    sql.NullString
+		seed    string
+		created dbTime
+	)
+	if err := sc.Scan(&t.ID, &t.Variant, &opts, &seed, &t.TurnTimer, &created, &t.Finished); err != nil {
+		return nil, err
+	}
+	if opts.Valid {
+		t.Options = json.RawMessage(opts.String)
+	}
+	var err error
+	if t.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
+		return nil, fmt.Errorf("table %s: bad seed %q", t.ID, seed)
+	}
+	t.Created = created.t
+	t.Seats = []Seat{}
+	return &t, nil
+}
+
+// Table implements Store.
+func (s *sqlStore) Table(ctx context.Context, id string) (*Table, error) {
+	var t *Table
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		t, err = scanTable(tx.QueryRowContext(ctx, s.d.q(`SELECT `+tableCols+` FROM tables WHERE id = ?`), id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return s.explain(err)
+		}
+		return s.seats(ctx, tx, map[string]*Table{id: t}, `WHERE table_id = ?`, id)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: read table %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// seats reads the seats selected by where into their tables.
+func (s *sqlStore) seats(ctx context.Context, tx *sql.Tx, tables map[string]*Table, where string, args ...any) error {
+	rows, err := tx.QueryContext(ctx, s.d.q(`SELECT table_id, seat, kind, level, name, token_hash FROM seats `+where+` ORDER BY table_id, seat`), args...)
+	if err != nil {
+		return s.explain(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id string
+			st Seat
+		)
+		if err := rows.Scan(&id, &st.Seat, &st.Kind, &st.Level, &st.Name, &st.TokenHash); err != nil {
+			return err
+		}
+		if len(st.TokenHash) == 0 {
+			st.TokenHash = nil
+		}
+		if t := tables[id]; t != nil {
+			t.Seats = append(t.Seats, st)
+		}
+	}
+	return s.explain(rows.Err())
+}
+
+// Tables implements Store.
+func (s *sqlStore) Tables(ctx context.Context, unfinished bool) ([]*Table, error) {
+	where := ``
+	if unfinished {
+		where = ` WHERE NOT finished`
+	}
+	var list []*Table
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+tableCols+` FROM tables`+where+` ORDER BY created, id`)
+		if err != nil {
+			return s.explain(err)
+		}
+		byID := map[string]*Table{}
+		for rows.Next() {
+			t, err := scanTable(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			list = append(list, t)
+			byID[t.ID] = t
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return s.explain(err)
+		}
+		if len(list) == 0 {
+			return nil
+		}
+		seatWhere := ``
+		if unfinished {
+			seatWhere = `WHERE table_id IN (SELECT id FROM tables WHERE NOT finished)`
+		}
+		return s.seats(ctx, tx, byID, seatWhere)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: list tables: %w", err)
+	}
+	return list, nil
+}
+
+// ClaimSeat implements Store.
+func (s *sqlStore) ClaimSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte) error {
+	fail := func(err error) error {
+		return fmt.Errorf("store: claim seat %d of table %s: %w", seat, id, err)
+	}
+	if len(tokenHash) == 0 {
+		return fail(errors.New("empty token hash"))
+	}
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? AND seat = ? AND kind = 'human' AND token_hash IS NULL`),
+			name, tokenHash, id, seat)
+		if err != nil {
+			return s.explain(err)
+		}
+		n, err = res.RowsAffected()
+		if err != nil || n == 1 {
+			return err
+		}
+		// Nothing claimed: say why.
+		var (
+			kind string
+			hash []byte
+		)
+		err = tx.QueryRowContext(ctx, s.d.q(`SELECT kind, token_hash FROM seats WHERE table_id = ? AND seat = ?`), id, seat).Scan(&kind, &hash)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("%w: no such table or seat", ErrNotFound)
+		case err != nil:
+			return s.explain(err)
+		case kind != "human":
+			return fmt.Errorf("%w: the seat is a %s's", ErrConflict, kind)
+		default:
+			return fmt.Errorf("%w: the seat is taken", ErrConflict)
+		}
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// Append implements Store. A zero a.Event.At is set to now; times are kept
+// to the microsecond.
+func (s *sqlStore) Append(ctx context.Context, id string, a Append) error {
+	e := a.Event
+	fail := func(err error) error {
+		return fmt.Errorf("store: append event %d to table %s: %w", e.Seq, id, err)
+	}
+	if e.Seq < 0 {
+		return fail(fmt.Errorf("%w: negative event number", ErrConflict))
+	}
+	if err := validJSON("action", e.Action, false); err != nil {
+		return fail(err)
+	}
+	if a.Hand != nil {
+		if a.Hand.N < 1 {
+			return fail(fmt.Errorf("hand number %d is not positive", a.Hand.N))
+		}
+		if err := validJSON("hand record", a.Hand.Record, false); err != nil {
+			return fail(err)
+		}
+	}
+	at := e.At
+	if at.IsZero() {
+		at = timeNow()
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		// Lock the table's row (PostgreSQL) so appends to one table queue.
+		var finished bool
+		err := tx.QueryRowContext(ctx, s.d.q(`SELECT finished FROM tables WHERE id = ?`+s.d.forUpdate), id).Scan(&finished)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: no such table", ErrNotFound)
+		}
+		if err != nil {
+			return s.explain(err)
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM events WHERE table_id = ?`), id).Scan(&n); err != nil {
+			return s.explain(err)
+		}
+		if e.Seq != n {
+			return fmt.Errorf("%w: the next event number is %d", ErrConflict, n)
+		}
+		_, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO events (table_id, seq, action, at) VALUES (?, ?, ?, ?)`),
+			id, e.Seq, string(e.Action), s.d.timeArg(at))
+		if isUnique(err) { // only if the locking above failed us
+			return fmt.Errorf("%w: event number used (%w)", ErrConflict, err)
+		}
+		if err != nil {
+			return s.explain(err)
+		}
+		if h := a.Hand; h != nil {
+			_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO hands (table_id, n, record) VALUES (?, ?, ?)`),
+				id, h.N, string(h.Record))
+			if isUnique(err) {
+				return fmt.Errorf("%w: hand %d is recorded already (%w)", ErrConflict, h.N, err)
+			}
+			if err != nil {
+				return fmt.Errorf("hand %d: %w", h.N, s.explain(err))
+			}
+		}
+		if a.Finished && !finished {
+			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE tables SET finished = ? WHERE id = ?`), true, id); err != nil {
+				return s.explain(err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// exists reports ErrNotFound for no such table.
+func (s *sqlStore) exists(ctx context.Context, tx *sql.Tx, id string) error {
+	var one int
+	err := tx.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM tables WHERE id = ?`), id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%w: no such table", ErrNotFound)
+	}
+	return s.explain(err)
+}
+
+// Events implements Store.
+func (s *sqlStore) Events(ctx context.Context, id string) ([]Event, error) {
+	list := []Event{}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		if err := s.exists(ctx, tx, id); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT seq, action, at FROM events WHERE table_id = ? ORDER BY seq`), id)
+		if err != nil {
+			return s.explain(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				e      Event
+				action string
+				at     dbTime
+			)
+			if err := rows.Scan(&e.Seq, &action, &at); err != nil {
+				return err
+			}
+			e.Action = json.RawMessage(action)
+			e.At = at.t
+			list = append(list, e)
+		}
+		return s.explain(rows.Err())
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: read events of table %s: %w", id, err)
+	}
+	return list, nil
+}
+
+// Hands implements Store.
+func (s *sqlStore) Hands(ctx context.Context, id string) ([]Hand, error) {
+	list := []Hand{}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		if err := s.exists(ctx, tx, id); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT n, record FROM hands WHERE table_id = ? ORDER BY n`), id)
+		if err != nil {
+			return s.explain(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				h   Hand
+				rec string
+			)
+			if err := rows.Scan(&h.N, &rec); err != nil {
+				return err
+			}
+			h.Record = json.RawMessage(rec)
+			list = append(list, h)
+		}
+		return s.explain(rows.Err())
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: read hands of table %s: %w", id, err)
+	}
+	return list, nil
+}

@@ -1,0 +1,84 @@
+// Package store keeps tables and their event logs: SQLite by default,
+// PostgreSQL when given a URL. Every accepted action is appended to its
+// table's log in a transaction before anyone is told of it, so a table can
+// always be rebuilt by replaying its log.
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Errors a Store returns; test with errors.Is.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrConflict = errors.New("conflict") // a seat already taken, or an event number already used
+)
+
+// Table is a table as stored: its game and its seats. Its play is its events.
+type Table struct {
+	ID        string          // unguessable, URL-safe
+	Variant   string          // auction, ten-point or pawnee
+	Options   json.RawMessage // the game's options by hand-record name, e.g. {"target":52}
+	Seed      uint64          // the match seed (C-6)
+	TurnTimer int             // seconds a human may take before a bot plays for them; 0 for none
+	Created   time.Time
+	Finished  bool // the match is over
+	Seats     []Seat
+}
+
+// Seat is one seat of a table.
+type Seat struct {
+	Seat      int
+	Kind      string // "human" or "bot"
+	Level     string // for bots: easy, medium or hard
+	Name      string // display name; empty while a human seat is free
+	TokenHash []byte // SHA-256 of the seat's token; nil while free. The token itself is never stored.
+}
+
+// Event is one accepted action in a table's log.
+type Event struct {
+	Seq    int             // 0, 1, 2, … with no gaps
+	Action json.RawMessage // a hand-record action, e.g. {"seat":1,"bid":5}
+	At     time.Time
+}
+
+// Hand is the hand record of a finished hand.
+type Hand struct {
+	N      int             // 1 for the first hand of the match
+	Record json.RawMessage // the hand record (HAND-RECORD format)
+}
+
+// Append is one accepted action to write: the event, and with it, when the
+// action ended a hand, that hand's record, and whether the match is over.
+type Append struct {
+	Event    Event
+	Hand     *Hand
+	Finished bool
+}
+
+// Store is where tables live. Implementations are safe for concurrent use.
+type Store interface {
+	// CreateTable stores a new table with its seats.
+	CreateTable(ctx context.Context, t *Table) error
+	// Table returns one table with its seats, or ErrNotFound.
+	Table(ctx context.Context, id string) (*Table, error)
+	// Tables returns every table (only those not finished when
+	// unfinished is true), oldest first, with their seats.
+	Tables(ctx context.Context, unfinished bool) ([]*Table, error)
+	// ClaimSeat gives a free human seat a name and a token hash, or
+	// returns ErrConflict if it is taken (ErrNotFound for no such seat).
+	ClaimSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte) error
+	// Append writes an accepted action in one transaction. Its Seq must be
+	// the next number of the table's log, else ErrConflict and nothing is
+	// written.
+	Append(ctx context.Context, id string, a Append) error
+	// Events returns a table's log in order.
+	Events(ctx context.Context, id string) ([]Event, error)
+	// Hands returns the records of a table's finished hands, in order.
+	Hands(ctx context.Context, id string) ([]Hand, error)
+	// Close releases the store.
+	Close() error
+}
