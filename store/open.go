@@ -138,7 +138,9 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 		r.Close()
 		return fail("%w", explainSQLite(err))
 	}
-	return &sqlStore{d: sqliteDialect, w: w, r: r}, nil
+	st := &sqlStore{d: sqliteDialect, w: w, r: r}
+	st.batch = newBatcher(st)
+	return st, nil
 }
 
 // initSQLite checks the writer's settings took and migrates.

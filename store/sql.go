@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // sqlStore is the Store over database/sql, for both dialects.
@@ -14,10 +15,15 @@ type sqlStore struct {
 	d *dialect
 	w *sql.DB // for writes: SQLite's single writer connection
 	r *sql.DB // for reads: the same as w for PostgreSQL
+
+	batch *batcher // SQLite: appends grouped into shared commits; nil for PostgreSQL
 }
 
 // Close implements Store.
 func (s *sqlStore) Close() error {
+	if s.batch != nil {
+		s.batch.stop()
+	}
 	var err error
 	if s.r != s.w {
 		err = s.r.Close()
@@ -27,14 +33,19 @@ func (s *sqlStore) Close() error {
 	return errors.Join(err, s.w.Close())
 }
 
-// write runs f in a write transaction.
-func (s *sqlStore) write(ctx context.Context, f func(*sql.Tx) error) error {
+// write runs f in a write transaction (with SQLite, a savepoint in a
+// shared, group-committed transaction: see batcher).
+// f must use the ctx it is given, not its caller's.
+func (s *sqlStore) write(ctx context.Context, f func(context.Context, *sql.Tx) error) error {
+	if s.batch != nil {
+		return s.batch.do(ctx, f)
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return s.explain(err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	if err := f(tx); err != nil {
+	if err := f(ctx, tx); err != nil {
 		return err
 	}
 	return s.explain(tx.Commit())
@@ -106,7 +117,7 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 	if len(t.Options) > 0 {
 		opts = string(t.Options)
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (id, variant, options, seed, turn_timer, created, finished) VALUES (?, ?, ?, ?, ?, ?, ?)`),
 			t.ID, t.Variant, opts, strconv.FormatUint(t.Seed, 10), t.TurnTimer, s.d.timeArg(t.Created), t.Finished)
 		if isUnique(err) {
@@ -253,7 +264,7 @@ func (s *sqlStore) ClaimSeat(ctx context.Context, id string, seat int, name stri
 		return fail(errors.New("empty token hash"))
 	}
 	var n int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? AND seat = ? AND kind = 'human' AND token_hash IS NULL`),
 			name, tokenHash, id, seat)
 		if err != nil {
@@ -311,50 +322,53 @@ func (s *sqlStore) Append(ctx context.Context, id string, a Append) error {
 	if at.IsZero() {
 		at = timeNow()
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		// Lock the table's row (PostgreSQL) so appends to one table queue.
-		var finished bool
-		err := tx.QueryRowContext(ctx, s.d.q(`SELECT finished FROM tables WHERE id = ?`+s.d.forUpdate), id).Scan(&finished)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: no such table", ErrNotFound)
-		}
-		if err != nil {
-			return s.explain(err)
-		}
-		var n int
-		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM events WHERE table_id = ?`), id).Scan(&n); err != nil {
-			return s.explain(err)
-		}
-		if e.Seq != n {
-			return fmt.Errorf("%w: the next event number is %d", ErrConflict, n)
-		}
-		_, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO events (table_id, seq, action, at) VALUES (?, ?, ?, ?)`),
-			id, e.Seq, string(e.Action), s.d.timeArg(at))
-		if isUnique(err) { // only if the locking above failed us
-			return fmt.Errorf("%w: event number used (%w)", ErrConflict, err)
-		}
-		if err != nil {
-			return s.explain(err)
-		}
-		if h := a.Hand; h != nil {
-			_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO hands (table_id, n, record) VALUES (?, ?, ?)`),
-				id, h.N, string(h.Record))
-			if isUnique(err) {
-				return fmt.Errorf("%w: hand %d is recorded already (%w)", ErrConflict, h.N, err)
-			}
-			if err != nil {
-				return fmt.Errorf("hand %d: %w", h.N, s.explain(err))
-			}
-		}
-		if a.Finished && !finished {
-			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE tables SET finished = ? WHERE id = ?`), true, id); err != nil {
-				return s.explain(err)
-			}
-		}
-		return nil
-	})
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error { return s.appendTx(ctx, tx, id, a, at) })
 	if err != nil {
 		return fail(err)
+	}
+	return nil
+}
+
+// appendTx writes one append inside tx.
+func (s *sqlStore) appendTx(ctx context.Context, tx *sql.Tx, id string, a Append, at time.Time) error {
+	// Lock the table's row (PostgreSQL) so appends to one table queue.
+	var finished bool
+	err := tx.QueryRowContext(ctx, s.d.q(`SELECT finished FROM tables WHERE id = ?`+s.d.forUpdate), id).Scan(&finished)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%w: no such table", ErrNotFound)
+	}
+	if err != nil {
+		return s.explain(err)
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?`), id).Scan(&n); err != nil {
+		return s.explain(err)
+	}
+	if a.Event.Seq != n {
+		return fmt.Errorf("%w: the next event number is %d", ErrConflict, n)
+	}
+	_, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO events (table_id, seq, action, at) VALUES (?, ?, ?, ?)`),
+		id, a.Event.Seq, string(a.Event.Action), s.d.timeArg(at))
+	if isUnique(err) { // only if the locking above failed us
+		return fmt.Errorf("%w: event number used (%w)", ErrConflict, err)
+	}
+	if err != nil {
+		return s.explain(err)
+	}
+	if h := a.Hand; h != nil {
+		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO hands (table_id, n, record) VALUES (?, ?, ?)`),
+			id, h.N, string(h.Record))
+		if isUnique(err) {
+			return fmt.Errorf("%w: hand %d is recorded already (%w)", ErrConflict, h.N, err)
+		}
+		if err != nil {
+			return fmt.Errorf("hand %d: %w", h.N, s.explain(err))
+		}
+	}
+	if a.Finished && !finished {
+		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE tables SET finished = ? WHERE id = ?`), true, id); err != nil {
+			return s.explain(err)
+		}
 	}
 	return nil
 }

@@ -1,0 +1,128 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+)
+
+// batcher groups SQLite writes into shared commits. Every commit is
+// synced to disk (synchronous=FULL), and a sync costs milliseconds, so one
+// commit per action would cap a server at a few hundred actions a second.
+// Writes that arrive while a commit is under way wait and go together in
+// the next one: each inside its own savepoint, so a write that fails
+// (an append with a wrong event number, say) is rolled back alone, and
+// each caller is answered only once its write is on disk.
+type batcher struct {
+	s     *sqlStore
+	reqs  chan *writeReq
+	quit  chan struct{}
+	wg    sync.WaitGroup
+	close sync.Once
+}
+
+type writeReq struct {
+	ctx  context.Context
+	f    func(context.Context, *sql.Tx) error
+	done chan error
+}
+
+// maxBatch bounds the writes in one commit.
+const maxBatch = 256
+
+func newBatcher(s *sqlStore) *batcher {
+	b := &batcher{s: s, reqs: make(chan *writeReq), quit: make(chan struct{})}
+	b.wg.Add(1)
+	go b.loop()
+	return b
+}
+
+func (b *batcher) stop() {
+	b.close.Do(func() { close(b.quit) })
+	b.wg.Wait()
+}
+
+// do queues one write and waits for its commit.
+func (b *batcher) do(ctx context.Context, f func(context.Context, *sql.Tx) error) error {
+	r := &writeReq{ctx: ctx, f: f, done: make(chan error, 1)}
+	select {
+	case b.reqs <- r:
+	case <-b.quit:
+		return fmt.Errorf("the store is closed")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	// Once queued, wait for the answer even if ctx ends: the write may be
+	// committed, and the caller must not think otherwise.
+	return <-r.done
+}
+
+func (b *batcher) loop() {
+	defer b.wg.Done()
+	for {
+		var first *writeReq
+		select {
+		case first = <-b.reqs:
+		case <-b.quit:
+			return
+		}
+		batch := []*writeReq{first}
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case r := <-b.reqs:
+				batch = append(batch, r)
+			default:
+				break more
+			}
+		}
+		b.commit(batch)
+	}
+}
+
+// commit runs a batch in one transaction, one savepoint per write.
+func (b *batcher) commit(batch []*writeReq) {
+	ctx := context.Background() // one caller giving up must not undo the others
+	errs := make([]error, len(batch))
+	tx, err := b.s.w.BeginTx(ctx, nil)
+	if err != nil {
+		for _, r := range batch {
+			r.done <- b.s.explain(err)
+		}
+		return
+	}
+	for i, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			errs[i] = err
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT a"); err != nil {
+			errs[i] = b.s.explain(err)
+			continue
+		}
+		// Not the caller's ctx: cancelling it mid-statement would interrupt
+		// SQLite, which rolls back the whole shared transaction.
+		if err := r.f(ctx, tx); err != nil {
+			errs[i] = err
+			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO a"); rerr != nil {
+				// The transaction is in an unknown state: fail the batch.
+				tx.Rollback() //nolint:errcheck
+				for _, r := range batch {
+					r.done <- b.s.explain(rerr)
+				}
+				return
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "RELEASE a"); err != nil && errs[i] == nil {
+			errs[i] = b.s.explain(err)
+		}
+	}
+	cerr := b.s.explain(tx.Commit())
+	for i, r := range batch {
+		if errs[i] == nil {
+			errs[i] = cerr
+		}
+		r.done <- errs[i]
+	}
+}
