@@ -24,6 +24,8 @@ var commands []command
 
 func init() {
 	commands = []command{
+		{"loadtest", "loadtest [--addr URL] [--tables N] [--duration D] [--think D]: load a running server with bot clients", runLoadtest},
+		{"serve", "serve [--addr :8080] [--db pitch.db | --db postgres://…]: the multiplayer server with the browser UI", runServe},
 		{"play", "play [--variant V] [--seat S] [--level easy|medium|hard] [--seed N]: a match against bots in the terminal", runPlay},
 		{"score", "score [FILE]: score a hand record and print the result as JSON", runScore},
 		{"deal", "deal --variant V --seed N [--dealer D] [--players N]: print a hand record of a random deal", runDeal},

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"pitch/loadtest"
+)
+
+// runLoadtest implements `pitch loadtest`: many tables of bot clients
+// against a running server, over real WebSocket connections.
+func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "http://127.0.0.1:8080", "the server to load (loopback only in tests)")
+	tables := fs.Int("tables", 100, "tables played at once (1 to 10000)")
+	duration := fs.Duration("duration", 30*time.Second, "how long to play")
+	variant := fs.String("variant", "pawnee", "game: auction, ten-point or pawnee")
+	think := fs.Duration("think", time.Second, "mean pause before a client acts")
+	seed := fs.Uint64("seed", 1, "seed for the clients' choices")
+	reconnect := fs.Bool("reconnect", true, "redial dropped connections, as browsers do")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "pitch loadtest: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := loadtest.Run(ctx, loadtest.Config{URL: *addr, Tables: *tables, Duration: *duration, Variant: *variant,
+		Think: *think, Seed: *seed, Reconnect: *reconnect})
+	if err != nil {
+		fmt.Fprintf(stderr, "pitch loadtest: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", b)
+		return 0
+	}
+	fmt.Fprintf(stdout, "tables %d (set up in %s), finished %d, hands %d, actions %d (%.0f/s) in %s\n",
+		rep.Tables, rep.Setup.Round(time.Millisecond), rep.Finished, rep.Hands, rep.Actions, rep.PerSecond, rep.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "action-to-update latency: p50 %s, p99 %s, max %s\n", rep.P50.Round(time.Microsecond),
+		rep.P99.Round(time.Microsecond), rep.Max.Round(time.Microsecond))
+	fmt.Fprintf(stdout, "errors %d, reconnects %d\n", rep.Errors, rep.Reconnects)
+	for _, e := range rep.ErrorSamples {
+		fmt.Fprintf(stdout, "  %s\n", e)
+	}
+	fmt.Fprintf(stdout, "server heap: %.1f MiB before, %.1f MiB after; %d connections open at the end\n",
+		float64(rep.HeapBefore)/(1<<20), float64(rep.HeapAfter)/(1<<20), rep.Connections)
+	return 0
+}

@@ -1,0 +1,153 @@
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"pitch"
+	"pitch/store"
+)
+
+// buildPitch builds the pitch binary once for the fault tests.
+func buildPitch(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "pitch")
+	cmd := exec.Command("go", "build", "-o", bin, "../cmd/pitch")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startServer runs `pitch serve` and waits until it answers.
+func startServer(t *testing.T, bin, addr, db string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--bot-delay", "5ms", "--away-delay", "200ms", "--addr-rate", "0")
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get("http://" + addr + "/api/health")
+		if err == nil {
+			resp.Body.Close()
+			return cmd
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("the server did not start:\n%s", logs.String())
+	return nil
+}
+
+// TestKillDuringLoad kills the server with SIGKILL while tables are being
+// played, starts it again on the same database, and lets the clients
+// reconnect: every table goes on, and no action the clients were told of
+// is missing from the log (each confirmed action is there, as sent).
+func TestKillDuringLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server binary")
+	}
+	bin := buildPitch(t)
+	addr := freeAddr(t)
+	db := filepath.Join(t.TempDir(), "pitch.db")
+	srv := startServer(t, bin, addr, db)
+
+	type result struct {
+		rep *Report
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := Run(context.Background(), Config{URL: "http://" + addr, Tables: 12, Duration: 6 * time.Second,
+			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 7, Reconnect: true, Once: true})
+		done <- result{rep, err}
+	}()
+	time.Sleep(3 * time.Second) // setup and some play
+	if err := srv.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	srv.Wait() //nolint:errcheck
+	killedAt := time.Now()
+	time.Sleep(300 * time.Millisecond)
+	startServer(t, bin, addr, db)
+	res := <-done
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	rep := res.rep
+	if rep.Reconnects == 0 {
+		t.Error("no client reconnected: was the server killed while they played?")
+	}
+	if rep.Errors != 0 {
+		t.Errorf("%d errors: %v", rep.Errors, rep.ErrorSamples)
+	}
+	if len(rep.Seen) != 12 {
+		t.Fatalf("clients saw %d tables, want 12", len(rep.Seen))
+	}
+	_ = killedAt
+
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for table, seen := range rep.Seen {
+		events, err := st.Events(context.Background(), table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(events) < seen {
+			t.Errorf("table %s: clients were told of %d events; the log holds %d", table, seen, len(events))
+		}
+		for seq, sent := range rep.Confirmed[table] {
+			if seq >= len(events) {
+				t.Errorf("table %s: confirmed action %d is not in the log", table, seq)
+				continue
+			}
+			if !sameAction(sent, events[seq].Action) {
+				t.Errorf("table %s event %d: the log holds %s; the client sent %s", table, seq, events[seq].Action, sent)
+			}
+		}
+	}
+	// Every table went on after the restart: each has events stamped after it.
+	tables, err := st.Tables(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range tables {
+		events, _ := st.Events(context.Background(), tb.ID)
+		if len(events) == 0 || (!tb.Finished && !events[len(events)-1].At.After(killedAt)) {
+			t.Errorf("table %s did not go on after the restart (%d events)", tb.ID, len(events))
+		}
+	}
+}
+
+// sameAction reports whether two hand-record actions say the same (the
+// order of a discard's cards does not matter).
+func sameAction(a, b []byte) bool {
+	var x, y pitch.Action
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && x == y
+}

@@ -1,0 +1,403 @@
+// Package loadtest drives a running pitch server the way many players
+// would: it creates tables, joins every seat with a client over a real
+// WebSocket, plays legal actions after a pause, and measures the time from
+// each action to the update that confirms it. Everything it does is bounded
+// in count and time.
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// Config says what load to put on the server.
+type Config struct {
+	URL      string        // the server, e.g. http://127.0.0.1:8080
+	Tables   int           // tables played at once
+	Duration time.Duration // how long to play
+	Variant  string        // auction, ten-point or pawnee (default pawnee)
+	Think    time.Duration // mean pause before a client acts (default 1s; 0 acts at once)
+	Seed     uint64
+	// Reconnect makes clients redial (with backoff) when their connection
+	// drops, as browsers do, instead of counting an error and stopping.
+	Reconnect bool
+	// Once plays one match per table; otherwise a table whose match ends
+	// is replaced by a new one while time is left.
+	Once bool
+}
+
+// Report is what a run measured.
+type Report struct {
+	Tables       int           `json:"tables"`
+	Finished     int           `json:"tables_finished"` // matches played to the end
+	Hands        int           `json:"hands_finished"`
+	Actions      int           `json:"actions"`
+	PerSecond    float64       `json:"actions_per_second"`
+	P50          time.Duration `json:"p50_ns"`
+	P99          time.Duration `json:"p99_ns"`
+	Max          time.Duration `json:"max_ns"`
+	Errors       int           `json:"errors"`
+	ErrorSamples []string      `json:"error_samples,omitempty"`
+	Reconnects   int           `json:"reconnects"`
+	HeapBefore   uint64        `json:"server_heap_before"`
+	HeapAfter    uint64        `json:"server_heap_after"`
+	Connections  int           `json:"server_connections"`
+	Elapsed      time.Duration `json:"elapsed_ns"`
+	Setup        time.Duration `json:"setup_ns"` // creating the tables and joining their seats, before play
+	// Seen is, per table, the highest event number any of its clients was
+	// told of: after a crash the table's log must hold at least that many.
+	Seen map[string]int `json:"-"`
+	// Sent is, per table, every action a client sent that the server then
+	// confirmed, by event number.
+	Confirmed map[string]map[int]json.RawMessage `json:"-"`
+}
+
+// run holds a run's shared counters.
+type run struct {
+	cfg      Config
+	client   *http.Client
+	mu       sync.Mutex
+	lat      []time.Duration
+	errs     []string
+	nerr     atomic.Int64
+	actions  atomic.Int64
+	hands    atomic.Int64
+	finished atomic.Int64
+	reconn   atomic.Int64
+	seen     map[string]int
+	conf     map[string]map[int]json.RawMessage
+	ready    sync.WaitGroup // every first table created and joined
+	start    chan struct{}  // closed when play may begin
+}
+
+func (r *run) fail(format string, args ...any) {
+	r.nerr.Add(1)
+	r.mu.Lock()
+	if len(r.errs) < 10 {
+		r.errs = append(r.errs, fmt.Sprintf(format, args...))
+	}
+	r.mu.Unlock()
+}
+
+// Run plays cfg.Tables tables against the server for cfg.Duration.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Tables < 1 || cfg.Tables > 10000 {
+		return nil, fmt.Errorf("tables must be 1 to 10000, not %d", cfg.Tables)
+	}
+	if cfg.Duration <= 0 || cfg.Duration > 24*time.Hour {
+		return nil, fmt.Errorf("duration must be above 0 and at most 24h, not %s", cfg.Duration)
+	}
+	if cfg.Variant == "" {
+		cfg.Variant = "pawnee"
+	}
+	cfg.URL = strings.TrimRight(cfg.URL, "/")
+	if !strings.HasPrefix(cfg.URL, "http://") && !strings.HasPrefix(cfg.URL, "https://") {
+		cfg.URL = "http://" + cfg.URL
+	}
+	r := &run{cfg: cfg, client: &http.Client{Timeout: 30 * time.Second}, seen: map[string]int{},
+		conf: map[string]map[int]json.RawMessage{}}
+	rep := &Report{Tables: cfg.Tables}
+	before, err := r.stats(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("the server at %s does not answer: %w", cfg.URL, err)
+	}
+	rep.HeapBefore = before.HeapAlloc
+
+	// Set every table up first (create, join every seat), then play: the
+	// latency measured is that of tables in play, not of the rush to sit.
+	setupStart := time.Now()
+	r.start = make(chan struct{})
+	r.ready.Add(cfg.Tables)
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range cfg.Tables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.table(pctx, i)
+		}()
+	}
+	r.ready.Wait()
+	rep.Setup = time.Since(setupStart)
+	start := time.Now()
+	timer := time.AfterFunc(cfg.Duration, cancel)
+	defer timer.Stop()
+	close(r.start)
+	wg.Wait()
+	rep.Elapsed = time.Since(start)
+
+	sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer scancel()
+	if after, err := r.stats(sctx); err == nil {
+		rep.HeapAfter, rep.Connections = after.HeapAlloc, after.Connections
+	}
+	rep.Finished, rep.Hands, rep.Actions = int(r.finished.Load()), int(r.hands.Load()), int(r.actions.Load())
+	rep.PerSecond = float64(rep.Actions) / rep.Elapsed.Seconds()
+	rep.Errors, rep.ErrorSamples, rep.Reconnects = int(r.nerr.Load()), r.errs, int(r.reconn.Load())
+	rep.Seen, rep.Confirmed = r.seen, r.conf
+	slices.Sort(r.lat)
+	if n := len(r.lat); n > 0 {
+		rep.P50, rep.P99, rep.Max = r.lat[n/2], r.lat[min(n-1, n*99/100)], r.lat[n-1]
+	}
+	return rep, nil
+}
+
+type serverStats struct {
+	HeapAlloc   uint64 `json:"heap_alloc"`
+	Connections int    `json:"connections"`
+	Tables      int    `json:"tables"`
+}
+
+func (r *run) stats(ctx context.Context) (*serverStats, error) {
+	var st serverStats
+	err := r.call(ctx, "GET", "/api/stats", nil, &st)
+	return &st, err
+}
+
+func (r *run) call(ctx context.Context, method, path string, body, out any) error {
+	var rd *bytes.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	} else {
+		rd = bytes.NewReader(nil)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, r.cfg.URL+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		var e struct{ Error string }
+		_ = json.NewDecoder(resp.Body).Decode(&e)
+		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, e.Error)
+	}
+	return json.NewDecoder(resp.Body).Decode(out)
+}
+
+// table creates one table, joins all its seats and plays them until the
+// match ends or time is up; then, time allowing, it starts another.
+func (r *run) table(ctx context.Context, i int) {
+	var once sync.Once
+	ready := func() { once.Do(r.ready.Done) }
+	defer ready()
+	for ctx.Err() == nil {
+		var info struct {
+			ID    string `json:"id"`
+			Seats []any  `json:"seats"`
+		}
+		seats := seatsFor(r.cfg.Variant)
+		req := map[string]any{"variant": r.cfg.Variant, "seats": seats}
+		if err := r.call(ctx, "POST", "/api/tables", req, &info); err != nil {
+			if ctx.Err() == nil {
+				r.fail("create table: %v", err)
+				sleep(ctx, time.Second)
+			}
+			continue
+		}
+		tokens := make([]string, len(seats))
+		for s := range seats {
+			var j struct{ Token string }
+			if err := r.call(ctx, "POST", "/api/tables/"+info.ID+"/join", map[string]any{"seat": s, "name": fmt.Sprintf("load%d", s)}, &j); err != nil {
+				if ctx.Err() == nil {
+					r.fail("join: %v", err)
+				}
+				return
+			}
+			tokens[s] = j.Token
+		}
+		ready()
+		select {
+		case <-r.start:
+		case <-ctx.Done():
+			return
+		}
+		var wg sync.WaitGroup
+		var over atomic.Bool
+		for s, tok := range tokens {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(r.cfg.Seed, uint64(i)<<8|uint64(s)))
+				if r.seat(ctx, info.ID, s, tok, rng) {
+					over.Store(true)
+				}
+			}()
+		}
+		wg.Wait()
+		if over.Load() {
+			r.finished.Add(1)
+		}
+		if r.cfg.Once {
+			return
+		}
+	}
+}
+
+func seatsFor(variant string) []map[string]string {
+	n := map[string]int{"auction": 4, "ten-point": 4, "pawnee": 5}[variant]
+	if n == 0 {
+		n = 4
+	}
+	out := make([]map[string]string, n)
+	for i := range out {
+		out[i] = map[string]string{"kind": "human"}
+	}
+	return out
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
+// state is the part of the server's state message a client needs.
+type state struct {
+	Type    string            `json:"type"`
+	Message string            `json:"message"`
+	Seq     int               `json:"seq"`
+	Seat    int               `json:"seat"`
+	Legal   []json.RawMessage `json:"legal"`
+	Discard *struct {
+		Must   []string `json:"must"`
+		Pool   []string `json:"pool"`
+		Choose int      `json:"choose"`
+		Kind   string   `json:"kind"`
+	} `json:"discard"`
+	View struct {
+		Turn int `json:"turn"`
+	} `json:"view"`
+	Over  bool  `json:"match_over"`
+	Sheet []any `json:"sheet"`
+}
+
+// seat plays one seat until the match is over (true) or time is up.
+func (r *run) seat(ctx context.Context, table string, seat int, token string, rng *rand.Rand) bool {
+	wsURL := "ws" + strings.TrimPrefix(r.cfg.URL, "http") + "/api/tables/" + table + "/ws"
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		over, err := r.play(ctx, wsURL, table, seat, token, rng)
+		if over {
+			return true
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		if !r.cfg.Reconnect {
+			r.fail("table %s seat %d: %v", table, seat, err)
+			return false
+		}
+		r.reconn.Add(1)
+		sleep(ctx, backoff+time.Duration(rng.Int64N(int64(backoff))))
+		backoff = min(2*backoff, 2*time.Second)
+	}
+	return false
+}
+
+func (r *run) play(ctx context.Context, wsURL, table string, seat int, token string, rng *rand.Rand) (bool, error) {
+	c, _, err := websocket.Dial(ctx, wsURL, nil)
+	if err != nil {
+		return false, err
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(1 << 20)
+	hello, _ := json.Marshal(map[string]string{"type": "hello", "token": token})
+	if err := c.Write(ctx, websocket.MessageText, hello); err != nil {
+		return false, err
+	}
+	var sentAt time.Time
+	sentSeq := -1
+	var sent json.RawMessage
+	hands := 0
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			return false, err
+		}
+		var st state
+		if err := json.Unmarshal(data, &st); err != nil {
+			return false, fmt.Errorf("bad message: %v", err)
+		}
+		if st.Type == "error" {
+			r.fail("table %s seat %d: server says: %s", table, seat, st.Message)
+			sentSeq = -1
+			continue
+		}
+		r.mu.Lock()
+		if st.Seq > r.seen[table] {
+			r.seen[table] = st.Seq
+		}
+		if sentSeq >= 0 && st.Seq > sentSeq {
+			r.lat = append(r.lat, time.Since(sentAt))
+			if r.conf[table] == nil {
+				r.conf[table] = map[int]json.RawMessage{}
+			}
+			r.conf[table][sentSeq] = sent
+		}
+		r.mu.Unlock()
+		if sentSeq >= 0 && st.Seq > sentSeq {
+			r.actions.Add(1)
+			sentSeq = -1
+		}
+		if seat == 0 && len(st.Sheet) > hands {
+			r.hands.Add(int64(len(st.Sheet) - hands))
+			hands = len(st.Sheet)
+		}
+		if st.Over {
+			return true, nil
+		}
+		if st.View.Turn != seat || sentSeq >= 0 {
+			continue
+		}
+		a := choose(&st, seat, rng)
+		if a == nil {
+			continue
+		}
+		if r.cfg.Think > 0 {
+			sleep(ctx, time.Duration(rng.Int64N(int64(2*r.cfg.Think))))
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+		}
+		msg, _ := json.Marshal(map[string]any{"type": "action", "action": a})
+		sentAt, sentSeq, sent = time.Now(), st.Seq, a
+		if err := c.Write(ctx, websocket.MessageText, msg); err != nil {
+			return false, err
+		}
+	}
+}
+
+// choose picks a random legal action from a state message.
+func choose(st *state, seat int, rng *rand.Rand) json.RawMessage {
+	if d := st.Discard; d != nil {
+		cards := append([]string{}, d.Must...)
+		pool := append([]string{}, d.Pool...)
+		rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+		cards = append(cards, pool[:d.Choose]...)
+		b, _ := json.Marshal(map[string]any{"seat": seat, "discard": cards})
+		return b
+	}
+	if len(st.Legal) == 0 {
+		return nil
+	}
+	return st.Legal[rng.IntN(len(st.Legal))]
+}

@@ -1,0 +1,211 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"pitch"
+)
+
+// Messages on the WebSocket (docs/protocol.md).
+
+// clientMsg is what a client sends.
+type clientMsg struct {
+	Type   string          `json:"type"`             // "hello" or "action"
+	Token  string          `json:"token,omitempty"`  // hello: the seat token; absent for a spectator
+	Action json.RawMessage `json:"action,omitempty"` // action: a hand-record action
+}
+
+// stateMsg is sent to a connection after every change it may see.
+type stateMsg struct {
+	Type     string            `json:"type"` // "state"
+	Seat     int               `json:"seat"` // -1 for a spectator
+	Table    tableInfo         `json:"table"`
+	Seq      int               `json:"seq"` // events so far
+	HandNo   int               `json:"hand_no"`
+	View     viewJSON          `json:"view"`
+	Log      []logEntry        `json:"log"`               // this hand's actions, as this seat may see them
+	Legal    []json.RawMessage `json:"legal,omitempty"`   // this seat's legal actions when it is to act (not discards: see Discard)
+	Discard  *discardJSON      `json:"discard,omitempty"` // what this seat must discard, burn or may pass
+	Sheet    []sheetRow        `json:"sheet"`
+	LastHand *handSummary      `json:"last_hand,omitempty"`
+	Over     bool              `json:"match_over"`
+	Winner   []int             `json:"winner"`
+	Away     []bool            `json:"away"`    // seats a bot is playing for just now
+	Waiting  bool              `json:"waiting"` // play waits for human seats to be taken
+}
+
+type errorMsg struct {
+	Type    string `json:"type"` // "error"
+	Message string `json:"message"`
+}
+
+type logEntry struct {
+	Seat int    `json:"seat"`
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+	// Action is the action itself when this seat may see all of it.
+	Action json.RawMessage `json:"action,omitempty"`
+}
+
+type discardJSON struct {
+	Kind      string       `json:"kind"` // "discard" (pawnee) or "burn" (ten-point)
+	Count     int          `json:"count"`
+	Must      []pitch.Card `json:"must"`
+	Pool      []pitch.Card `json:"pool"`
+	Choose    int          `json:"choose"`
+	PassLimit int          `json:"pass_limit"` // ten-point: up to this many trumps may first go to the partner
+	Rule      string       `json:"rule"`
+}
+
+type sheetRow struct {
+	Hand   int   `json:"hand"`
+	Bidder int   `json:"bidder"`
+	Bid    int   `json:"bid"`
+	Made   bool  `json:"made"`
+	Delta  []int `json:"delta"`
+	Scores []int `json:"scores"`
+}
+
+type pointJSON struct {
+	Kind string      `json:"kind"`
+	Card *pitch.Card `json:"card,omitempty"`
+	Seat int         `json:"seat"`
+}
+
+type handSummary struct {
+	Hand    int         `json:"hand"`
+	Bidder  int         `json:"bidder"`
+	Bid     int         `json:"bid"`
+	Trump   string      `json:"trump"`
+	Partner *int        `json:"partner"`
+	Teams   [][]int     `json:"teams"`
+	Points  []pointJSON `json:"points"`
+	Taken   []int       `json:"taken"`
+	Made    bool        `json:"made"`
+	Delta   []int       `json:"delta"`
+	Scores  []int       `json:"scores"`
+	Winner  []int       `json:"winner"`
+}
+
+type trickCard struct {
+	Seat int        `json:"seat"`
+	Card pitch.Card `json:"card"`
+}
+
+// viewJSON is a pitch.View for the wire: only what the seat may see.
+type viewJSON struct {
+	Phase        string       `json:"phase"`
+	Dealer       int          `json:"dealer"`
+	Turn         int          `json:"turn"`
+	Scores       []int        `json:"scores"`
+	Hand         []pitch.Card `json:"hand"`
+	Counts       []int        `json:"counts"`
+	Bid          int          `json:"bid"`
+	Bidder       int          `json:"bidder"`
+	Passed       []int        `json:"passed"`
+	Trump        *string      `json:"trump"`
+	Called       *pitch.Card  `json:"called"`
+	Partner      *int         `json:"partner"`
+	PartnerKnown bool         `json:"partner_known"`
+	Widow        []pitch.Card `json:"widow"`
+	Shown        []pitch.Card `json:"shown"`
+	Out          []pitch.Card `json:"out"`
+	Trick        []trickCard  `json:"trick"`
+	LastTrick    []trickCard  `json:"last_trick"`
+	LastWinner   int          `json:"last_winner"`
+	Tricks       int          `json:"tricks"`
+	TrickWins    []int        `json:"trick_wins"`
+	StockLeft    int          `json:"stock_left"`
+}
+
+func cards(set pitch.CardSet) []pitch.Card {
+	c := set.Cards()
+	if c == nil {
+		c = []pitch.Card{}
+	}
+	return c
+}
+
+func toViewJSON(v *pitch.View) viewJSON {
+	n := v.Game.Seats()
+	out := viewJSON{Phase: v.Phase.String(), Dealer: v.Dealer, Turn: v.Turn, Scores: v.Scores[:n:n],
+		Hand: cards(v.Hand), Counts: v.Counts[:n:n], Bid: v.Bid, Bidder: v.Bidder, Passed: []int{},
+		PartnerKnown: v.PartnerKnown, Widow: cards(v.Widow), Shown: cards(v.Shown), Out: cards(v.Out),
+		Trick: []trickCard{}, LastTrick: []trickCard{}, LastWinner: v.LastWon, Tricks: v.Tricks,
+		TrickWins: v.TrickWins[:n:n], StockLeft: v.StockLeft}
+	for i := range n {
+		if v.Passed&(1<<i) != 0 {
+			out.Passed = append(out.Passed, i)
+		}
+	}
+	if v.Trump != pitch.NoSuit {
+		t := v.Trump.String()
+		out.Trump = &t
+	}
+	if v.Called != pitch.NoCard {
+		c := v.Called
+		out.Called = &c
+	}
+	if v.PartnerKnown && v.Partner >= 0 {
+		p := v.Partner
+		out.Partner = &p
+	}
+	for i, c := range v.Trick {
+		out.Trick = append(out.Trick, trickCard{v.TrickSeat[i], c})
+	}
+	for i, c := range v.Last {
+		out.LastTrick = append(out.LastTrick, trickCard{v.LastSeat[i], c})
+	}
+	return out
+}
+
+// logFor describes a hand's actions as seat may see them (-1: a spectator):
+// discards and passes show their cards only to those the rules let see them.
+func logFor(g *pitch.Game, actions []pitch.Action, seat int) []logEntry {
+	out := []logEntry{}
+	for _, a := range actions {
+		e := logEntry{Seat: int(a.Seat), Kind: a.Kind.String()}
+		visible := true
+		switch a.Kind {
+		case pitch.ActDiscard:
+			// Ten-point burns are shown (TP-TR-5); a pawnee discard is the
+			// discarder's own (its trumps are shown in view.shown once all
+			// have discarded, PW-DIS-2).
+			visible = g.Variant == pitch.TenPoint || int(a.Seat) == seat
+			if !visible {
+				e.Text = fmt.Sprintf("seat %d discards %d cards", a.Seat, a.Cards.Len())
+			}
+		case pitch.ActPassTrumps:
+			visible = int(a.Seat) == seat || (int(a.Seat)+2)%4 == seat
+			if !visible {
+				e.Text = fmt.Sprintf("seat %d passes %d trumps to the partner", a.Seat, a.Cards.Len())
+			}
+		}
+		if visible {
+			e.Text = a.String()
+			e.Action, _ = json.Marshal(a)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func summarize(n int, s *pitch.State) *handSummary {
+	r := s.Result()
+	h := &handSummary{Hand: n, Bidder: r.Bidder, Bid: r.Bid, Trump: r.Trump.String(), Teams: r.Teams, Taken: r.Taken,
+		Made: r.Made, Delta: r.Delta, Scores: r.Scores, Winner: r.Winner, Points: []pointJSON{}}
+	if r.Partner >= 0 {
+		p := r.Partner
+		h.Partner = &p
+	}
+	for _, p := range r.Points {
+		pj := pointJSON{Kind: p.Kind.String(), Seat: int(p.Seat)}
+		if p.Card != pitch.NoCard {
+			c := p.Card
+			pj.Card = &c
+		}
+		h.Points = append(h.Points, pj)
+	}
+	return h
+}

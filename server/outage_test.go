@@ -1,0 +1,230 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"pitch"
+	"pitch/store"
+)
+
+// outageDatabase creates a database of the test's own next to base's and
+// returns its URL; it is dropped when the test ends.
+func outageDatabase(t *testing.T, base string) string {
+	t.Helper()
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	name := "pitch_outage_" + hex.EncodeToString(b[:])
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+		admin.Close()
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() {
+		defer admin.Close()
+		if _, err := admin.Exec("DROP DATABASE " + name + " WITH (FORCE)"); err != nil {
+			t.Errorf("drop database %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// cutProxy forwards TCP to a database and can cut it, as a database that
+// stops or a network that fails would.
+type cutProxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	down   bool
+	conns  []net.Conn
+}
+
+func newCutProxy(t *testing.T, target string) *cutProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cutProxy{ln: ln, target: target}
+	t.Cleanup(func() { ln.Close(); p.cut(true) })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			down := p.down
+			p.mu.Unlock()
+			if down {
+				c.Close()
+				continue
+			}
+			up, err := net.DialTimeout("tcp", target, 5*time.Second)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, up)
+			p.mu.Unlock()
+			go func() { io.Copy(up, c); up.Close() }() //nolint:errcheck
+			go func() { io.Copy(c, up); c.Close() }()  //nolint:errcheck
+		}
+	}()
+	return p
+}
+
+// cut drops every connection and refuses new ones (down) or lets them in again.
+func (p *cutProxy) cut(down bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = down
+	if down {
+		for _, c := range p.conns {
+			c.Close()
+		}
+		p.conns = nil
+	}
+}
+
+// TestPostgresOutage stops PostgreSQL (by cutting the way to it) while bots
+// play: the server answers with clear errors, changes nothing it could not
+// store, and carries on when the database is back; the log then replays to
+// exactly the match the server holds.
+func TestPostgresOutage(t *testing.T) {
+	base := os.Getenv("PITCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PITCH_TEST_POSTGRES is not set")
+	}
+	u, err := url.Parse(outageDatabase(t, base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newCutProxy(t, u.Host)
+	u.Host = proxy.ln.Addr().String()
+	q := u.Query()
+	q.Set("connect_timeout", "2")
+	u.RawQuery = q.Encode()
+
+	ctx := context.Background()
+	st, err := store.Open(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := New(ctx, st, Options{BotDelay: time.Millisecond, RetryDelay: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+
+	create := func() (int, string) {
+		body := `{"variant":"ten-point","options":{"target":200},"seats":[{"kind":"bot"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}]}`
+		resp, err := http.Post(hs.URL+"/api/tables", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		json.NewDecoder(resp.Body).Decode(&out) //nolint:errcheck
+		id, _ := out["id"].(string)
+		if msg, ok := out["error"].(string); ok {
+			return resp.StatusCode, msg
+		}
+		return resp.StatusCode, id
+	}
+	code, id := create()
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, id)
+	}
+	tb, err := srv.table(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seqNow := func() int {
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		return tb.seq
+	}
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitFor("bots to play", func() bool { return seqNow() >= 20 })
+
+	proxy.cut(true)
+	time.Sleep(300 * time.Millisecond)
+	frozen := seqNow()
+	time.Sleep(700 * time.Millisecond)
+	if got := seqNow(); got != frozen {
+		t.Errorf("with the database down the table moved from %d to %d events", frozen, got)
+	}
+	code, msg := create()
+	if code != http.StatusServiceUnavailable || !strings.Contains(msg, "database") {
+		t.Errorf("create with the database down: %d %q, want 503 saying the database is unavailable", code, msg)
+	}
+
+	proxy.cut(false)
+	waitFor("play to resume", func() bool { return seqNow() >= frozen+20 })
+	if code, _ := create(); code != http.StatusCreated {
+		t.Errorf("create after the database came back: %d", code)
+	}
+
+	// Nothing was corrupted: the log replays to the match the server holds.
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	events, err := st.Events(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != tb.seq {
+		t.Fatalf("the server holds %d events; the log %d", tb.seq, len(events))
+	}
+	var acts []pitch.Action
+	for _, e := range events {
+		var a pitch.Action
+		if err := json.Unmarshal(e.Action, &a); err != nil {
+			t.Fatal(err)
+		}
+		acts = append(acts, a)
+	}
+	m, err := pitch.Replay(tb.game, tb.info.Seed, acts)
+	if err != nil {
+		t.Fatalf("the log does not replay: %v", err)
+	}
+	if got, want := *m.State(), *tb.match.State(); got != want {
+		t.Error("the replayed hand differs from the server's")
+	}
+}

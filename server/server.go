@@ -1,0 +1,536 @@
+// Package server is `pitch serve`: the HTTP API, the WebSocket play and
+// the browser UI of a self-hosted Pitch server. The server is
+// authoritative: every action is checked by the rules engine and written
+// to the store before anyone hears of it; each connection sees only its
+// seat's view.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"pitch"
+	"pitch/bot"
+	"pitch/store"
+)
+
+// Options tune a server; the zero value gives the defaults.
+type Options struct {
+	BotDelay   time.Duration // pause before a bot acts (default 800ms)
+	AwayDelay  time.Duration // pause before a bot plays for a disconnected player (default 3s)
+	RetryDelay time.Duration // pause before retrying after a store failure (default 2s)
+	Logger     *slog.Logger
+	Static     fs.FS // the browser UI; nil serves none
+	// AddrRate limits the API requests and WebSocket messages one client
+	// address may send a second (burst: twice as many); 0 sets no limit.
+	// `pitch serve` sets 30.
+	AddrRate float64
+}
+
+// Server serves the API, the WebSocket play and the UI.
+type Server struct {
+	store   store.Store
+	opts    Options
+	log     *slog.Logger
+	standIn bot.Bot // plays for away humans
+	limiter *limiter
+
+	mu     sync.Mutex
+	tables map[string]*table
+	closed atomic.Bool
+}
+
+// New returns a server over st, with every unfinished table loaded from
+// its log so play resumes where it stopped.
+func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
+	if opts.BotDelay == 0 {
+		opts.BotDelay = 800 * time.Millisecond
+	}
+	if opts.AwayDelay == 0 {
+		opts.AwayDelay = 3 * time.Second
+	}
+	if opts.RetryDelay == 0 {
+		opts.RetryDelay = 2 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	standIn, _ := bot.New("medium")
+	s := &Server{store: st, opts: opts, log: opts.Logger, standIn: standIn, tables: map[string]*table{}}
+	if opts.AddrRate > 0 {
+		s.limiter = newLimiter(opts.AddrRate, 2*opts.AddrRate)
+	}
+	infos, err := st.Tables(ctx, true)
+	if err != nil {
+		return nil, fmt.Errorf("loading tables: %w", err)
+	}
+	for _, info := range infos {
+		if _, err := s.load(ctx, info); err != nil {
+			s.log.Error("cannot resume table", "table", info.ID, "err", err.Error())
+		}
+	}
+	return s, nil
+}
+
+func (s *Server) closing() bool { return s.closed.Load() }
+
+// Close stops the bots; connections end when the HTTP server stops.
+func (s *Server) Close() {
+	s.closed.Store(true)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.tables {
+		t.mu.Lock()
+		if t.timer != nil {
+			t.timer.Stop()
+		}
+		for c := range t.conns {
+			c.close()
+		}
+		t.mu.Unlock()
+	}
+}
+
+// load rebuilds a table from the store and starts its bots.
+func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
+	events, err := s.store.Events(ctx, info.ID)
+	if err != nil {
+		return nil, err
+	}
+	t, err := newTable(s, info, events)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.tables[info.ID]; ok {
+		return old, nil
+	}
+	s.tables[info.ID] = t
+	t.mu.Lock()
+	t.schedule(0)
+	t.mu.Unlock()
+	return t, nil
+}
+
+// table returns the live table id, loading it (a finished one, say) on demand.
+func (s *Server) table(ctx context.Context, id string) (*table, error) {
+	const op = "server.table"
+	s.mu.Lock()
+	t, ok := s.tables[id]
+	s.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	if !validID(id) {
+		return nil, errorf(NotFound, op, "no table %q", id)
+	}
+	info, err := s.store.Table(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errorf(NotFound, op, "no table %q", id)
+	}
+	if err != nil {
+		return nil, unavailable(op, err)
+	}
+	t, err = s.load(ctx, info)
+	if err != nil {
+		return nil, internal(op, err)
+	}
+	return t, nil
+}
+
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Handler returns the server's HTTP handler.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/tables", s.handleCreate)
+	mux.HandleFunc("GET /api/tables", s.handleList)
+	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
+	mux.HandleFunc("POST /api/tables/{id}/join", s.handleJoin)
+	mux.HandleFunc("GET /api/tables/{id}/hands", s.handleHands)
+	mux.HandleFunc("GET /api/tables/{id}/hands/{n}", s.handleHand)
+	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS)
+	mux.HandleFunc("GET /api/stats", s.handleStats)
+	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, 200, map[string]string{"status": "ok"})
+	})
+	if s.opts.Static != nil {
+		files := http.FileServerFS(s.opts.Static)
+		index := func(w http.ResponseWriter, r *http.Request) {
+			http.ServeFileFS(w, r, s.opts.Static, "index.html")
+		}
+		mux.HandleFunc("GET /t/{id}", index)
+		mux.Handle("GET /", files)
+	}
+	api := s.limit(mux)
+	return securityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/health" {
+			api.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	}))
+}
+
+// securityHeaders adds the headers every response carries.
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			h.Set("Cache-Control", "no-store")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// --- lobby ---
+
+type seatInfo struct {
+	Seat  int    `json:"seat"`
+	Kind  string `json:"kind"`
+	Level string `json:"level,omitempty"`
+	Name  string `json:"name"`
+	Taken bool   `json:"taken"`
+}
+
+type tableInfo struct {
+	ID        string          `json:"id"`
+	Variant   string          `json:"variant"`
+	Options   json.RawMessage `json:"options"`
+	TurnTimer int             `json:"turn_timer"`
+	Created   time.Time       `json:"created"`
+	Finished  bool            `json:"finished"`
+	Seats     []seatInfo      `json:"seats"`
+	URL       string          `json:"url"`
+}
+
+func publicInfo(t *store.Table) tableInfo {
+	info := tableInfo{ID: t.ID, Variant: t.Variant, Options: t.Options, TurnTimer: t.TurnTimer, Created: t.Created,
+		Finished: t.Finished, URL: "/t/" + t.ID}
+	for _, s := range t.Seats {
+		name := s.Name
+		if s.Kind == "bot" && name == "" {
+			name = "Bot (" + s.Level + ")"
+		}
+		info.Seats = append(info.Seats, seatInfo{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name,
+			Taken: s.Kind == "bot" || s.TokenHash != nil})
+	}
+	return info
+}
+
+type createReq struct {
+	Variant string          `json:"variant"`
+	Options json.RawMessage `json:"options"`
+	Seats   []struct {
+		Kind  string `json:"kind"`
+		Level string `json:"level"`
+	} `json:"seats"`
+	TurnTimer int `json:"turn_timer"`
+}
+
+const maxBody = 16 << 10
+
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return errorf(Invalid, "decode", "the request body is over %d bytes", maxBody)
+		}
+		return errorf(Invalid, "decode", "the request body is not the JSON expected: %v", err)
+	}
+	if dec.More() {
+		return errorf(Invalid, "decode", "the request body holds more than one JSON value")
+	}
+	return nil
+}
+
+func randomString(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on supported systems
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
+	const op = "create table"
+	var req createReq
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v, err := pitch.ParseVariant(req.Variant)
+	if err != nil {
+		s.writeError(w, r, errorf(Invalid, op, "%v", err))
+		return
+	}
+	var opts map[string]json.RawMessage
+	if len(req.Options) > 0 && string(req.Options) != "null" {
+		if err := json.Unmarshal(req.Options, &opts); err != nil {
+			s.writeError(w, r, errorf(Invalid, op, "options must be an object such as {\"target\": 52}"))
+			return
+		}
+	}
+	g, err := pitch.ParseOptions(v, opts)
+	if err != nil {
+		s.writeError(w, r, errorf(Invalid, op, "%v", err))
+		return
+	}
+	if req.TurnTimer < 0 || req.TurnTimer > 3600 {
+		s.writeError(w, r, errorf(Invalid, op, "turn_timer must be 0 (none) to 3600 seconds, not %d", req.TurnTimer))
+		return
+	}
+	optJSON, _ := json.Marshal(g.OptionMap())
+	var seed [8]byte
+	_, _ = rand.Read(seed[:])
+	t := &store.Table{ID: randomString(12), Variant: v.String(), Options: optJSON, Seed: binary.LittleEndian.Uint64(seed[:]),
+		TurnTimer: req.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond)}
+	if len(req.Seats) == 0 { // one person against bots
+		for i := range g.Seats() {
+			kind := "bot"
+			if i == 0 {
+				kind = "human"
+			}
+			req.Seats = append(req.Seats, struct {
+				Kind  string `json:"kind"`
+				Level string `json:"level"`
+			}{kind, ""})
+		}
+	}
+	if len(req.Seats) != g.Seats() {
+		s.writeError(w, r, errorf(Invalid, op, "%s with these options has %d seats; seats lists %d", v, g.Seats(), len(req.Seats)))
+		return
+	}
+	for i, seat := range req.Seats {
+		switch seat.Kind {
+		case "human":
+			if seat.Level != "" {
+				s.writeError(w, r, errorf(Invalid, op, "seat %d is human: it takes no level", i))
+				return
+			}
+		case "bot":
+			if seat.Level == "" {
+				seat.Level = "medium"
+			}
+			if l := seat.Level; l != "easy" && l != "medium" && l != "hard" {
+				s.writeError(w, r, errorf(Invalid, op, "seat %d: unknown bot level %q: the levels are easy, medium and hard", i, l))
+				return
+			}
+		default:
+			s.writeError(w, r, errorf(Invalid, op, "seat %d: kind must be \"human\" or \"bot\", not %q", i, seat.Kind))
+			return
+		}
+		t.Seats = append(t.Seats, store.Seat{Seat: i, Kind: seat.Kind, Level: seat.Level})
+	}
+	if err := s.store.CreateTable(r.Context(), t); err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	if _, err := s.load(r.Context(), t); err != nil {
+		s.writeError(w, r, internal(op, err))
+		return
+	}
+	writeJSON(w, http.StatusCreated, publicInfo(t))
+}
+
+func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	var out []tableInfo
+	for _, t := range s.tables {
+		t.mu.Lock()
+		info := t.infoJSON()
+		t.mu.Unlock()
+		open := false
+		for _, seat := range info.Seats {
+			open = open || !seat.Taken
+		}
+		if open && !info.Finished {
+			out = append(out, info)
+		}
+	}
+	s.mu.Unlock()
+	sortInfos(out)
+	if out == nil {
+		out = []tableInfo{}
+	}
+	writeJSON(w, 200, out)
+}
+
+func sortInfos(xs []tableInfo) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j].Created.After(xs[j-1].Created); j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
+func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
+	t, err := s.table(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	t.mu.Lock()
+	info := t.infoJSON()
+	t.mu.Unlock()
+	writeJSON(w, 200, info)
+}
+
+type joinReq struct {
+	Seat *int   `json:"seat"`
+	Name string `json:"name"`
+}
+
+// cleanName checks a display name: 1 to 24 printable characters.
+func cleanName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if n := len([]rune(name)); n < 1 || n > 24 {
+		return "", fmt.Errorf("a name must be 1 to 24 characters, not %d", n)
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) {
+			return "", fmt.Errorf("a name may hold only printable characters")
+		}
+	}
+	return name, nil
+}
+
+func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
+	const op = "join"
+	t, err := s.table(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req joinReq
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	name, err := cleanName(req.Name)
+	if err != nil {
+		s.writeError(w, r, errorf(Invalid, op, "%v", err))
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	seat := -1
+	if req.Seat != nil {
+		seat = *req.Seat
+	} else { // the first free seat
+		for _, st := range t.info.Seats {
+			if st.Kind == "human" && st.TokenHash == nil {
+				seat = st.Seat
+				break
+			}
+		}
+		if seat < 0 {
+			s.writeError(w, r, errorf(Conflict, op, "the table has no free seat; you may watch it"))
+			return
+		}
+	}
+	if seat < 0 || seat >= len(t.info.Seats) {
+		s.writeError(w, r, errorf(Invalid, op, "seat %d is not a seat: seats are 0 to %d", seat, len(t.info.Seats)-1))
+		return
+	}
+	if st := t.info.Seats[seat]; st.Kind != "human" || st.TokenHash != nil {
+		s.writeError(w, r, errorf(Conflict, op, "seat %d is taken", seat))
+		return
+	}
+	token := randomString(32)
+	h := sha256.Sum256([]byte(token))
+	if err := s.store.ClaimSeat(r.Context(), t.id, seat, name, h[:]); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			s.writeError(w, r, errorf(Conflict, op, "seat %d is taken", seat))
+		} else {
+			s.writeError(w, r, unavailable(op, err))
+		}
+		return
+	}
+	t.info.Seats[seat].Name, t.info.Seats[seat].TokenHash = name, h[:]
+	t.broadcast()
+	t.schedule(0) // the last seat taken starts play
+	writeJSON(w, 200, map[string]any{"seat": seat, "token": token, "table": t.infoJSON()})
+}
+
+func (s *Server) handleHands(w http.ResponseWriter, r *http.Request) {
+	t, err := s.table(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	hands, err := s.store.Hands(r.Context(), t.id)
+	if err != nil {
+		s.writeError(w, r, unavailable("hands", err))
+		return
+	}
+	out := []map[string]any{}
+	for _, h := range hands {
+		out = append(out, map[string]any{"hand": h.N, "url": fmt.Sprintf("/api/tables/%s/hands/%d", t.id, h.N)})
+	}
+	writeJSON(w, 200, out)
+}
+
+// handleHand serves a finished hand's record; a hand in progress has none.
+func (s *Server) handleHand(w http.ResponseWriter, r *http.Request) {
+	const op = "hand record"
+	t, err := s.table(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil || n < 1 {
+		s.writeError(w, r, errorf(Invalid, op, "hand numbers start at 1, not %q", r.PathValue("n")))
+		return
+	}
+	hands, err := s.store.Hands(r.Context(), t.id)
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	for _, h := range hands {
+		if h.N == n {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="pitch-%s-hand-%d.json"`, t.id, n))
+			_, _ = w.Write(h.Record)
+			return
+		}
+	}
+	s.writeError(w, r, errorf(NotFound, op, "hand %d is not finished (finished hands: %d)", n, len(hands)))
+}

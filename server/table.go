@@ -1,0 +1,294 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"pitch"
+	"pitch/bot"
+	"pitch/store"
+)
+
+// table is a table in play: the authoritative match, its seats and the
+// connections watching it. mu guards everything in it.
+type table struct {
+	srv  *Server
+	id   string
+	game *pitch.Game
+
+	mu      sync.Mutex
+	info    *store.Table
+	match   *pitch.Match
+	seq     int       // events in the log
+	bots    []bot.Bot // per seat; nil for humans
+	conns   map[*conn]struct{}
+	online  [pitch.MaxSeats]int  // live connections per seat
+	away    [pitch.MaxSeats]bool // a bot is playing for this human seat
+	timer   *time.Timer
+	gen     int // counts schedule calls: a timer set before the last one does nothing
+	sheet   []sheetRow
+	lastErr error // the store failed on the last try: bots wait for a retry
+}
+
+// newTable rebuilds a table from its stored form and log (C-6: the seed and
+// the decisions replay the match exactly).
+func newTable(srv *Server, info *store.Table, events []store.Event) (*table, error) {
+	var opts map[string]json.RawMessage
+	if len(info.Options) > 0 {
+		if err := json.Unmarshal(info.Options, &opts); err != nil {
+			return nil, fmt.Errorf("table %s: options: %w", info.ID, err)
+		}
+	}
+	v, err := pitch.ParseVariant(info.Variant)
+	if err != nil {
+		return nil, err
+	}
+	g, err := pitch.ParseOptions(v, opts)
+	if err != nil {
+		return nil, err
+	}
+	t := &table{srv: srv, id: info.ID, game: g, info: info, match: pitch.NewMatch(g, info.Seed),
+		bots: make([]bot.Bot, g.Seats()), conns: map[*conn]struct{}{}}
+	for _, s := range info.Seats {
+		if s.Kind == "bot" {
+			t.bots[s.Seat], err = bot.New(s.Level)
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, e := range events {
+		var a pitch.Action
+		if err := json.Unmarshal(e.Action, &a); err != nil {
+			return nil, fmt.Errorf("table %s event %d: %w", info.ID, e.Seq, err)
+		}
+		if err := t.apply(a); err != nil {
+			return nil, fmt.Errorf("table %s event %d: %w", info.ID, e.Seq, err)
+		}
+		t.seq++
+	}
+	return t, nil
+}
+
+// apply applies an accepted action to the match and keeps the score sheet.
+func (t *table) apply(a pitch.Action) error {
+	hands := len(t.match.Records())
+	if err := t.match.Apply(a); err != nil {
+		return err
+	}
+	if len(t.match.Records()) > hands {
+		r := t.match.LastHand().Result()
+		t.sheet = append(t.sheet, sheetRow{Hand: len(t.match.Records()), Bidder: r.Bidder, Bid: r.Bid, Made: r.Made,
+			Delta: r.Delta, Scores: r.Scores})
+	}
+	return nil
+}
+
+// act checks a as the action of seat, writes it to the log, applies it and
+// tells everyone (the order matters: nobody hears of an action that is not
+// stored). The lock must be held.
+func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
+	const op = "table.act"
+	if t.match.Over() {
+		return errorf(Conflict, op, "the match is over")
+	}
+	if !t.full() {
+		return errorf(Conflict, op, "waiting for every human seat to be taken: play starts when all have joined")
+	}
+	if int(a.Seat) != seat {
+		return errorf(Forbidden, op, "you hold seat %d; an action for seat %d is not yours to take", seat, a.Seat)
+	}
+	next := *t.match.State() // a clone: check before anything changes
+	if err := next.Apply(a); err != nil {
+		return errorf(Invalid, op, "%s", err) // C-7: what was wrong and what is allowed
+	}
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return internal(op, err)
+	}
+	ap := store.Append{Event: store.Event{Seq: t.seq, Action: raw, At: time.Now().UTC()}}
+	if next.Terminal() {
+		rec, err := json.Marshal(next.Record(append(append([]pitch.Action(nil), t.match.HandActions()...), a)))
+		if err != nil {
+			return internal(op, err)
+		}
+		ap.Hand = &store.Hand{N: len(t.match.Records()) + 1, Record: rec}
+		ap.Finished = next.Winners() != nil
+	}
+	if err := t.srv.store.Append(ctx, t.id, ap); err != nil {
+		t.lastErr = err
+		t.schedule(t.srv.opts.RetryDelay) // try the bots again later
+		if errors.Is(err, store.ErrConflict) {
+			return &Error{Kind: Conflict, Op: op, Msg: "another action was taken first; try again", Err: err}
+		}
+		return unavailable(op, err)
+	}
+	t.lastErr = nil
+	if err := t.apply(a); err != nil {
+		return internal(op, err) // cannot happen: the clone accepted it
+	}
+	t.seq++
+	if ap.Finished {
+		t.info.Finished = true
+	}
+	if seat >= 0 && t.bots[seat] == nil && t.online[seat] > 0 {
+		t.away[seat] = false
+	}
+	t.broadcast()
+	t.schedule(0)
+	return nil
+}
+
+// schedule arranges the next bot move: a bot's turn after a short,
+// natural pause; a human's turn when the human is away (no connection), or
+// when the table's turn timer runs out. The lock must be held.
+func (t *table) schedule(after time.Duration) {
+	if t.timer != nil {
+		t.timer.Stop()
+		t.timer = nil
+	}
+	t.gen++
+	gen := t.gen
+	if t.match.Over() || !t.full() {
+		return // play starts when every human seat is taken
+	}
+	turn := t.match.State().Turn()
+	delay := after
+	switch {
+	case after > 0:
+	case t.bots[turn] != nil:
+		delay = t.srv.opts.BotDelay
+	case t.online[turn] == 0:
+		delay = t.srv.opts.AwayDelay
+	case t.info.TurnTimer > 0:
+		delay = time.Duration(t.info.TurnTimer) * time.Second
+	default:
+		return // a human is there and has all the time in the world
+	}
+	t.timer = time.AfterFunc(delay, func() { t.botMove(gen) })
+}
+
+// botMove plays for the seat to act if nothing has been scheduled since
+// gen: not after an action, nor when a player came back while the timer
+// fired (every action and every (re)connection schedules afresh).
+func (t *table) botMove(gen int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.gen != gen || t.match.Over() || t.srv.closing() {
+		return
+	}
+	s := t.match.State()
+	turn := s.Turn()
+	b := t.bots[turn]
+	if b == nil { // a human who is away or out of time
+		b = t.srv.standIn
+		t.away[turn] = true
+	}
+	// Seeded by table and position in the log, so a restarted server's
+	// bots decide as the old one's would have.
+	rng := pitch.NewRand(t.info.Seed ^ uint64(t.seq+1)*0x9e3779b97f4a7c15)
+	a := bot.Decide(b, s, rng)
+	if err := t.act(context.Background(), turn, a); err != nil {
+		t.srv.log.Warn("bot move failed", "table", t.id, "seat", turn, "err", err.Error())
+	}
+}
+
+// full reports whether every human seat has been taken.
+func (t *table) full() bool {
+	for _, s := range t.info.Seats {
+		if s.Kind == "human" && s.TokenHash == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// seatFor returns the seat whose token this is, or -1.
+func (t *table) seatFor(token string) int {
+	if token == "" {
+		return -1
+	}
+	h := sha256.Sum256([]byte(token))
+	seat := -1
+	for _, s := range t.info.Seats {
+		if s.TokenHash != nil && subtle.ConstantTimeCompare(h[:], s.TokenHash) == 1 {
+			seat = s.Seat
+		}
+	}
+	return seat
+}
+
+// infoJSON is the public description of the table.
+func (t *table) infoJSON() tableInfo { return publicInfo(t.info) }
+
+// stateFor builds what seat (-1: spectator) may see now.
+func (t *table) stateFor(seat int) stateMsg {
+	s := t.match.State()
+	v := s.View(seat)
+	m := stateMsg{Type: "state", Seat: seat, Table: t.infoJSON(), Seq: t.seq, HandNo: len(t.match.Records()) + 1,
+		View: toViewJSON(&v), Log: logFor(t.game, t.match.HandActions(), seat), Sheet: t.sheet,
+		Over: t.match.Over(), Winner: t.match.Winner(), Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !t.full()}
+	if m.Sheet == nil {
+		m.Sheet = []sheetRow{}
+	}
+	if t.match.Over() {
+		m.HandNo--
+		m.Log = logFor(t.game, lastHandActions(t.match), seat)
+	}
+	if last := t.match.LastHand(); last != nil {
+		m.LastHand = summarize(len(t.match.Records()), last)
+	}
+	if !t.match.Over() && t.full() && seat >= 0 && s.Turn() == seat { // nothing to do while waiting for players
+		switch s.Phase() {
+		case pitch.PhaseDiscard, pitch.PhasePassBurn:
+			must, pool, k := s.DiscardChoice()
+			kind := "discard"
+			if t.game.Variant == pitch.TenPoint {
+				kind = "burn"
+			}
+			m.Discard = &discardJSON{Kind: kind, Count: must.Len() + k, Must: cards(must), Pool: cards(pool), Choose: k,
+				PassLimit: s.PassLimit(), Rule: discardRule(kind, must, pool, k)}
+		default:
+			for _, a := range s.Legal(nil) {
+				raw, _ := json.Marshal(a)
+				m.Legal = append(m.Legal, raw)
+			}
+		}
+	}
+	return m
+}
+
+func lastHandActions(m *pitch.Match) []pitch.Action {
+	recs := m.Records()
+	if len(recs) == 0 {
+		return nil
+	}
+	return recs[len(recs)-1].Actions
+}
+
+func discardRule(kind string, must, pool pitch.CardSet, k int) string {
+	n := must.Len() + k
+	switch {
+	case must == 0:
+		return fmt.Sprintf("%s %d of: %s", kind, k, pool)
+	case k == 0:
+		return fmt.Sprintf("%s exactly: %s", kind, must)
+	}
+	return fmt.Sprintf("%s %d cards: all of %s, and %d of %s", kind, n, must, k, pool)
+}
+
+// broadcast sends every connection its own state. The lock must be held.
+func (t *table) broadcast() {
+	for c := range t.conns {
+		c.sendJSON(t.stateFor(c.seat))
+	}
+}
+
+func (t *table) logger() *slog.Logger { return t.srv.log.With("table", t.id) }

@@ -1,0 +1,123 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"pitch/store"
+)
+
+// TestStaleTimerYieldsToReturningPlayer: a stand-in timer that fired just
+// as its player reconnected (its callback waiting for the table's lock
+// while the connection is set up) must not play for the player who is
+// back; a timer that is still the latest does play for an away seat.
+func TestStaleTimerYieldsToReturningPlayer(t *testing.T) {
+	stores := map[string]func(t *testing.T) string{
+		"sqlite": func(t *testing.T) string { return filepath.Join(t.TempDir(), "pitch.db") },
+	}
+	if base := os.Getenv("PITCH_TEST_POSTGRES"); base != "" {
+		stores["postgres"] = func(t *testing.T) string { return internalSchema(t, base) }
+	}
+	for name, fresh := range stores {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			st, err := store.Open(ctx, fresh(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			srv, err := New(ctx, st, Options{BotDelay: time.Hour, AwayDelay: time.Hour})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			info := &store.Table{ID: "stale", Variant: "auction", Options: []byte(`{"target":7}`), Seed: 42,
+				Created: time.Now().UTC().Truncate(time.Millisecond)}
+			for i := range 4 {
+				info.Seats = append(info.Seats, store.Seat{Seat: i, Kind: "human"})
+			}
+			if err := st.CreateTable(ctx, info); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 4 {
+				h := sha256.Sum256([]byte{byte(i)})
+				if err := st.ClaimSeat(ctx, info.ID, i, "P", h[:]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if info, err = st.Table(ctx, info.ID); err != nil {
+				t.Fatal(err)
+			}
+			tb, err := srv.load(ctx, info) // nobody is connected: a stand-in timer is set
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb.mu.Lock()
+			turn := tb.match.State().Turn()
+			stale := tb.gen   // that timer fires now; its callback waits for the lock…
+			tb.online[turn]++ // …while the player reconnects (as handleWS does)
+			tb.away[turn] = false
+			tb.schedule(0)
+			tb.mu.Unlock()
+			tb.botMove(stale)
+			tb.mu.Lock()
+			seq, away := tb.seq, tb.away[turn]
+			tb.mu.Unlock()
+			if events, _ := st.Events(ctx, info.ID); seq != 0 || away || len(events) != 0 {
+				t.Errorf("a stale stand-in played for seat %d, who is back: seq %d, away %v, %d events", turn, seq, away, len(events))
+			}
+
+			// The player leaves again: the latest timer does play for the seat.
+			tb.mu.Lock()
+			tb.online[turn]--
+			tb.schedule(0)
+			current := tb.gen
+			tb.mu.Unlock()
+			tb.botMove(current)
+			tb.mu.Lock()
+			seq, away = tb.seq, tb.away[turn]
+			tb.mu.Unlock()
+			if seq != 1 || !away {
+				t.Errorf("the stand-in did not play for away seat %d: seq %d, away %v", turn, seq, away)
+			}
+		})
+	}
+}
+
+// internalSchema is a fresh schema on base's database (dropped after the test).
+func internalSchema(t *testing.T, base string) string {
+	t.Helper()
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "pitch_server_itest_" + hex.EncodeToString(b[:])
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		admin.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		defer admin.Close()
+		if _, err := admin.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
+			t.Errorf("drop schema: %v", err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}

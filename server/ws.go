@@ -1,0 +1,204 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"pitch"
+)
+
+// conn is one WebSocket connection to a table, for a seat or a spectator.
+type conn struct {
+	ws   *websocket.Conn
+	seat int    // -1 for a spectator
+	addr string // the client's address, for the rate limit
+	send chan []byte
+	once sync.Once
+	done chan struct{}
+}
+
+const (
+	maxMessage = 4 << 10 // bytes a client message may hold
+	sendBuffer = 32      // messages queued for a slow client before it is dropped
+	helloWait  = 10 * time.Second
+	writeWait  = 10 * time.Second
+	ratePerSec = 10 // client messages per second, sustained
+	rateBurst  = 20
+)
+
+func (c *conn) close() {
+	c.once.Do(func() { close(c.done) })
+}
+
+// sendJSON queues v; a client too slow to keep up is disconnected (it
+// gets everything afresh when it reconnects).
+func (c *conn) sendJSON(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	select {
+	case c.send <- b:
+	default:
+		c.close()
+	}
+}
+
+// handleWS upgrades to a WebSocket. The first message is a hello with the
+// seat token (none for a spectator); then the server sends the state
+// after every change and the client sends actions.
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	t, err := s.table(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	// Accept checks that the Origin is this host (no cross-site play).
+	ws, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		s.log.Info("websocket refused", "table", t.id, "err", err.Error())
+		return
+	}
+	ws.SetReadLimit(maxMessage)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	c := &conn{ws: ws, seat: -1, addr: clientAddr(r), send: make(chan []byte, sendBuffer), done: make(chan struct{})}
+
+	hctx, hcancel := context.WithTimeout(ctx, helloWait)
+	var hello clientMsg
+	_, data, err := ws.Read(hctx)
+	hcancel()
+	if err != nil {
+		ws.Close(websocket.StatusPolicyViolation, "send a hello first")
+		return
+	}
+	if err := json.Unmarshal(data, &hello); err != nil || hello.Type != "hello" {
+		ws.Close(websocket.StatusPolicyViolation, `the first message must be {"type":"hello","token":...}`)
+		return
+	}
+	t.mu.Lock()
+	if hello.Token != "" {
+		c.seat = t.seatFor(hello.Token)
+		if c.seat < 0 {
+			t.mu.Unlock()
+			ws.Close(websocket.StatusPolicyViolation, "that token holds no seat at this table")
+			return
+		}
+	}
+	t.conns[c] = struct{}{}
+	if c.seat >= 0 {
+		t.online[c.seat]++
+		t.away[c.seat] = false
+		t.schedule(0) // a returning player takes the seat back
+	}
+	c.sendJSON(t.stateFor(c.seat)) // the full current view, on every (re)connect
+	t.mu.Unlock()
+
+	defer func() {
+		t.mu.Lock()
+		delete(t.conns, c)
+		if c.seat >= 0 {
+			t.online[c.seat]--
+			t.schedule(0) // with nobody there, a bot plays for the seat
+		}
+		t.mu.Unlock()
+		c.close()
+	}()
+	go c.writer(ctx, cancel)
+	c.reader(ctx, t)
+}
+
+func (c *conn) writer(ctx context.Context, cancel context.CancelFunc) {
+	defer cancel()
+	for {
+		select {
+		case b := <-c.send:
+			wctx, wcancel := context.WithTimeout(ctx, writeWait)
+			err := c.ws.Write(wctx, websocket.MessageText, b)
+			wcancel()
+			if err != nil {
+				return
+			}
+		case <-c.done:
+			c.ws.Close(websocket.StatusGoingAway, "")
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// reader handles the client's messages, rate limited.
+func (c *conn) reader(ctx context.Context, t *table) {
+	tokens, last := float64(rateBurst), time.Now()
+	for {
+		typ, data, err := c.ws.Read(ctx)
+		if err != nil {
+			return
+		}
+		now := time.Now()
+		tokens = min(rateBurst, tokens+now.Sub(last).Seconds()*ratePerSec)
+		last = now
+		if tokens < 1 {
+			c.sendJSON(errorMsg{Type: "error", Message: "too many messages: slow down (10 a second at most)"})
+			continue
+		}
+		tokens--
+		if !t.srv.limiter.allow(c.addr) {
+			c.sendJSON(errorMsg{Type: "error", Message: "too many messages from your address: slow down"})
+			continue
+		}
+		if typ != websocket.MessageText {
+			c.sendJSON(errorMsg{Type: "error", Message: "messages must be JSON text"})
+			continue
+		}
+		c.handle(ctx, t, data)
+	}
+}
+
+// handle carries out one client message; a bad one gets an error message
+// and changes nothing.
+func (c *conn) handle(ctx context.Context, t *table, data []byte) {
+	var m clientMsg
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		c.sendJSON(errorMsg{Type: "error", Message: "not a message: " + err.Error() + `; send {"type":"action","action":{...}}`})
+		return
+	}
+	switch m.Type {
+	case "action":
+		if c.seat < 0 {
+			c.sendJSON(errorMsg{Type: "error", Message: "spectators may not act"})
+			return
+		}
+		var a pitch.Action
+		if err := json.Unmarshal(m.Action, &a); err != nil {
+			c.sendJSON(errorMsg{Type: "error", Message: "not an action: " + err.Error()})
+			return
+		}
+		t.mu.Lock()
+		err := t.act(ctx, c.seat, a)
+		t.mu.Unlock()
+		if err != nil {
+			if e := (*Error)(nil); !errors.As(err, &e) || e.Kind == Internal || e.Kind == Unavailable {
+				t.logger().Warn("action failed", "seat", c.seat, "err", err.Error())
+			}
+			_, msg := clientError(err)
+			c.sendJSON(errorMsg{Type: "error", Message: msg})
+		}
+	case "hello":
+		t.mu.Lock()
+		c.sendJSON(t.stateFor(c.seat))
+		t.mu.Unlock()
+	default:
+		c.sendJSON(errorMsg{Type: "error", Message: `unknown message type: send "action" (or "hello" to get the state again)`})
+	}
+}

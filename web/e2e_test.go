@@ -1,0 +1,720 @@
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"pitch"
+	"pitch/server"
+	"pitch/store"
+	"pitch/web"
+)
+
+// The end-to-end tests drive the real UI in headless Chromium against the
+// real server (in process, SQLite in a temporary directory, bots that wait
+// 20ms). Each creates a table in the lobby, joins it with a name and plays
+// by clicking (and by keyboard) until it has played a whole hand as the
+// bidder; then it checks that the stored hand record holds exactly the
+// moves it made, and that the score sheet and the hand summary show the
+// engine's own scoring of that record.
+//
+// PITCH_SCREENSHOTS=1 writes a screenshot of each phase to docs/screenshots/.
+
+// chromiumPath finds the browser, or "" when none is installed.
+func chromiumPath() string {
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// site is a running server and a browser tab on it.
+type site struct {
+	*browser
+	url   string
+	drops *hijacked
+}
+
+// hijacked keeps the connections the server took over for WebSockets, so
+// a test can cut them as a network failure would.
+type hijacked struct {
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func (h *hijacked) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(&hijackWriter{ResponseWriter: w, h: h}, r)
+	})
+}
+
+// cut closes every WebSocket connection without a close frame.
+func (h *hijacked) cut() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := len(h.conns)
+	for _, c := range h.conns {
+		c.Close()
+	}
+	h.conns = nil
+	return n
+}
+
+type hijackWriter struct {
+	http.ResponseWriter
+	h *hijacked
+}
+
+func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, rw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err == nil {
+		w.h.mu.Lock()
+		w.h.conns = append(w.h.conns, c)
+		w.h.mu.Unlock()
+	}
+	return c, rw, err
+}
+
+// browser is one headless tab.
+type browser struct {
+	t     *testing.T
+	ctx   context.Context
+	shots string // where screenshots go
+
+	mu      sync.Mutex
+	console []string // errors and exceptions the page logged
+}
+
+// newSite starts the server and a browser; both stop when the test ends.
+func newSite(t *testing.T) *site {
+	t.Helper()
+	chromium := chromiumPath()
+	if chromium == "" {
+		t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
+	t.Cleanup(cancel)
+
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pitch.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	// AwayDelay is long: no stand-in bot may take our turns.
+	srv, err := server.New(ctx, st, server.Options{BotDelay: 20 * time.Millisecond, AwayDelay: time.Minute, Static: web.FS()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drops := &hijacked{}
+	ts := httptest.NewServer(drops.wrap(srv.Handler()))
+	t.Cleanup(ts.Close)
+	t.Cleanup(srv.Close)
+
+	shots := t.TempDir()
+	if os.Getenv("PITCH_SCREENSHOTS") == "1" {
+		shots = filepath.Join("..", "docs", "screenshots")
+		if err := os.MkdirAll(shots, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-component-update", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	b := &browser{t: t, ctx: bctx, shots: shots}
+	b.watchConsole()
+	b.do("start the browser", chromedp.EmulateViewport(1280, 900))
+	return &site{browser: b, url: ts.URL, drops: drops}
+}
+
+// watchConsole collects the page's errors: a script error or a
+// Content-Security-Policy violation fails the test.
+func (b *browser) watchConsole() {
+	msgs := chromedp.Console(b.ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException {
+				b.mu.Lock()
+				b.console = append(b.console, string(m.Type)+": "+m.Text+" "+m.URL)
+				b.mu.Unlock()
+			}
+		}
+	}()
+	b.t.Cleanup(func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for _, m := range b.console {
+			b.t.Errorf("the page logged %s", m)
+		}
+	})
+}
+
+func (b *browser) do(what string, steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, steps...); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval runs JavaScript that returns a JSON string and decodes it into v.
+func (b *browser) eval(expr string, v any) {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](expr))
+	if err != nil {
+		b.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		b.t.Fatalf("decoding %s from %s: %v", s, expr, err)
+	}
+}
+
+func (b *browser) click(sel string) {
+	b.t.Helper()
+	b.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// choose picks an option of a <select> as a person would: it sets the
+// value and fires the change event the page listens to.
+func (b *browser) choose(sel, value string) {
+	b.t.Helper()
+	var ok bool
+	b.eval(fmt.Sprintf(`(() => { const s = document.querySelector(%q); if (!s) return 'false';
+		s.value = %q; s.dispatchEvent(new Event('change', {bubbles: true})); return JSON.stringify(s.value === %q); })()`, sel, value, value), &ok)
+	if !ok {
+		b.t.Fatalf("select %s has no option %q", sel, value)
+	}
+}
+
+func (b *browser) shot(name string, full bool) {
+	b.t.Helper()
+	act := chromedp.CaptureScreenshot()
+	if full {
+		act = chromedp.FullScreenshot(100)
+	}
+	png, err := chromedp.Run(b.ctx, act)
+	if err != nil {
+		b.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+func (b *browser) count(sel string) int {
+	b.t.Helper()
+	var n int
+	b.eval(fmt.Sprintf(`JSON.stringify(document.querySelectorAll(%q).length)`, sel), &n)
+	return n
+}
+
+// cards lists the data-card values of the elements sel matches.
+func (b *browser) cards(sel string) []string {
+	b.t.Helper()
+	var out []string
+	b.eval(fmt.Sprintf(`JSON.stringify(Array.from(document.querySelectorAll(%q)).map(e => e.dataset.card))`, sel), &out)
+	return out
+}
+
+func (b *browser) text(sel string) string {
+	b.t.Helper()
+	var s string
+	b.eval(fmt.Sprintf(`JSON.stringify((document.querySelector(%q) || {}).textContent || '')`, sel), &s)
+	return s
+}
+
+func (b *browser) value(sel string) string {
+	b.t.Helper()
+	var s string
+	b.eval(fmt.Sprintf(`JSON.stringify((document.querySelector(%q) || {}).value || '')`, sel), &s)
+	return s
+}
+
+// rows returns the text of each cell of each row that sel matches.
+func (b *browser) rows(sel string) [][]string {
+	b.t.Helper()
+	var out [][]string
+	b.eval(fmt.Sprintf(`JSON.stringify(Array.from(document.querySelectorAll(%q)).map(tr => Array.from(tr.children).map(c => c.textContent)))`, sel), &out)
+	return out
+}
+
+// ui is what the page shows about the game: the data-* attributes the UI
+// keeps on #table-view, whether the hand summary is open, and how many
+// cards lie in the trick.
+type ui struct {
+	Phase   string `json:"phase"`
+	Seq     int    `json:"seq"`
+	Act     string `json:"act"`
+	Hand    int    `json:"hand"`
+	Rows    int    `json:"rows"`
+	Seat    int    `json:"seat"`
+	Pending bool   `json:"pending"`
+	Over    bool   `json:"over"`
+	Summary bool   `json:"summary"`
+	Trick   int    `json:"trick"`
+}
+
+func (b *browser) ui() ui {
+	b.t.Helper()
+	var u ui
+	b.eval(`(() => { const d = document.querySelector('#table-view').dataset;
+		return JSON.stringify({phase: d.phase || '', seq: Number(d.seq || -1), act: d.act || '', hand: Number(d.hand || 0),
+			rows: Number(d.rows || 0), seat: d.seat === undefined ? -2 : Number(d.seat), pending: d.pending === 'true',
+			over: d.over === 'true', summary: document.querySelector('#summary').open,
+			trick: document.querySelectorAll('#trick .tcard:not(.faded)').length}); })()`, &u)
+	return u
+}
+
+func waitFor(t *testing.T, what string, ok func() bool, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting: %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// createTable fills in the lobby's form for variant with seat 0 a person
+// and the other seats easy bots, creates the table, and returns its id.
+func (s *site) createTable(variant string, seats int, shot string) string {
+	t := s.t
+	t.Helper()
+	s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
+	s.choose("#game", variant)
+	if got := s.count("#seat-list select"); got != seats {
+		t.Errorf("the lobby offers %d seats for %s, want %d", got, variant, seats)
+	}
+	for i := 1; i < seats; i++ {
+		s.choose(fmt.Sprintf("#seat-%d", i), "bot:easy")
+	}
+	if shot != "" {
+		s.shot(shot, true)
+	}
+	s.click("#create")
+	s.do("open the new table", chromedp.WaitVisible(chromedp.CSS("#join-name")))
+	loc, err := chromedp.Run(s.ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := loc[strings.LastIndex(loc, "/")+1:]
+	if !strings.HasPrefix(loc, s.url+"/t/") || id == "" {
+		t.Fatalf("after creating, the page is %s, want %s/t/ID", loc, s.url)
+	}
+	if got := s.value("#invite"); got != loc {
+		t.Errorf("invite link = %q, want the table's address %q", got, loc)
+	}
+	return id
+}
+
+// join takes a seat with the name; play starts as it is the only person.
+func (s *site) join(name string) {
+	t := s.t
+	t.Helper()
+	s.do("type a name", chromedp.SendKeys(chromedp.CSS("#join-name"), name))
+	s.click("#join-btn")
+	waitFor(t, "joining gives seat 0", func() bool { return s.ui().Seat == 0 }, 20*time.Second)
+	if got := s.text(".seat.me .s-name"); !strings.Contains(got, name) {
+		t.Errorf("my seat is labelled %q, want it to hold the name %s", got, name)
+	}
+	if got := s.count("#join:not([hidden])"); got != 0 {
+		t.Error("the join form is still shown after joining")
+	}
+}
+
+// hand is what the test did in one hand, in order, as hand-record actions.
+type hand struct {
+	actions []pitch.Action
+	bidder  bool // we called (pawnee) or named trump (ten-point)
+}
+
+// playUntilOurBid plays hands until one in which we were the bidder is
+// over, its summary open. It bids the most it may (easy bots never bid
+// 10, so our bid stands), and takes the screenshots named in shots (phase
+// name → file name) the first time each phase comes.
+func (s *site) playUntilOurBid(shots map[string]string) []hand {
+	t := s.t
+	t.Helper()
+	var hands []hand
+	cur := hand{}
+	keyboard := true // alternate keyboard and mouse plays
+	taken := map[string]bool{}
+	shoot := func(phase string) {
+		if name := shots[phase]; name != "" && !taken[phase] {
+			taken[phase] = true
+			s.shot(name, true)
+		}
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("no hand with our bid finished in time; %d hands done", len(hands))
+		}
+		u := s.ui()
+		if u.Summary {
+			if u.Rows != len(hands)+1 {
+				t.Fatalf("the summary is open with %d rows in the sheet, want %d", u.Rows, len(hands)+1)
+			}
+			hands = append(hands, cur)
+			if cur.bidder {
+				return hands
+			}
+			cur = hand{}
+			s.click("#summary-close")
+			continue
+		}
+		if u.Over {
+			t.Fatalf("the match ended before we played a hand as the bidder (%d hands)", len(hands))
+		}
+		if u.Pending || u.Act == "" {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		switch u.Act {
+		case "bid":
+			shoot("bid")
+			var bids []int
+			s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#actions button[data-bid]')).map(e => Number(e.dataset.bid)))`, &bids)
+			if len(bids) == 0 {
+				t.Fatal("bidding: no bid buttons")
+			}
+			top := slices.Max(bids)
+			s.click(fmt.Sprintf(`#actions button[data-bid="%d"]`, top))
+			cur.actions = append(cur.actions, pitch.Bid(0, top))
+		case "call":
+			picker := s.cards("#call-picker button.card")
+			if len(picker) != 52 || slices.Contains(picker, "BJ") || slices.Contains(picker, "LJ") {
+				t.Fatalf("the call picker shows %d cards %v, want the 52 without jokers (PW-CALL-1)", len(picker), picker)
+			}
+			free := s.cards("#call-picker button.can:not(.mine)")
+			if len(free) == 0 {
+				t.Fatal("no callable card outside our hand")
+			}
+			c := free[0]
+			s.click(fmt.Sprintf(`#call-picker button[data-card=%q]`, c))
+			if got := s.text("#call-confirm"); !strings.Contains(got, cardText(c)) {
+				t.Fatalf("after picking %s the call button says %q", c, got)
+			}
+			shoot("call")
+			s.click("#call-confirm")
+			cur.actions = append(cur.actions, pitch.Call(0, pitch.MustParseCard(c)))
+			cur.bidder = true
+		case "trump":
+			// Name the suit we hold most trumps of (the buttons say how many).
+			var suit string
+			s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#actions button[data-trump]'))
+				.map(e => [e.dataset.trump, Number(/\((\d+)\)/.exec(e.textContent)[1])])
+				.sort((a, b) => b[1] - a[1])[0][0])`, &suit)
+			shoot("trump")
+			s.click(fmt.Sprintf(`#actions button[data-trump=%q]`, suit))
+			st, err := pitch.ParseSuit(suit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cur.actions = append(cur.actions, pitch.NameTrump(0, st))
+			cur.bidder = true
+		case "give_stock":
+			shoot("give_stock")
+			s.click(`#actions button[data-give="false"]`)
+			cur.actions = append(cur.actions, pitch.GiveStock(0, false))
+		case "discard":
+			var remaining string
+			s.eval(`JSON.stringify(document.querySelector('#actions').dataset.remaining || '')`, &remaining)
+			n, err := strconv.Atoi(remaining)
+			if err != nil {
+				t.Fatalf("discard: remaining = %q", remaining)
+			}
+			for range n {
+				can := s.cards("#hand button.can:not(.sel)")
+				if len(can) == 0 {
+					t.Fatal("discard: no card left to choose")
+				}
+				s.click(fmt.Sprintf(`#hand button[data-card=%q]`, can[0]))
+			}
+			if left := s.cards("#hand button.can:not(.sel)"); len(left) != 0 {
+				t.Errorf("after choosing the whole discard, cards %v are still offered", left)
+			}
+			sel := s.cards("#hand button.sel")
+			all := s.cards("#hand button.card")
+			if len(all)-len(sel) != 6 {
+				t.Errorf("throwing %d of %d cards leaves %d, want 6 (PW-DIS-1, TP-TR-5)", len(sel), len(all), len(all)-len(sel))
+			}
+			shoot("discard")
+			s.click("#discard-confirm")
+			cur.actions = append(cur.actions, pitch.Discard(0, pitch.SetOf(parseCards(t, sel)...)))
+		case "play":
+			can := s.cards("#hand button.can")
+			if len(can) == 0 {
+				t.Fatal("play: no playable card")
+			}
+			if u.Trick > 0 && shots["play"] != "" && !taken["play"] {
+				shoot("play")
+				if phone := shots["play-phone"]; phone != "" {
+					s.do("phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)),
+						chromedp.Evaluate[chromedp.Void](`document.querySelector('#status').scrollIntoView()`))
+					s.shot(phone, false)
+					s.do("desktop width", chromedp.EmulateViewport(1280, 900))
+				}
+			}
+			sel := fmt.Sprintf(`#hand button[data-card=%q]`, can[0])
+			if keyboard {
+				s.do("play by keyboard", chromedp.Focus(chromedp.CSS(sel)), chromedp.KeyEvent(kb.Enter))
+			} else {
+				s.click(sel)
+			}
+			keyboard = !keyboard
+			cur.actions = append(cur.actions, pitch.Play(0, pitch.MustParseCard(can[0])))
+		default:
+			t.Fatalf("unexpected action %q asked of us", u.Act)
+		}
+		// The server has taken the move when the state moves on.
+		waitFor(t, "the server takes our "+u.Act, func() bool { return s.ui().Seq != u.Seq }, 10*time.Second)
+	}
+}
+
+// checkLastHand compares the page with the engine's scoring of the last
+// hand's stored record, and the record's seat 0 actions with ours.
+func (s *site) checkLastHand(id string, hands []hand, seats int) {
+	t := s.t
+	t.Helper()
+	n := len(hands)
+	rec := fetchRecord(t, s.url, id, n)
+	var ours []pitch.Action
+	for _, a := range rec.Actions {
+		if a.Seat == 0 {
+			ours = append(ours, a)
+		}
+	}
+	if got, want := actionsJSON(t, ours), actionsJSON(t, hands[n-1].actions); got != want {
+		t.Errorf("seat 0's actions in hand %d's record:\n got %s\nwant %s (what the test clicked)", n, got, want)
+	}
+	out, err := rec.Score()
+	if err != nil {
+		t.Fatalf("scoring the stored record: %v", err)
+	}
+	if !out.Complete || out.Bidder == nil || *out.Bidder != 0 || out.Made == nil {
+		t.Fatalf("hand %d: complete %v, bidder %v; want a complete hand bid by seat 0", n, out.Complete, out.Bidder)
+	}
+
+	sheet := s.rows("#sheet tbody tr")
+	if len(sheet) != n {
+		t.Fatalf("the score sheet has %d rows after %d hands", len(sheet), n)
+	}
+	row := sheet[n-1]
+	if len(row) != 2+seats {
+		t.Fatalf("sheet row %v: want hand, bid and %d seats", row, seats)
+	}
+	if got, want := row[0], strconv.Itoa(n); got != want {
+		t.Errorf("score sheet hand number %q, want %q", got, want)
+	}
+	if got := row[1]; !strings.HasPrefix(got, fmt.Sprint(*out.Bid)+" ") {
+		t.Errorf("score sheet bid cell %q, want it to start with the bid %d", got, *out.Bid)
+	}
+	for seat := range seats {
+		want := fmt.Sprintf("%d (%s)", out.Scores[seat], signed(out.ScoreDelta[seat]))
+		if got := row[2+seat]; got != want {
+			t.Errorf("score sheet, hand %d, seat %d: %q, want %q", n, seat, got, want)
+		}
+	}
+
+	totals := s.rows("#summary .totals tbody tr")
+	if len(totals) != seats {
+		t.Fatalf("the summary's totals have %d rows, want %d", len(totals), seats)
+	}
+	for seat, r := range totals {
+		if got, want := r[1:], []string{strconv.Itoa(out.Taken[seat]), signed(out.ScoreDelta[seat]), strconv.Itoa(out.Scores[seat])}; !slices.Equal(got, want) {
+			t.Errorf("summary, seat %d: taken, change and score %v, want %v", seat, got, want)
+		}
+	}
+	points := s.rows("#summary .points tbody tr")
+	if len(out.Points) > 0 && len(points) != len(out.Points) {
+		t.Errorf("the summary lists %d points, the record scores %d", len(points), len(out.Points))
+	}
+	head := s.text("#summary-h")
+	word := " was set on "
+	if *out.Made {
+		word = " made "
+	}
+	if !strings.Contains(head, word+strconv.Itoa(*out.Bid)) {
+		t.Errorf("summary heading %q, want it to say%s%d", head, word, *out.Bid)
+	}
+}
+
+func TestBrowserPawneeHand(t *testing.T) {
+	s := newSite(t)
+	id := s.createTable("pawnee", 5, "lobby")
+	s.join("Ada")
+
+	// A dropped connection comes back by itself, with the seat.
+	seq := s.ui().Seq
+	if n := s.drops.cut(); n == 0 {
+		t.Fatal("no WebSocket connection to cut")
+	}
+	waitFor(t, "the page notices the drop", func() bool { return s.count("#conn.offline") == 1 }, 5*time.Second)
+	waitFor(t, "the page reconnects", func() bool { return s.count("#conn.online") == 1 }, 10*time.Second)
+	if u := s.ui(); u.Seat != 0 || u.Seq < seq {
+		t.Fatalf("after reconnecting the page shows seat %d at seq %d, want seat 0 at seq >= %d", u.Seat, u.Seq, seq)
+	}
+
+	hands := s.playUntilOurBid(map[string]string{"bid": "bidding", "call": "call", "discard": "discard",
+		"play": "play", "play-phone": "play-phone"})
+	s.shot("hand-summary", false)
+	s.checkLastHand(id, hands, 5)
+
+	// The seat token is kept: a reload takes the seat back.
+	s.click("#summary-close")
+	s.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#felt")))
+	waitFor(t, "the reloaded page takes seat 0 back", func() bool { return s.ui().Seat == 0 }, 10*time.Second)
+	if !s.ui().Over && s.count("#hand button.card") == 0 {
+		t.Error("after the reload the page shows no hand")
+	}
+	if s.ui().Summary {
+		t.Error("after the reload the summary of a hand already seen opens again")
+	}
+
+	// A spectator (another person: a fresh browser context, so no saved
+	// seat) sees the table but no hand, and is not offered a full table.
+	tab, cancel := chromedp.NewContext(s.ctx, chromedp.WithNewBrowserContext())
+	defer cancel()
+	spec := &browser{t: t, ctx: tab, shots: s.shots}
+	spec.watchConsole()
+	spec.do("watch", chromedp.Navigate(s.url+"/t/"+id+"?watch=1"), chromedp.WaitVisible(chromedp.CSS("#felt")))
+	waitFor(t, "the spectator's first state", func() bool { return spec.ui().Seq >= 0 }, 10*time.Second)
+	if got := spec.ui().Seat; got != -1 {
+		t.Errorf("the spectator holds seat %d, want -1", got)
+	}
+	if got := spec.count("#hand-area:not([hidden])"); got != 0 {
+		t.Error("the spectator is shown a hand")
+	}
+	if got := spec.count("#felt .seat"); got != 5 {
+		t.Errorf("the spectator sees %d seats, want 5", got)
+	}
+	if got := spec.count("#join:not([hidden]), #show-join:not([hidden])"); got != 0 {
+		t.Error("the spectator is offered a seat at a full table")
+	}
+	if got := spec.rows("#sheet tbody tr"); len(got) != len(hands) {
+		t.Errorf("the spectator's score sheet has %d rows, want %d", len(got), len(hands))
+	}
+}
+
+func TestBrowserTenPointHand(t *testing.T) {
+	s := newSite(t)
+
+	// The lobby's auction form: 2 to 7 players, partnerships only for 4
+	// or 6 (AP-1), one seat row per player; the target follows the game (C-8).
+	s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
+	s.choose("#game", "auction")
+	if got := s.value("#target"); got != "7" {
+		t.Errorf("auction's default target in the lobby = %q, want 7", got)
+	}
+	for _, c := range []struct {
+		players     string
+		partnerable bool
+	}{{"2", false}, {"3", false}, {"4", true}, {"5", false}, {"6", true}, {"7", false}} {
+		s.choose("#opt-players", c.players)
+		if got := strconv.Itoa(s.count("#seat-list select")); got != c.players {
+			t.Errorf("auction with %s players: %s seat rows", c.players, got)
+		}
+		if got := s.count("#opt-partnerships:not(:disabled)") == 1; got != c.partnerable {
+			t.Errorf("auction with %s players: partnerships enabled %v, want %v", c.players, got, c.partnerable)
+		}
+	}
+	s.choose("#game", "ten-point")
+	if got := s.value("#target"); got != "52" {
+		t.Errorf("ten-point's default target in the lobby = %q, want 52", got)
+	}
+	id := s.createTable("ten-point", 4, "")
+	s.join("Bea")
+	if got := s.count("#felt .seat .badge.team"); got != 4 {
+		t.Errorf("%d seats show their team, want 4 (TP-1)", got)
+	}
+	hands := s.playUntilOurBid(map[string]string{"trump": "trump", "give_stock": "give-stock", "discard": "burn"})
+	s.checkLastHand(id, hands, 4)
+}
+
+func cardText(c string) string {
+	rank := c[:1]
+	if rank == "T" {
+		rank = "10"
+	}
+	return rank + map[byte]string{'C': "♣", 'D': "♦", 'H': "♥", 'S': "♠"}[c[1]]
+}
+
+func signed(n int) string {
+	if n > 0 {
+		return "+" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+func parseCards(t *testing.T, cs []string) []pitch.Card {
+	t.Helper()
+	var out []pitch.Card
+	for _, c := range cs {
+		card, err := pitch.ParseCard(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, card)
+	}
+	return out
+}
+
+func actionsJSON(t *testing.T, as []pitch.Action) string {
+	t.Helper()
+	b, err := json.Marshal(as)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func fetchRecord(t *testing.T, base, id string, n int) *pitch.Record {
+	t.Helper()
+	res, err := http.Get(fmt.Sprintf("%s/api/tables/%s/hands/%d", base, id, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("GET hand %d: %s", n, res.Status)
+	}
+	rec, err := pitch.ReadRecord(res.Body)
+	if err != nil {
+		t.Fatalf("hand %d's record: %v", n, err)
+	}
+	return rec
+}
