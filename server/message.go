@@ -160,35 +160,28 @@ func toViewJSON(v *pitch.View) viewJSON {
 	return out
 }
 
-// logFor describes a hand's actions as seat may see them (-1: a spectator):
-// discards and passes show their cards only to those the rules let see them.
-func logFor(g *pitch.Game, actions []pitch.Action, seat int) []logEntry {
-	out := []logEntry{}
-	for _, a := range actions {
-		e := logEntry{Seat: int(a.Seat), Kind: a.Kind.String()}
-		visible := true
-		switch a.Kind {
-		case pitch.ActDiscard:
-			// Ten-point burns are shown (TP-TR-5); a pawnee discard is the
-			// discarder's own (its trumps are shown in view.shown once all
-			// have discarded, PW-DIS-2).
-			visible = g.Variant == pitch.TenPoint || int(a.Seat) == seat
-			if !visible {
-				e.Text = fmt.Sprintf("seat %d discards %d cards", a.Seat, a.Cards.Len())
-			}
-		case pitch.ActPassTrumps:
-			visible = int(a.Seat) == seat || (int(a.Seat)+2)%4 == seat
-			if !visible {
-				e.Text = fmt.Sprintf("seat %d passes %d trumps to the partner", a.Seat, a.Cards.Len())
-			}
+// logEntryFor describes one action as seat may see it (-1: a spectator):
+// a discard or a pass shows its cards only to those the rules let see them.
+// raw is the action's JSON, shared by every seat that may see it all.
+func logEntryFor(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int) logEntry {
+	e := logEntry{Seat: int(a.Seat), Kind: a.Kind.String()}
+	switch a.Kind {
+	case pitch.ActDiscard:
+		// Ten-point burns are shown (TP-TR-5); a pawnee discard is the
+		// discarder's own (its trumps are shown in view.shown once all
+		// have discarded, PW-DIS-2).
+		if g.Variant != pitch.TenPoint && int(a.Seat) != seat {
+			e.Text = fmt.Sprintf("seat %d discards %d cards", a.Seat, a.Cards.Len())
+			return e
 		}
-		if visible {
-			e.Text = a.String()
-			e.Action, _ = json.Marshal(a)
+	case pitch.ActPassTrumps:
+		if int(a.Seat) != seat && (int(a.Seat)+2)%4 != seat {
+			e.Text = fmt.Sprintf("seat %d passes %d trumps to the partner", a.Seat, a.Cards.Len())
+			return e
 		}
-		out = append(out, e)
 	}
-	return out
+	e.Text, e.Action = a.String(), raw
+	return e
 }
 
 func summarize(n int, s *pitch.State) *handSummary {

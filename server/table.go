@@ -35,6 +35,9 @@ type table struct {
 	gen     int // counts schedule calls: a timer set before the last one does nothing
 	sheet   []sheetRow
 	lastErr error // the store failed on the last try: bots wait for a retry
+	// logs[seat+1] is this hand's log as seat (-1: spectators) may see it,
+	// built as actions are applied; lastLogs is the previous hand's.
+	logs, lastLogs [][]logEntry
 }
 
 // newTable rebuilds a table from its stored form and log (C-6: the seed and
@@ -55,7 +58,7 @@ func newTable(srv *Server, info *store.Table, events []store.Event) (*table, err
 		return nil, err
 	}
 	t := &table{srv: srv, id: info.ID, game: g, info: info, match: pitch.NewMatch(g, info.Seed),
-		bots: make([]bot.Bot, g.Seats()), conns: map[*conn]struct{}{}}
+		bots: make([]bot.Bot, g.Seats()), conns: map[*conn]struct{}{}, logs: make([][]logEntry, g.Seats()+1)}
 	for _, s := range info.Seats {
 		if s.Kind == "bot" {
 			t.bots[s.Seat], err = bot.New(s.Level)
@@ -83,7 +86,15 @@ func (t *table) apply(a pitch.Action) error {
 	if err := t.match.Apply(a); err != nil {
 		return err
 	}
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	for i := range t.logs {
+		t.logs[i] = append(t.logs[i], logEntryFor(t.game, a, raw, i-1))
+	}
 	if len(t.match.Records()) > hands {
+		t.lastLogs, t.logs = t.logs, make([][]logEntry, len(t.logs))
 		r := t.match.LastHand().Result()
 		t.sheet = append(t.sheet, sheetRow{Hand: len(t.match.Records()), Bidder: r.Bidder, Bid: r.Bid, Made: r.Made,
 			Delta: r.Delta, Scores: r.Scores})
@@ -233,14 +244,17 @@ func (t *table) stateFor(seat int) stateMsg {
 	s := t.match.State()
 	v := s.View(seat)
 	m := stateMsg{Type: "state", Seat: seat, Table: t.infoJSON(), Seq: t.seq, HandNo: len(t.match.Records()) + 1,
-		View: toViewJSON(&v), Log: logFor(t.game, t.match.HandActions(), seat), Sheet: t.sheet,
+		View: toViewJSON(&v), Log: t.logs[seat+1], Sheet: t.sheet,
 		Over: t.match.Over(), Winner: t.match.Winner(), Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !t.full()}
 	if m.Sheet == nil {
 		m.Sheet = []sheetRow{}
 	}
 	if t.match.Over() {
 		m.HandNo--
-		m.Log = logFor(t.game, lastHandActions(t.match), seat)
+		m.Log = t.lastLogs[seat+1]
+	}
+	if m.Log == nil {
+		m.Log = []logEntry{}
 	}
 	if last := t.match.LastHand(); last != nil {
 		m.LastHand = summarize(len(t.match.Records()), last)
@@ -263,14 +277,6 @@ func (t *table) stateFor(seat int) stateMsg {
 		}
 	}
 	return m
-}
-
-func lastHandActions(m *pitch.Match) []pitch.Action {
-	recs := m.Records()
-	if len(recs) == 0 {
-		return nil
-	}
-	return recs[len(recs)-1].Actions
 }
 
 func discardRule(kind string, must, pool pitch.CardSet, k int) string {
