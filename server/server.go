@@ -483,6 +483,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t.info.Seats[seat].Name, t.info.Seats[seat].TokenHash = name, h[:]
+	t.infoVer++
 	t.broadcast()
 	t.schedule(0) // the last seat taken starts play
 	writeJSON(w, 200, map[string]any{"seat": seat, "token": token, "table": t.infoJSON()})

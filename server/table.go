@@ -38,6 +38,10 @@ type table struct {
 	// logs[seat+1] is this hand's log as seat (-1: spectators) may see it,
 	// built as actions are applied; lastLogs is the previous hand's.
 	logs, lastLogs [][]logEntry
+	// The parts of a state message every viewer shares, marshalled once
+	// per change: infoVer counts changes to the seats and the like.
+	infoVer, cacheVer, cacheSeq int
+	tableRaw, sheetRaw          json.RawMessage
 }
 
 // newTable rebuilds a table from its stored form and log (C-6: the seed and
@@ -148,6 +152,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
 	t.seq++
 	if ap.Finished {
 		t.info.Finished = true
+		t.infoVer++
 	}
 	if seat >= 0 && t.bots[seat] == nil && t.online[seat] > 0 {
 		t.away[seat] = false
@@ -243,12 +248,18 @@ func (t *table) infoJSON() tableInfo { return publicInfo(t.info) }
 func (t *table) stateFor(seat int) stateMsg {
 	s := t.match.State()
 	v := s.View(seat)
-	m := stateMsg{Type: "state", Seat: seat, Table: t.infoJSON(), Seq: t.seq, HandNo: len(t.match.Records()) + 1,
-		View: toViewJSON(&v), Log: t.logs[seat+1], Sheet: t.sheet,
-		Over: t.match.Over(), Winner: t.match.Winner(), Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !t.full()}
-	if m.Sheet == nil {
-		m.Sheet = []sheetRow{}
+	if t.tableRaw == nil || t.cacheVer != t.infoVer || t.cacheSeq != t.seq {
+		t.tableRaw, _ = json.Marshal(t.infoJSON())
+		sheet := t.sheet
+		if sheet == nil {
+			sheet = []sheetRow{}
+		}
+		t.sheetRaw, _ = json.Marshal(sheet)
+		t.cacheVer, t.cacheSeq = t.infoVer, t.seq
 	}
+	m := stateMsg{Type: "state", Seat: seat, Table: t.tableRaw, Seq: t.seq, HandNo: len(t.match.Records()) + 1,
+		View: toViewJSON(&v), Log: t.logs[seat+1], Sheet: t.sheetRaw,
+		Over: t.match.Over(), Winner: t.match.Winner(), Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !t.full()}
 	if t.match.Over() {
 		m.HandNo--
 		m.Log = t.lastLogs[seat+1]
