@@ -18,16 +18,16 @@ type clientMsg struct {
 
 // stateMsg is sent to a connection after every change it may see.
 type stateMsg struct {
-	Type     string            `json:"type"` // "state"
-	Seat     int               `json:"seat"` // -1 for a spectator
+	Type     string            `json:"type"`  // "state"
+	Seat     int               `json:"seat"`  // -1 for a spectator
 	Table    json.RawMessage   `json:"table"` // a tableInfo
-	Seq      int               `json:"seq"` // events so far
+	Seq      int               `json:"seq"`   // events so far
 	HandNo   int               `json:"hand_no"`
 	View     viewJSON          `json:"view"`
 	Log      []logEntry        `json:"log"`               // this hand's actions, as this seat may see them
 	Legal    []json.RawMessage `json:"legal,omitempty"`   // this seat's legal actions when it is to act (not discards: see Discard)
 	Discard  *discardJSON      `json:"discard,omitempty"` // what this seat must discard, burn or may pass
-	Sheet    json.RawMessage   `json:"sheet"` // a []sheetRow
+	Sheet    json.RawMessage   `json:"sheet"`             // a []sheetRow
 	LastHand *handSummary      `json:"last_hand,omitempty"`
 	Over     bool              `json:"match_over"`
 	Winner   []int             `json:"winner"`

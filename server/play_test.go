@@ -446,8 +446,10 @@ func TestRestart(t *testing.T) {
 func TestNoLeaks(t *testing.T) {
 	forEachStore(t, func(t *testing.T, fresh func(*testing.T) string) {
 		ts := startServer(t, fresh(t), fastOptions())
-		const hands = 8 // per game
-		want := map[string][]string{ // actions whose secrecy must be exercised
+		const hands = 8 // per game, at least
+
+		// The actions whose secrecy must have been exercised.
+		want := map[string][]string{
 			"ten-point": {"give_stock", "pass_trumps", "discard"},
 			"pawnee":    {"call", "discard"},
 			"auction":   {"bid", "play"},

@@ -137,7 +137,11 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
 		ap.Hand = &store.Hand{N: len(t.match.Records()) + 1, Record: rec}
 		ap.Finished = next.Winners() != nil
 	}
-	if err := t.srv.store.Append(ctx, t.id, ap); err != nil {
+	// Not the client's context: a client that leaves mid-commit must not
+	// leave the log and the table disagreeing about what was stored.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	if err := t.srv.store.Append(sctx, t.id, ap); err != nil {
 		t.lastErr = err
 		t.schedule(t.srv.opts.RetryDelay) // try the bots again later
 		if errors.Is(err, store.ErrConflict) {
@@ -161,6 +165,9 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
 	t.schedule(0)
 	return nil
 }
+
+// storeTimeout bounds how long an action waits for the store.
+const storeTimeout = 10 * time.Second
 
 // schedule arranges the next bot move: a bot's turn after a short,
 // natural pause; a human's turn when the human is away (no connection), or

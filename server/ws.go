@@ -98,7 +98,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		t.away[c.seat] = false
 		t.schedule(0) // a returning player takes the seat back
 	}
-	c.sendJSON(t.stateFor(c.seat)) // the full current view, on every (re)connect
+	t.broadcast() // the full current view to the newcomer, and "back" to the others
 	t.mu.Unlock()
 
 	defer func() {
@@ -138,6 +138,13 @@ func (c *conn) writer(ctx context.Context, cancel context.CancelFunc) {
 // reader handles the client's messages, rate limited.
 func (c *conn) reader(ctx context.Context, t *table) {
 	tokens, last := float64(rateBurst), time.Now()
+	var warned time.Time // one "slow down" a second, so a flood cannot fill the send queue
+	slowDown := func(msg string) {
+		if time.Since(warned) >= time.Second {
+			warned = time.Now()
+			c.sendJSON(errorMsg{Type: "error", Message: msg})
+		}
+	}
 	for {
 		typ, data, err := c.ws.Read(ctx)
 		if err != nil {
@@ -147,12 +154,12 @@ func (c *conn) reader(ctx context.Context, t *table) {
 		tokens = min(rateBurst, tokens+now.Sub(last).Seconds()*ratePerSec)
 		last = now
 		if tokens < 1 {
-			c.sendJSON(errorMsg{Type: "error", Message: "too many messages: slow down (10 a second at most)"})
+			slowDown("too many messages: slow down (10 a second at most); messages over the limit are dropped")
 			continue
 		}
 		tokens--
 		if !t.srv.limiter.allow(c.addr) {
-			c.sendJSON(errorMsg{Type: "error", Message: "too many messages from your address: slow down"})
+			slowDown("too many messages from your address: slow down; messages over the limit are dropped")
 			continue
 		}
 		if typ != websocket.MessageText {

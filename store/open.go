@@ -77,6 +77,12 @@ func openPostgres(ctx context.Context, dsn string) (Store, error) {
 		dsn = u.String()
 	}
 	db, err := sql.Open("pgx", dsn)
+	if err == nil {
+		// Bounded, so a busy server queues for connections instead of
+		// using up the database's max_connections (100 by default).
+		db.SetMaxOpenConns(20)
+		db.SetMaxIdleConns(10)
+	}
 	if err != nil {
 		return fail("%w", err)
 	}
