@@ -107,9 +107,9 @@ func (s *State) Points() CardSet {
 	switch {
 	case s.trump == NoSuit:
 		return 0
-	case s.g.Variant == TenPoint:
+	case s.variant == TenPoint:
 		return tenPointPoints(s.trump)
-	case s.g.Variant == Pawnee:
+	case s.variant == Pawnee:
 		return pawneePoints(s.trump)
 	}
 	return NewCard(Jack, s.trump).Set()

@@ -72,7 +72,7 @@ func (s *State) Apply(a Action) error {
 		return s.refuse(a, "the hand is over: no more actions are allowed")
 	}
 	if int(a.Seat) != int(s.turn) {
-		if s.phase == PhaseBid && s.g.Variant == Pawnee && a.Seat >= 0 && a.Seat < s.n && s.passed&(1<<a.Seat) != 0 {
+		if s.phase == PhaseBid && s.variant == Pawnee && a.Seat >= 0 && a.Seat < s.n && s.passed&(1<<a.Seat) != 0 {
 			// PW-BID-1: say why, not only whose turn it is.
 			return s.refuse(a, "seat %d has passed and may not bid again; it is seat %d's turn to %s", a.Seat, s.turn, s.expect())
 		}
@@ -130,7 +130,7 @@ func (s *State) applyBid(a Action) error {
 		s.passed |= 1 << a.Seat
 	} else {
 		if a.Bid < 0 || a.Bid > 15 || bids&(1<<a.Bid) == 0 {
-			if s.g.Variant == Pawnee && a.Bid == 10 && s.bid < 10 && s.scores[a.Seat] < 0 { // PW-BID-4
+			if s.variant == Pawnee && a.Bid == 10 && s.bid < 10 && s.scores[a.Seat] < 0 { // PW-BID-4
 				return s.refuse(a, "seat %d may not bid 10: its score %d is negative; allowed are %s", a.Seat, s.scores[a.Seat], bidList(bids, canPass))
 			}
 			return s.refuse(a, "seat %d may not bid %d: allowed are %s", a.Seat, a.Bid, bidList(bids, canPass))
@@ -139,7 +139,7 @@ func (s *State) applyBid(a Action) error {
 	}
 	s.bidTurns++
 	over := false
-	switch s.g.Variant {
+	switch s.variant {
 	case Auction:
 		over = s.bid == 4 || s.bidTurns == s.n // AP-BID-1, AP-BID-2
 	case TenPoint:
@@ -156,7 +156,7 @@ func (s *State) applyBid(a Action) error {
 		return nil
 	}
 	s.turn = s.bidder
-	switch s.g.Variant {
+	switch s.variant {
 	case Auction:
 		s.startPlay(s.bidder) // AP-PLAY-1
 	case TenPoint:
@@ -276,7 +276,7 @@ func (s *State) applyDiscard(a Action) error {
 	ch := s.discardChoice()
 	if !ch.allows(a.Cards) {
 		verb := "discard"
-		if s.g.Variant == TenPoint {
+		if s.variant == TenPoint {
 			verb = "burn"
 		}
 		var want string
@@ -293,7 +293,7 @@ func (s *State) applyDiscard(a Action) error {
 	s.hands[a.Seat] &^= a.Cards
 	s.out[a.Seat] |= a.Cards
 	tr := s.trumps()
-	if s.g.Variant == TenPoint {
+	if s.variant == TenPoint {
 		s.shown |= a.Cards // TP-TR-5: burned trumps are shown
 		s.advancePassBurn()
 		return nil
@@ -326,7 +326,7 @@ func (s *State) applyDiscard(a Action) error {
 // discardWhy says, for a refused pawnee discard, which part of PW-DIS-2 or
 // PW-DIS-3 it breaks ("" when the listing of what is allowed says it all).
 func (s *State) discardWhy(cards CardSet, ch choice) string {
-	if s.g.Variant != Pawnee {
+	if s.variant != Pawnee {
 		return ""
 	}
 	h := s.hands[s.turn]
@@ -350,7 +350,7 @@ func (s *State) discardWhy(cards CardSet, ch choice) string {
 // startPlay begins the tricks with lead (or the next seat holding a trump).
 func (s *State) startPlay(lead int8) {
 	s.phase = PhasePlay
-	if s.g.Variant == Auction {
+	if s.variant == Auction {
 		s.leader, s.turn = lead, lead
 		return
 	}
@@ -387,7 +387,7 @@ func (s *State) applyPlay(a Action) error {
 // play puts c, a legal card of the seat to act, on the trick and moves on.
 func (s *State) play(c Card) {
 	seat := s.turn
-	if s.g.Variant == Auction && s.trump == NoSuit {
+	if s.variant == Auction && s.trump == NoSuit {
 		s.setTrump(c.Suit()) // AP-PLAY-1
 	}
 	s.hands[seat] &^= c.Set()
@@ -399,7 +399,7 @@ func (s *State) play(c Card) {
 	}
 	s.trickLen++
 	// Voids shown by play: public knowledge for views and resampling.
-	if s.g.Variant == Auction && s.trickLen > 1 {
+	if s.variant == Auction && s.trickLen > 1 {
 		// AP-PLAY-2: off-suit with a plain suit led shows a void in that
 		// suit; a non-trump with trump led shows a void in trump.
 		if led := s.trick[0].Suit(); c.Suit() != led && c.Suit() != s.trump || led == s.trump && c.Suit() != led {
@@ -409,7 +409,7 @@ func (s *State) play(c Card) {
 	// Next seat in this trick: clockwise from seat, back to the leader.
 	tr := s.trumps()
 	for t := s.next(seat); t != s.leader; t = s.next(t) {
-		if s.g.Variant == Auction || s.hands[t]&tr != 0 {
+		if s.variant == Auction || s.hands[t]&tr != 0 {
 			s.turn = t
 			return
 		}
@@ -425,9 +425,9 @@ func (s *State) playProblem(a Action, legal CardSet) string {
 		return fmt.Sprintf("seat %d does not hold %s (holds %s; may play %s)", a.Seat, a.Card, cardList(h), cardList(legal))
 	case !h.Has(a.Card):
 		return fmt.Sprintf("seat %d does not hold %s (holds %s)", a.Seat, a.Card, cardList(h))
-	case s.g.Variant == Pawnee && s.tricks == 0 && s.trickLen == 0:
+	case s.variant == Pawnee && s.tricks == 0 && s.trickLen == 0:
 		return fmt.Sprintf("seat %d must lead the called card %s", a.Seat, s.called)
-	case s.g.Variant != Auction:
+	case s.variant != Auction:
 		return fmt.Sprintf("seat %d must play a trump (holds %s)", a.Seat, cardList(legal))
 	case s.trick[0].Suit() == s.trump:
 		return fmt.Sprintf("seat %d must follow trump (holds %s)", a.Seat, cardList(legal))
@@ -478,7 +478,7 @@ func (s *State) finishTrick() {
 		s.finish()
 		return
 	}
-	if s.g.Variant == Auction {
+	if s.variant == Auction {
 		s.leader, s.turn = w, w
 		return
 	}

@@ -15,7 +15,7 @@ func (s *State) bidOptions() (bids uint16, canPass bool) {
 		}
 		return uint16(1<<(hi+1)) - uint16(1<<lo)
 	}
-	switch s.g.Variant {
+	switch s.variant {
 	case Auction:
 		if seat != s.dealer {
 			return span(high+1, 4), true
@@ -44,8 +44,8 @@ func (s *State) bidOptions() (bids uint16, canPass bool) {
 // TP-PLAY-1, PW-PLAY-1, PW-PLAY-2).
 func (s *State) legalPlays() CardSet {
 	h := s.hands[s.turn]
-	if s.g.Variant != Auction {
-		if s.tricks == 0 && s.trickLen == 0 && s.g.Variant == Pawnee {
+	if s.variant != Auction {
+		if s.tricks == 0 && s.trickLen == 0 && s.variant == Pawnee {
 			return s.called.Set() & h
 		}
 		return h & s.trumps()
@@ -93,7 +93,7 @@ func tenPointPoints(t Suit) CardSet {
 func (s *State) discardChoice() choice {
 	h := s.hands[s.turn]
 	d := h.Len() - 6
-	if s.g.Variant == TenPoint {
+	if s.variant == TenPoint {
 		pts := h & tenPointPoints(s.trump)
 		non := h &^ pts
 		if non.Len() >= d {

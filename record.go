@@ -25,13 +25,13 @@ type Record struct {
 // Record returns the hand record of this hand with the given actions,
 // which must be the actions that led from the deal to this state.
 func (s *State) Record(actions []Action) Record {
-	r := Record{Variant: s.g.Variant, Game: s.g, Dealer: int(s.dealer), Scores: make([]int, s.n),
+	r := Record{Variant: s.variant, Game: s.g, Dealer: int(s.dealer), Scores: make([]int, s.n),
 		Hands: make([]CardSet, s.n), Widow: s.widow, Actions: append([]Action(nil), actions...)}
 	for i := range r.Scores {
 		r.Scores[i] = int(s.scores[i])
 		r.Hands[i] = s.dealt[i]
 	}
-	if s.g.Variant == TenPoint {
+	if s.variant == TenPoint {
 		r.Stock = append([]Card(nil), s.stock[:]...)
 	}
 	return r
@@ -496,7 +496,7 @@ func (s *State) scoreOutput() *ScoreOutput {
 	res := s.Result()
 	o := &ScoreOutput{Complete: res.Complete, Teams: res.Teams, Taken: res.Taken,
 		ScoreDelta: res.Delta, Scores: res.Scores, Winner: res.Winner, Points: []jsonPoint{},
-		pawnee: s.g.Variant == Pawnee}
+		pawnee: s.variant == Pawnee}
 	if res.Bidder >= 0 {
 		o.Bidder, o.Bid = &res.Bidder, &res.Bid
 	}

@@ -21,7 +21,7 @@ type group struct {
 func (v *View) Resample(rng *rand.Rand) State {
 	g := v.Game
 	n := int8(g.seats)
-	s := State{g: g, phase: v.Phase, n: n, dealer: int8(v.Dealer), turn: int8(v.Turn),
+	s := State{g: g, variant: g.Variant, phase: v.Phase, n: n, dealer: int8(v.Dealer), turn: int8(v.Turn),
 		bid: int8(v.Bid), bidder: int8(v.Bidder), passed: v.Passed, trump: NoSuit, called: v.Called,
 		partner: -1, give: v.Give, receiver: int8(v.Receiver), passBurn: int8(v.PassBurn),
 		discards: int8(v.Discards), shown: v.Shown, leader: int8(v.Leader), tricks: int8(v.Tricks),

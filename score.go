@@ -128,7 +128,7 @@ func (s *State) awardPoints(out *[12]Point) int {
 		}
 	}
 	t := s.tord
-	switch s.g.Variant {
+	switch s.variant {
 	case Auction:
 		inPlay := (s.g.Deck() &^ s.undlt) & t.mask
 		hi, lo := t.highest(inPlay), t.lowest(inPlay)
@@ -224,7 +224,7 @@ func (s *State) score() {
 	r.made = int32(r.taken[b]) >= bid
 	target := int32(s.g.Options.Target)
 	var after [MaxSeats]int32
-	switch s.g.Variant {
+	switch s.variant {
 	case Auction:
 		for seat := range s.n {
 			r.delta[seat] = int32(r.taken[seat]) // AP-SC-2
@@ -331,7 +331,7 @@ func (s *State) Result() Result {
 	auctionOver := s.phase > PhaseBid
 	if auctionOver {
 		r.Bidder, r.Bid = int(s.bidder), int(s.bid)
-		if s.g.Variant != Pawnee || s.phase > PhaseCall {
+		if s.variant != Pawnee || s.phase > PhaseCall {
 			r.Teams = s.teams()
 		}
 		r.Partner = int(s.partner)

@@ -36,11 +36,12 @@ func (p Phase) String() string {
 // It is a plain value: assignment clones it. Nothing outside this package
 // should show a State to a player; use View.
 type State struct {
-	g      *Game
-	phase  Phase
-	n      int8
-	dealer int8
-	turn   int8 // seat to act; -1 when the hand is done
+	g       *Game
+	variant Variant // g.Variant, kept here for the hot paths
+	phase   Phase
+	n       int8
+	dealer  int8
+	turn    int8 // seat to act; -1 when the hand is done
 
 	scores [MaxSeats]int32 // match scores before this hand
 
@@ -171,7 +172,7 @@ func (s *State) setSides() {
 			s.sides[seat] = 1 << seat
 		}
 	}
-	if s.g.Variant == Pawnee && s.called != NoCard {
+	if s.variant == Pawnee && s.called != NoCard {
 		bs := uint8(1) << s.bidder
 		if s.partner >= 0 {
 			bs |= 1 << s.partner
@@ -200,11 +201,8 @@ func Deal(g *Game, dealer int, scores []int, rng *rand.Rand) State {
 // Deal is the package-level Deal writing into s, for loops that reuse one
 // State (random playouts) and want to skip a copy.
 func (s *State) Deal(g *Game, dealer int, scores []int, rng *rand.Rand) {
-	var deck [54]Card
+	deck := orderedDeck
 	size := g.Deck().Len()
-	for i := range size {
-		deck[i] = Card(i)
-	}
 	// Only the cards that are dealt need shuffling into place.
 	need := size
 	if g.Variant == Auction {
@@ -223,6 +221,14 @@ func (s *State) Deal(g *Game, dealer int, scores []int, rng *rand.Rand) {
 	}
 	s.deal(g, int8(dealer), scores, deck[:size])
 }
+
+// orderedDeck is every card in card-number order, copied to start a shuffle.
+var orderedDeck = func() (d [54]Card) {
+	for i := range d {
+		d[i] = Card(i)
+	}
+	return d
+}()
 
 // NewHand deals deck (in the order given, top first) the way Deal does,
 // so a test or a replay can fix the cards. It checks that deck is exactly
@@ -277,7 +283,7 @@ func checkScores(g *Game, scores []int) error {
 // dealOrder hands out deck: packets of 3 in auction (AP-3) and ten-point,
 // packets of 5 in pawnee, from the dealer's left; then widow or stock.
 func (s *State) deal(g *Game, dealer int8, scores []int, deck []Card) {
-	*s = State{g: g, n: int8(g.seats), dealer: dealer, bidder: -1, partner: -1, receiver: -1,
+	*s = State{g: g, variant: g.Variant, n: int8(g.seats), dealer: dealer, bidder: -1, partner: -1, receiver: -1,
 		trump: NoSuit, called: NoCard, leader: -1, lastWon: -1}
 	for i, v := range scores {
 		s.scores[i] = int32(v)
@@ -316,7 +322,7 @@ func (s *State) deal(g *Game, dealer int8, scores []int, deck []Card) {
 
 // newFromDeal builds a hand from explicit hands, as a hand record gives them.
 func newFromDeal(g *Game, dealer int, scores []int, hands []CardSet, widow CardSet, stock []Card) State {
-	s := State{g: g, n: int8(g.seats), dealer: int8(dealer), bidder: -1, partner: -1, receiver: -1,
+	s := State{g: g, variant: g.Variant, n: int8(g.seats), dealer: int8(dealer), bidder: -1, partner: -1, receiver: -1,
 		trump: NoSuit, called: NoCard, leader: -1, lastWon: -1}
 	for i, v := range scores {
 		s.scores[i] = int32(v)

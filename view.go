@@ -60,7 +60,7 @@ func (s *State) View(seat int) View {
 		Bid: int(s.bid), Bidder: int(s.bidder), Passed: s.passed, Trump: s.trump, Called: s.called,
 		Partner: -1, Give: s.give, Receiver: int(s.receiver), PassBurn: int(s.passBurn), Discards: int(s.discards),
 		Shown: s.shown, Leader: int(s.leader), Tricks: int(s.tricks), LastWon: int(s.lastWon)}
-	pawneeDiscarding := s.g.Variant == Pawnee && s.phase == PhaseDiscard
+	pawneeDiscarding := s.variant == Pawnee && s.phase == PhaseDiscard
 	for i := range s.n {
 		v.Scores[i] = int(s.scores[i])
 		v.Counts[i] = s.hands[i].Len()
@@ -81,7 +81,7 @@ func (s *State) View(seat int) View {
 			v.NotIn[i] = 0
 		}
 	}
-	if s.g.Variant == TenPoint && s.phase <= PhaseGiveStock {
+	if s.variant == TenPoint && s.phase <= PhaseGiveStock {
 		v.StockLeft = len(s.stock)
 	}
 	for i := range s.trickLen {
@@ -92,7 +92,7 @@ func (s *State) View(seat int) View {
 		v.Last = append(v.Last, s.last[i])
 		v.LastSeat = append(v.LastSeat, int(s.lastSeat[i]))
 	}
-	if s.g.Variant == Pawnee && s.called != NoCard {
+	if s.variant == Pawnee && s.called != NoCard {
 		holder := s.bidder
 		if s.partner >= 0 {
 			holder = s.partner
@@ -111,7 +111,7 @@ func (s *State) View(seat int) View {
 	}
 	v.Hand = s.hands[seat]
 	v.Out = s.out[seat]
-	if s.g.Variant == TenPoint {
+	if s.variant == TenPoint {
 		p := (seat + 2) % 4
 		v.PassedCards = s.passedTo[seat]
 		v.KnownIn[p] = s.passedTo[seat] &^ s.played[p]

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"pitch"
@@ -167,6 +168,22 @@ func TestPostgresOutage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A spectator: a table nobody is at or watching waits.
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(hs.URL, "http")+"/api/tables/"+id+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil {
+		t.Fatal(err)
+	}
+	go func() { // keep reading so the server never finds it slow
+		for {
+			if _, _, err := ws.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
 	seqNow := func() int {
 		tb.mu.Lock()
 		defer tb.mu.Unlock()

@@ -182,6 +182,9 @@ func (t *table) schedule(after time.Duration) {
 	if t.match.Over() || !t.full() {
 		return // play starts when every human seat is taken
 	}
+	if len(t.conns) == 0 {
+		return // nobody is at the table or watching: it waits for them
+	}
 	turn := t.match.State().Turn()
 	delay := after
 	switch {

@@ -96,8 +96,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if c.seat >= 0 {
 		t.online[c.seat]++
 		t.away[c.seat] = false
-		t.schedule(0) // a returning player takes the seat back
 	}
+	t.schedule(0) // a returning player takes the seat back; a paused table wakes
 	t.broadcast() // the full current view to the newcomer, and "back" to the others
 	t.mu.Unlock()
 
