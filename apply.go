@@ -394,6 +394,7 @@ func (s *State) play(c Card) {
 	s.played[seat] |= c.Set()
 	s.trick[s.trickLen] = c
 	s.trickSeat[s.trickLen] = seat
+	s.trickSet |= c.Set()
 	if s.trickLen == 0 || s.beats(c, s.trick[s.best]) {
 		s.best = s.trickLen
 	}
@@ -407,9 +408,17 @@ func (s *State) play(c Card) {
 		}
 	}
 	// Next seat in this trick: clockwise from seat, back to the leader.
+	if s.variant == Auction { // everyone plays every trick
+		if t := s.next(seat); t != s.leader {
+			s.turn = t
+			return
+		}
+		s.finishTrick()
+		return
+	}
 	tr := s.trumps()
 	for t := s.next(seat); t != s.leader; t = s.next(t) {
-		if s.variant == Auction || s.hands[t]&tr != 0 {
+		if s.hands[t]&tr != 0 {
 			s.turn = t
 			return
 		}
@@ -465,11 +474,8 @@ func (s *State) trickWinner() int {
 
 func (s *State) finishTrick() {
 	w := s.trickSeat[s.best]
-	var cards CardSet
-	for i := range s.trickLen {
-		cards |= s.trick[i].Set()
-	}
-	s.won[w] |= cards
+	s.won[w] |= s.trickSet
+	s.trickSet = 0
 	s.trickWins[w]++
 	s.tricks++
 	s.last, s.lastSeat, s.lastLen, s.lastWon = s.trick, s.trickSeat, s.trickLen, w

@@ -39,6 +39,7 @@ func (v *View) Resample(rng *rand.Rand) State {
 	}
 	for i, c := range v.Trick {
 		s.trick[i], s.trickSeat[i] = c, int8(v.TrickSeat[i])
+		s.trickSet |= c.Set()
 	}
 	s.trickLen = int8(len(v.Trick))
 	for i, c := range v.Last {

@@ -86,7 +86,8 @@ type State struct {
 	trick     [MaxSeats]Card
 	trickSeat [MaxSeats]int8
 	trickLen  int8
-	best      int8 // index in trick of the card winning so far
+	best      int8    // index in trick of the card winning so far
+	trickSet  CardSet // the trick's cards as a set
 	leader    int8
 	tricks    int8
 	last      [MaxSeats]Card // the last finished trick, in play order
@@ -311,8 +312,9 @@ func (s *State) deal(g *Game, dealer int8, scores []int, deck []Card) {
 	case TenPoint:
 		copy(s.stock[:], deck[k:])
 	default:
-		for _, c := range deck[k:] {
-			s.undlt |= c.Set()
+		s.undlt = g.Deck()
+		for _, h := range s.dealt[:s.n] {
+			s.undlt &^= h
 		}
 	}
 	s.hands = s.dealt
