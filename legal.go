@@ -79,14 +79,19 @@ func (c choice) allows(set CardSet) bool {
 }
 
 // pawneePoints returns the pawnee point cards for trump t (PW-PT-1).
-func pawneePoints(t Suit) CardSet {
-	return SetOf(NewCard(Jack, t), OffJack(t), BigJoker, LittleJoker, NewCard(Ten, t), NewCard(Three, t))
-}
+func pawneePoints(t Suit) CardSet { return pointSets[0][t&3] }
 
 // tenPointPoints returns the ten-point point cards for trump t (TP-PT-1).
-func tenPointPoints(t Suit) CardSet {
-	return pawneePoints(t) | SetOf(NewCard(Ace, t), NewCard(Two, t))
-}
+func tenPointPoints(t Suit) CardSet { return pointSets[1][t&3] }
+
+// pointSets[0] are the pawnee point cards per trump suit, [1] ten-point's.
+var pointSets = func() (p [2][4]CardSet) {
+	for t := Clubs; t < NoSuit; t++ {
+		p[0][t] = SetOf(NewCard(Jack, t), OffJack(t), BigJoker, LittleJoker, NewCard(Ten, t), NewCard(Three, t))
+		p[1][t] = p[0][t] | SetOf(NewCard(Ace, t), NewCard(Two, t))
+	}
+	return p
+}()
 
 // discardChoice returns what the seat to act must discard: pawnee
 // PW-DIS-1..3, or a ten-point burn TP-TR-5.
