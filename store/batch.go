@@ -7,7 +7,7 @@ import (
 	"sync"
 )
 
-// batcher groups SQLite writes into shared commits. Every commit is
+// batcher groups writes into shared commits (SQLite and PostgreSQL). Every commit is
 // synced to disk (synchronous=FULL), and a sync costs milliseconds, so one
 // commit per action would cap a server at a few hundred actions a second.
 // Writes that arrive while a commit is under way wait and go together in

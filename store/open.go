@@ -94,7 +94,9 @@ func openPostgres(ctx context.Context, dsn string) (Store, error) {
 		db.Close()
 		return fail("%w", err)
 	}
-	return &sqlStore{d: postgresDialect, w: db, r: db}, nil
+	st := &sqlStore{d: postgresDialect, w: db, r: db}
+	st.batch = newBatcher(st) // group commit here too: one WAL flush per batch
+	return st, nil
 }
 
 // SQLite: one writer connection whose transactions are BEGIN IMMEDIATE, so
