@@ -1,0 +1,127 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// TestReplayedAction: sending an accepted action again (a client retrying,
+// or replaying a captured message) is refused and changes nothing.
+func TestReplayedAction(t *testing.T) {
+	_, tb, c := fuzzTable(t)
+	tb.mu.Lock()
+	turn := tb.match.State().Turn()
+	legal := tb.match.State().Legal(nil)[0]
+	tb.mu.Unlock()
+	c.seat = turn
+	raw, _ := json.Marshal(legal)
+	msg := []byte(`{"type":"action","action":` + string(raw) + `}`)
+	c.handle(context.Background(), tb, msg)
+	tb.mu.Lock()
+	seq := tb.seq
+	tb.mu.Unlock()
+	if seq != 1 {
+		t.Fatalf("the first send was not accepted (seq %d)", seq)
+	}
+	for len(c.send) > 0 {
+		<-c.send
+	}
+	c.handle(context.Background(), tb, msg)
+	tb.mu.Lock()
+	again := tb.seq
+	tb.mu.Unlock()
+	if again != seq {
+		t.Errorf("the replayed action was accepted: seq %d → %d", seq, again)
+	}
+	var m errorMsg
+	if len(c.send) == 0 || json.Unmarshal(<-c.send, &m) != nil || m.Type != "error" || !strings.Contains(m.Message, "turn") {
+		t.Errorf("the replay got %+v, want an error saying whose turn it is", m)
+	}
+}
+
+// TestOversizedMessage: a WebSocket message over the limit closes that
+// connection with "message too big"; the table and other clients are
+// unaffected and a new connection is served.
+func TestOversizedMessage(t *testing.T) {
+	srv, tb, _ := fuzzTable(t)
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(hs.URL, "http") + "/api/tables/" + tb.id + "/ws"
+	ws, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ws.Read(ctx); err != nil { // the state
+		t.Fatal(err)
+	}
+	big := []byte(`{"type":"hello","token":"` + strings.Repeat("x", maxMessage) + `"}`)
+	_ = ws.Write(ctx, websocket.MessageText, big)
+	var err2 error
+	for err2 == nil {
+		_, _, err2 = ws.Read(ctx)
+	}
+	if got := websocket.CloseStatus(err2); got != websocket.StatusMessageTooBig {
+		t.Errorf("after %d bytes the connection ended with %v (%v), want 1009 message too big", len(big), got, err2)
+	}
+	ws2, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws2.CloseNow()
+	if err := ws2.Write(ctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, data, err := ws2.Read(ctx)
+	if err != nil || !strings.Contains(string(data), `"type":"state"`) {
+		t.Errorf("a new connection after the oversized one: %v %.80s", err, data)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Error("timed out")
+	}
+}
+
+// TestAddressRateLimit: one address over its rate gets 429 with a reason
+// and a Retry-After, changes nothing, and is served again a moment later.
+func TestAddressRateLimit(t *testing.T) {
+	srv, _, _ := fuzzTable(t)
+	srv.limiter = newLimiter(5, 10)
+	h := srv.Handler()
+	limited := 0
+	for range 40 {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/api/tables", nil))
+		if w.Code == 429 {
+			limited++
+			if w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), "too many requests") {
+				t.Fatalf("429 without a reason or Retry-After: %v %s", w.Header(), w.Body)
+			}
+		}
+	}
+	if limited < 25 {
+		t.Errorf("40 requests at once: %d limited, want at least 25 (burst 10)", limited)
+	}
+	time.Sleep(400 * time.Millisecond) // 2 tokens back
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/api/tables", nil))
+	if w.Code != 200 {
+		t.Errorf("after a pause: %d, want 200", w.Code)
+	}
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/api/health", nil))
+	if w.Code != 200 {
+		t.Errorf("health check while limited: %d, want 200 (it is not limited)", w.Code)
+	}
+}
