@@ -16,11 +16,7 @@ func runDeal(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	gf := addGameFlags(fs)
 	seed := fs.Uint64("seed", 1, "seed for the dealer and the shuffle")
 	dealer := fs.Int("dealer", -1, "dealer's seat (default: drawn from the seed)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "pitch deal: unexpected argument %q\n", fs.Arg(0))
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	g, err := gf.game()

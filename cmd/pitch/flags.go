@@ -2,9 +2,30 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"io"
 
 	"pitch"
 )
+
+// parseFlags parses args with fs and refuses arguments left over; on
+// failure it has already told stderr why and returns false (exit code 2).
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) bool {
+	if err := fs.Parse(args); err != nil {
+		return false // flag has printed the error and the usage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "pitch %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return false
+	}
+	return true
+}
+
+// usageError tells stderr what was wrong with the command line and returns exit code 2.
+func usageError(stderr io.Writer, name, format string, args ...any) int {
+	fmt.Fprintf(stderr, "pitch "+name+": "+format+"\n", args...)
+	return 2
+}
 
 // gameFlags are the flags that name a game and its house rules, shared by
 // the commands that set up games.

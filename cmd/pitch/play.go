@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"io"
 	"time"
 
@@ -20,16 +19,10 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	level := fs.String("level", "medium", "the bots' level: easy, medium or hard")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed for the dealer and the shuffle (default: the clock)")
 	delay := fs.Duration("delay", 600*time.Millisecond, "pause before each bot move")
-	if err := fs.Parse(args); err != nil {
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "pitch play: "+format+"\n", args...)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q", fs.Arg(0))
-	}
+	fail := func(format string, args ...any) int { return usageError(stderr, "play", format, args...) }
 	g, err := gf.game()
 	if err != nil {
 		return fail("%v", err)

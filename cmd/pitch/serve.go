@@ -28,11 +28,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	botDelay := fs.Duration("bot-delay", 800*time.Millisecond, "pause before a bot acts")
 	awayDelay := fs.Duration("away-delay", 3*time.Second, "pause before a bot plays for a disconnected player")
 	addrRate := fs.Float64("addr-rate", 30, "API requests and messages a second one client address may send (0: no limit, for load tests from one address)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "pitch serve: unexpected argument %q\n", fs.Arg(0))
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))

@@ -29,16 +29,10 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	svg := fs.String("svg", "", "write an SVG of the cumulative score difference to this file")
-	if err := fs.Parse(args); err != nil {
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "pitch sim: "+format+"\n", args...)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q", fs.Arg(0))
-	}
+	fail := func(format string, args ...any) int { return usageError(stderr, "sim", format, args...) }
 	g, err := gf.game()
 	if err != nil {
 		return fail("%v", err)
