@@ -54,7 +54,7 @@ func policy(s *pitch.State) pitch.Action {
 		return pitch.Discard(seat, must|lowestN(s, pool, k))
 	case pitch.PhaseDiscard:
 		must, pool, k := s.DiscardChoice()
-		return pitch.Discard(seat, must|discardPick(s, pool, k))
+		return pitch.Discard(seat, must|lowestN(s, pool, k))
 	case pitch.PhasePlay:
 		return pitch.Play(seat, playCard(s, seat))
 	}
@@ -263,7 +263,9 @@ func lowestN(s *pitch.State, set pitch.CardSet, n int) pitch.CardSet {
 	return out
 }
 
-// weakest returns the card of set a seat would most like to be rid of.
+// weakest returns the card of set a seat would most like to be rid of:
+// non-trumps by rank, then trumps by strength, point cards last (and the
+// cheapest card to give up when a trick cannot or need not be won).
 func weakest(s *pitch.State, set pitch.CardSet) pitch.Card {
 	best, bestScore := pitch.NoCard, math.MaxInt
 	pts := s.Points()
@@ -281,10 +283,6 @@ func weakest(s *pitch.State, set pitch.CardSet) pitch.Card {
 		}
 	}
 	return best
-}
-
-func discardPick(s *pitch.State, pool pitch.CardSet, k int) pitch.CardSet {
-	return lowestN(s, pool, k)
 }
 
 // --- play ---
@@ -361,12 +359,6 @@ func gameValueOf(c pitch.Card) int {
 	return 0
 }
 
-// cheapest returns the card of set that costs least to give up: the
-// lowest trump by strength, or for plain cards the lowest rank.
-func cheapest(s *pitch.State, set pitch.CardSet) pitch.Card {
-	return weakest(s, set)
-}
-
 func playTrumps(s *pitch.State, seat int) pitch.Card {
 	legal := s.LegalPlays()
 	pts := s.Points()
@@ -376,7 +368,7 @@ func playTrumps(s *pitch.State, seat int) pitch.Card {
 			return top // take what the others must play
 		}
 		if low := legal &^ pts; low != 0 {
-			return cheapest(s, low)
+			return weakest(s, low)
 		}
 		return top
 	}
@@ -393,18 +385,18 @@ func playTrumps(s *pitch.State, seat int) pitch.Card {
 		if p := legal & pts; p != 0 {
 			return mostValuable(s, p)
 		}
-		return cheapest(s, legal)
+		return weakest(s, legal)
 	}
 	if winners != 0 && (trickPoints(s) > 0 || bossIn(s, seat, winners)) {
 		if b := bossCheapest(s, seat, winners); b != pitch.NoCard {
 			return b
 		}
-		return cheapest(s, winners)
+		return weakest(s, winners)
 	}
 	if low := legal &^ pts; low != 0 {
-		return cheapest(s, low)
+		return weakest(s, low)
 	}
-	return cheapest(s, legal)
+	return weakest(s, legal)
 }
 
 func bossIn(s *pitch.State, seat int, set pitch.CardSet) bool {

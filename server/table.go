@@ -23,18 +23,17 @@ type table struct {
 	id   string
 	game *pitch.Game
 
-	mu      sync.Mutex
-	info    *store.Table
-	match   *pitch.Match
-	seq     int       // events in the log
-	bots    []bot.Bot // per seat; nil for humans
-	conns   map[*conn]struct{}
-	online  [pitch.MaxSeats]int  // live connections per seat
-	away    [pitch.MaxSeats]bool // a bot is playing for this human seat
-	timer   *time.Timer
-	gen     int // counts schedule calls: a timer set before the last one does nothing
-	sheet   []sheetRow
-	lastErr error // the store failed on the last try: bots wait for a retry
+	mu     sync.Mutex
+	info   *store.Table
+	match  *pitch.Match
+	seq    int       // events in the log
+	bots   []bot.Bot // per seat; nil for humans
+	conns  map[*conn]struct{}
+	online [pitch.MaxSeats]int  // live connections per seat
+	away   [pitch.MaxSeats]bool // a bot is playing for this human seat
+	timer  *time.Timer
+	gen    int // counts schedule calls: a timer set before the last one does nothing
+	sheet  []sheetRow
 	// logs[seat+1] is this hand's log as seat (-1: spectators) may see it,
 	// built as actions are applied; lastLogs is the previous hand's.
 	logs, lastLogs [][]logEntry
@@ -142,14 +141,12 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	if err := t.srv.store.Append(sctx, t.id, ap); err != nil {
-		t.lastErr = err
 		t.schedule(t.srv.opts.RetryDelay) // try the bots again later
 		if errors.Is(err, store.ErrConflict) {
 			return &Error{Kind: Conflict, Op: op, Msg: "another action was taken first; try again", Err: err}
 		}
 		return unavailable(op, err)
 	}
-	t.lastErr = nil
 	if err := t.apply(a); err != nil {
 		return internal(op, err) // cannot happen: the clone accepted it
 	}
