@@ -276,8 +276,10 @@ func ReadRecord(rd io.Reader) (*Record, error) {
 		if !ok {
 			return recErr(-1, "the hand record has no %q: it must give %s", name, what)
 		}
-		if err := json.Unmarshal(raw, v); err != nil {
-			return recErr(-1, "%q must be %s, not %s", name, what, shorten(raw))
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields() // a misspelt "widow" must not pass silently
+		if err := dec.Decode(v); err != nil {
+			return recErr(-1, "%q must be %s, not %s (%v)", name, what, shorten(raw), err)
 		}
 		return nil
 	}
