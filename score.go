@@ -212,12 +212,12 @@ func (s *State) score() {
 	r := &s.res
 	*r = outcome{}
 	r.np = int8(s.awardPoints(&r.points))
+	var bySide [MaxSeats]int16 // by each side's lowest seat
 	for _, p := range r.points[:r.np] {
-		for seat := range s.n {
-			if s.sameSide(seat, p.Seat) {
-				r.taken[seat] += int16(p.value())
-			}
-		}
+		bySide[s.sideKey(p.Seat)] += int16(p.value())
+	}
+	for seat := range s.n {
+		r.taken[seat] = bySide[s.sideKey(seat)]
 	}
 	b := s.bidder
 	bid := int32(s.bid)
