@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"pitch"
+	"pitch/bot"
 )
 
 // TestReplayedAction: sending an accepted action again (a client retrying,
@@ -123,5 +126,35 @@ func TestAddressRateLimit(t *testing.T) {
 	h.ServeHTTP(w, httptest.NewRequest("GET", "/api/health", nil))
 	if w.Code != 200 {
 		t.Errorf("health check while limited: %d, want 200 (it is not limited)", w.Code)
+	}
+}
+
+// panicky is a bot with a bug.
+type panicky struct{}
+
+func (panicky) Name() string                 { return "panicky" }
+func (panicky) Act(bot.Request) pitch.Action { panic("a bug") }
+
+// TestBotPanicDoesNotStopTheServer: a bot that panics is replaced, for that
+// decision, by a random legal action; the table goes on.
+func TestBotPanicDoesNotStopTheServer(t *testing.T) {
+	_, tb, _ := fuzzTable(t)
+	tb.mu.Lock()
+	s := tb.match.State()
+	rng := pitch.NewRand(1)
+	_, err := decideSafely(panicky{}, s, rng)
+	tb.mu.Unlock()
+	if err == nil || !strings.Contains(err.Error(), "a bug") {
+		t.Fatalf("err = %v, want the panic as an error", err)
+	}
+	tb.mu.Lock()
+	turn, seq, gen := tb.match.State().Turn(), tb.seq, tb.gen
+	tb.bots[turn] = panicky{}
+	tb.mu.Unlock()
+	tb.botMove(gen) // as the timer would
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	if tb.seq != seq+1 {
+		t.Errorf("after the bot panicked the table is at %d events, want %d", tb.seq, seq+1)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -217,7 +218,11 @@ func (t *table) botMove(gen int) {
 	// Seeded by table and position in the log, so a restarted server's
 	// bots decide as the old one's would have.
 	rng := pitch.NewRand(t.info.Seed ^ uint64(t.seq+1)*0x9e3779b97f4a7c15)
-	a := bot.Decide(b, s, rng)
+	a, err := decideSafely(b, s, rng)
+	if err != nil {
+		t.srv.log.Error("bot failed; playing a random legal action instead", "table", t.id, "seat", turn, "bot", b.Name(), "err", err.Error())
+		a = s.RandomAction(rng)
+	}
 	if err := t.act(context.Background(), turn, a); err != nil {
 		t.srv.log.Warn("bot move failed", "table", t.id, "seat", turn, "err", err.Error())
 	}
@@ -231,6 +236,17 @@ func (t *table) full() bool {
 		}
 	}
 	return true
+}
+
+// decideSafely asks b for a decision; a bot that panics (a bug) must not
+// take the server down, so its panic becomes an error.
+func decideSafely(b bot.Bot, s *pitch.State, rng *rand.Rand) (a pitch.Action, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return bot.Decide(b, s, rng), nil
 }
 
 // seatFor returns the seat whose token this is, or -1.
