@@ -79,10 +79,7 @@ func (s *State) Beats(c Card) bool {
 	if s.trickLen == 0 {
 		return true
 	}
-	if s.tord == nil { // auction before the first card: no trump yet
-		return false
-	}
-	return s.beats(c, s.trick[s.best])
+	return s.beats(c)
 }
 
 // TrumpStrength returns the rank of c among this hand's trumps (higher

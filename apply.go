@@ -395,8 +395,11 @@ func (s *State) play(c Card) {
 	s.trick[s.trickLen] = c
 	s.trickSeat[s.trickLen] = seat
 	s.trickSet |= c.Set()
-	if s.trickLen == 0 || s.beats(c, s.trick[s.best]) {
-		s.best = s.trickLen
+	if s.trickLen == 0 {
+		s.keys = &trickKeys[b2i(s.g.jokers)][s.trump][c.Suit()]
+		s.best, s.bestKey = 0, s.keys[c]
+	} else if k := s.keys[c]; k > s.bestKey {
+		s.best, s.bestKey = s.trickLen, k
 	}
 	s.trickLen++
 	// Voids shown by play: public knowledge for views and resampling.
@@ -444,28 +447,28 @@ func (s *State) playProblem(a Action, legal CardSet) string {
 	return fmt.Sprintf("seat %d must follow %s or play a trump (may play %s)", a.Seat, s.trick[0].Suit(), cardList(legal))
 }
 
-// beats reports whether card c, played to the trick, beats the card b
+// beats reports whether card c, played to the trick, beats the card
 // winning it so far.
-func (s *State) beats(c, b Card) bool { return beats(s.tord, s.trick[0].Suit(), c, b) }
+func (s *State) beats(c Card) bool { return s.keys[c] > s.bestKey }
 
-// beats reports whether c beats b in a trick where led was led and t
-// orders the trumps: the highest trump wins, with no trump the highest card
-// of the suit led (AP-PLAY-3, TP-PLAY-2, PW-PLAY-2).
-func beats(t *trumpOrder, led Suit, c, b Card) bool {
-	cs, bs := t.strength[c], t.strength[b]
-	if cs >= 0 || bs >= 0 {
-		return cs > bs
-	}
-	return c.Suit() == led && (b.Suit() != led || c.Rank() > b.Rank())
-}
-
-// trickWinner works out afresh the index of the card winning the trick in
-// progress (play keeps it up to date in s.best as cards fall).
+// trickWinner works out afresh, from the rules rather than the key table
+// play uses, the index of the card winning the trick in progress: the
+// highest trump wins; with no trump, the highest card of the suit led
+// (AP-PLAY-3, TP-PLAY-2, PW-PLAY-2). Resample uses it, and tests check
+// play's bookkeeping against it.
 func (s *State) trickWinner() int {
 	t := s.g.trump(s.trump)
+	led := s.trick[0].Suit()
 	best := 0
 	for i := 1; i < int(s.trickLen); i++ {
-		if beats(t, s.trick[0].Suit(), s.trick[i], s.trick[best]) {
+		c, b := s.trick[i], s.trick[best]
+		cs, bs := t.strength[c], t.strength[b]
+		switch {
+		case cs >= 0 || bs >= 0:
+			if cs > bs {
+				best = i
+			}
+		case c.Suit() == led && (b.Suit() != led || c.Rank() > b.Rank()):
 			best = i
 		}
 	}

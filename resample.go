@@ -50,8 +50,10 @@ func (v *View) Resample(rng *rand.Rand) State {
 	if v.Trump != NoSuit {
 		s.setTrump(v.Trump)
 	}
-	if s.trickLen > 1 {
-		s.best = int8(s.trickWinner()) // the card winning the trick in progress
+	if s.trickLen > 0 { // the card winning the trick in progress
+		s.keys = &trickKeys[b2i(g.jokers)][s.trump][s.trick[0].Suit()]
+		s.best = int8(s.trickWinner())
+		s.bestKey = s.keys[s.trick[s.best]]
 	}
 	me := v.Seat
 	tr := s.trumps()

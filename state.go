@@ -86,8 +86,10 @@ type State struct {
 	trick     [MaxSeats]Card
 	trickSeat [MaxSeats]int8
 	trickLen  int8
-	best      int8    // index in trick of the card winning so far
-	trickSet  CardSet // the trick's cards as a set
+	best      int8      // index in trick of the card winning so far
+	bestKey   int8      // its key in keys
+	keys      *[54]int8 // this trick's card ranking (trickKeys)
+	trickSet  CardSet   // the trick's cards as a set
 	leader    int8
 	tricks    int8
 	last      [MaxSeats]Card // the last finished trick, in play order

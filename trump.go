@@ -18,9 +18,11 @@ type trumpOrder struct {
 }
 
 // trumpOrders[jokers][suit]: jokers=1 for the games that use jokers and the off-jack.
-var trumpOrders [2][4]trumpOrder
+// (A var with a function, not init: trickKeys below is built from it, and
+// package variables are all set before any init function runs.)
+var trumpOrders = buildTrumpOrders()
 
-func init() {
+func buildTrumpOrders() (trumpOrders [2][4]trumpOrder) {
 	for j := 0; j < 2; j++ {
 		for s := Clubs; s < NoSuit; s++ {
 			t := &trumpOrders[j][s]
@@ -49,6 +51,7 @@ func init() {
 			}
 		}
 	}
+	return trumpOrders
 }
 
 // Trumps returns the trump cards when suit s is trump: the suit alone, or
@@ -136,3 +139,28 @@ func gameValue(set CardSet) int {
 	return 10*(set&RankSet(Ten)).Len() + 4*(set&RankSet(Ace)).Len() + 3*(set&RankSet(King)).Len() +
 		2*(set&RankSet(Queen)).Len() + (set & RankSet(Jack)).Len()
 }
+
+// trickKeys[jokers][trump][led][c] ranks card c in a trick: 32 + its trump
+// strength for a trump, its rank for a card of the suit led, -1 for any
+// other card. The card with the highest key wins the trick (AP-PLAY-3,
+// TP-PLAY-2, PW-PLAY-2); led is NoSuit when a joker was led.
+var trickKeys = func() (k [2][4][5][54]int8) {
+	for j := range 2 {
+		for t := Clubs; t < NoSuit; t++ {
+			order := &trumpOrders[j][t]
+			for led := Clubs; led <= NoSuit; led++ {
+				for c := range Card(54) {
+					switch {
+					case order.strength[c] >= 0:
+						k[j][t][led][c] = 32 + order.strength[c]
+					case c.Suit() == led:
+						k[j][t][led][c] = int8(c.Rank())
+					default:
+						k[j][t][led][c] = -1
+					}
+				}
+			}
+		}
+	}
+	return k
+}()
