@@ -10,9 +10,6 @@ package server_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,7 +17,6 @@ import (
 	mrand "math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,40 +49,8 @@ func forEachStore(t *testing.T, f func(t *testing.T, fresh func(t *testing.T) st
 			t.Skip("PITCH_TEST_POSTGRES is not set")
 		}
 		t.Parallel()
-		f(t, func(t *testing.T) string { return freshPostgres(t, base) })
+		f(t, func(t *testing.T) string { return server.FreshPostgres(t, base) })
 	})
-}
-
-// freshPostgres makes a schema of the test's own on base's database and
-// returns a URL whose search_path is that schema; the schema is dropped
-// when the test ends.
-func freshPostgres(t *testing.T, base string) string {
-	t.Helper()
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "pitch_server_test_" + hex.EncodeToString(b[:])
-	if _, err := admin.ExecContext(bg, "CREATE SCHEMA "+schema); err != nil {
-		admin.Close()
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		defer admin.Close()
-		if _, err := admin.ExecContext(bg, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // --- the server under test ---

@@ -2,9 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net"
@@ -18,40 +15,10 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"pitch"
 	"pitch/store"
 )
-
-// outageDatabase creates a database of the test's own next to base's and
-// returns its URL; it is dropped when the test ends.
-func outageDatabase(t *testing.T, base string) string {
-	t.Helper()
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	name := "pitch_outage_" + hex.EncodeToString(b[:])
-	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
-		admin.Close()
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		defer admin.Close()
-		if _, err := admin.Exec("DROP DATABASE " + name + " WITH (FORCE)"); err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	return u.String()
-}
 
 // cutProxy forwards TCP to a database and can cut it, as a database that
 // stops or a network that fails would.
@@ -121,7 +88,7 @@ func TestPostgresOutage(t *testing.T) {
 	if base == "" {
 		t.Skip("PITCH_TEST_POSTGRES is not set")
 	}
-	u, err := url.Parse(outageDatabase(t, base))
+	u, err := url.Parse(freshPostgres(t, base))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,11 +2,7 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
-	"encoding/hex"
-	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,7 +20,7 @@ func TestStaleTimerYieldsToReturningPlayer(t *testing.T) {
 		"sqlite": func(t *testing.T) string { return filepath.Join(t.TempDir(), "pitch.db") },
 	}
 	if base := os.Getenv("PITCH_TEST_POSTGRES"); base != "" {
-		stores["postgres"] = func(t *testing.T) string { return internalSchema(t, base) }
+		stores["postgres"] = func(t *testing.T) string { return freshPostgres(t, base) }
 	}
 	for name, fresh := range stores {
 		t.Run(name, func(t *testing.T) {
@@ -90,34 +86,4 @@ func TestStaleTimerYieldsToReturningPlayer(t *testing.T) {
 			}
 		})
 	}
-}
-
-// internalSchema is a fresh schema on base's database (dropped after the test).
-func internalSchema(t *testing.T, base string) string {
-	t.Helper()
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "pitch_server_itest_" + hex.EncodeToString(b[:])
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
-		admin.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		defer admin.Close()
-		if _, err := admin.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
