@@ -390,15 +390,15 @@ func (s *State) play(c Card) {
 	if s.variant == Auction && s.trump == NoSuit {
 		s.setTrump(c.Suit()) // AP-PLAY-1
 	}
-	s.hands[seat] &^= c.Set()
-	s.played[seat] |= c.Set()
-	s.trick[s.trickLen] = c
-	s.trickSeat[s.trickLen] = seat
+	s.hands[seat&7] &^= c.Set()
+	s.played[seat&7] |= c.Set()
+	s.trick[s.trickLen&7] = c
+	s.trickSeat[s.trickLen&7] = seat
 	s.trickSet |= c.Set()
 	if s.trickLen == 0 {
-		s.keys = &trickKeys[b2i(s.g.jokers)][s.trump][c.Suit()]
-		s.best, s.bestKey = 0, s.keys[c]
-	} else if k := s.keys[c]; k > s.bestKey {
+		s.keys = &trickKeys[b2i(s.g.jokers)][s.trump&3][c.Suit()]
+		s.best, s.bestKey = 0, s.keys[c&63]
+	} else if k := s.keys[c&63]; k > s.bestKey {
 		s.best, s.bestKey = s.trickLen, k
 	}
 	s.trickLen++

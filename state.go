@@ -32,6 +32,11 @@ func (p Phase) String() string {
 	return fmt.Sprintf("Phase(%d)", p)
 }
 
+// slots is the size of a State's per-seat arrays: MaxSeats rounded up to
+// a power of two, so that the hot paths can index them with seat&7 and
+// the compiler can drop the bounds checks.
+const slots = 8
+
 // State is one hand of a match: everything on the table, hidden or not.
 // It is a plain value: assignment clones it. Nothing outside this package
 // should show a State to a player; use View.
@@ -43,13 +48,13 @@ type State struct {
 	dealer  int8
 	turn    int8 // seat to act; -1 when the hand is done
 
-	scores [MaxSeats]int32 // match scores before this hand
+	scores [slots]int32 // match scores before this hand
 
-	dealt [MaxSeats]CardSet // as dealt
-	hands [MaxSeats]CardSet // now
-	widow CardSet           // pawnee, as dealt
-	stock [18]Card          // ten-point, top first
-	undlt CardSet           // auction: cards not dealt
+	dealt [slots]CardSet // as dealt
+	hands [slots]CardSet // now
+	widow CardSet        // pawnee, as dealt
+	stock [18]Card       // ten-point, top first
+	undlt CardSet        // auction: cards not dealt
 
 	// auction
 	bid      int8 // high bid, 0 for none
@@ -58,42 +63,42 @@ type State struct {
 	bidTurns int8 // turns taken in a one-round auction
 
 	trump   Suit
-	tmask   CardSet         // the trumps, once trump is known
-	tord    *trumpOrder     // their order, once trump is known
-	sides   [MaxSeats]uint8 // seats on each seat's side this hand (itself included)
+	tmask   CardSet      // the trumps, once trump is known
+	tord    *trumpOrder  // their order, once trump is known
+	sides   [slots]uint8 // seats on each seat's side this hand (itself included)
 	called  Card
 	partner int8 // pawnee: the called card's holder when not the bidder; -1 alone
 
 	// ten-point stock and passing
 	give     bool
 	receiver int8
-	fillGot  [MaxSeats]int8 // cards each seat was given from the stock (fill and rest)
-	passedTo [MaxSeats]CardSet
+	fillGot  [slots]int8 // cards each seat was given from the stock (fill and rest)
+	passedTo [slots]CardSet
 	passBurn int8 // ten-point: how many seats from the dealer's left have had their turn
 
-	out      [MaxSeats]CardSet // cards each seat put out of play (discards, burns, dropped non-trumps)
-	hidden   [MaxSeats]CardSet // the face-down part of out
-	shown    CardSet           // out of play face up: burns and revealed trump discards
-	pending  CardSet           // pawnee trump discards, shown once all have discarded
-	discards int8              // pawnee: seats that have discarded
-	notIn    [MaxSeats]CardSet // cards every seat knows are not in this seat's hand
+	out      [slots]CardSet // cards each seat put out of play (discards, burns, dropped non-trumps)
+	hidden   [slots]CardSet // the face-down part of out
+	shown    CardSet        // out of play face up: burns and revealed trump discards
+	pending  CardSet        // pawnee trump discards, shown once all have discarded
+	discards int8           // pawnee: seats that have discarded
+	notIn    [slots]CardSet // cards every seat knows are not in this seat's hand
 
 	inPlay    CardSet // trumps held when play began
-	played    [MaxSeats]CardSet
-	won       [MaxSeats]CardSet
-	trickWins [MaxSeats]int8
+	played    [slots]CardSet
+	won       [slots]CardSet
+	trickWins [slots]int8
 
-	trick     [MaxSeats]Card
-	trickSeat [MaxSeats]int8
+	trick     [slots]Card
+	trickSeat [slots]int8
 	trickLen  int8
 	best      int8      // index in trick of the card winning so far
 	bestKey   int8      // its key in keys
-	keys      *[54]int8 // this trick's card ranking (trickKeys)
+	keys      *[64]int8 // this trick's card ranking (trickKeys)
 	trickSet  CardSet   // the trick's cards as a set
 	leader    int8
 	tricks    int8
-	last      [MaxSeats]Card // the last finished trick, in play order
-	lastSeat  [MaxSeats]int8
+	last      [slots]Card // the last finished trick, in play order
+	lastSeat  [slots]int8
 	lastLen   int8
 	lastWon   int8
 

@@ -144,7 +144,7 @@ func gameValue(set CardSet) int {
 // strength for a trump, its rank for a card of the suit led, -1 for any
 // other card. The card with the highest key wins the trick (AP-PLAY-3,
 // TP-PLAY-2, PW-PLAY-2); led is NoSuit when a joker was led.
-var trickKeys = func() (k [2][4][5][54]int8) {
+var trickKeys = func() (k [2][4][5][64]int8) {
 	for j := range 2 {
 		for t := Clubs; t < NoSuit; t++ {
 			order := &trumpOrders[j][t]
