@@ -6,7 +6,6 @@ package pitch
 // the engine.
 
 import (
-	"errors"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -259,26 +258,6 @@ func apPlayLegal(t *testing.T, s *State) string {
 	return set.String()
 }
 
-// apRefused checks that a is refused with a message holding every part
-// of want, and that the refusal changed nothing (C-7).
-func apRefused(t *testing.T, s *State, a Action, want ...string) {
-	t.Helper()
-	before := *s
-	err := s.Apply(a)
-	var ae *ActionError
-	if !errors.As(err, &ae) {
-		t.Fatalf("%s: got error %v, want an *ActionError", a, err)
-	}
-	for _, w := range want {
-		if !strings.Contains(ae.Problem, w) {
-			t.Errorf("%s: message %q does not say %q", a, ae.Problem, w)
-		}
-	}
-	if *s != before {
-		t.Errorf("%s: refused action changed the state", a)
-	}
-}
-
 // AP-1: 3 to 7 players (default 4), 2 as an option, partnerships of 4 or 6.
 func TestAP1Players(t *testing.T) {
 	if got := MustNewGame(Auction).Seats(); got != 4 {
@@ -516,16 +495,16 @@ func TestAPBid1Order(t *testing.T) {
 func TestAPBid1Refused(t *testing.T) {
 	g := MustNewGame(Auction)
 	s := apBase.start(t, g, nil)
-	apRefused(t, &s, Bid(2, 1), "seat 1's turn", "not seat 2's")
-	apRefused(t, &s, Bid(1, 5), "may not bid 5", "pass, 1, 2, 3, 4")
-	apRefused(t, &s, Bid(1, 0), "may not bid 0", "pass, 1, 2, 3, 4")
-	apRefused(t, &s, Play(1, MustParseCard("AH")), "may not play now", "bid or pass")
+	assertRefused(t, &s, Bid(2, 1), "seat 1's turn", "not seat 2's")
+	assertRefused(t, &s, Bid(1, 5), "may not bid 5", "pass, 1, 2, 3, 4")
+	assertRefused(t, &s, Bid(1, 0), "may not bid 0", "pass, 1, 2, 3, 4")
+	assertRefused(t, &s, Play(1, MustParseCard("AH")), "may not play now", "bid or pass")
 	apApply(t, &s, apActs(t, "1:b2"))
-	apRefused(t, &s, Bid(2, 1), "may not bid 1", "pass, 3, 4")
-	apRefused(t, &s, Bid(1, 3), "seat 2's turn") // seat 1 has had its one bid
+	assertRefused(t, &s, Bid(2, 1), "may not bid 1", "pass, 3, 4")
+	assertRefused(t, &s, Bid(1, 3), "seat 2's turn") // seat 1 has had its one bid
 	apApply(t, &s, apActs(t, "2:b3 3:p 0:p"))
-	apRefused(t, &s, Bid(2, 4), "seat 2 may not bid now", "the action is play")
-	apRefused(t, &s, Pass(2), "seat 2 may not pass now", "the action is play")
+	assertRefused(t, &s, Bid(2, 4), "seat 2 may not bid now", "the action is play")
+	assertRefused(t, &s, Pass(2), "seat 2 may not pass now", "the action is play")
 }
 
 // AP-BID-2: a bid of 4 ends the auction at once: nobody after the pitcher
@@ -549,8 +528,8 @@ func TestAPBid2Pitch(t *testing.T) {
 		}
 		for seat := range 4 {
 			if seat != tc.pitch {
-				apRefused(t, &s, Bid(seat, 4), "seat "+strconv.Itoa(tc.pitch)+"'s turn to play")
-				apRefused(t, &s, Pass(seat), "seat "+strconv.Itoa(tc.pitch)+"'s turn to play")
+				assertRefused(t, &s, Bid(seat, 4), "seat "+strconv.Itoa(tc.pitch)+"'s turn to play")
+				assertRefused(t, &s, Pass(seat), "seat "+strconv.Itoa(tc.pitch)+"'s turn to play")
 			}
 		}
 		for _, a := range s.Legal(nil) {
@@ -598,9 +577,9 @@ func TestAPBid3Steal(t *testing.T) {
 	// A non-dealer may not match the high bid.
 	s := apBase.start(t, MustNewGame(Auction), nil)
 	apApply(t, &s, apActs(t, "1:b2"))
-	apRefused(t, &s, Bid(2, 2), "may not bid 2", "pass, 3, 4")
+	assertRefused(t, &s, Bid(2, 2), "may not bid 2", "pass, 3, 4")
 	apApply(t, &s, apActs(t, "2:p"))
-	apRefused(t, &s, Bid(3, 2), "may not bid 2", "pass, 3, 4")
+	assertRefused(t, &s, Bid(3, 2), "may not bid 2", "pass, 3, 4")
 }
 
 // AP-BID-4: if everyone before the dealer passed, the dealer must bid 2 or more.
@@ -614,8 +593,8 @@ func TestAPBid4DealerMustBid(t *testing.T) {
 		if got := apBidLegal(&s); got != "2 3 4" {
 			t.Errorf("%d players, all passed: dealer may %q, want %q", players, got, "2 3 4")
 		}
-		apRefused(t, &s, Pass(0), "dealer", "must bid", "2, 3, 4")
-		apRefused(t, &s, Bid(0, 1), "may not bid 1", "2, 3, 4")
+		assertRefused(t, &s, Pass(0), "dealer", "must bid", "2, 3, 4")
+		assertRefused(t, &s, Bid(0, 1), "may not bid 1", "2, 3, 4")
 		apApply(t, &s, []Action{Bid(0, 2)})
 		if s.Phase() != PhasePlay || s.Bidder() != 0 || s.HighBid() != 2 {
 			t.Errorf("%d players: dealer's forced 2: phase %s bidder %d bid %d", players, s.Phase(), s.Bidder(), s.HighBid())
@@ -641,7 +620,7 @@ func TestAPPlay1PitcherLeads(t *testing.T) {
 			t.Errorf("pitcher's lead: legal %s, want the whole hand %s", got, want)
 		}
 		for _, seat := range []int{0, 2, 3} {
-			apRefused(t, &s, Play(seat, s.Hand(seat).First()), "seat 1's turn to play")
+			assertRefused(t, &s, Play(seat, s.Hand(seat).First()), "seat 1's turn to play")
 		}
 		c := MustParseCard(lead)
 		apApply(t, &s, []Action{Play(1, c)})
@@ -686,11 +665,11 @@ func TestAPPlay2Follow(t *testing.T) {
 
 	s := apBase.start(t, MustNewGame(Auction), nil)
 	apApply(t, &s, apActs(t, "1:b2 2:p 3:p 0:p 1:AH"))
-	apRefused(t, &s, Play(2, MustParseCard("TC")), "seat 2 must follow trump", "2H, 5H")
-	apRefused(t, &s, Play(2, MustParseCard("AC")), "seat 2 does not hold AC", "may play 2H, 5H")
+	assertRefused(t, &s, Play(2, MustParseCard("TC")), "seat 2 must follow trump", "2H, 5H")
+	assertRefused(t, &s, Play(2, MustParseCard("AC")), "seat 2 does not hold AC", "may play 2H, 5H")
 	apApply(t, &s, apActs(t, "2:5H 3:6H 0:JH 1:KC"))
-	apRefused(t, &s, Play(2, MustParseCard("AC")), "seat 2 does not hold AC", "may play 6C, TC, 2H")
-	apRefused(t, &s, Play(2, MustParseCard("4D")), "seat 2 must follow C or play a trump", "6C, TC, 2H")
+	assertRefused(t, &s, Play(2, MustParseCard("AC")), "seat 2 does not hold AC", "may play 6C, TC, 2H")
+	assertRefused(t, &s, Play(2, MustParseCard("4D")), "seat 2 must follow C or play a trump", "6C, TC, 2H")
 }
 
 // AP-PLAY-3: highest trump wins, else the highest of the suit led; the
@@ -732,7 +711,7 @@ func TestAPPlay3Tricks(t *testing.T) {
 		if !s.Terminal() || s.Turn() != -1 || s.Phase() != PhaseDone {
 			t.Errorf("%s: not over after 6 tricks (phase %s)", tc.name, s.Phase())
 		}
-		apRefused(t, &s, Play(0, MustParseCard("AC")), "hand is over")
+		assertRefused(t, &s, Play(0, MustParseCard("AC")), "hand is over")
 	}
 }
 

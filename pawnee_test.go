@@ -108,28 +108,6 @@ func pwRun(t testing.TB, s *State, script string) {
 	}
 }
 
-// pwRefused applies a and checks that it is refused with an *ActionError
-// whose message holds every one of want, and that the state is unchanged (C-7).
-func pwRefused(t *testing.T, s *State, a Action, want ...string) {
-	t.Helper()
-	before := *s
-	err := s.Apply(a)
-	if err == nil {
-		t.Fatalf("%s was allowed; want it refused", a)
-	}
-	if _, ok := err.(*ActionError); !ok {
-		t.Errorf("%s: error is %T, want *ActionError", a, err)
-	}
-	for _, w := range want {
-		if !strings.Contains(err.Error(), w) {
-			t.Errorf("%s refused with %q; want the message to hold %q", a, err, w)
-		}
-	}
-	if *s != before {
-		t.Errorf("%s was refused but changed the state", a)
-	}
-}
-
 var pwGame = MustNewGame(Pawnee)
 
 // Deal A (dealer 0). Hearts is trump when a heart is called; seat 1 bids
@@ -636,7 +614,7 @@ func TestPawneeAuction(t *testing.T) {
 				}
 			}
 			for _, r := range c.refuse {
-				pwRefused(t, &s, r.a, r.want...)
+				assertRefused(t, &s, r.a, r.want...)
 			}
 		})
 	}
@@ -704,9 +682,9 @@ func TestPawneeCall(t *testing.T) {
 		if got != Deck52 {
 			t.Errorf("legal calls = %s, want the 52 cards without jokers", got)
 		}
-		pwRefused(t, &s, Call(1, BigJoker), "may not call BJ", "joker")
-		pwRefused(t, &s, Call(1, LittleJoker), "may not call LJ", "joker")
-		pwRefused(t, &s, Call(3, MustParseCard("AH")), "seat 1's turn")
+		assertRefused(t, &s, Call(1, BigJoker), "may not call BJ", "joker")
+		assertRefused(t, &s, Call(1, LittleJoker), "may not call LJ", "joker")
+		assertRefused(t, &s, Call(3, MustParseCard("AH")), "seat 1's turn")
 	})
 
 	t.Run("call_own_card off: the bidder may not call a card it holds", func(t *testing.T) {
@@ -721,8 +699,8 @@ func TestPawneeCall(t *testing.T) {
 		if want := Deck52 &^ pwCards(t, pwDealA.hands[1]); got != want {
 			t.Errorf("legal calls = %s, want %s", got, want)
 		}
-		pwRefused(t, &s, Call(1, MustParseCard("QH")), "may not call QH", "call_own_card")
-		pwRefused(t, &s, Call(1, MustParseCard("2S")), "may not call 2S", "call_own_card")
+		assertRefused(t, &s, Call(1, MustParseCard("QH")), "may not call QH", "call_own_card")
+		assertRefused(t, &s, Call(1, MustParseCard("2S")), "may not call 2S", "call_own_card")
 		pwRun(t, &s, "1 call QD")
 		if r := s.Result(); r.Partner != -1 || r.Trump != Diamonds {
 			t.Errorf("calling QD from the widow: partner %d, trump %s; want -1, D", r.Partner, r.Trump)
@@ -806,18 +784,6 @@ func pwDiscards(t *testing.T, acts []Action) []CardSet {
 	return out
 }
 
-// binomial is n choose k, for counting the discards the rules allow.
-func binomial(n, k int) int {
-	if k < 0 || k > n {
-		return 0
-	}
-	r := 1
-	for i := 1; i <= k; i++ {
-		r = r * (n - k + i) / i
-	}
-	return r
-}
-
 // PW-DIS-1, PW-DIS-2, PW-DIS-3, reading 7: discarding down to 6.
 func TestPawneeDiscard(t *testing.T) {
 	t.Run("PW-DIS-1 every seat in turn from the dealer's left, down to 6", func(t *testing.T) {
@@ -861,8 +827,8 @@ func TestPawneeDiscard(t *testing.T) {
 		// of the 10 non-trumps, and nothing else.
 		non := pwCards(t, "TC JC QC KC AC 2S 3S QD KD AD")
 		got := pwDiscards(t, s.Legal(nil))
-		if len(got) != binomial(10, 8) {
-			t.Errorf("seat 1 has %d legal discards, want %d", len(got), binomial(10, 8))
+		if len(got) != binom(10, 8) {
+			t.Errorf("seat 1 has %d legal discards, want %d", len(got), binom(10, 8))
 		}
 		for _, d := range got {
 			if d.Len() != 8 || d&^non != 0 {
@@ -871,8 +837,8 @@ func TestPawneeDiscard(t *testing.T) {
 		}
 		pwRun(t, &s, "1 discard TC JC QC KC AC 2S 3S QD")
 		// Seat 2: 7 non-trumps, choose 4.
-		if got := len(pwDiscards(t, s.Legal(nil))); got != binomial(7, 4) {
-			t.Errorf("seat 2 has %d legal discards, want %d", got, binomial(7, 4))
+		if got := len(pwDiscards(t, s.Legal(nil))); got != binom(7, 4) {
+			t.Errorf("seat 2 has %d legal discards, want %d", got, binom(7, 4))
 		}
 	})
 
@@ -880,28 +846,28 @@ func TestPawneeDiscard(t *testing.T) {
 		s := pwDealA.state(t, pwGame, nil)
 		pwRun(t, &s, pwAuctionA5+"; 1 call AH")
 		// wrong count
-		pwRefused(t, &s, Discard(1, pwCards(t, "TC JC QC KC AC 2S 3S")), "must discard 8 cards")
-		pwRefused(t, &s, Discard(1, pwCards(t, "TC JC QC KC AC 2S 3S QD KD")), "must discard 8 cards")
+		assertRefused(t, &s, Discard(1, pwCards(t, "TC JC QC KC AC 2S 3S")), "must discard 8 cards")
+		assertRefused(t, &s, Discard(1, pwCards(t, "TC JC QC KC AC 2S 3S QD KD")), "must discard 8 cards")
 		// a card not held
-		pwRefused(t, &s, Discard(1, pwCards(t, "TC JC QC KC AC 2S 3S 4S")), "does not hold 4S")
+		assertRefused(t, &s, Discard(1, pwCards(t, "TC JC QC KC AC 2S 3S 4S")), "does not hold 4S")
 		// a trump (not a point card) while enough non-trumps are held
-		pwRefused(t, &s, Discard(1, pwCards(t, "TC JC QC KC AC 2S 3S 4H")), "4H", "trump")
+		assertRefused(t, &s, Discard(1, pwCards(t, "TC JC QC KC AC 2S 3S 4H")), "4H", "trump")
 		// a point card (TH)
-		pwRefused(t, &s, Discard(1, pwCards(t, "TC JC QC KC AC 2S 3S TH")), "TH", "point card")
+		assertRefused(t, &s, Discard(1, pwCards(t, "TC JC QC KC AC 2S 3S TH")), "TH", "point card")
 		// out of turn
-		pwRefused(t, &s, Discard(2, pwCards(t, "4S 5S 6S 7S")), "seat 1's turn")
+		assertRefused(t, &s, Discard(2, pwCards(t, "4S 5S 6S 7S")), "seat 1's turn")
 		pwRun(t, &s, "1 discard TC JC QC KC AC 2S 3S QD")
-		pwRefused(t, &s, Discard(2, pwCards(t, "4S 5S 6S 9H")), "9H", "trump")
-		pwRefused(t, &s, Discard(2, pwCards(t, "4S 5S 6S BJ")), "BJ", "point card")
+		assertRefused(t, &s, Discard(2, pwCards(t, "4S 5S 6S 9H")), "9H", "trump")
+		assertRefused(t, &s, Discard(2, pwCards(t, "4S 5S 6S BJ")), "BJ", "point card")
 		pwRun(t, &s, "2 discard 4S 5S 6S 7S")
 		// the called card
-		pwRefused(t, &s, Discard(3, pwCards(t, "JS QS KS AH")), "AH", "called card")
+		assertRefused(t, &s, Discard(3, pwCards(t, "JS QS KS AH")), "AH", "called card")
 		// the off-jack and the trump three are point cards
-		pwRefused(t, &s, Discard(3, pwCards(t, "JS QS KS JD")), "JD", "point card")
-		pwRefused(t, &s, Discard(3, pwCards(t, "JS QS KS 3H")), "3H", "point card")
+		assertRefused(t, &s, Discard(3, pwCards(t, "JS QS KS JD")), "JD", "point card")
+		assertRefused(t, &s, Discard(3, pwCards(t, "JS QS KS 3H")), "3H", "point card")
 		// a non-trump jack is not protected: JS may go
 		pwRun(t, &s, "3 discard JS QS KS 2D")
-		pwRefused(t, &s, Discard(4, pwCards(t, "5D 6D 7D LJ")), "LJ", "point card")
+		assertRefused(t, &s, Discard(4, pwCards(t, "5D 6D 7D LJ")), "LJ", "point card")
 	})
 
 	t.Run("PW-DIS-2 a seat short of non-trumps adds unprotected trumps", func(t *testing.T) {
@@ -920,7 +886,7 @@ func TestPawneeDiscard(t *testing.T) {
 				t.Errorf("legal discard %s: want 2D 3D 4D and one small trump", d)
 			}
 		}
-		pwRefused(t, &s, Discard(4, pwCards(t, "2D 3D 2H 4H")), "4D")
+		assertRefused(t, &s, Discard(4, pwCards(t, "2D 3D 2H 4H")), "4D")
 		pwRun(t, &s, "4 discard 2D 3D 4D 2H")
 	})
 
@@ -945,9 +911,9 @@ func TestPawneeDiscard(t *testing.T) {
 		if seen != points {
 			t.Errorf("point cards offered %s, want %s", seen, points)
 		}
-		pwRefused(t, &s, Discard(3, pwCards(t, "2S 3S 4S AH")), "AH", "called card")
-		pwRefused(t, &s, Discard(3, pwCards(t, "2S 3S JH JD")), "4S")
-		pwRefused(t, &s, Discard(3, pwCards(t, "2S 3S 4S JH JD")), "must discard 4 cards")
+		assertRefused(t, &s, Discard(3, pwCards(t, "2S 3S 4S AH")), "AH", "called card")
+		assertRefused(t, &s, Discard(3, pwCards(t, "2S 3S JH JD")), "4S")
+		assertRefused(t, &s, Discard(3, pwCards(t, "2S 3S 4S JH JD")), "must discard 4 cards")
 		pwRun(t, &s, "3 discard 2S 3S 4S 3H")
 	})
 
@@ -1017,9 +983,9 @@ func TestPawneePlay(t *testing.T) {
 		if s.Turn() != 3 || len(legal) != 1 || legal[0] != Play(3, MustParseCard("AH")) {
 			t.Errorf("turn %d, legal %v; want seat 3 to play AH only", s.Turn(), legal)
 		}
-		pwRefused(t, &s, Play(3, MustParseCard("3H")), "must lead the called card AH")
-		pwRefused(t, &s, Play(3, MustParseCard("JD")), "must lead the called card AH")
-		pwRefused(t, &s, Play(1, MustParseCard("QH")), "seat 3's turn")
+		assertRefused(t, &s, Play(3, MustParseCard("3H")), "must lead the called card AH")
+		assertRefused(t, &s, Play(3, MustParseCard("JD")), "must lead the called card AH")
+		assertRefused(t, &s, Play(1, MustParseCard("QH")), "seat 3's turn")
 	})
 	t.Run("PW-PLAY-1 a lone bidder with the called card from the widow leads it", func(t *testing.T) {
 		s := pwDealW.state(t, pwGame, nil)
@@ -1028,7 +994,7 @@ func TestPawneePlay(t *testing.T) {
 		if s.Turn() != 3 || len(legal) != 1 || legal[0] != Play(3, MustParseCard("AS")) {
 			t.Errorf("turn %d, legal %v; want seat 3 to play AS only", s.Turn(), legal)
 		}
-		pwRefused(t, &s, Play(3, MustParseCard("KS")), "must lead the called card AS")
+		assertRefused(t, &s, Play(3, MustParseCard("KS")), "must lead the called card AS")
 	})
 	t.Run("PW-PLAY-1 a lone bidder who called its own card leads it", func(t *testing.T) {
 		s := pwDealW.state(t, pwGame, nil)
@@ -1037,7 +1003,7 @@ func TestPawneePlay(t *testing.T) {
 		if s.Turn() != 3 || len(legal) != 1 || legal[0] != Play(3, MustParseCard("KS")) {
 			t.Errorf("turn %d, legal %v; want seat 3 to play KS only", s.Turn(), legal)
 		}
-		pwRefused(t, &s, Play(3, MustParseCard("AS")), "must lead the called card KS")
+		assertRefused(t, &s, Play(3, MustParseCard("AS")), "must lead the called card KS")
 	})
 	t.Run("PW-PLAY-2 a trump must be played; a seat without one folds", func(t *testing.T) {
 		s := pwDealA.state(t, pwGame, nil)
@@ -1046,8 +1012,8 @@ func TestPawneePlay(t *testing.T) {
 		if got, want := pwPlays(s.Legal(nil)), "5H 6H 7H LJ"; got != want {
 			t.Errorf("seat 4 may play %q, want %q", got, want)
 		}
-		pwRefused(t, &s, Play(4, MustParseCard("9D")), "must play a trump", "LJ")
-		pwRefused(t, &s, Play(4, MustParseCard("AH")), "does not hold AH")
+		assertRefused(t, &s, Play(4, MustParseCard("9D")), "must play a trump", "LJ")
+		assertRefused(t, &s, Play(4, MustParseCard("AH")), "does not hold AH")
 		pwRun(t, &s, "4 play 5H; 0 play KH; 1 play 4H; 2 play 8H; 3 play 3H; 4 play LJ; 0 play 2H; 1 play QH; 2 play 9H")
 		// Seat 0 has played both its trumps: the third trick skips it.
 		pwRun(t, &s, "1 play JH; 2 play BJ; 3 play JD; 4 play 7H")
@@ -1082,7 +1048,7 @@ func TestPawneePlay(t *testing.T) {
 		if !s.Terminal() || s.Tricks() != 4 || s.Turn() != -1 {
 			t.Errorf("deal A: terminal %v after %d tricks, turn %d; want true after 4, -1", s.Terminal(), s.Tricks(), s.Turn())
 		}
-		pwRefused(t, &s, Play(0, MustParseCard("6C")), "hand is over")
+		assertRefused(t, &s, Play(0, MustParseCard("6C")), "hand is over")
 	})
 	t.Run("PW-PLAY-3 reading 2 the hand ends after 6 tricks", func(t *testing.T) {
 		s := pwDealW.state(t, pwGame, nil)
@@ -1393,11 +1359,11 @@ func TestPawneeRandomHandsFollowTheRules(t *testing.T) {
 				var want int
 				switch {
 				case non >= d:
-					want = binomial(non, d)
+					want = binom(non, d)
 				case non+unprot >= d:
-					want = binomial(unprot, d-non)
+					want = binom(unprot, d-non)
 				default:
-					want = binomial((prot &^ called.Set()).Len(), d-non-unprot)
+					want = binom((prot &^ called.Set()).Len(), d-non-unprot)
 				}
 				if len(legal) != want {
 					fail("seat %d (holds %s, trump %s, called %s) has %d discards, want %d", seat, hand, trump, called, len(legal), want)

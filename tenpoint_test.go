@@ -146,26 +146,6 @@ func tpRun(t testing.TB, s *State, script string) {
 	}
 }
 
-// tpRefused checks that a is refused with a message holding every want,
-// and that the refusal changes nothing (C-7).
-func tpRefused(t *testing.T, s *State, a Action, want ...string) {
-	t.Helper()
-	before := *s
-	err := s.Apply(a)
-	var ae *ActionError
-	if !errors.As(err, &ae) {
-		t.Fatalf("%s: got error %v, want an *ActionError", a, err)
-	}
-	for _, w := range want {
-		if !strings.Contains(err.Error(), w) {
-			t.Errorf("%s: message %q does not say %q", a, err, w)
-		}
-	}
-	if *s != before {
-		t.Errorf("%s: the refused action changed the state", a)
-	}
-}
-
 // tpLegal lists the seat to act's legal actions as sorted strings.
 func tpLegal(s *State) []string {
 	var out []string
@@ -336,7 +316,7 @@ func TestTP2DeckAndTrumps(t *testing.T) {
 		}
 		// Seat 1 was dealt 7C; it went with the other non-trumps.
 		if s.Turn() == 1 {
-			tpRefused(t, &s, Play(1, MustParseCard("7C")), "seat 1 does not hold 7C")
+			assertRefused(t, &s, Play(1, MustParseCard("7C")), "seat 1 does not hold 7C")
 		}
 		if err := s.Apply(s.Legal(nil)[0]); err != nil {
 			t.Fatal(err)
@@ -446,7 +426,7 @@ func TestTPBidEnd(t *testing.T) {
 	// After a moon, nobody else may bid.
 	s := tpDealSplit.state(t, tpGame, nil)
 	tpRun(t, &s, "1b10")
-	tpRefused(t, &s, Pass(2), "seat 1's turn to name trump")
+	assertRefused(t, &s, Pass(2), "seat 1's turn to name trump")
 }
 
 // TP-BID-1, TP-BID-2: refused bids say what is allowed.
@@ -466,7 +446,7 @@ func TestTPBidRefused(t *testing.T) {
 	} {
 		s := tpDealSplit.state(t, tpGame, nil)
 		tpRun(t, &s, c.script)
-		t.Run(c.rule, func(t *testing.T) { tpRefused(t, &s, c.a, c.want...) })
+		t.Run(c.rule, func(t *testing.T) { assertRefused(t, &s, c.a, c.want...) })
 	}
 	// The dealer may pass when someone bid.
 	s := tpDealSplit.state(t, tpGame, nil)
@@ -484,9 +464,9 @@ func TestTPTrumpAndGiveStockTurns(t *testing.T) {
 	if got, want := tpLegal(&s), []string{"seat 1 names trump C", "seat 1 names trump D", "seat 1 names trump H", "seat 1 names trump S"}; !slices.Equal(got, want) {
 		t.Errorf("TP-TR-1: legal %v, want %v", got, want)
 	}
-	tpRefused(t, &s, NameTrump(3, Hearts), "seat 1's turn to name trump, not seat 3's")
-	tpRefused(t, &s, NameTrump(1, NoSuit), "trump must be one of C, D, H, S")
-	tpRefused(t, &s, GiveStock(1, true), "seat 1 may not give_stock now")
+	assertRefused(t, &s, NameTrump(3, Hearts), "seat 1's turn to name trump, not seat 3's")
+	assertRefused(t, &s, NameTrump(1, NoSuit), "trump must be one of C, D, H, S")
+	assertRefused(t, &s, GiveStock(1, true), "seat 1 may not give_stock now")
 	tpRun(t, &s, "1tS")
 	if s.Trump() != Spades || s.Phase() != PhaseGiveStock || s.Turn() != 1 {
 		t.Fatalf("TP-TR-1: trump %s, phase %s, turn %d; want S, give_stock, 1", s.Trump(), s.Phase(), s.Turn())
@@ -494,8 +474,8 @@ func TestTPTrumpAndGiveStockTurns(t *testing.T) {
 	if got, want := tpLegal(&s), []string{"seat 1 gives the stock to the partner", "seat 1 keeps the stock"}; !slices.Equal(got, want) {
 		t.Errorf("TP-TR-4: legal %v, want %v", got, want)
 	}
-	tpRefused(t, &s, GiveStock(3, true), "seat 1's turn to choose give_stock, not seat 3's")
-	tpRefused(t, &s, Play(1, MustParseCard("KH")), "seat 1 may not play now")
+	assertRefused(t, &s, GiveStock(3, true), "seat 1's turn to choose give_stock, not seat 3's")
+	assertRefused(t, &s, Play(1, MustParseCard("KH")), "seat 1 may not play now")
 
 	// In a record the choice is the action right after trump: absent, it
 	// is false, and a give_stock later on is refused.
@@ -610,10 +590,10 @@ func TestTPPassAndBurn(t *testing.T) {
 		if got := tpLegal(&s); !slices.Equal(got, want) {
 			t.Errorf("legal %v,\nwant %v", got, want)
 		}
-		tpRefused(t, &s, PassTrumps(0, tpSet(t, "9H 7H")), "seat 0 may pass 1 to 1 of its own trumps", "to seat 2, not 7H, 9H")
-		tpRefused(t, &s, PassTrumps(0, tpSet(t, "8H")), "seat 0 may pass 1 to 1")
-		tpRefused(t, &s, PassTrumps(2, tpSet(t, "TH")), "seat 0's turn")
-		tpRefused(t, &s, Play(0, MustParseCard("AH")), "seat 0 may not play now")
+		assertRefused(t, &s, PassTrumps(0, tpSet(t, "9H 7H")), "seat 0 may pass 1 to 1 of its own trumps", "to seat 2, not 7H, 9H")
+		assertRefused(t, &s, PassTrumps(0, tpSet(t, "8H")), "seat 0 may pass 1 to 1")
+		assertRefused(t, &s, PassTrumps(2, tpSet(t, "TH")), "seat 0's turn")
+		assertRefused(t, &s, Play(0, MustParseCard("AH")), "seat 0 may not play now")
 		tpRun(t, &s, "0>9H")
 		if got, want := tpHands(&s), tpWantHands(t, [4]string{"AH KH QH JH JD BJ 7H", "8H", "TH 3H 6H LJ 2H 9H", "5H 4H"}); got != want {
 			t.Fatalf("after the pass: hands %v, want %v", got, want)
@@ -624,9 +604,9 @@ func TestTPPassAndBurn(t *testing.T) {
 		if got := tpLegal(&s); s.Turn() != 0 || !slices.Equal(got, want) {
 			t.Errorf("after the pass: turn %d, legal %v; want 0, %v", s.Turn(), got, want)
 		}
-		tpRefused(t, &s, PassTrumps(0, tpSet(t, "7H")), "seat 0 may not pass trumps", "must burn 1 of")
-		tpRefused(t, &s, Discard(0, tpSet(t, "AH")), "seat 0 must burn 1 cards", "1 of 7H, QH, KH, not AH")
-		tpRefused(t, &s, Discard(0, tpSet(t, "KH QH")), "seat 0 must burn 1 cards")
+		assertRefused(t, &s, PassTrumps(0, tpSet(t, "7H")), "seat 0 may not pass trumps", "must burn 1 of")
+		assertRefused(t, &s, Discard(0, tpSet(t, "AH")), "seat 0 must burn 1 cards", "1 of 7H, QH, KH, not AH")
+		assertRefused(t, &s, Discard(0, tpSet(t, "KH QH")), "seat 0 must burn 1 cards")
 		tpRun(t, &s, "0x7H")
 		// Seats 1, 2 and 3 hold 6 or fewer: play starts with the pitcher.
 		if s.Phase() != PhasePlay || s.Turn() != 0 {
@@ -639,7 +619,7 @@ func TestTPPassAndBurn(t *testing.T) {
 	t.Run("pass down to 6", func(t *testing.T) {
 		s := tpDealPassOne.state(t, tpGame, nil)
 		tpRun(t, &s, "0b7 1p 2p 3p 0tH 0g-")
-		tpRefused(t, &s, PassTrumps(0, tpSet(t, "9H KH")), "seat 0 may pass 1 to 1")
+		assertRefused(t, &s, PassTrumps(0, tpSet(t, "9H KH")), "seat 0 may pass 1 to 1")
 		tpRun(t, &s, "0>9H")
 		if s.Phase() != PhasePlay || s.Turn() != 0 || s.Hand(0).Len() != 6 || s.Hand(2).Len() != 5 {
 			t.Errorf("phase %s, turn %d, %d and %d trumps; want play, 0, 6 and 5", s.Phase(), s.Turn(), s.Hand(0).Len(), s.Hand(2).Len())
@@ -656,10 +636,10 @@ func TestTPPassAndBurn(t *testing.T) {
 		if got := tpLegal(&s); s.Turn() != 1 || !slices.Equal(got, want) {
 			t.Errorf("turn %d, legal %v,\nwant 1, %v", s.Turn(), got, want)
 		}
-		tpRefused(t, &s, PassTrumps(1, tpSet(t, "KH")), "seat 1 may not pass trumps: its partner, seat 3, holds 6", "must burn 2")
-		tpRefused(t, &s, Discard(1, tpSet(t, "TH 3H")), "seat 1 must burn 2 cards", "all of KH and 1 of", "not 3H, TH")
-		tpRefused(t, &s, Discard(1, tpSet(t, "KH")), "seat 1 must burn 2 cards")
-		tpRefused(t, &s, Discard(1, tpSet(t, "KH TH 3H")), "seat 1 must burn 2 cards")
+		assertRefused(t, &s, PassTrumps(1, tpSet(t, "KH")), "seat 1 may not pass trumps: its partner, seat 3, holds 6", "must burn 2")
+		assertRefused(t, &s, Discard(1, tpSet(t, "TH 3H")), "seat 1 must burn 2 cards", "all of KH and 1 of", "not 3H, TH")
+		assertRefused(t, &s, Discard(1, tpSet(t, "KH")), "seat 1 must burn 2 cards")
+		assertRefused(t, &s, Discard(1, tpSet(t, "KH TH 3H")), "seat 1 must burn 2 cards")
 		tpRun(t, &s, "1xKH,TH")
 		if s.Phase() != PhasePlay || s.Turn() != 1 || s.View(-1).Shown != tpSet(t, "KH TH") {
 			t.Errorf("phase %s, turn %d, shown %v; want play, 1, KH TH", s.Phase(), s.Turn(), s.View(-1).Shown)
@@ -671,13 +651,13 @@ func TestTPPassAndBurn(t *testing.T) {
 		if s.Turn() != 3 {
 			t.Fatalf("turn %d, want seat 3 (the first seat over 6 from the dealer's left)", s.Turn())
 		}
-		tpRefused(t, &s, Discard(1, tpSet(t, "4H")), "seat 3's turn")
-		tpRefused(t, &s, PassTrumps(3, tpSet(t, "9H")), "its partner, seat 1, holds 7")
+		assertRefused(t, &s, Discard(1, tpSet(t, "4H")), "seat 3's turn")
+		assertRefused(t, &s, PassTrumps(3, tpSet(t, "9H")), "its partner, seat 1, holds 7")
 		tpRun(t, &s, "3x9H")
 		if s.Turn() != 1 { // seat 0 holds 1 and does nothing
 			t.Fatalf("turn %d, want the dealer, seat 1", s.Turn())
 		}
-		tpRefused(t, &s, PassTrumps(1, tpSet(t, "4H")), "its partner, seat 3, holds 6")
+		assertRefused(t, &s, PassTrumps(1, tpSet(t, "4H")), "its partner, seat 3, holds 6")
 		tpRun(t, &s, "1x4H")
 		if s.Phase() != PhasePlay || s.Turn() != 2 {
 			t.Errorf("phase %s, turn %d; want play, 2", s.Phase(), s.Turn())
@@ -702,8 +682,8 @@ func TestTPPlayTurns(t *testing.T) {
 	if got := tpLegal(&s); !slices.Equal(got, want) {
 		t.Errorf("TP-PLAY-1: legal %v, want %v", got, want)
 	}
-	tpRefused(t, &s, Play(2, MustParseCard("AH")), "seat 1's turn")
-	tpRefused(t, &s, Play(1, MustParseCard("QH")), "seat 1 does not hold QH (holds 2H, 4H, TH, JH, KH)")
+	assertRefused(t, &s, Play(2, MustParseCard("AH")), "seat 1's turn")
+	assertRefused(t, &s, Play(1, MustParseCard("QH")), "seat 1 does not hold QH (holds 2H, 4H, TH, JH, KH)")
 	// Each play, the seat to act after it, and at a trick's end its winner.
 	for _, step := range []struct {
 		play      string
@@ -742,7 +722,7 @@ func TestTPPlayPitcherWithoutTrump(t *testing.T) {
 	if s.Hand(1) != 0 || s.Phase() != PhasePlay || s.Turn() != 2 {
 		t.Fatalf("pitcher holds %v; phase %s, turn %d; want no trump, play, seat 2", s.Hand(1), s.Phase(), s.Turn())
 	}
-	tpRefused(t, &s, Play(1, MustParseCard("4C")), "seat 2's turn")
+	assertRefused(t, &s, Play(1, MustParseCard("4C")), "seat 2's turn")
 	tpRun(t, &s, "2:AH 3:2H 0:6H")
 	if s.Turn() != 2 || s.Tricks() != 1 {
 		t.Errorf("after the first trick: turn %d, tricks %d; want 2, 1 (seat 1 skipped)", s.Turn(), s.Tricks())
