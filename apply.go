@@ -350,6 +350,7 @@ func (s *State) discardWhy(cards CardSet, ch choice) string {
 // startPlay begins the tricks with lead (or the next seat holding a trump).
 func (s *State) startPlay(lead int8) {
 	s.phase = PhasePlay
+	s.openTrick()
 	if s.variant == Auction {
 		s.leader, s.turn = lead, lead
 		return
@@ -358,6 +359,39 @@ func (s *State) startPlay(lead int8) {
 		s.inPlay |= s.hands[seat] & s.trumps()
 	}
 	s.nextLeader(lead)
+}
+
+// openTrick sets what may be led to a new trick: any card in auction
+// (AP-PLAY-2), the called card to the first pawnee trick (PW-PLAY-1), else
+// a trump — a seat with none is skipped before its turn (TP-PLAY-1,
+// PW-PLAY-2).
+func (s *State) openTrick() {
+	switch {
+	case s.variant == Auction:
+		s.must, s.follow = 0, 0
+	case s.variant == Pawnee && s.tricks == 0:
+		s.must, s.follow = s.called.Set(), s.called.Set()
+	default:
+		s.must, s.follow = s.tmask, s.tmask
+	}
+}
+
+// lead sets up the trick that card c, just led, opens: the key table that
+// ranks its cards and, in auction, what the others must follow with
+// (AP-PLAY-2: a card of the suit led or a trump while holding the suit
+// led; a trump while holding one when trump is led). Elsewhere only
+// trumps are played after the lead.
+func (s *State) lead(c Card) {
+	led := c.Suit()
+	s.keys = &trickKeys[b2i(s.g.jokers)][s.trump&3][led]
+	switch {
+	case s.variant != Auction:
+		s.must, s.follow = s.tmask, s.tmask
+	case led == s.trump:
+		s.must, s.follow = s.tmask, s.tmask
+	default:
+		s.must, s.follow = SuitSet(led), SuitSet(led)|s.tmask
+	}
 }
 
 // nextLeader sets lead, or the next seat clockwise holding a trump, to lead;
@@ -387,29 +421,29 @@ func (s *State) applyPlay(a Action) error {
 // play puts c, a legal card of the seat to act, on the trick and moves on.
 func (s *State) play(c Card) {
 	seat := s.turn
-	if s.variant == Auction && s.trump == NoSuit {
-		s.setTrump(c.Suit()) // AP-PLAY-1
+	if s.trickLen == 0 {
+		if s.trump == NoSuit {
+			s.setTrump(c.Suit()) // AP-PLAY-1
+		}
+		s.lead(c)
+		s.best, s.bestKey = 0, s.keys[c&63]
+	} else {
+		if k := s.keys[c&63]; k > s.bestKey {
+			s.best, s.bestKey = s.trickLen, k
+		}
+		// A card outside follow shows that the seat holds no must card:
+		// in auction a void in the suit led (AP-PLAY-2), public knowledge
+		// for views and resampling.
+		if c.Set()&s.follow == 0 {
+			s.notIn[seat&7] |= s.must
+		}
 	}
 	s.hands[seat&7] &^= c.Set()
 	s.played[seat&7] |= c.Set()
 	s.trick[s.trickLen&7] = c
 	s.trickSeat[s.trickLen&7] = seat
 	s.trickSet |= c.Set()
-	if s.trickLen == 0 {
-		s.keys = &trickKeys[b2i(s.g.jokers)][s.trump&3][c.Suit()]
-		s.best, s.bestKey = 0, s.keys[c&63]
-	} else if k := s.keys[c&63]; k > s.bestKey {
-		s.best, s.bestKey = s.trickLen, k
-	}
 	s.trickLen++
-	// Voids shown by play: public knowledge for views and resampling.
-	if s.variant == Auction && s.trickLen > 1 {
-		// AP-PLAY-2: off-suit with a plain suit led shows a void in that
-		// suit; a non-trump with trump led shows a void in trump.
-		if led := s.trick[0].Suit(); c.Suit() != led && c.Suit() != s.trump || led == s.trump && c.Suit() != led {
-			s.notIn[seat] |= SuitSet(led)
-		}
-	}
 	// Next seat in this trick: clockwise from seat, back to the leader.
 	if s.variant == Auction { // everyone plays every trick
 		if t := s.next(seat); t != s.leader {
@@ -487,6 +521,7 @@ func (s *State) finishTrick() {
 		s.finish()
 		return
 	}
+	s.openTrick()
 	if s.variant == Auction {
 		s.leader, s.turn = w, w
 		return

@@ -41,28 +41,12 @@ func (s *State) bidOptions() (bids uint16, canPass bool) {
 }
 
 // legalPlays returns the cards the seat to act may play (AP-PLAY-2,
-// TP-PLAY-1, PW-PLAY-1, PW-PLAY-2).
+// TP-PLAY-1, PW-PLAY-1, PW-PLAY-2): the rule of the trick in progress is
+// kept in must and follow (see openTrick and lead).
 func (s *State) legalPlays() CardSet {
-	h := s.hands[s.turn]
-	if s.variant != Auction {
-		if s.tricks == 0 && s.trickLen == 0 && s.variant == Pawnee {
-			return s.called.Set() & h
-		}
-		return h & s.trumps()
-	}
-	if s.trickLen == 0 || s.trump == NoSuit {
-		return h
-	}
-	tr := s.trumps()
-	led := s.trick[0].Suit()
-	if led == s.trump {
-		if h&tr != 0 {
-			return h & tr
-		}
-		return h
-	}
-	if ls := h & SuitSet(led); ls != 0 {
-		return ls | h&tr
+	h := s.hands[s.turn&7]
+	if h&s.must != 0 {
+		return h & s.follow
 	}
 	return h
 }

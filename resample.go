@@ -50,8 +50,11 @@ func (v *View) Resample(rng *rand.Rand) State {
 	if v.Trump != NoSuit {
 		s.setTrump(v.Trump)
 	}
-	if s.trickLen > 0 { // the card winning the trick in progress
-		s.keys = &trickKeys[b2i(g.jokers)][s.trump][s.trick[0].Suit()]
+	if s.phase == PhasePlay {
+		s.openTrick()
+	}
+	if s.trickLen > 0 { // the trick in progress and the card winning it
+		s.lead(s.trick[0])
 		s.best = int8(s.trickWinner())
 		s.bestKey = s.keys[s.trick[s.best]]
 	}

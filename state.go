@@ -95,6 +95,8 @@ type State struct {
 	bestKey   int8      // its key in keys
 	keys      *[64]int8 // this trick's card ranking (trickKeys)
 	trickSet  CardSet   // the trick's cards as a set
+	must      CardSet   // holding any of these, the seat to play must play from follow
+	follow    CardSet   // see must; legal plays are hand&follow, or the whole hand when it holds no must card
 	leader    int8
 	tricks    int8
 	last      [slots]Card // the last finished trick, in play order
