@@ -423,3 +423,61 @@ func TestOffJackIsTrumpInPlay(t *testing.T) {
 		t.Errorf("JD, the off-jack with hearts trump, was dropped as a diamond")
 	}
 }
+
+// TestGameValue checks the Game count (AP-PT-4) against the card values
+// one by one: ten 10, ace 4, king 3, queen 2, jack 1, anything else (the
+// jokers included) 0.
+func TestGameValue(t *testing.T) {
+	worth := map[Rank]int{Ten: 10, Ace: 4, King: 3, Queen: 2, Jack: 1}
+	want := func(set CardSet) int {
+		v := 0
+		for _, c := range set.Cards() {
+			if !c.IsJoker() {
+				v += worth[c.Rank()]
+			}
+		}
+		return v
+	}
+	rng := NewRand(7)
+	sets := []CardSet{0, Deck52, Deck52 | BigJoker.Set() | LittleJoker.Set(), RankSet(Ten), SuitSet(Spades)}
+	for c := range Card(54) {
+		sets = append(sets, c.Set())
+	}
+	for range 1000 {
+		sets = append(sets, CardSet(rng.Uint64())&(Deck52|BigJoker.Set()|LittleJoker.Set()))
+	}
+	for _, set := range sets {
+		if got, want := gameValue(set), want(set); got != want {
+			t.Fatalf("gameValue(%v) = %d, want %d", set, got, want)
+		}
+	}
+	if got := gameValue(Deck52); got != 80 {
+		t.Errorf("gameValue(whole deck) = %d, want 80", got)
+	}
+}
+
+// TestNthMatchesCards checks Nth, for every n in and past a set, against
+// the card list: the branch-free steps for n below 8 and the loop above.
+func TestNthMatchesCards(t *testing.T) {
+	rng := NewRand(3)
+	sets := []CardSet{0, 1, Deck52, 1 << 53, Deck52 | 1<<52 | 1<<53}
+	for range 2000 {
+		s := CardSet(rng.Uint64() & (1<<54 - 1))
+		for range rng.IntN(4) { // thin some out to small hands
+			s &= CardSet(rng.Uint64())
+		}
+		sets = append(sets, s)
+	}
+	for _, s := range sets {
+		cards := s.Cards()
+		for n := -1; n <= len(cards)+9; n++ {
+			want := NoCard
+			if n >= 0 && n < len(cards) {
+				want = cards[n]
+			}
+			if got := s.Nth(n); got != want {
+				t.Fatalf("%#x.Nth(%d) = %v, want %v", uint64(s), n, got, want)
+			}
+		}
+	}
+}

@@ -134,11 +134,26 @@ func RankSet(r Rank) CardSet {
 }
 
 // gameValue is the Game value of the cards in set (AP-PT-4): each ten 10,
-// ace 4, king 3, queen 2, jack 1.
+// ace 4, king 3, queen 2, jack 1. The five counting ranks lie next to each
+// other in every suit, so each suit's part is one lookup.
 func gameValue(set CardSet) int {
-	return 10*(set&RankSet(Ten)).Len() + 4*(set&RankSet(Ace)).Len() + 3*(set&RankSet(King)).Len() +
-		2*(set&RankSet(Queen)).Len() + (set & RankSet(Jack)).Len()
+	return int(suitGameValue[set>>Ten&31] + suitGameValue[set>>(13+Ten)&31] +
+		suitGameValue[set>>(26+Ten)&31] + suitGameValue[set>>(39+Ten)&31])
 }
+
+// suitGameValue[b] is the Game value of one suit's ten, jack, queen, king
+// and ace as bits 0 to 4 of b.
+var suitGameValue = func() (v [32]uint8) {
+	worth := [5]uint8{10, 1, 2, 3, 4} // T J Q K A
+	for b := range v {
+		for i, w := range worth {
+			if b&(1<<i) != 0 {
+				v[b] += w
+			}
+		}
+	}
+	return v
+}()
 
 // trickKeys[jokers][trump][led][c] ranks card c in a trick: 32 + its trump
 // strength for a trump, its rank for a card of the suit led, -1 for any
