@@ -70,7 +70,8 @@ func (s *State) Winning() (Card, int) {
 	if s.trickLen == 0 {
 		return NoCard, -1
 	}
-	return s.trick[s.best], int(s.trickSeat[s.best])
+	b := s.best()
+	return s.trick[b], int(s.trickSeat[b])
 }
 
 // Beats reports whether c would beat the card winning the trick in

@@ -421,28 +421,33 @@ func (s *State) applyPlay(a Action) error {
 // play puts c, a legal card of the seat to act, on the trick and moves on.
 func (s *State) play(c Card) {
 	seat := s.turn
+	bit := c.bit()
 	if s.trickLen == 0 {
 		if s.trump == NoSuit {
 			s.setTrump(c.Suit()) // AP-PLAY-1
 		}
 		s.lead(c)
-		s.best, s.bestKey = 0, s.keys[c&63]
+		s.win = int16(s.keys[c&63]+1) << 3
 	} else {
-		if k := s.keys[c&63]; k > s.bestKey {
-			s.best, s.bestKey = s.trickLen, k
-		}
+		// Branch-free updates: which card wins and whether a seat shows a
+		// void are random in a playout, so branches on them mispredict.
+		// Two cards of a trick never share a key, but for the -1 of cards
+		// that can never win, so max of key and index picks the winner.
+		s.win = max(s.win, int16(s.keys[c&63]+1)<<3|int16(s.trickLen))
 		// A card outside follow shows that the seat holds no must card:
 		// in auction a void in the suit led (AP-PLAY-2), public knowledge
 		// for views and resampling.
-		if c.Set()&s.follow == 0 {
-			s.notIn[seat&7] |= s.must
+		void := s.must
+		if bit&s.follow != 0 {
+			void = 0
 		}
+		s.notIn[seat&7] |= void
 	}
-	s.hands[seat&7] &^= c.Set()
-	s.played[seat&7] |= c.Set()
+	s.hands[seat&7] &^= bit
+	s.played[seat&7] |= bit
 	s.trick[s.trickLen&7] = c
 	s.trickSeat[s.trickLen&7] = seat
-	s.trickSet |= c.Set()
+	s.trickSet |= bit
 	s.trickLen++
 	// Next seat in this trick: clockwise from seat, back to the leader.
 	if s.variant == Auction { // everyone plays every trick
@@ -483,7 +488,10 @@ func (s *State) playProblem(a Action, legal CardSet) string {
 
 // beats reports whether card c, played to the trick, beats the card
 // winning it so far.
-func (s *State) beats(c Card) bool { return s.keys[c] > s.bestKey }
+func (s *State) beats(c Card) bool { return int16(s.keys[c&63]+1)<<3 > s.win }
+
+// best returns the index in the trick of the card winning it so far.
+func (s *State) best() int8 { return int8(s.win & 7) }
 
 // trickWinner works out afresh, from the rules rather than the key table
 // play uses, the index of the card winning the trick in progress: the
@@ -510,7 +518,7 @@ func (s *State) trickWinner() int {
 }
 
 func (s *State) finishTrick() {
-	w := s.trickSeat[s.best]
+	w := s.trickSeat[s.best()]
 	s.won[w] |= s.trickSet
 	s.trickSet = 0
 	s.trickWins[w]++

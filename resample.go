@@ -55,8 +55,8 @@ func (v *View) Resample(rng *rand.Rand) State {
 	}
 	if s.trickLen > 0 { // the trick in progress and the card winning it
 		s.lead(s.trick[0])
-		s.best = int8(s.trickWinner())
-		s.bestKey = s.keys[s.trick[s.best]]
+		b := s.trickWinner()
+		s.win = int16(s.keys[s.trick[b]]+1)<<3 | int16(b)
 	}
 	me := v.Seat
 	tr := s.trumps()

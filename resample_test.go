@@ -48,7 +48,7 @@ func TestBeatsMatchesTheRules(t *testing.T) {
 			s := Deal(g, hand%g.Seats(), nil, rng)
 			for !s.Terminal() {
 				if s.phase == PhasePlay && s.trickLen > 0 {
-					if got, want := int(s.best), s.trickWinner(); got != want {
+					if got, want := int(s.best()), s.trickWinner(); got != want {
 						t.Fatalf("%s: play says card %d wins %v; the rules say %d", v, got, s.trick[:s.trickLen], want)
 					}
 					for p := s.legalPlays(); p != 0; p &= p - 1 {

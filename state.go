@@ -91,8 +91,7 @@ type State struct {
 	trick     [slots]Card
 	trickSeat [slots]int8
 	trickLen  int8
-	best      int8      // index in trick of the card winning so far
-	bestKey   int8      // its key in keys
+	win       int16     // the card winning so far: (its key in keys + 1)<<3 | its index in trick
 	keys      *[64]int8 // this trick's card ranking (trickKeys)
 	trickSet  CardSet   // the trick's cards as a set
 	must      CardSet   // holding any of these, the seat to play must play from follow
