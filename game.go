@@ -101,6 +101,12 @@ type Game struct {
 	handSize int  // cards dealt to each seat
 	jokers   bool // jokers and the off-jack are trumps
 	teams    bool // fixed partnerships: seat%2
+
+	// dealTo[d][k] is the seat the k-th card of the deck goes to when seat
+	// d deals: packets of 3 in auction (AP-3) and ten-point, packets of 5
+	// in pawnee, from the dealer's left. Only the first seats*handSize
+	// positions are used.
+	dealTo [slots][54]int8
 }
 
 // MaxTarget is the largest target accepted, to keep scores far from overflow.
@@ -163,6 +169,15 @@ func newGame(v Variant, o Options) (*Game, error) {
 		g.handSize, g.jokers, g.teams = 9, true, true
 	case Pawnee:
 		g.handSize, g.jokers = 10, true
+	}
+	packet := 3
+	if v == Pawnee {
+		packet = 5
+	}
+	for d := range g.seats {
+		for k := range g.seats * g.handSize {
+			g.dealTo[d][k] = int8((d + 1 + k/packet) % g.seats)
+		}
 	}
 	return g, nil
 }

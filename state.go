@@ -210,25 +210,35 @@ func Deal(g *Game, dealer int, scores []int, rng *rand.Rand) State {
 // Deal is the package-level Deal writing into s, for loops that reuse one
 // State (random playouts) and want to skip a copy.
 func (s *State) Deal(g *Game, dealer int, scores []int, rng *rand.Rand) {
+	s.reset(g, int8(dealer), scores)
 	deck := orderedDeck
 	size := g.Deck().Len()
-	// Only the cards that are dealt need shuffling into place.
-	need := size
-	if g.Variant == Auction {
-		need = g.seats * g.handSize
+	dealt := g.seats * g.handSize // even in every game
+	to := &g.dealTo[dealer&7]
+	// Fisher-Yates, each card going to its seat as soon as it is in place.
+	for i := 0; i < dealt; i += 2 {
+		shuffleTwo(&deck, i, size, rng.Uint64())
+		s.dealt[to[i]&7] |= deck[i].bit()
+		s.dealt[to[i+1]&7] |= deck[i+1].bit()
 	}
-	// Fisher-Yates, two draws from each 64-bit number (Lemire's
-	// multiply-shift; the bias, at most 54 in 2^32, is immaterial).
-	for i := 0; i < need; i += 2 {
-		r := rng.Uint64()
-		j := i + int(uint64(uint32(r))*uint64(size-i)>>32)
-		deck[i], deck[j] = deck[j], deck[i]
-		if i+1 < need {
-			j = i + 1 + int((r>>32)*uint64(size-i-1)>>32)
-			deck[i+1], deck[j] = deck[j], deck[i+1]
+	// The rest needs an order only as the ten-point stock; the pawnee
+	// widow and the cards auction leaves undealt are a set.
+	if g.Variant == TenPoint {
+		for i := dealt; i < size; i += 2 {
+			shuffleTwo(&deck, i, size, rng.Uint64())
 		}
 	}
-	s.deal(g, int8(dealer), scores, deck[:size])
+	s.dealRest(deck[dealt:size])
+}
+
+// shuffleTwo takes Fisher-Yates steps i and i+1 over deck[:size] with two
+// draws from the 64 random bits r (Lemire's multiply-shift; the bias, at
+// most 54 in 2^32, is immaterial).
+func shuffleTwo(deck *[54]Card, i, size int, r uint64) {
+	j := i + int(uint64(uint32(r))*uint64(size-i)>>32)
+	deck[i], deck[j] = deck[j], deck[i]
+	j = i + 1 + int((r>>32)*uint64(size-i-1)>>32)
+	deck[i+1], deck[j] = deck[j], deck[i+1]
 }
 
 // orderedDeck is every card in card-number order, copied to start a shuffle.
@@ -289,44 +299,44 @@ func checkScores(g *Game, scores []int) error {
 	return nil
 }
 
-// dealOrder hands out deck: packets of 3 in auction (AP-3) and ten-point,
-// packets of 5 in pawnee, from the dealer's left; then widow or stock.
+// deal hands out deck, in the order given: to the seats as g.dealTo says
+// (AP-3, TP-3, PW-3), then the widow, the stock or the undealt cards.
 func (s *State) deal(g *Game, dealer int8, scores []int, deck []Card) {
+	s.reset(g, dealer, scores)
+	dealt := g.seats * g.handSize
+	for k, c := range deck[:dealt] {
+		s.dealt[g.dealTo[dealer][k]&7] |= c.Set()
+	}
+	s.dealRest(deck[dealt:])
+}
+
+// reset starts a new hand of g dealt by dealer: nothing dealt yet.
+func (s *State) reset(g *Game, dealer int8, scores []int) {
 	*s = State{g: g, variant: g.Variant, n: int8(g.seats), dealer: dealer, bidder: -1, partner: -1, receiver: -1,
 		trump: NoSuit, called: NoCard, leader: -1, lastWon: -1}
 	for i, v := range scores {
 		s.scores[i] = int32(v)
 	}
-	packet := 3
-	if g.Variant == Pawnee {
-		packet = 5
+}
+
+// dealRest finishes a deal once the hands are dealt: rest, the cards
+// after the hands, is the pawnee widow, the ten-point stock (top first)
+// or the cards auction leaves undealt.
+func (s *State) dealRest(rest []Card) {
+	left := s.g.Deck()
+	for _, h := range s.dealt[:s.n] {
+		left &^= h
 	}
-	k := 0
-	for round := 0; round < g.handSize/packet; round++ {
-		seat := dealer
-		for range g.seats {
-			seat = s.next(seat)
-			for range packet {
-				s.dealt[seat] |= deck[k].Set()
-				k++
-			}
-		}
-	}
-	switch g.Variant {
+	switch s.variant {
 	case Pawnee:
-		for _, c := range deck[k:] {
-			s.widow |= c.Set()
-		}
+		s.widow = left
 	case TenPoint:
-		copy(s.stock[:], deck[k:])
+		copy(s.stock[:], rest)
 	default:
-		s.undlt = g.Deck()
-		for _, h := range s.dealt[:s.n] {
-			s.undlt &^= h
-		}
+		s.undlt = left
 	}
 	s.hands = s.dealt
-	s.turn = s.next(dealer)
+	s.turn = s.next(s.dealer)
 	s.setSides()
 }
 
