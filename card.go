@@ -237,26 +237,7 @@ func (s CardSet) First() Card {
 // Nth returns the n-th card of s (0-based, in card-number order), or NoCard.
 func (s CardSet) Nth(n int) Card {
 	if uint(n) < 8 {
-		// Drop the n lowest cards in steps of 1, 2 and 4 chosen by n's
-		// bits, without a branch on n: random playouts call this with a
-		// random n, where a loop's exit would be mispredicted.
-		d1 := s & (s - 1)
-		if n&1 != 0 {
-			s = d1
-		}
-		d2 := s & (s - 1)
-		d2 &= d2 - 1
-		if n&2 != 0 {
-			s = d2
-		}
-		d4 := s & (s - 1)
-		d4 &= d4 - 1
-		d4 &= d4 - 1
-		d4 &= d4 - 1
-		if n&4 != 0 {
-			s = d4
-		}
-		if s == 0 {
+		if s = s.dropFew(n); s == 0 {
 			return NoCard
 		}
 		return Card(bits.TrailingZeros64(uint64(s)))
@@ -268,6 +249,29 @@ func (s CardSet) Nth(n int) Card {
 		n--
 	}
 	return NoCard
+}
+
+// dropFew removes the n lowest cards of s, for n from 0 to 7, in steps of
+// 1, 2 and 4 chosen by n's bits: no branch on n, for random playouts that
+// call it with a random n, where a loop's exit would be mispredicted.
+func (s CardSet) dropFew(n int) CardSet {
+	d1 := s & (s - 1)
+	if n&1 != 0 {
+		s = d1
+	}
+	d2 := s & (s - 1)
+	d2 &= d2 - 1
+	if n&2 != 0 {
+		s = d2
+	}
+	d4 := s & (s - 1)
+	d4 &= d4 - 1
+	d4 &= d4 - 1
+	d4 &= d4 - 1
+	if n&4 != 0 {
+		s = d4
+	}
+	return s
 }
 
 // Cards lists the cards of s in card-number order (suit by suit, 2 up to ace, then BJ, LJ).
