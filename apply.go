@@ -384,14 +384,15 @@ func (s *State) openTrick() {
 func (s *State) lead(c Card) {
 	led := c.Suit()
 	s.keys = &trickKeys[b2i(s.g.jokers)][s.trump&3][led]
-	switch {
-	case s.variant != Auction:
+	if s.variant != Auction {
 		s.must, s.follow = s.tmask, s.tmask
-	case led == s.trump:
-		s.must, s.follow = s.tmask, s.tmask
-	default:
-		s.must, s.follow = SuitSet(led), SuitSet(led)|s.tmask
+		return
 	}
+	// Auction's trumps are exactly the trump suit, so one formula covers
+	// both cases, with no branch on the random suit led: with trump led,
+	// must and follow are both the trumps.
+	s.must = SuitSet(led)
+	s.follow = s.must | s.tmask
 }
 
 // nextLeader sets lead, or the next seat clockwise holding a trump, to lead;
@@ -451,8 +452,8 @@ func (s *State) play(c Card) {
 	s.trickLen++
 	// Next seat in this trick: clockwise from seat, back to the leader.
 	if s.variant == Auction { // everyone plays every trick
-		if t := s.next(seat); t != s.leader {
-			s.turn = t
+		if s.trickLen != s.n {
+			s.turn = s.next(seat)
 			return
 		}
 		s.finishTrick()

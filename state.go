@@ -151,12 +151,11 @@ func (s *State) Scores() []int {
 // Tricks returns the number of finished tricks.
 func (s *State) Tricks() int { return int(s.tricks) }
 
+// next returns the seat to the left of seat. It multiplies by 0 or 1
+// rather than branching: where the wrap falls is random in a playout.
 func (s *State) next(seat int8) int8 {
 	seat++
-	if seat == s.n {
-		seat = 0
-	}
-	return seat
+	return seat * int8(uint8(seat-s.n)>>7) // seat-n is negative until the wrap
 }
 
 func (s *State) trumps() CardSet { return s.tmask }
