@@ -376,13 +376,18 @@ func (s *State) openTrick() {
 	}
 }
 
-// lead sets up the trick that card c, just led, opens: the key table that
-// ranks its cards and, in auction, what the others must follow with
+// lead sets up the trick that card c, about to be led, opens: in auction
+// the first card names trump (AP-PLAY-1); the key table that ranks the
+// trick's cards; and, in auction, what the others must follow with
 // (AP-PLAY-2: a card of the suit led or a trump while holding the suit
 // led; a trump while holding one when trump is led). Elsewhere only
 // trumps are played after the lead.
 func (s *State) lead(c Card) {
 	led := c.Suit()
+	if s.trump == NoSuit {
+		s.setTrump(led) // AP-PLAY-1
+	}
+	s.win = 0
 	s.keys = &trickKeys[b2i(s.g.jokers)][s.trump&3][led]
 	if s.variant != Auction {
 		s.must, s.follow = s.tmask, s.tmask
@@ -421,44 +426,39 @@ func (s *State) applyPlay(a Action) error {
 
 // play puts c, a legal card of the seat to act, on the trick and moves on.
 func (s *State) play(c Card) {
-	seat := s.turn
-	bit := c.bit()
 	if s.trickLen == 0 {
-		if s.trump == NoSuit {
-			s.setTrump(c.Suit()) // AP-PLAY-1
-		}
 		s.lead(c)
-		s.win = int16(s.keys[c&63]+1) << 3
-	} else {
-		// Branch-free updates: which card wins and whether a seat shows a
-		// void are random in a playout, so branches on them mispredict.
-		// Two cards of a trick never share a key, but for the -1 of cards
-		// that can never win, so max of key and index picks the winner.
-		s.win = max(s.win, int16(s.keys[c&63]+1)<<3|int16(s.trickLen))
-		// A card outside follow shows that the seat holds no must card:
-		// in auction a void in the suit led (AP-PLAY-2), public knowledge
-		// for views and resampling.
-		void := s.must
-		if bit&s.follow != 0 {
-			void = 0
-		}
-		s.notIn[seat&7] |= void
 	}
-	s.hands[seat&7] &^= bit
-	s.played[seat&7] |= bit
-	s.trick[s.trickLen&7] = c
-	s.trickSeat[s.trickLen&7] = seat
+	seat, n, bit := s.turn&7, s.trickLen&7, c.bit()
+	// Branch-free updates: which card wins and whether a seat shows a
+	// void are random in a playout, so branches on them mispredict.
+	// Two cards of a trick never share a key, but for the -1 of cards
+	// that can never win, so max of key and index picks the winner.
+	s.win = max(s.win, int16(s.keys[c&63]+1)<<3|int16(n))
+	// A card outside follow shows that the seat holds no must card: in
+	// auction a void in the suit led (AP-PLAY-2), public knowledge for
+	// views and resampling. The card led is always inside follow.
+	void := s.must
+	if bit&s.follow != 0 {
+		void = 0
+	}
+	s.notIn[seat] |= void
+	s.hands[seat] &^= bit
+	s.played[seat] |= bit
+	s.trick[n] = c
+	s.trickSeat[n] = seat
 	s.trickSet |= bit
-	s.trickLen++
-	// Next seat in this trick: clockwise from seat, back to the leader.
+	s.trickLen = n + 1
 	if s.variant == Auction { // everyone plays every trick
-		if s.trickLen != s.n {
+		if n+1 != s.n {
 			s.turn = s.next(seat)
 			return
 		}
 		s.finishTrick()
 		return
 	}
+	// Next seat in this trick: clockwise from seat, back to the leader,
+	// skipping seats with no trump.
 	tr := s.trumps()
 	for t := s.next(seat); t != s.leader; t = s.next(t) {
 		if s.hands[t]&tr != 0 {
