@@ -220,9 +220,12 @@ func (s *State) Deal(g *Game, dealer int, scores []int, rng *rand.Rand) {
 		s.dealt[to[i]&7] |= deck[i].bit()
 		s.dealt[to[i+1]&7] |= deck[i+1].bit()
 	}
-	// The rest needs an order only as the ten-point stock; the pawnee
-	// widow and the cards auction leaves undealt are a set.
-	if g.Variant == TenPoint {
+	// Auction's undealt cards are never seen, so they are left in order.
+	// The widow is a set, and only the stock's order matters, but both
+	// are shuffled to the end: a stored table is replayed from its seed,
+	// and skipping those draws would change what every later hand of a
+	// seed deals (TestSeedsDealTheSame).
+	if g.Variant != Auction {
 		for i := dealt; i < size; i += 2 {
 			shuffleTwo(&deck, i, size, rng.Uint64())
 		}
