@@ -192,7 +192,7 @@ func apGame(d apDeal, opts ...Option) *Game {
 // start deals d under g.
 func (d apDeal) start(t testing.TB, g *Game, scores []int) State {
 	t.Helper()
-	return newFromDeal(g, d.dealer, scores, d.hands(t), 0, nil)
+	return newFromDeal(g, d.dealer, scores, d.hands(t), nil)
 }
 
 // apApply applies acts to s, failing the test on any refusal.
@@ -359,7 +359,7 @@ func TestAP2Deck(t *testing.T) {
 	for _, tc := range tests {
 		cards, _ := ParseCards(tc.seat0)
 		g2 := MustNewGame(Auction, WithPlayers(2))
-		s := newFromDeal(g2, 0, nil, []CardSet{SetOf(cards...), SetOf(apCards(t, "AH 2S 3S 4S 5S 6S")...)}, 0, nil)
+		s := newFromDeal(g2, 0, nil, []CardSet{SetOf(cards...), SetOf(apCards(t, "AH 2S 3S 4S 5S 6S")...)}, nil)
 		apApply(t, &s, apActs(t, "1:b2 0:p 1:AH"))
 		if got := apPlayLegal(t, &s); got != tc.want {
 			t.Errorf("hearts led, seat 0 holds %s: legal %s, want %s", tc.seat0, got, tc.want)

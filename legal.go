@@ -236,8 +236,9 @@ func randN(rng *rand.Rand, n int) int {
 	return int(uint64(uint32(rng.Uint64())) * uint64(n) >> 32)
 }
 
-// PlayRandom plays the hand out to its end with random legal actions,
-// drawn as RandomAction draws them: the playout of search bots.
+// PlayRandom plays the hand out to its end with random legal actions, each
+// legal action as likely as the next, as RandomAction draws them: a random
+// playout.
 func (s *State) PlayRandom(rng *rand.Rand) {
 	// Each play draws from 16 random bits, four plays to a 64-bit number:
 	// among at most 6 legal cards the bias is under 1 in 10,000.

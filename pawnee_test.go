@@ -53,7 +53,7 @@ func (d pwDeal) state(t testing.TB, g *Game, scores []int) State {
 	if w.Len() != 4 || all&w != 0 || all|w != Deck54 {
 		t.Fatalf("test deal is not the 54-card deck: missing %s", Deck54&^(all|w))
 	}
-	return newFromDeal(g, d.dealer, scores, hands, w, nil)
+	return newFromDeal(g, d.dealer, scores, hands, nil)
 }
 
 // pwScript reads actions written one per line or separated by ";", e.g.

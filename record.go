@@ -70,7 +70,7 @@ func recErr(i int, format string, args ...any) *RecordError {
 // State replays the record from its deal, returning the state after the
 // last action, or a *RecordError naming the action the rules refuse.
 func (r *Record) State() (State, error) {
-	s := newFromDeal(r.Game, r.Dealer, r.Scores, r.Hands, r.Widow, r.Stock)
+	s := newFromDeal(r.Game, r.Dealer, r.Scores, r.Hands, r.Stock)
 	for i, a := range r.Actions {
 		// TP-TR-4: a give_stock absent right after trump means false.
 		if s.phase == PhaseGiveStock && a.Kind != ActGiveStock {

@@ -342,25 +342,13 @@ func (s *State) dealRest(rest []Card) {
 	s.setSides()
 }
 
-// newFromDeal builds a hand from explicit hands, as a hand record gives them.
-func newFromDeal(g *Game, dealer int, scores []int, hands []CardSet, widow CardSet, stock []Card) State {
-	s := State{g: g, variant: g.Variant, n: int8(g.seats), dealer: int8(dealer), bidder: -1, partner: -1, receiver: -1,
-		trump: NoSuit, called: NoCard, leader: -1, lastWon: -1}
-	for i, v := range scores {
-		s.scores[i] = int32(v)
-	}
-	var all CardSet
-	for i, h := range hands {
-		s.dealt[i] = h
-		all |= h
-	}
-	s.hands = s.dealt
-	s.widow = widow
-	copy(s.stock[:], stock)
-	if g.Variant == Auction {
-		s.undlt = g.Deck() &^ all
-	}
-	s.turn = s.next(int8(dealer))
-	s.setSides()
+// newFromDeal builds a hand from explicit hands, as a hand record gives
+// them; stock is the ten-point stock, top first. The widow and the cards
+// auction leaves undealt are what the hands do not hold.
+func newFromDeal(g *Game, dealer int, scores []int, hands []CardSet, stock []Card) State {
+	var s State
+	s.reset(g, int8(dealer), scores)
+	copy(s.dealt[:], hands)
+	s.dealRest(stock)
 	return s
 }

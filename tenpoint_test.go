@@ -88,7 +88,7 @@ func (d tpDeal) build(t testing.TB) ([]CardSet, []Card) {
 func (d tpDeal) state(t testing.TB, g *Game, scores []int) State {
 	t.Helper()
 	hands, stock := d.build(t)
-	return newFromDeal(g, d.dealer, scores, hands, 0, stock)
+	return newFromDeal(g, d.dealer, scores, hands, stock)
 }
 
 // tpScores returns match scores: seats 0 and 2 hold a, seats 1 and 3 hold b.
