@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,9 +35,7 @@ func TestReplayedAction(t *testing.T) {
 	if seq != 1 {
 		t.Fatalf("the first send was not accepted (seq %d)", seq)
 	}
-	for len(c.send) > 0 {
-		<-c.send
-	}
+	c.take() // the state after the first send
 	c.handle(context.Background(), tb, msg)
 	tb.mu.Lock()
 	again := tb.seq
@@ -44,7 +44,7 @@ func TestReplayedAction(t *testing.T) {
 		t.Errorf("the replayed action was accepted: seq %d → %d", seq, again)
 	}
 	var m errorMsg
-	if len(c.send) == 0 || json.Unmarshal(<-c.send, &m) != nil || m.Type != "error" || !strings.Contains(m.Message, "turn") {
+	if q := c.take(); len(q) == 0 || json.Unmarshal(q[0].data, &m) != nil || m.Type != "error" || !strings.Contains(m.Message, "turn") {
 		t.Errorf("the replay got %+v, want an error saying whose turn it is", m)
 	}
 }
@@ -156,5 +156,58 @@ func TestBotPanicDoesNotStopTheServer(t *testing.T) {
 	defer tb.mu.Unlock()
 	if tb.seq != seq+1 {
 		t.Errorf("after the bot panicked the table is at %d events, want %d", tb.seq, seq+1)
+	}
+}
+
+// TestSlowClientSkipsToNewestState: states pile up for a client that reads
+// slowly; it is kept and gets only the newest (each state is the whole
+// view), with every other message in order. Other messages are bounded:
+// a client that lets too many pile up is dropped.
+func TestSlowClientSkipsToNewestState(t *testing.T) {
+	c := newConn(nil, "test")
+	for i := range 100 {
+		c.sendState(stateMsg{Type: "state", Seq: i})
+		if i == 40 || i == 60 {
+			c.sendJSON(errorMsg{Type: "error", Message: fmt.Sprint("refused at ", i)})
+		}
+	}
+	select {
+	case <-c.done:
+		t.Fatal("a client behind on states was dropped")
+	default:
+	}
+	var got []string
+	for _, m := range c.take() {
+		var w struct {
+			Type    string
+			Seq     int
+			Message string
+		}
+		if err := json.Unmarshal(m.data, &w); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprint(w.Type, " ", w.Seq, w.Message))
+	}
+	want := []string{"error 0refused at 40", "error 0refused at 60", "state 99"}
+	if !slices.Equal(got, want) {
+		t.Errorf("queued %q, want %q", got, want)
+	}
+	if len(c.take()) != 0 {
+		t.Errorf("take left messages behind")
+	}
+
+	for range sendBuffer {
+		c.sendJSON(errorMsg{Type: "error", Message: "no"})
+	}
+	select {
+	case <-c.done:
+		t.Fatalf("dropped at %d queued errors, the limit is %d", sendBuffer, sendBuffer)
+	default:
+	}
+	c.sendJSON(errorMsg{Type: "error", Message: "one too many"})
+	select {
+	case <-c.done:
+	default:
+		t.Errorf("a client with %d errors waiting was kept", sendBuffer+1)
 	}
 }

@@ -48,7 +48,8 @@ func fuzzTable(tb testing.TB) (*Server, *table, *conn) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c := &conn{seat: 1, addr: "fuzz", send: make(chan []byte, 4096), done: make(chan struct{})}
+	c := newConn(nil, "fuzz")
+	c.seat = 1
 	return srv, t, c
 }
 
@@ -80,8 +81,8 @@ func FuzzClientMessage(f *testing.F) {
 			hands[s] = after.Hand(s) | before.Hand(s)
 		}
 		t.mu.Unlock()
-		for len(c.send) > 0 {
-			msg := <-c.send
+		for _, m := range c.take() {
+			msg := m.data
 			var v map[string]any
 			if err := json.Unmarshal(msg, &v); err != nil {
 				tt.Fatalf("reply is not JSON: %s", msg)

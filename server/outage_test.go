@@ -113,7 +113,10 @@ func TestPostgresOutage(t *testing.T) {
 	defer hs.Close()
 
 	create := func() (int, string) {
-		body := `{"variant":"ten-point","options":{"target":200},"seats":[{"kind":"bot"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}]}`
+		// Auction to 10000: a match that cannot end while the test runs (a
+		// ten-point match, whatever its target, ends at a made or failed
+		// moon bid, TP-MOON-1, and would stop play for good).
+		body := `{"variant":"auction","options":{"target":10000},"seats":[{"kind":"bot"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}]}`
 		resp, err := http.Post(hs.URL+"/api/tables", "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
@@ -167,6 +170,12 @@ func TestPostgresOutage(t *testing.T) {
 		}
 	}
 	waitFor("bots to play", func() bool { return seqNow() >= 20 })
+	tb.mu.Lock()
+	over, conns := tb.match.Over(), len(tb.conns)
+	tb.mu.Unlock()
+	if over || conns == 0 {
+		t.Fatalf("before the outage: match over %v, %d connections; the test needs play to go on", over, conns)
+	}
 
 	proxy.cut(true)
 	time.Sleep(300 * time.Millisecond)

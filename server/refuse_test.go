@@ -209,7 +209,9 @@ func TestWebSocketGuards(t *testing.T) {
 		// A flood: far more than the burst (20) and the send queue (32).
 		// Messages over the limit are dropped with one "slow down" a
 		// second, so the flood neither fills the queue nor costs the
-		// connection.
+		// connection. The answers to the hellos within the burst are
+		// states, of which a client that reads slower than they come gets
+		// only the newest.
 		const n = 200
 		for range n + 1 { // the hello, then n more at once
 			if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil {
@@ -235,7 +237,7 @@ func TestWebSocketGuards(t *testing.T) {
 				t.Fatalf("unexpected message %s", data)
 			}
 		}
-		for states < 20 || slow < 1 {
+		for states < 1 || slow < 1 {
 			read()
 		}
 		// The connection is kept: after a pause it is answered again.
@@ -247,9 +249,10 @@ func TestWebSocketGuards(t *testing.T) {
 		for states == before {
 			read()
 		}
-		// About 20 (the burst) are answered, plus what the rate refills
-		// while the flood is read; a slow machine reads slower, so bound
-		// loosely: far fewer than were sent, and a notice a second at most.
+		// At most about 20 (the burst) are answered, plus what the rate
+		// refills while the flood is read; a slow machine reads slower, so
+		// bound loosely: far fewer than were sent, and a notice a second
+		// at most.
 		if states > n/3 || slow > 4 {
 			t.Errorf("%d messages at once: %d answered, %d told to slow down; want about 20 answered and one warning a second", n+1, states, slow)
 		}

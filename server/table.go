@@ -327,7 +327,7 @@ func discardRule(kind string, must, pool pitch.CardSet, k int) string {
 // broadcast sends every connection its own state. The lock must be held.
 func (t *table) broadcast() {
 	for c := range t.conns {
-		c.sendJSON(t.stateFor(c.seat))
+		c.sendState(t.stateFor(c.seat))
 	}
 }
 

@@ -19,14 +19,23 @@ type conn struct {
 	ws   *websocket.Conn
 	seat int    // -1 for a spectator
 	addr string // the client's address, for the rate limit
-	send chan []byte
-	once sync.Once
-	done chan struct{}
+
+	mu    sync.Mutex
+	queue []outMsg      // messages not yet written, in order
+	wake  chan struct{} // (capacity 1) the writer has something to write
+	once  sync.Once
+	done  chan struct{}
+}
+
+// outMsg is a message waiting to be written.
+type outMsg struct {
+	data  []byte
+	state bool // a whole state, made stale by any later one
 }
 
 const (
 	maxMessage = 4 << 10 // bytes a client message may hold
-	sendBuffer = 32      // messages queued for a slow client before it is dropped
+	sendBuffer = 32      // other messages queued for a slow client before it is dropped
 	helloWait  = 10 * time.Second
 	writeWait  = 10 * time.Second
 	ratePerSec = 10 // client messages per second, sustained
@@ -37,18 +46,66 @@ func (c *conn) close() {
 	c.once.Do(func() { close(c.done) })
 }
 
-// sendJSON queues v; a client too slow to keep up is disconnected (it
+// newConn returns a connection for ws, not yet at any seat.
+func newConn(ws *websocket.Conn, addr string) *conn {
+	return &conn{ws: ws, seat: -1, addr: addr, wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+// sendState queues a state message. Each is the whole view, so it replaces
+// any state still waiting: a client that falls behind (a slow link, a busy
+// machine) skips to the newest state instead of being dropped.
+func (c *conn) sendState(m stateMsg) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	kept := c.queue[:0]
+	for _, q := range c.queue {
+		if !q.state {
+			kept = append(kept, q)
+		}
+	}
+	c.queue = append(kept, outMsg{data: b, state: true})
+	c.mu.Unlock()
+	c.notify()
+}
+
+// sendJSON queues any other message (an error). These cannot be merged,
+// so a client that lets sendBuffer of them pile up is disconnected (it
 // gets everything afresh when it reconnects).
 func (c *conn) sendJSON(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return
 	}
-	select {
-	case c.send <- b:
-	default:
-		c.close()
+	c.mu.Lock()
+	full := len(c.queue) >= sendBuffer
+	if !full {
+		c.queue = append(c.queue, outMsg{data: b})
 	}
+	c.mu.Unlock()
+	if full {
+		c.close()
+		return
+	}
+	c.notify()
+}
+
+func (c *conn) notify() {
+	select {
+	case c.wake <- struct{}{}:
+	default: // the writer is already due to look
+	}
+}
+
+// take returns the messages waiting to be written and empties the queue.
+func (c *conn) take() []outMsg {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	q := c.queue
+	c.queue = nil
+	return q
 }
 
 // handleWS upgrades to a WebSocket. The first message is a hello with the
@@ -69,7 +126,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	ws.SetReadLimit(maxMessage)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	c := &conn{ws: ws, seat: -1, addr: clientAddr(r), send: make(chan []byte, sendBuffer), done: make(chan struct{})}
+	c := newConn(ws, clientAddr(r))
 
 	hctx, hcancel := context.WithTimeout(ctx, helloWait)
 	var hello clientMsg
@@ -119,12 +176,14 @@ func (c *conn) writer(ctx context.Context, cancel context.CancelFunc) {
 	defer cancel()
 	for {
 		select {
-		case b := <-c.send:
-			wctx, wcancel := context.WithTimeout(ctx, writeWait)
-			err := c.ws.Write(wctx, websocket.MessageText, b)
-			wcancel()
-			if err != nil {
-				return
+		case <-c.wake:
+			for _, m := range c.take() {
+				wctx, wcancel := context.WithTimeout(ctx, writeWait)
+				err := c.ws.Write(wctx, websocket.MessageText, m.data)
+				wcancel()
+				if err != nil {
+					return
+				}
 			}
 		case <-c.done:
 			c.ws.Close(websocket.StatusGoingAway, "")
@@ -203,7 +262,7 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 		}
 	case "hello":
 		t.mu.Lock()
-		c.sendJSON(t.stateFor(c.seat))
+		c.sendState(t.stateFor(c.seat))
 		t.mu.Unlock()
 	default:
 		c.sendJSON(errorMsg{Type: "error", Message: `unknown message type: send "action" (or "hello" to get the state again)`})
