@@ -30,6 +30,7 @@ import (
 	"pitch"
 	"pitch/server"
 	"pitch/store"
+	"pitch/store/storetest"
 )
 
 var bg = context.Background()
@@ -49,7 +50,7 @@ func forEachStore(t *testing.T, f func(t *testing.T, fresh func(t *testing.T) st
 			t.Skip("PITCH_TEST_POSTGRES is not set")
 		}
 		t.Parallel()
-		f(t, func(t *testing.T) string { return server.FreshPostgres(t, base) })
+		f(t, func(t *testing.T) string { return storetest.FreshPostgres(t, base) })
 	})
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"pitch"
 	"pitch/store"
+	"pitch/store/storetest"
 )
 
 // cutProxy forwards TCP to a database and can cut it, as a database that
@@ -88,7 +89,7 @@ func TestPostgresOutage(t *testing.T) {
 	if base == "" {
 		t.Skip("PITCH_TEST_POSTGRES is not set")
 	}
-	u, err := url.Parse(freshPostgres(t, base))
+	u, err := url.Parse(storetest.FreshPostgres(t, base))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pitch/store"
+	"pitch/store/storetest"
 )
 
 // TestStaleTimerYieldsToReturningPlayer: a stand-in timer that fired just
@@ -20,7 +21,7 @@ func TestStaleTimerYieldsToReturningPlayer(t *testing.T) {
 		"sqlite": func(t *testing.T) string { return filepath.Join(t.TempDir(), "pitch.db") },
 	}
 	if base := os.Getenv("PITCH_TEST_POSTGRES"); base != "" {
-		stores["postgres"] = func(t *testing.T) string { return freshPostgres(t, base) }
+		stores["postgres"] = func(t *testing.T) string { return storetest.FreshPostgres(t, base) }
 	}
 	for name, fresh := range stores {
 		t.Run(name, func(t *testing.T) {

@@ -4,14 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"pitch/store/storetest"
 )
 
 // The suite runs against SQLite always and against PostgreSQL when
@@ -42,39 +41,8 @@ func TestPostgres(t *testing.T) {
 	}
 	runSuite(t, func(t *testing.T) string {
 		t.Helper()
-		return freshPostgres(t, base)
+		return storetest.FreshPostgres(t, base)
 	})
-}
-
-// freshPostgres makes a new schema on base's database and returns a URL
-// whose search_path is that schema.
-func freshPostgres(t *testing.T, base string) string {
-	t.Helper()
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "pitch_test_" + hex.EncodeToString(b[:])
-	ctx := context.Background()
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 func runSuite(t *testing.T, fresh fresher) {

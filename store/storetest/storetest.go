@@ -1,4 +1,6 @@
-package server
+// Package storetest gives tests a PostgreSQL database of their own, as
+// httptest gives them a server.
+package storetest
 
 import (
 	"context"
@@ -8,16 +10,13 @@ import (
 	"net/url"
 	"testing"
 
-	_ "github.com/jackc/pgx/v5/stdlib"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 )
 
-// FreshPostgres is freshPostgres for the external tests (package server_test).
-var FreshPostgres = freshPostgres
-
-// freshPostgres makes a schema of the test's own on base's database and
-// returns a URL whose search_path is that schema; the schema is dropped
-// when the test ends.
-func freshPostgres(t *testing.T, base string) string {
+// FreshPostgres makes a schema of the test's own on base's database (a
+// postgres:// URL) and returns a URL whose search_path is that schema.
+// The schema is dropped when the test ends.
+func FreshPostgres(t testing.TB, base string) string {
 	t.Helper()
 	admin, err := sql.Open("pgx", base)
 	if err != nil {
@@ -25,7 +24,7 @@ func freshPostgres(t *testing.T, base string) string {
 	}
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	schema := "pitch_server_test_" + hex.EncodeToString(b[:])
+	schema := "pitch_test_" + hex.EncodeToString(b[:])
 	if _, err := admin.ExecContext(context.Background(), "CREATE SCHEMA "+schema); err != nil {
 		admin.Close()
 		t.Fatalf("create schema: %v", err)
