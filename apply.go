@@ -23,6 +23,13 @@ func cardList(set CardSet) string {
 	return strings.ReplaceAll(set.String(), " ", ", ")
 }
 
+// forcedRule names the rule that forces the dealer's bid in each game, and
+// exactly says whether that bid is one number.
+var (
+	forcedRule = [...]string{Auction: "AP-BID-4", TenPoint: "TP-BID-2", Pawnee: "PW-BID-3"}
+	exactly    = [...]string{Auction: "", TenPoint: "exactly ", Pawnee: "exactly "}
+)
+
 func bidList(bids uint16, canPass bool) string {
 	var parts []string
 	if canPass {
@@ -107,8 +114,7 @@ func (s *State) Apply(a Action) error {
 		if a.Suit >= NoSuit {
 			return s.refuse(a, "trump must be one of C, D, H, S")
 		}
-		s.setTrump(a.Suit)
-		s.phase = PhaseGiveStock
+		s.applyTrump(a.Suit)
 		return nil
 	case ActGiveStock:
 		s.applyGiveStock(a.Give)
@@ -125,11 +131,14 @@ func (s *State) applyBid(a Action) error {
 	bids, canPass := s.bidOptions()
 	if a.Kind == ActPass {
 		if !canPass {
-			return s.refuse(a, "seat %d is the dealer and everyone else passed: the dealer must bid (%s)", a.Seat, bidList(bids, false))
+			return s.refuse(a, "seat %d is the dealer and everyone else passed: the dealer must bid %s%s (%s)", a.Seat, exactly[s.variant], bidList(bids, false), forcedRule[s.variant])
 		}
 		s.passed |= 1 << a.Seat
 	} else {
 		if a.Bid < 0 || a.Bid > 15 || bids&(1<<a.Bid) == 0 {
+			if !canPass && s.variant != Auction { // TP-BID-2, PW-BID-3
+				return s.refuse(a, "seat %d may not bid %d: the dealer, after everyone else passed, must bid exactly %s (%s)", a.Seat, a.Bid, bidList(bids, false), forcedRule[s.variant])
+			}
 			if s.variant == Pawnee && a.Bid == 10 && s.bid < 10 && s.scores[a.Seat] < 0 { // PW-BID-4
 				return s.refuse(a, "seat %d may not bid 10: its score %d is negative; allowed are %s", a.Seat, s.scores[a.Seat], bidList(bids, canPass))
 			}
@@ -188,45 +197,56 @@ func (s *State) applyCall(a Action) error {
 	return nil
 }
 
-// applyGiveStock runs TP-TR-2 to TP-TR-4: everyone drops non-trumps, the
-// fill, and the rest of the stock to the receiver.
-func (s *State) applyGiveStock(give bool) {
+// applyTrump runs TP-TR-1 to TP-TR-3: trump is named, everyone drops
+// their non-trumps face down, and the fill comes from the top of the
+// stock. The pitcher then decides on the rest of the stock (TP-TR-4),
+// knowing how many cards each seat drew and how many are left.
+func (s *State) applyTrump(t Suit) {
+	s.setTrump(t)
 	tr := s.trumps()
-	s.give = give
-	s.receiver = s.bidder
-	if give {
-		s.receiver = (s.bidder + 2) % 4
-	}
 	for seat := range s.n {
 		s.hidden[seat] |= s.hands[seat] &^ tr
 		s.out[seat] |= s.hands[seat] &^ tr
 		s.hands[seat] &= tr
-	}
-	top := 0
-	take := func(seat int8, k int) {
-		for ; k > 0 && top < len(s.stock); k-- {
-			c := s.stock[top]
-			top++
-			s.fillGot[seat]++
-			if tr.Has(c) {
-				s.hands[seat] |= c.Set()
-			} else {
-				s.hidden[seat] |= c.Set()
-				s.out[seat] |= c.Set()
-			}
-		}
+		s.notIn[seat] = ^tr // after TP-TR-2 every hand holds only trumps
 	}
 	seat := s.dealer
 	for range s.n {
 		seat = s.next(seat)
 		if c := s.hands[seat].Len(); c < 6 {
-			take(seat, 6-c)
+			s.takeStock(seat, 6-c)
 		}
 	}
-	take(s.receiver, len(s.stock))
-	for seat := range s.n {
-		s.notIn[seat] = ^tr // after TP-TR-2 every hand holds only trumps
+	s.phase = PhaseGiveStock
+}
+
+// takeStock gives seat up to k cards from the top of the stock; the
+// non-trumps among them go straight out of play, face down (TP-TR-3,
+// TP-TR-4).
+func (s *State) takeStock(seat int8, k int) {
+	tr := s.trumps()
+	for ; k > 0 && int(s.stockTop) < len(s.stock); k-- {
+		c := s.stock[s.stockTop]
+		s.stockTop++
+		s.fillGot[seat]++
+		if tr.Has(c) {
+			s.hands[seat] |= c.Set()
+		} else {
+			s.hidden[seat] |= c.Set()
+			s.out[seat] |= c.Set()
+		}
 	}
+}
+
+// applyGiveStock finishes TP-TR-4: the rest of the stock goes to the
+// pitcher, or to the partner if the pitcher gives it.
+func (s *State) applyGiveStock(give bool) {
+	s.give = give
+	s.receiver = s.bidder
+	if give {
+		s.receiver = (s.bidder + 2) % 4
+	}
+	s.takeStock(s.receiver, len(s.stock))
 	s.phase = PhasePassBurn
 	s.passBurn = 0
 	s.turn = s.dealer

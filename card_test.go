@@ -397,7 +397,7 @@ func TestOffJackIsTrumpInPlay(t *testing.T) {
 	for s.phase == PhaseBid {
 		a := Pass(s.Turn())
 		if s.Turn() == 0 {
-			a = Bid(0, 5)
+			a = Bid(0, 4) // TP-BID-2: the forced dealer bids exactly 4
 		}
 		if err := s.Apply(a); err != nil {
 			t.Fatal(err)

@@ -62,7 +62,7 @@ func DefaultOptions(v Variant) Options {
 	case TenPoint:
 		return Options{Target: 52, Players: 4}
 	case Pawnee:
-		return Options{Target: 42, Players: 5, CallOwnCard: true}
+		return Options{Target: 42, Players: 5, CallOwnCard: true, FailBidderOnly: true}
 	}
 	return Options{Target: 7, Players: 4}
 }

@@ -26,8 +26,8 @@ func (s *State) bidOptions() (bids uint16, canPass bool) {
 		return span(high, 4), true // AP-BID-3: the dealer may steal at the same number
 	case TenPoint:
 		lo := max(4, high+1)
-		if seat == s.dealer && high == 0 { // TP-BID-2
-			return span(4, 10), false
+		if seat == s.dealer && high == 0 { // TP-BID-2: exactly 4, no moon
+			return span(4, 4), false
 		}
 		return span(lo, 10), true
 	default: // Pawnee
@@ -35,8 +35,10 @@ func (s *State) bidOptions() (bids uint16, canPass bool) {
 		if s.scores[seat] < 0 { // PW-BID-4
 			hi = 9
 		}
-		forced := seat == s.dealer && high == 0 && bits.OnesCount8(s.passed) == int(s.n)-1 // PW-BID-3
-		return span(max(5, high+1), hi), !forced
+		if seat == s.dealer && high == 0 && bits.OnesCount8(s.passed) == int(s.n)-1 { // PW-BID-3: exactly 5, no moon
+			return span(5, 5), false
+		}
+		return span(max(5, high+1), hi), true
 	}
 }
 

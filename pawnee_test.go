@@ -566,10 +566,14 @@ func TestPawneeAuction(t *testing.T) {
 			phase: PhaseCall, turn: 1, bidder: 1, bid: 10},
 		{name: "PW-BID-2 a later bid of 10 ends it too", dealer: 0, script: "1 bid 5; 2 pass; 3 bid 10",
 			phase: PhaseCall, turn: 3, bidder: 3, bid: 10},
-		{name: "PW-BID-3 the dealer must bid when the four others passed", dealer: 0,
+		{name: "PW-BID-3 the dealer must bid exactly 5 when the four others passed", dealer: 0,
 			script: "1 pass; 2 pass; 3 pass; 4 pass",
-			phase:  PhaseBid, turn: 0, bidder: -1, legal: "5 6 7 8 9 10",
-			refuse: []refusal{{Pass(0), []string{"dealer", "must bid", "5, 6, 7, 8, 9, 10"}}}},
+			phase:  PhaseBid, turn: 0, bidder: -1, legal: "5",
+			refuse: []refusal{
+				{Pass(0), []string{"dealer", "must bid exactly 5", "PW-BID-3"}},
+				{Bid(0, 6), []string{"may not bid 6", "must bid exactly 5", "PW-BID-3"}},
+				{Bid(0, 10), []string{"may not bid 10", "must bid exactly 5", "PW-BID-3"}}, // no moon
+			}},
 		{name: "PW-BID-3 dealer 2 bids and the auction ends", dealer: 2,
 			script: "3 pass; 4 pass; 0 pass; 1 pass; 2 bid 5",
 			phase:  PhaseCall, turn: 2, bidder: 2, bid: 5},
@@ -584,8 +588,8 @@ func TestPawneeAuction(t *testing.T) {
 			refuse: []refusal{{Bid(1, 10), []string{"may not bid 10", "negative", "pass, 5, 6, 7, 8, 9"}}}},
 		{name: "PW-BID-4 a negative score may only pass over 9", dealer: 0, scores: []int{0, 0, -7, 0, 0},
 			script: "1 bid 9", phase: PhaseBid, turn: 2, bidder: 1, bid: 9, legal: "pass"},
-		{name: "PW-BID-4 a negative dealer forced to bid bids 5 to 9", dealer: 0, scores: []int{-3, 0, 0, 0, 0},
-			script: "1 pass; 2 pass; 3 pass; 4 pass", phase: PhaseBid, turn: 0, bidder: -1, legal: "5 6 7 8 9"},
+		{name: "PW-BID-3 PW-BID-4 a negative dealer forced to bid bids exactly 5 too", dealer: 0, scores: []int{-3, 0, 0, 0, 0},
+			script: "1 pass; 2 pass; 3 pass; 4 pass", phase: PhaseBid, turn: 0, bidder: -1, legal: "5"},
 		{name: "reading 5 a score of 0 may bid 10", dealer: 0, scores: []int{-5, 0, -5, -5, -5},
 			phase: PhaseBid, turn: 1, bidder: -1, legal: "pass 5 6 7 8 9 10"},
 		{name: "reading 5 a score of 0 bids 10 and the auction ends", dealer: 0, scores: []int{-5, 0, -5, -5, -5},
@@ -1106,11 +1110,14 @@ func TestPawneeScoring(t *testing.T) {
 		{name: "PW-SC-1 a bid equal to the points is made",
 			deal: pwDealA, script: pwHandA(9), points: pwPointsA,
 			taken: []int{1, 9, 1, 9, 1}, made: true, delta: []int{1, 9, 1, 9, 1}, partner: 3},
-		{name: "PW-SC-1 PW-MOON-1 reading 6 a failed moon costs bidder and partner the bid",
+		{name: "PW-SC-1 PW-MOON-1 reading 6 a failed moon costs the bidder alone the bid; the partner scores nothing",
 			deal: pwDealA, script: pwHandA(10), points: pwPointsA,
-			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{1, -10, 1, -10, 1}, partner: 3},
+			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{1, -10, 1, 0, 1}, partner: 3},
 		{name: "PW-SC-1 scores may go negative",
 			deal: pwDealA, scores: []int{0, 4, 0, 0, 0}, script: pwHandA(10),
+			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{1, -10, 1, 0, 1}, partner: 3},
+		{name: "PW-SC-1 reading 6 pawnee_fail_bidder_only off: bidder and partner both lose the bid",
+			opts: []Option{WithFailBidderOnly(false)}, deal: pwDealA, script: pwHandA(10), points: pwPointsA,
 			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{1, -10, 1, -10, 1}, partner: 3},
 		{name: "reading 6 pawnee_fail_bidder_only: the partner keeps its score",
 			opts: []Option{WithFailBidderOnly(true)}, deal: pwDealA, script: pwHandA(10), points: pwPointsA,
@@ -1123,10 +1130,10 @@ func TestPawneeScoring(t *testing.T) {
 			taken: []int{1, 9, 1, 9, 1}, made: true, delta: []int{0, 4, 0, 4, 0}, partner: 3},
 		{name: "reading 3 pawnee_score_tricks: a failed bid still costs the bid",
 			opts: []Option{WithScoreTricks(true)}, deal: pwDealA, script: pwHandA(10),
-			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{0, -10, 0, -10, 0}, partner: 3},
-		{name: "reading 3 reading 6 both options",
-			opts: []Option{WithScoreTricks(true), WithFailBidderOnly(true)}, deal: pwDealA, script: pwHandA(10),
 			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{0, -10, 0, 0, 0}, partner: 3},
+		{name: "reading 3 reading 6 score tricks with pawnee_fail_bidder_only off",
+			opts: []Option{WithScoreTricks(true), WithFailBidderOnly(false)}, deal: pwDealA, script: pwHandA(10),
+			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{0, -10, 0, -10, 0}, partner: 3},
 		{name: "PW-CALL-1 called card in the widow: the bidder alone against four",
 			deal: pwDealW, script: pwScriptW, points: pwPointsW,
 			taken: []int{4, 4, 4, 6, 4}, made: true, delta: []int{4, 4, 4, 6, 4}, partner: -1},
@@ -1154,7 +1161,7 @@ func TestPawneeScoring(t *testing.T) {
 			taken: []int{0, 10, 0, 10, 0}, made: true, delta: []int{0, 10, 0, 10, 0}, winner: []int{1}, partner: 3},
 		{name: "PW-MOON-1 a moon cannot be made when points were forced out",
 			deal: pwDealP, script: "1 bid 10; 1 call AH\n" + pwScriptP[strings.Index(pwScriptP, "1 discard"):],
-			taken: []int{1, 6, 1, 6, 1}, made: false, delta: []int{1, -10, 1, -10, 1}, partner: 3},
+			taken: []int{1, 6, 1, 6, 1}, made: false, delta: []int{1, -10, 1, 0, 1}, partner: 3},
 		// PW-END-1 with deal A at bid 5: delta 1, 9, 1, 9, 1.
 		{name: "PW-END-1 a tie at the top including the bidder: the bidder wins",
 			deal: pwDealA, scores: []int{41, 33, 0, 0, 0}, script: pwHandA(5),
@@ -1162,12 +1169,27 @@ func TestPawneeScoring(t *testing.T) {
 		{name: "PW-END-1 a tie at the top without the bidder: nobody wins yet",
 			deal: pwDealA, scores: []int{41, 0, 41, 0, 0}, script: pwHandA(5),
 			taken: []int{1, 9, 1, 9, 1}, made: true, delta: []int{1, 9, 1, 9, 1}, partner: 3},
-		{name: "PW-END-1 a tie below a single higher score: the highest wins",
+		{name: "PW-END-1 three at the target, the bidder below: nobody wins yet, not even the highest",
 			deal: pwDealA, scores: []int{41, 0, 41, 34, 0}, script: pwHandA(5),
-			taken: []int{1, 9, 1, 9, 1}, made: true, delta: []int{1, 9, 1, 9, 1}, winner: []int{3}, partner: 3},
-		{name: "PW-END-1 a seat already over the target wins when it is highest alone",
+			taken: []int{1, 9, 1, 9, 1}, made: true, delta: []int{1, 9, 1, 9, 1}, partner: 3},
+		{name: "PW-END-1 two over the target, the bidder below: nobody wins yet",
 			deal: pwDealA, scores: []int{45, 30, 44, 0, 0}, script: pwHandA(5),
-			taken: []int{1, 9, 1, 9, 1}, made: true, delta: []int{1, 9, 1, 9, 1}, winner: []int{0}, partner: 3},
+			taken: []int{1, 9, 1, 9, 1}, made: true, delta: []int{1, 9, 1, 9, 1}, partner: 3},
+		{name: "PW-END-1 reading 14 the successful bidder at 44 wins while seat 3 has 45",
+			deal: pwDealA, scores: []int{0, 35, 0, 36, 0}, script: pwHandA(5),
+			taken: []int{1, 9, 1, 9, 1}, made: true, delta: []int{1, 9, 1, 9, 1}, winner: []int{1}, partner: 3},
+		{name: "PW-END-1 reading 14 a successful bidder at the target wins over two seats above it",
+			deal: pwDealA, scores: []int{50, 33, 48, 0, 0}, script: pwHandA(5),
+			taken: []int{1, 9, 1, 9, 1}, made: true, delta: []int{1, 9, 1, 9, 1}, winner: []int{1}, partner: 3},
+		{name: "PW-END-1 three over 42 after a set bid: nobody wins yet",
+			deal: pwDealA, scores: []int{41, 0, 41, 0, 45}, script: pwHandA(10),
+			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{1, -10, 1, 0, 1}, partner: 3},
+		{name: "PW-END-1 a set bidder over the target does not win; with another there, nobody does",
+			deal: pwDealA, scores: []int{41, 60, 0, 0, 0}, script: pwHandA(10),
+			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{1, -10, 1, 0, 1}, partner: 3},
+		{name: "PW-END-1 a set bidder over the target, alone there, wins",
+			deal: pwDealA, scores: []int{0, 60, 0, 0, 0}, script: pwHandA(10),
+			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{1, -10, 1, 0, 1}, winner: []int{1}, partner: 3},
 		{name: "PW-END-1 a tie carried over stays unbroken",
 			deal: pwDealA, scores: []int{50, 0, 50, 0, 0}, script: pwHandA(5),
 			taken: []int{1, 9, 1, 9, 1}, made: true, delta: []int{1, 9, 1, 9, 1}, partner: 3},
@@ -1183,9 +1205,9 @@ func TestPawneeScoring(t *testing.T) {
 		{name: "PW-END-1 C-8 below a higher target nobody wins",
 			opts: []Option{WithTarget(10)}, deal: pwDealA, script: pwHandA(5),
 			taken: []int{1, 9, 1, 9, 1}, made: true, delta: []int{1, 9, 1, 9, 1}, partner: 3},
-		{name: "PW-END-1 after a failed moon the others may win",
-			deal: pwDealA, scores: []int{41, 50, 0, 50, 0}, script: pwHandA(10),
-			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{1, -10, 1, -10, 1}, winner: []int{0}, partner: 3},
+		{name: "PW-END-1 after a failed moon a lone player at the target wins",
+			deal: pwDealA, scores: []int{41, 50, 0, 40, 0}, script: pwHandA(10),
+			taken: []int{1, 9, 1, 9, 1}, made: false, delta: []int{1, -10, 1, 0, 1}, winner: []int{0}, partner: 3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -1277,7 +1299,7 @@ func TestPawneeRandomHandsFollowTheRules(t *testing.T) {
 		hands = 100
 	}
 	for h := 0; h < hands; h++ {
-		scoreTricks, failBidderOnly, ownCard := rng.IntN(3) == 0, rng.IntN(3) == 0, rng.IntN(4) != 0
+		scoreTricks, failBidderOnly, ownCard := rng.IntN(3) == 0, rng.IntN(3) != 0, rng.IntN(4) != 0
 		g := MustNewGame(Pawnee, WithScoreTricks(scoreTricks), WithFailBidderOnly(failBidderOnly), WithCallOwnCard(ownCard))
 		scores := make([]int, 5)
 		for i := range scores {
@@ -1329,6 +1351,9 @@ func TestPawneeRandomHandsFollowTheRules(t *testing.T) {
 				top := 10
 				if scores[seat] < 0 {
 					top = 9
+				}
+				if seat == dealer && high == 0 && others == 4 {
+					top = 5 // PW-BID-3: the forced dealer bids exactly 5
 				}
 				for b := max(5, high+1); b <= top; b++ {
 					want = append(want, strconv.Itoa(b))
@@ -1544,27 +1569,17 @@ func TestPawneeRandomHandsFollowTheRules(t *testing.T) {
 		var winner []int
 		if high == 10 && made {
 			winner = []int{bidder}
+		} else if made && after[bidder] >= 42 {
+			winner = []int{bidder} // a successful bidder at the target
 		} else {
-			best := -1 << 30
-			var top []int
+			var at []int
 			for i, v := range after {
-				switch {
-				case v < 42:
-				case v > best:
-					best, top = v, []int{i}
-				case v == best:
-					top = append(top, i)
+				if v >= 42 {
+					at = append(at, i)
 				}
 			}
-			switch {
-			case len(top) == 1:
-				winner = top
-			case len(top) > 1:
-				for _, i := range top {
-					if i == bidder {
-						winner = []int{bidder}
-					}
-				}
+			if len(at) == 1 {
+				winner = at // a lone player at the target
 			}
 		}
 		if r.Made != made || !equalInts(r.Scores, after) || !equalInts(r.Winner, winner) || r.Partner != partner {
@@ -1589,12 +1604,19 @@ func init() {
 		goldenCase{"pawnee-tie-bidder-wins", "PW-END-1"},
 		goldenCase{"pawnee-tie-no-winner", "PW-END-1"},
 		goldenCase{"pawnee-score-tricks", "pawnee_score_tricks reading-3"},
-		goldenCase{"pawnee-fail-bidder-only", "pawnee_fail_bidder_only reading-6"},
+		goldenCase{"pawnee-fail-bidder-only", "PW-SC-1 pawnee_fail_bidder_only reading-6"},
 		goldenCase{"pawnee-incomplete-before-call", "PW-CALL-1 incomplete record"},
 		goldenCase{"pawnee-incomplete-mid-play", "PW-PT-2 incomplete record"},
 		goldenCase{"pawnee-refused-bid10-negative", "PW-BID-4 C-7"},
 		goldenCase{"pawnee-refused-bid-after-pass", "PW-BID-1 C-7"},
 		goldenCase{"pawnee-refused-dealer-pass", "PW-BID-3 C-7"},
+		goldenCase{"pawnee-refused-dealer-bid-6", "PW-BID-3 reading-13 C-7"},
+		goldenCase{"pawnee-refused-dealer-moon", "PW-BID-3 reading-13 C-7"},
+		goldenCase{"pawnee-dealer-forced-5", "PW-BID-3 reading-13"},
+		goldenCase{"pawnee-fail-partner-too", "PW-SC-1 pawnee_fail_bidder_only reading-6"},
+		goldenCase{"pawnee-bidder-at-target-wins", "PW-END-1 reading-14"},
+		goldenCase{"pawnee-set-three-over-target", "PW-END-1 PW-SC-1"},
+		goldenCase{"pawnee-set-lone-player-wins", "PW-END-1 PW-SC-1"},
 		goldenCase{"pawnee-refused-call-joker", "PW-CALL-1 C-7"},
 		goldenCase{"pawnee-refused-discard-called", "PW-DIS-2 C-7"},
 		goldenCase{"pawnee-refused-discard-point", "PW-DIS-2 C-7"},

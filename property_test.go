@@ -221,7 +221,7 @@ func propHas(list []Action, a Action) bool {
 
 // propConservation checks that every card of the deck is in exactly one
 // place: a hand, a seat's cards put out of play, a seat's played cards, or
-// the widow (pawnee, until taken), the stock (ten-point, until handed out)
+// the widow (pawnee, until taken), the stock (ten-point, what the fill and give_stock have not handed out)
 // or the undealt cards (auction); and that tricks won, shown cards and
 // face-down discards are consistent with those places.
 func propConservation(s *State) string {
@@ -253,7 +253,7 @@ func propConservation(s *State) string {
 	case g.Variant == Pawnee && s.phase <= PhaseCall:
 		add(s.widow)
 	case g.Variant == TenPoint && s.phase <= PhaseGiveStock:
-		add(SetOf(s.stock[:]...))
+		add(SetOf(s.stock[s.stockTop:]...)) // the fill has taken the top (TP-TR-3)
 	case g.Variant == Auction:
 		add(s.undlt)
 	}
@@ -655,7 +655,7 @@ func (p *propHand) checkViews(s *State) {
 		case g.Variant == Pawnee && s.phase <= PhaseCall:
 			secret |= s.widow
 		case g.Variant == TenPoint && s.phase <= PhaseGiveStock:
-			secret |= SetOf(s.stock[:]...)
+			secret |= SetOf(s.stock[s.stockTop:]...)
 		case g.Variant == Auction:
 			secret |= s.undlt
 		}

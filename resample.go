@@ -112,7 +112,7 @@ func (v *View) Resample(rng *rand.Rand) State {
 	case g.Variant == Pawnee && v.Phase <= PhaseCall:
 		rest.count, rest.allowed = 4, Deck54
 	case g.Variant == TenPoint && v.Phase <= PhaseGiveStock:
-		rest.count, rest.allowed = 18, Deck54
+		rest.count, rest.allowed = v.StockLeft, Deck54 // after the fill, what is left of it
 	case g.Variant == Auction:
 		rest.count, rest.allowed = 52-g.seats*g.handSize, Deck52
 	}
@@ -159,12 +159,19 @@ func (v *View) Resample(rng *rand.Rand) State {
 	case g.Variant == Auction:
 		s.undlt = rest.got
 	case g.Variant == TenPoint && v.Phase <= PhaseGiveStock:
-		k := 0
+		// The cards the fill took are in the hands and discards drawn
+		// above; which of them came from the stock is not kept.
+		s.stockTop = int8(len(s.stock) - v.StockLeft)
+		k := int(s.stockTop)
+		for i := range k {
+			s.stock[i] = NoCard
+		}
 		for c := rest.got; c != 0; c &= c - 1 {
 			s.stock[k] = c.First()
 			k++
 		}
-		rng.Shuffle(18, func(i, j int) { s.stock[i], s.stock[j] = s.stock[j], s.stock[i] })
+		left := s.stock[s.stockTop:]
+		rng.Shuffle(len(left), func(i, j int) { left[i], left[j] = left[j], left[i] })
 	case g.Variant == Pawnee && v.Phase <= PhaseCall:
 		s.widow = rest.got
 	case g.Variant == Pawnee:

@@ -287,22 +287,20 @@ func (s *State) score() {
 			r.winners = 1 << b
 			break
 		}
-		best := int32(-1 << 30) // PW-END-1
-		var top uint8
+		// PW-END-1: a successful bidder at the target wins, whatever the
+		// others hold; otherwise only a lone player at the target wins.
+		if r.made && after[b] >= target {
+			r.winners = 1 << b
+			break
+		}
+		var at uint8
 		for seat := range s.n {
-			switch v := after[seat]; {
-			case v < target:
-			case v > best:
-				best, top = v, 1<<seat
-			case v == best:
-				top |= 1 << seat
+			if after[seat] >= target {
+				at |= 1 << seat
 			}
 		}
-		switch {
-		case top&(top-1) == 0:
-			r.winners = top
-		case top&(1<<b) != 0:
-			r.winners = 1 << b
+		if bits.OnesCount8(at) == 1 {
+			r.winners = at
 		}
 	}
 }

@@ -54,7 +54,9 @@ type State struct {
 	hands [slots]CardSet // now
 	widow CardSet        // pawnee, as dealt
 	stock [18]Card       // ten-point, top first
-	undlt CardSet        // auction: cards not dealt
+	// stockTop is how many stock cards have been handed out (ten-point).
+	stockTop int8
+	undlt    CardSet // auction: cards not dealt
 
 	// auction
 	bid      int8 // high bid, 0 for none

@@ -388,7 +388,7 @@ func TestTPBidLegal(t *testing.T) {
 		{"TP-BID-1", "1b6 2p 3b8", 0, "pass 9 10"}, // the dealer may not steal at 8
 		{"TP-BID-1", "1p 2b9", 3, "pass 10"},
 		{"TP-BID-1", "1p 2b9 3p", 0, "pass 10"},
-		{"TP-BID-2", "1p 2p 3p", 0, "4 5 6 7 8 9 10"},
+		{"TP-BID-2", "1p 2p 3p", 0, "4"}, // exactly 4: no higher bid, no moon
 	} {
 		s := tpDealSplit.state(t, tpGame, nil)
 		tpRun(t, &s, c.script)
@@ -411,7 +411,6 @@ func TestTPBidEnd(t *testing.T) {
 	}{
 		{"1b10", 1, 10},
 		{"1p 2b10", 2, 10},
-		{"1p 2p 3p 0b10", 0, 10},
 		{"1b4 2b5 3b6 0b7", 0, 7},
 		{"1b4 2p 3b9 0p", 3, 9},
 		{"1p 2p 3p 0b4", 0, 4},
@@ -442,7 +441,9 @@ func TestTPBidRefused(t *testing.T) {
 		{"TP-BID-1", "1b6", Bid(2, 6), []string{"seat 2 may not bid 6", "allowed are pass, 7, 8, 9, 10"}},
 		{"TP-BID-1", "1b6 2p 3b8", Bid(0, 8), []string{"seat 0 may not bid 8", "allowed are pass, 9, 10"}},
 		{"TP-BID-1", "1b6 2p 3p 0p", Bid(1, 7), []string{"seat 1 may not bid now"}},
-		{"TP-BID-2", "1p 2p 3p", Pass(0), []string{"seat 0 is the dealer", "must bid (4, 5, 6, 7, 8, 9, 10)"}},
+		{"TP-BID-2", "1p 2p 3p", Pass(0), []string{"seat 0 is the dealer", "must bid exactly 4 (TP-BID-2)"}},
+		{"TP-BID-2", "1p 2p 3p", Bid(0, 5), []string{"seat 0 may not bid 5", "must bid exactly 4 (TP-BID-2)"}},
+		{"TP-BID-2", "1p 2p 3p", Bid(0, 10), []string{"seat 0 may not bid 10", "must bid exactly 4 (TP-BID-2)"}},
 	} {
 		s := tpDealSplit.state(t, tpGame, nil)
 		tpRun(t, &s, c.script)
@@ -456,8 +457,8 @@ func TestTPBidRefused(t *testing.T) {
 	}
 }
 
-// TP-TR-1, TP-TR-4: the pitcher names trump, then at once chooses whether
-// to hand the stock to its partner; nobody else may do either.
+// TP-TR-1, TP-TR-4: the pitcher names trump, then, after the fill, chooses
+// whether to hand the stock to its partner; nobody else may do either.
 func TestTPTrumpAndGiveStockTurns(t *testing.T) {
 	s := tpDealSplit.state(t, tpGame, nil)
 	tpRun(t, &s, "1b6 2p 3p 0p")
@@ -486,6 +487,45 @@ func TestTPTrumpAndGiveStockTurns(t *testing.T) {
 	var re *RecordError
 	if !errors.As(err, &re) || re.Action != 6 || !strings.Contains(re.Message, "seat 0 may not give_stock now") {
 		t.Errorf("TP-TR-4: a late give_stock gave %v, want a refusal of action 6", err)
+	}
+}
+
+// TP-TR-4: the fill happens when trump is named, before the pitcher's
+// choice: at give_stock every hand holds only trumps, and the pitcher's
+// view shows what it drew, how many each seat drew and how many are left.
+func TestTPFillBeforeGiveStock(t *testing.T) {
+	s := tpDealFill.state(t, tpGame, nil)
+	tpRun(t, &s, "3p 0b7 1p 2p 0tH")
+	if s.Phase() != PhaseGiveStock || s.Turn() != 0 {
+		t.Fatalf("phase %s, turn %d; want give_stock, 0", s.Phase(), s.Turn())
+	}
+	// The fill goes from the dealer's left: seats 1, 2, 3, then the dealer
+	// (compare TestTPFill's "fill give", where 3H is in the rest).
+	want := tpWantHands(t, [4]string{"AH KH QH JH 2H", "8H 7H", "JD LJ 6H 5H", "BJ TH 9H 4H"})
+	if got := tpHands(&s); got != want {
+		t.Errorf("TP-TR-3: hands at the stock choice %v, want %v", got, want)
+	}
+	for _, seat := range []int{-1, 0, 1} {
+		v := s.View(seat)
+		if got, want := v.FillGot, [MaxSeats]int{2, 6, 2, 4}; got != want {
+			t.Errorf("TP-TR-4: seat %d sees fill counts %v, want %v", seat, got, want)
+		}
+		if v.StockLeft != 18-14 {
+			t.Errorf("TP-TR-4: seat %d sees %d stock cards left, want 4", seat, v.StockLeft)
+		}
+		if v.Receiver != -1 {
+			t.Errorf("TP-TR-4: receiver %d before the choice, want -1", v.Receiver)
+		}
+	}
+	if v := s.View(0); v.Hand != s.Hand(0) {
+		t.Errorf("TP-TR-4: the pitcher's view hand %v, want %v", v.Hand, s.Hand(0))
+	}
+	// The choice then hands the rest on; the fill is not done twice.
+	keep, give := s, s
+	tpRun(t, &keep, "0g-")
+	tpRun(t, &give, "0g+")
+	if a, b := keep.View(-1).FillGot, give.View(-1).FillGot; a[0] != 6 || a[2] != 2 || b[0] != 2 || b[2] != 6 {
+		t.Errorf("TP-TR-4: after keep %v, after give %v; want the 4 left to seat 0 or seat 2", a, b)
 	}
 }
 
@@ -919,8 +959,17 @@ var tpRecordCases = []tpRecordCase{
 		"Action 3: the dealer may not take the bid at the same number; it must bid higher or pass.",
 		tpDealMoon, tpScores(0, 0), "1b6 2p 3p 0b6"},
 	{"tenpoint-refused-dealer-pass", "TP-BID-2 C-7",
-		"Action 3: the three others passed, so the dealer must bid 4 or more.",
+		"Action 3: the three others passed, so the dealer must bid exactly 4.",
 		tpDealMoon, tpScores(0, 0), "1p 2p 3p 0p"},
+	{"tenpoint-refused-dealer-bid-5", "TP-BID-2 C-7",
+		"Action 3: the three others passed, so the dealer must bid exactly 4; a bid of 5 is refused.",
+		tpDealMoon, tpScores(0, 0), "1p 2p 3p 0b5"},
+	{"tenpoint-refused-dealer-moon", "TP-BID-2 C-7",
+		"Action 3: the three others passed, so the dealer must bid exactly 4; the moon is refused.",
+		tpDealMoon, tpScores(0, 0), "1p 2p 3p 0b10"},
+	{"tenpoint-dealer-forced-4", "TP-BID-2 TP-SC-1",
+		"The three others pass and the dealer, seat 0, bids 4, the only bid it may make (not 5, not the moon), and is set: seats 0+2 take 3 and score -4.",
+		tpDealSplit, tpScores(0, 0), "1p 2p 3p 0b4 0tH 0g- 0:8H 1:KH 2:AH 3:5H  2:3H 3:BJ 0:9H 1:4H  3:JD 0:QH 1:JH  1:TH 3:LJ  3:7H 1:2H  3:6H"},
 	{"tenpoint-refused-trump-wrong-seat", "TP-TR-1 C-7",
 		"Action 4: the pitcher's partner names trump; only the pitcher, seat 1, may.",
 		tpDealSplit, tpScores(0, 0), "1b6 2p 3p 0p 3tH"},

@@ -82,7 +82,7 @@ func (s *State) View(seat int) View {
 		}
 	}
 	if s.variant == TenPoint && s.phase <= PhaseGiveStock {
-		v.StockLeft = len(s.stock)
+		v.StockLeft = len(s.stock) - int(s.stockTop)
 	}
 	for i := range s.trickLen {
 		v.Trick = append(v.Trick, s.trick[i])

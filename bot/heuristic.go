@@ -42,9 +42,13 @@ func policy(s *pitch.State) pitch.Action {
 		t, _ := bestSuit(s, seat)
 		return pitch.NameTrump(seat, t)
 	case pitch.PhaseGiveStock:
-		// Keep the stock unless the hand already holds 6 trumps: then its
-		// trumps would only be burned, while the partner can use them.
-		return pitch.GiveStock(seat, (s.Hand(seat)&s.Trumps()).Len() >= 6)
+		// The fill is done (TP-TR-4): every hand now holds only trumps,
+		// and how many is public. Trumps over 6 are burned or passed, so
+		// the rest of the stock is worth more to whichever partner holds
+		// fewer; on a tie the pitcher keeps it (it leads, and its trumps
+		// are the ones it knows).
+		partner := (seat + 2) % 4
+		return pitch.GiveStock(seat, s.Hand(partner).Len() < s.Hand(seat).Len())
 	case pitch.PhasePassBurn:
 		if lim := s.PassLimit(); lim > 0 {
 			// Trumps over 6 are burned unless passed: pass the lowest.
