@@ -6,6 +6,7 @@ package tui
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -176,7 +177,16 @@ func (m *Model) choices() []pitch.Action {
 	case pitch.PhaseCall:
 		return nil
 	}
-	return s.Legal(nil)
+	legal := s.Legal(nil)
+	if s.Phase() == pitch.PhasePlay {
+		// In the order the hand is shown.
+		pos := map[pitch.Card]int{}
+		for i, c := range sortedHand(s.Hand(seat), s.Trumps()) {
+			pos[c] = i
+		}
+		sort.SliceStable(legal, func(i, j int) bool { return pos[legal[i].Card] < pos[legal[j].Card] })
+	}
+	return legal
 }
 
 // decision turns the cursor, the toggled cards or the typed card into an action.
@@ -209,12 +219,17 @@ func (m *Model) decision(choices []pitch.Action) (pitch.Action, bool) {
 // apply carries out a, for the human or a bot, and keeps the log, sheet and recap.
 func (m *Model) apply(a pitch.Action) {
 	hands := len(m.match.Records())
+	forced := a.Kind == pitch.ActBid && !slices.Contains(m.match.State().Legal(nil), pitch.Pass(int(a.Seat)))
 	if err := m.match.Apply(a); err != nil {
 		m.msg = err.Error() // C-7: the refusal says what is allowed
 		return
 	}
 	m.msg, m.cursor, m.chosen, m.typed, m.advice = "", 0, 0, "", nil
-	m.log = append(m.log, m.describe(a))
+	line := m.describe(a)
+	if forced {
+		line += " (the dealer, who may not pass when everyone else has)"
+	}
+	m.log = append(m.log, line)
 	if len(m.match.Records()) > hands {
 		last := m.match.LastHand()
 		m.recap = last
@@ -246,22 +261,56 @@ func (m *Model) seatName(seat int) string {
 	return fmt.Sprintf("seat %d", seat)
 }
 
-// describe tells an action as the table sees it: hidden cards stay hidden.
+// describe tells an action as the table sees it ("you bid 2", "seat 3
+// bids 2"): hidden cards stay hidden.
 func (m *Model) describe(a pitch.Action) string {
 	who := m.seatName(int(a.Seat))
-	switch a.Kind {
-	case pitch.ActDiscard:
-		if int(a.Seat) == m.cfg.Seat || m.cfg.Game.Variant == pitch.TenPoint {
-			return fmt.Sprintf("%s discards %s", who, a.Cards)
+	return who + " " + m.what(a, int(a.Seat) == m.cfg.Seat)
+}
+
+// what tells an action without its subject, the verb in the second person
+// for the human (you) and the third for the others.
+func (m *Model) what(a pitch.Action, you bool) string {
+	verb := func(v string) string {
+		if you {
+			return v
 		}
-		return fmt.Sprintf("%s discards %d cards", who, a.Cards.Len())
-	case pitch.ActPassTrumps:
-		if int(a.Seat) == m.cfg.Seat || (int(a.Seat)+2)%4 == m.cfg.Seat {
-			return fmt.Sprintf("%s passes %s to the partner", who, a.Cards)
+		if strings.HasSuffix(v, "s") {
+			return v + "es"
 		}
-		return fmt.Sprintf("%s passes %d trumps to the partner", who, a.Cards.Len())
+		return v + "s"
 	}
-	return strings.Replace(a.String(), fmt.Sprintf("seat %d", a.Seat), who, 1)
+	switch a.Kind {
+	case pitch.ActBid:
+		return fmt.Sprintf("%s %d", verb("bid"), a.Bid)
+	case pitch.ActPass:
+		return verb("pass")
+	case pitch.ActCall:
+		return verb("call") + " " + a.Card.String()
+	case pitch.ActTrump:
+		return verb("name") + " trump " + suitName(a.Suit)
+	case pitch.ActGiveStock:
+		if a.Give {
+			return verb("give") + " the rest of the stock to the partner"
+		}
+		return verb("keep") + " the rest of the stock"
+	case pitch.ActDiscard:
+		if you || m.cfg.Game.Variant == pitch.TenPoint {
+			return fmt.Sprintf("%s %s", verb("discard"), a.Cards)
+		}
+		return fmt.Sprintf("%s %d cards", verb("discard"), a.Cards.Len())
+	case pitch.ActPassTrumps:
+		if you || (int(a.Seat)+2)%4 == m.cfg.Seat {
+			return fmt.Sprintf("%s %s to the partner", verb("pass"), a.Cards)
+		}
+		return fmt.Sprintf("%s %d trumps to the partner", verb("pass"), a.Cards.Len())
+	case pitch.ActPlay:
+		return verb("play") + " " + a.Card.String()
+	}
+	if you {
+		return "do nothing"
+	}
+	return "does nothing"
 }
 
 // advise asks the search bot what it would do, with its reasons.
@@ -273,16 +322,27 @@ func (m *Model) advise() {
 	sort.SliceStable(opts, func(i, j int) bool { return opts[i].Value > opts[j].Value })
 	m.advice = nil
 	for i, o := range opts {
-		if i == 5 {
+		if i == maxAdvice {
 			break
 		}
-		line := fmt.Sprintf("%-36s expected %+.2f points", strings.TrimPrefix(m.describe(o.Action), "you "), o.Value)
+		line := fmt.Sprintf("%-36s expected %+.2f points", m.what(o.Action, true), o.Value)
 		if o.Action.Kind == pitch.ActBid && o.Won > 0 {
 			line += fmt.Sprintf(", makes it %.0f%% of the time when it wins the bid", 100*o.Made)
 		}
 		m.advice = append(m.advice, line)
 	}
+	// Say what the list leaves out, so that no legal choice goes missing
+	// without a word.
+	if n := len(opts) - maxAdvice; n > 0 {
+		m.advice = append(m.advice, fmt.Sprintf("(%d more weighed, each expected to do worse)", n))
+	}
+	if n := len(legal) - len(opts); n > 0 {
+		m.advice = append(m.advice, fmt.Sprintf("(%d other legal choices were not weighed: too many to try them all)", n))
+	}
 }
+
+// maxAdvice is the number of options the advice lists, best first.
+const maxAdvice = 5
 
 // sortedHand orders a hand for display: by suit, trumps last, high to low.
 func sortedHand(h, trumps pitch.CardSet) []pitch.Card {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -177,5 +178,130 @@ func TestNewRefusesBadConfig(t *testing.T) {
 	}
 	if _, err := New(Config{Game: g, Level: "expert"}); err == nil || !strings.Contains(err.Error(), "easy, medium and hard") {
 		t.Errorf("level expert: err = %v", err)
+	}
+}
+
+// dealerModel returns a model whose human seat is the first hand's dealer,
+// with every other seat's pass applied: the dealer is forced to bid.
+func dealerModel(t *testing.T, g *pitch.Game) *Model {
+	t.Helper()
+	dealer := pitch.NewMatch(g, 5).State().Dealer()
+	m, err := New(Config{Game: g, Seat: dealer, Level: "easy", Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := m.Match().State(); s.Turn() != dealer; {
+		m.apply(pitch.Pass(s.Turn()))
+	}
+	return m
+}
+
+// TestPlayWords: the human's actions read "you bid 2", "you pass", the
+// others' "seat 2 bids 2"; the forced dealer bid is explained with the
+// bids the rules leave (AP-BID-4: 2, 3 or 4; TP-BID-2 and PW-BID-3:
+// exactly the minimum) and marked as forced in the log.
+func TestPlayWords(t *testing.T) {
+	m := dealerModel(t, pitch.MustNewGame(pitch.Auction))
+	me, other := m.cfg.Seat, (m.cfg.Seat+1)%4
+	for a, want := range map[pitch.Action]string{
+		pitch.Bid(me, 2): "you bid 2", pitch.Pass(me): "you pass", pitch.Play(me, pitch.MustParseCard("KD")): "you play KD",
+		pitch.Bid(other, 2): fmt.Sprintf("seat %d bids 2", other), pitch.Pass(other): fmt.Sprintf("seat %d passes", other),
+	} {
+		if got := m.describe(a); got != want {
+			t.Errorf("%v reads %q, want %q", a, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		g    *pitch.Game
+		want string
+	}{
+		{pitch.MustNewGame(pitch.Auction), "you must bid 2, 3 or 4"},
+		{pitch.MustNewGame(pitch.TenPoint), "you must bid exactly 4"},
+		{pitch.MustNewGame(pitch.Pawnee), "you must bid exactly 5"},
+	} {
+		m := dealerModel(t, tc.g)
+		screen := m.Render()
+		if !strings.Contains(screen, "Everyone else passed, so you, the dealer, may not pass: "+tc.want) {
+			t.Errorf("%s: the forced bid is not explained as %q:\n%s", tc.g.Variant, tc.want, screen)
+		}
+		press(t, m, "enter")
+		if !strings.Contains(m.Render(), "(the dealer, who may not pass when everyone else has)") {
+			t.Errorf("%s: the log does not say the dealer's bid was forced:\n%s", tc.g.Variant, m.Render())
+		}
+	}
+	// An unforced bid says nothing of the kind.
+	if strings.Contains(m.Render(), "may not pass") && m.Match().State().Turn() != m.cfg.Seat {
+		t.Errorf("a bid prompt while waiting:\n%s", m.Render())
+	}
+}
+
+// TestPlayAuctionLead: the auction pitcher is told that its first card
+// sets trump (AP-PLAY-1), and the choices come in the order the hand is
+// shown.
+func TestPlayAuctionLead(t *testing.T) {
+	m := dealerModel(t, pitch.MustNewGame(pitch.Auction))
+	press(t, m, "enter") // the forced bid of 2: the dealer pitches and leads
+	s := m.Match().State()
+	if s.Phase() != pitch.PhasePlay || s.Turn() != m.cfg.Seat {
+		t.Fatalf("phase %s, seat %d to act; want the pitcher's lead", s.Phase(), s.Turn())
+	}
+	screen := m.Render()
+	if !strings.Contains(screen, "the suit of your first card becomes trump") {
+		t.Errorf("the first lead does not say it sets trump:\n%s", screen)
+	}
+	hand := sortedHand(s.Hand(m.cfg.Seat), s.Trumps())
+	choices := m.choices()
+	if len(choices) != len(hand) {
+		t.Fatalf("%d choices for a hand of %d", len(choices), len(hand))
+	}
+	for i, c := range choices {
+		if c.Card != hand[i] {
+			t.Fatalf("choices %v are not in the hand's order %v", choices, hand)
+		}
+	}
+	press(t, m, "enter")
+	if screen := m.Render(); strings.Contains(screen, "becomes trump") || !strings.Contains(screen, "Trump: ") {
+		t.Errorf("after the lead the screen should name trump:\n%s", screen)
+	}
+}
+
+// TestPlayFillShown: the ten-point pitcher deciding on the stock sees what
+// the fill gave each seat and how many cards are left (TP-TR-3, TP-TR-4).
+func TestPlayFillShown(t *testing.T) {
+	m := dealerModel(t, pitch.MustNewGame(pitch.TenPoint))
+	press(t, m, "enter") // bid 4
+	press(t, m, "enter") // name the first suit offered
+	s := m.Match().State()
+	if s.Phase() != pitch.PhaseGiveStock || s.Turn() != m.cfg.Seat {
+		t.Fatalf("phase %s, seat %d to act; want the pitcher's give_stock", s.Phase(), s.Turn())
+	}
+	v := s.View(m.cfg.Seat)
+	screen := m.Render()
+	var drew []string
+	for seat := range 4 {
+		drew = append(drew, fmt.Sprintf("%s drew %d", m.seatName(seat), v.FillGot[seat]))
+	}
+	for _, want := range []string{"kept only the trumps: " + strings.Join(drew, ", ") + ".",
+		fmt.Sprintf("%d cards are left in the stock", v.StockLeft)} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+}
+
+// TestAdviceSaysWhatItLeavesOut: the advice lists the best few options
+// and says how many more it weighed and how many legal ones it did not.
+func TestAdviceSaysWhatItLeavesOut(t *testing.T) {
+	g := pitch.MustNewGame(pitch.Pawnee)
+	m := dealerModel(t, g)
+	press(t, m, "enter") // the forced 5: now the call, with 52 cards to call
+	if m.Match().State().Phase() != pitch.PhaseCall {
+		t.Fatalf("phase %s, want the call", m.Match().State().Phase())
+	}
+	press(t, m, "?")
+	text := strings.Join(m.advice, "\n")
+	if len(m.advice) < maxAdvice+2 || !strings.Contains(text, "more weighed, each expected to do worse") ||
+		!strings.Contains(text, "other legal choices were not weighed") {
+		t.Errorf("advice for 52 calls:\n%s", text)
 	}
 }

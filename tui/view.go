@@ -56,6 +56,8 @@ func (m *Model) Render() string {
 			fmt.Fprintf(&b, " by %s", m.seatName(v.Bidder))
 		}
 		b.WriteString("\n")
+	} else if v.Phase == pitch.PhasePlay && g.Variant == pitch.Auction {
+		fmt.Fprintf(&b, "Trump: not yet — the pitcher's first card sets it\n")
 	}
 	if v.Shown != 0 {
 		fmt.Fprintf(&b, "Shown out of play: %s\n", v.Shown)
@@ -144,8 +146,13 @@ func (m *Model) renderChoices(b *strings.Builder) {
 		}
 		b.WriteString(".\n")
 	case pitch.PhaseBid:
-		b.WriteString("Your bid:\n")
+		b.WriteString(bidPrompt(choices))
+	case pitch.PhaseGiveStock:
+		m.renderFill(b, s)
 	case pitch.PhasePlay:
+		if m.cfg.Game.Variant == pitch.Auction && s.Trump() == pitch.NoSuit {
+			b.WriteString("You are the pitcher and lead: the suit of your first card becomes trump for the hand.\n")
+		}
 		b.WriteString("Play a card:\n")
 	}
 	for i, c := range choices {
@@ -156,7 +163,7 @@ func (m *Model) renderChoices(b *strings.Builder) {
 				label = "[" + label + "]"
 			}
 		} else {
-			label = strings.TrimPrefix(m.describe(c), "you ")
+			label = m.what(c, true)
 		}
 		if i == m.cursor {
 			label = "> " + label + " <"
@@ -164,6 +171,43 @@ func (m *Model) renderChoices(b *strings.Builder) {
 		b.WriteString(" " + label + " ")
 	}
 	b.WriteString("\n")
+}
+
+// bidPrompt introduces the bids offered. When passing is not among them,
+// the seat is the dealer and everyone else passed: it says so, and which
+// bids the rules leave (from the legal actions, not worked out again here).
+func bidPrompt(legal []pitch.Action) string {
+	var bids []string
+	canPass := false
+	for _, a := range legal {
+		switch a.Kind {
+		case pitch.ActPass:
+			canPass = true
+		case pitch.ActBid:
+			bids = append(bids, fmt.Sprint(a.Bid))
+		}
+	}
+	if canPass || len(bids) == 0 {
+		return "Your bid:\n"
+	}
+	which := "exactly " + bids[0]
+	if len(bids) > 1 {
+		which = strings.Join(bids[:len(bids)-1], ", ") + " or " + bids[len(bids)-1]
+	}
+	return fmt.Sprintf("Everyone else passed, so you, the dealer, may not pass: you must bid %s.\nYour bid:\n", which)
+}
+
+// renderFill tells the pitcher deciding on the stock (TP-TR-3, TP-TR-4)
+// what the fill gave each seat and what is left for the pitcher or the
+// partner.
+func (m *Model) renderFill(b *strings.Builder, s *pitch.State) {
+	v := s.View(m.cfg.Seat)
+	var drew []string
+	for seat := range s.Seats() {
+		drew = append(drew, fmt.Sprintf("%s drew %d", m.seatName(seat), v.FillGot[seat]))
+	}
+	fmt.Fprintf(b, "The fill: each seat drew from the stock up to 6 cards and kept only the trumps: %s.\n", strings.Join(drew, ", "))
+	fmt.Fprintf(b, "%d cards are left in the stock, unseen: keep them, or give them to your partner.\n", v.StockLeft)
 }
 
 // discardRule explains the discard constraints before a wrong pick (PW-DIS, TP-TR-5).
@@ -179,7 +223,11 @@ func discardRule(must, pool pitch.CardSet, k int) string {
 
 func (m *Model) renderRecap(b *strings.Builder, s *pitch.State) {
 	r := s.Result()
-	fmt.Fprintf(b, "Hand over: %s bid %d and was %s.\n", m.seatName(r.Bidder), r.Bid, map[bool]string{true: "made", false: "set"}[r.Made])
+	outcome := map[bool]string{true: "made it", false: "was set"}[r.Made]
+	if r.Bidder == m.cfg.Seat && !r.Made {
+		outcome = "were set"
+	}
+	fmt.Fprintf(b, "Hand over: %s bid %d and %s.\n", m.seatName(r.Bidder), r.Bid, outcome)
 	for _, p := range r.Points {
 		card := ""
 		if p.Card != pitch.NoCard {
