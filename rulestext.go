@@ -42,7 +42,7 @@ var optionHelp = map[string]string{
 	"low_to_holder":           "Low goes to the player dealt it, not the trick's winner",
 	"call_own_card":           "the bidder may call a card they hold, and then plays alone",
 	"pawnee_score_tricks":     "each side scores its tricks instead of its points",
-	"pawnee_fail_bidder_only": "a failed bid costs only the bidder, not the partner",
+	"pawnee_fail_bidder_only": "a failed bid costs only the bidder; off: the partner loses it too",
 }
 
 var rulesSummary = map[Variant]string{
@@ -64,10 +64,11 @@ of a hand they pitched, with a score at or over the target.
 Trumps: A K Q J, off-jack, big joker, little joker, T 9 ... 2.
 Deal: 9 cards each; 18 form the stock. Bidding: once each from the
 dealer's left, pass or 4-9, or 10 to shoot the moon (ends the auction);
-the dealer must bid if all others passed. The pitcher names trump and
-chooses whether the rest of the stock goes to them or their partner.
-Everyone drops non-trumps; from the dealer's left each seat is filled to 6
-from the stock; the rest goes to the receiver. Seats holding more than 6
+if all others passed, the dealer must bid exactly 4. The pitcher names
+trump. Everyone drops non-trumps; from the dealer's left each seat is
+filled to 6 from the stock. Then the pitcher, knowing how many cards each
+seat drew and how many are left, chooses whether the rest of the stock
+goes to them or their partner, who keeps its trumps. Seats holding more than 6
 trumps may pass some to a partner holding fewer than 6, then burn down to
 6 (face up; point cards last). Play: only trumps, any trump; seats without
 trumps sit out. 6 tricks or until no trumps are left.
@@ -81,8 +82,8 @@ team at the target wins; both at once: the pitcher's team.
 Trumps: A K Q J, off-jack, big joker, little joker, T 9 ... 2.
 Deal: 10 cards each; 4 form the widow. Bidding goes round from the
 dealer's left, 5-10 (10 is the moon, only with a score of 0 or more); a
-pass is final; the last bidder left wins; the dealer must bid if all
-others passed. The bidder calls a card (not a joker): its suit is trump and its
+pass is final; the last bidder left wins; if all others passed, the
+dealer must bid exactly 5. The bidder calls a card (not a joker): its suit is trump and its
 holder the secret partner (alone if it is in the widow or the bidder's own
 hand). The bidder takes the widow; everyone discards down to 6 in turn.
 Point cards and the called card may not be discarded (a seat holding
@@ -93,8 +94,9 @@ Play: the called card leads; only trumps; seats without trumps fold.
 Points: J, off-J, BJ, LJ, T one each, 3 worth 3 (to the trick's winner);
 High and Low to the side of the player who played them. A made bid scores
 each member of the bidding side its side's points; a failed bid costs the
-bidder and the partner the bid. The others score their side's points. A
-made moon wins for the bidder alone. At the target, the highest score
-wins; ties go to the bidder if tied, else play on.
+bidder alone the bid (the partner scores nothing). The others score their
+side's points. A made moon wins for the bidder alone. Then a bidder who
+made the bid and is at the target wins, even below another score;
+otherwise a lone player at the target wins; otherwise play goes on.
 `,
 }

@@ -117,6 +117,7 @@ type viewJSON struct {
 	Tricks       int          `json:"tricks"`
 	TrickWins    []int        `json:"trick_wins"`
 	StockLeft    int          `json:"stock_left"`
+	FillGot      []int        `json:"fill_got,omitempty"` // ten-point: cards each seat drew from the stock (TP-TR-3, TP-TR-4)
 }
 
 func cards(set pitch.CardSet) []pitch.Card {
@@ -134,6 +135,9 @@ func toViewJSON(v *pitch.View) viewJSON {
 		PartnerKnown: v.PartnerKnown, Widow: cards(v.Widow), Shown: cards(v.Shown), Out: cards(v.Out),
 		Trick: []trickCard{}, LastTrick: []trickCard{}, LastWinner: v.LastWon, Tricks: v.Tricks,
 		TrickWins: v.TrickWins[:n:n], StockLeft: v.StockLeft}
+	if v.Game.Variant == pitch.TenPoint && v.Phase >= pitch.PhaseGiveStock {
+		out.FillGot = v.FillGot[:n:n]
+	}
 	for i := range n {
 		if v.Passed&(1<<i) != 0 {
 			out.Passed = append(out.Passed, i)

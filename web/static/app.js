@@ -77,16 +77,16 @@
   const GAMES = {
     pawnee: {
       name: 'Pawnee', seats: 5, target: 42,
-      desc: 'Five players, ten cards each and a widow of four. The top bidder (5 to 10) calls a card: its suit is trump and whoever holds it is the secret partner.',
+      desc: 'Five players, ten cards each and a widow of four. The top bidder (5 to 10) calls a card: its suit is trump and whoever holds it is the secret partner. If all others pass, the dealer must bid exactly 5. A bidder who makes the bid and reaches 42 wins.',
       rules: [
         { key: 'call_own_card', label: 'The bidder may call a card from their own hand (and so plays alone)', def: true },
         { key: 'pawnee_score_tricks', label: 'Sides add the tricks they took instead of their points', def: false },
-        { key: 'pawnee_fail_bidder_only', label: 'A failed bid costs only the bidder, not the partner', def: false },
+        { key: 'pawnee_fail_bidder_only', label: 'A failed bid costs only the bidder, not the partner', def: true },
       ],
     },
     'ten-point': {
       name: '10 Point Pitch', seats: 4, target: 52,
-      desc: 'Four players in two teams (seats 0 and 2 against 1 and 3). Bid 4 to 9, or 10 to shoot the moon; the pitcher names trump; only trumps are played.',
+      desc: 'Four players in two teams (seats 0 and 2 against 1 and 3). Bid 4 to 9, or 10 to shoot the moon (if all others pass, the dealer must bid exactly 4); the pitcher names trump; only trumps are played.',
       rules: [],
     },
     auction: {
@@ -877,9 +877,10 @@
   }
 
   function renderGiveStock(box, m) {
-    const partner = (m.seat + 2) % 4;
+    const partner = (m.seat + 2) % 4, v = m.view;
+    const drew = (v.fill_got || []).map((n, i) => nameOf(i) + ' ' + n).join(', ');
     box.append(h('h2', { text: 'The stock' }),
-      h('p', { class: 'hint', text: 'After the fill, what is left of the stock (unseen) goes to you, or to your partner if you give it. Whoever gets it keeps its trumps.' }));
+      h('p', { class: 'hint', text: 'The fill is done. Cards drawn: ' + drew + '. ' + v.stock_left + ' cards are left in the stock (unseen): they go to you, or to your partner if you give them. Whoever gets them keeps their trumps.' }));
     const row = h('div', { class: 'btn-row' });
     for (const a of m.legal) {
       row.append(actionButton(a.give_stock ? 'Give it to ' + nameOf(partner) : 'Keep it', 'give' + a.give_stock, () => send(a),
