@@ -22,6 +22,10 @@ func (r *Result) WriteTable(w io.Writer) {
 			s.Bids, 100*s.SetRate, wins, s.DecisionSec)
 	}
 	tw.Flush()
+	if r.Unit == "matches" {
+		fmt.Fprintf(w, "\nunfinished: %d of %d matches (%.1f%%) had no winner after %d hands\n",
+			r.Unfinished, r.Deals*r.Rotations, 100*r.UnfinishedShare, r.MaxHands)
+	}
 	if len(r.Sides) >= 2 {
 		fmt.Fprintf(w, "\n%s − %s: %+.3f ± %.3f points per hand (95%%, %d paired %s)\n",
 			r.Sides[0].Bot, r.Sides[1].Bot, r.Diff, r.DiffCI, len(r.Cumulative), r.Unit)

@@ -23,13 +23,23 @@ type Config struct {
 	// Hands plays that many deals, each a single hand from zero scores;
 	// Matches plays that many whole matches instead. One of them is > 0.
 	Hands, Matches int
-	Seed           uint64
+	// MaxHands stops a match that is not over after that many hands
+	// (0 means DefaultMaxHands). Random players may never end a match (in
+	// auction only the pitcher can win), so such a match is counted as
+	// unfinished rather than failing the run.
+	MaxHands int
+	Seed     uint64
 	// Duplicate replays every deal (or match seed) with the seating
 	// rotated, so that every bot sits at every seat on the same cards.
 	Duplicate bool
 	Workers   int                   // 0 means every core
 	Progress  func(done, total int) // called as deals finish (from one goroutine at a time)
 }
+
+// DefaultMaxHands is the number of hands after which a match that is not
+// over is stopped and counted as unfinished, unless Config.MaxHands says
+// otherwise.
+const DefaultMaxHands = 1000
 
 // SideStats is what one bot achieved.
 type SideStats struct {
@@ -40,9 +50,9 @@ type SideStats struct {
 	Bids        int     `json:"bids"`            // hands it won the auction
 	Set         int     `json:"set"`             // of those, hands it was set
 	SetRate     float64 `json:"set_rate"`
-	Matches     int     `json:"matches,omitempty"`
+	Matches     int     `json:"matches,omitempty"` // matches played, unfinished ones included
 	MatchWins   int     `json:"match_wins,omitempty"`
-	WinRate     float64 `json:"match_win_rate,omitempty"`
+	WinRate     float64 `json:"match_win_rate,omitempty"` // MatchWins / Matches
 	WinCI       float64 `json:"match_win_ci95,omitempty"`
 	Decisions   int     `json:"decisions"`
 	DecisionSec float64 `json:"decisions_per_second"` // per core: decisions / time spent deciding
@@ -50,12 +60,17 @@ type SideStats struct {
 
 // Result is what a simulation found.
 type Result struct {
-	Variant   string      `json:"variant"`
-	Deals     int         `json:"deals"` // deals, or matches when Matches is set
-	Unit      string      `json:"unit"`  // "deals" or "matches"
-	Rotations int         `json:"rotations"`
-	Hands     int         `json:"hands"`
-	Sides     []SideStats `json:"sides"`
+	Variant   string `json:"variant"`
+	Deals     int    `json:"deals"` // deals, or matches when Matches is set
+	Unit      string `json:"unit"`  // "deals" or "matches"
+	Rotations int    `json:"rotations"`
+	Hands     int    `json:"hands"`
+	// In matches mode: the matches stopped after MaxHands hands without a
+	// winner, and their share of all matches played (deals × rotations).
+	Unfinished      int         `json:"unfinished_matches"`
+	UnfinishedShare float64     `json:"unfinished_share"`
+	MaxHands        int         `json:"max_hands,omitempty"`
+	Sides           []SideStats `json:"sides"`
 	// Diff is the first side's points per hand less the second's, from
 	// paired deals, with its 95% interval; Cumulative is its running sum
 	// over deals.
@@ -94,16 +109,17 @@ func layout(c *Config) ([]string, int, error) {
 
 // dealResult is what one deal (all its rotations) came to.
 type dealResult struct {
-	points  map[string]float64 // summed score change per bot
-	count   map[string]int     // seat-hands per bot
-	bids    map[string]int
-	set     map[string]int
-	wins    map[string]int
-	matches int
-	hands   int
-	decs    map[string]int
-	decTime map[string]time.Duration
-	err     error
+	points     map[string]float64 // summed score change per bot
+	count      map[string]int     // seat-hands per bot
+	bids       map[string]int
+	set        map[string]int
+	wins       map[string]int
+	matches    int // played, finished or not
+	unfinished int // stopped after MaxHands hands
+	hands      int
+	decs       map[string]int
+	decTime    map[string]time.Duration
+	err        error
 }
 
 // Run plays the simulation. The result depends only on the config, not
@@ -166,6 +182,10 @@ func Run(c Config) (*Result, error) {
 	res := &Result{Variant: c.Game.Variant.String(), Deals: deals, Unit: "deals", Rotations: rots, Elapsed: time.Since(start).Seconds()}
 	if c.Matches > 0 {
 		res.Unit = "matches"
+		res.MaxHands = c.MaxHands
+		if res.MaxHands <= 0 {
+			res.MaxHands = DefaultMaxHands
+		}
 	}
 	perDeal := map[string][]float64{}
 	for _, r := range results {
@@ -173,11 +193,15 @@ func Run(c Config) (*Result, error) {
 			return nil, r.err
 		}
 		res.Hands += r.hands
+		res.Unfinished += r.unfinished
 		for _, n := range names {
 			if r.count[n] > 0 {
 				perDeal[n] = append(perDeal[n], r.points[n]/float64(r.count[n]))
 			}
 		}
+	}
+	if c.Matches > 0 {
+		res.UnfinishedShare = float64(res.Unfinished) / float64(deals*rots)
 	}
 	for _, n := range names {
 		st := SideStats{Bot: n}
@@ -305,8 +329,12 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 			}
 		}
 		if c.Matches > 0 {
+			maxHands := c.MaxHands
+			if maxHands <= 0 {
+				maxHands = DefaultMaxHands
+			}
 			m := pitch.NewMatch(c.Game, seedFor(c.Seed, uint64(d), 0, 2))
-			for !m.Over() {
+			for !m.Over() && len(m.Records()) < maxHands {
 				hands := len(m.Records())
 				if err := m.Apply(decide(m.State())); err != nil {
 					r.err = fmt.Errorf("match %d: %s played an illegal action: %v", d, at[m.State().Turn()], err)
@@ -315,12 +343,12 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 				if len(m.Records()) > hands {
 					account(m.LastHand())
 				}
-				if hands > 1000 {
-					r.err = fmt.Errorf("match %d has not ended after 1000 hands", d)
-					return r
-				}
 			}
 			r.matches++
+			if !m.Over() {
+				r.unfinished++ // no winner to credit
+				continue
+			}
 			credited := map[string]bool{}
 			for _, w := range m.Winner() {
 				if !credited[at[w]] {

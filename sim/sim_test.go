@@ -218,7 +218,7 @@ func TestRunMatches(t *testing.T) {
 			if r.Deals != matches || r.Rotations != tc.rotations {
 				t.Errorf("deals %d, rotations %d; want %d, %d", r.Deals, r.Rotations, matches, tc.rotations)
 			}
-			wins := 0
+			wins := r.Unfinished
 			for _, s := range r.Sides {
 				if s.Matches != played {
 					t.Errorf("%s played %d matches, want %d", s.Bot, s.Matches, played)
@@ -229,7 +229,7 @@ func TestRunMatches(t *testing.T) {
 				wins += s.MatchWins
 			}
 			if wins != played {
-				t.Errorf("%d match wins over %d matches, want one per match", wins, played)
+				t.Errorf("%d match wins and %d unfinished over %d matches, want one or the other per match", wins-r.Unfinished, r.Unfinished, played)
 			}
 			// A match of several hands: more hands than matches, and every
 			// hand counted at every seat.
@@ -240,6 +240,38 @@ func TestRunMatches(t *testing.T) {
 				t.Errorf("seat-hands %d, want hands × seats = %d", got, want)
 			}
 		})
+	}
+}
+
+// TestRunUnfinished: a match with no winner after MaxHands hands is
+// stopped and counted as unfinished (count and share), not an error. An
+// auction pitcher gains at most 4 a hand (AP-SC-1), so no auction match
+// to 13 can end within 3 hands: every one is unfinished.
+func TestRunUnfinished(t *testing.T) {
+	g := pitch.MustNewGame(pitch.Auction, pitch.WithTarget(13))
+	r := mustRun(t, Config{Game: g, A: "random", B: "random", Matches: 5, MaxHands: 3, Seed: 4})
+	if r.Unfinished != 5 || r.UnfinishedShare != 1 || r.Hands != 15 || r.MaxHands != 3 {
+		t.Errorf("unfinished %d (share %v) over %d hands, max %d; want 5 (1) over 15, max 3", r.Unfinished, r.UnfinishedShare, r.Hands, r.MaxHands)
+	}
+	for _, s := range r.Sides {
+		if s.Matches != 5 || s.MatchWins != 0 || s.WinRate != 0 {
+			t.Errorf("%s: %d matches, %d wins (%v); want 5, none", s.Bot, s.Matches, s.MatchWins, s.WinRate)
+		}
+	}
+	var b bytes.Buffer
+	r.WriteTable(&b)
+	if want := "unfinished: 5 of 5 matches (100.0%) had no winner after 3 hands"; !strings.Contains(b.String(), want) {
+		t.Errorf("table lacks %q:\n%s", want, b.String())
+	}
+	// Some finish and some do not: the two add up to the matches played.
+	g = pitch.MustNewGame(pitch.Auction, pitch.WithTarget(5))
+	r = mustRun(t, Config{Game: g, A: "random", B: "random", Matches: 40, MaxHands: 4, Seed: 5})
+	wins := 0
+	for _, s := range r.Sides {
+		wins += s.MatchWins
+	}
+	if r.Unfinished == 0 || wins == 0 || wins+r.Unfinished != 40 || r.UnfinishedShare != float64(r.Unfinished)/40 {
+		t.Errorf("%d wins and %d unfinished (share %v) of 40 matches; want both, adding up to 40", wins, r.Unfinished, r.UnfinishedShare)
 	}
 }
 

@@ -4,8 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"pitch"
+	"pitch/bot"
 )
 
 // parseFlags parses args with fs and refuses arguments left over; on
@@ -19,6 +21,21 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) bool {
 		return false
 	}
 	return true
+}
+
+// setUsage makes -h (and a flag error) print what the command does: the
+// synopsis, a description with an example, then the flags, if it has any.
+func setUsage(fs *flag.FlagSet, synopsis, text string) {
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: pitch %s\n\n%s\n", synopsis, text)
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintln(w, "\nflags:")
+			fs.PrintDefaults()
+		}
+	}
 }
 
 // usageError tells stderr what was wrong with the command line and returns exit code 2.
@@ -57,3 +74,6 @@ func (f *gameFlags) game() (*pitch.Game, error) {
 	}
 	return pitch.NewGame(v, opts...)
 }
+
+// botNames lists the bots and levels bot.New accepts, for help text.
+func botNames() string { return strings.Join(bot.Names, ", ") }

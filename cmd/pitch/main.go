@@ -3,13 +3,14 @@
 //	pitch play [--variant V] [--seat S] [--level L]  a match against bots in the terminal
 //	pitch sim ...              bots against bots, with statistics
 //	pitch score [FILE]         score a hand record (standard input without FILE)
-//	pitch deal --variant V --seed N [--dealer D] [--players N]
+//	pitch deal --variant V --seed N [--dealer D] [--players N] [--play BOT]
 //	pitch rules [VARIANT]      the rules as implemented, with options and defaults
 package main
 
 import (
 	"fmt"
 	"io"
+	"net"
 	"os"
 )
 
@@ -28,9 +29,9 @@ func init() {
 		{"serve", "serve [--addr :8080] [--db pitch.db | --db postgres://…]: the multiplayer server with the browser UI", runServe},
 		{"play", "play [--variant V] [--seat S] [--level easy|medium|hard] [--seed N]: a match against bots in the terminal", runPlay},
 		{"score", "score [FILE]: score a hand record and print the result as JSON", runScore},
-		{"deal", "deal --variant V --seed N [--dealer D] [--players N]: print a hand record of a random deal", runDeal},
+		{"deal", "deal --variant V --seed N [--dealer D] [--players N] [--play BOT]: print a hand record of a random deal (played out by bots with --play)", runDeal},
 		{"rules", "rules [VARIANT]: print the rules as implemented, with the options and their defaults", runRules},
-		{"sim", "sim --variant V (--seats B,B,... | --a B --b B) (--hands N | --matches N) [--duplicate] [--seed N] [--workers N] [--json] [--svg FILE]: bots against bots", runSim},
+		{"sim", "sim --variant V (--seats B,B,... | --a B --b B) (--hands N | --matches N [--max-hands N]) [--duplicate] [--seed N] [--workers N] [--json] [--svg FILE]: bots against bots", runSim},
 	}
 }
 
@@ -67,4 +68,18 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %s\n", c.usage)
 	}
+}
+
+// browseURL is the address a person can open for a server listening on
+// addr: an unspecified host (":8080", "[::]:8080", "0.0.0.0:8080") is
+// written as localhost.
+func browseURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

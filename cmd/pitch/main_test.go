@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -303,5 +304,115 @@ func TestUsage(t *testing.T) {
 	}
 	if code, stdout, stderr := runCmd(t, "", "frobnicate"); code != 2 || stdout != "" || !strings.Contains(stderr, `unknown command "frobnicate"`) {
 		t.Errorf("unknown command: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+}
+
+// `pitch deal --play BOT` plays the hand out with the bot at every seat:
+// the record scores as a complete hand, the same for the same seed, on the
+// same deal as without --play.
+func TestDealPlay(t *testing.T) {
+	for _, v := range []string{"auction", "ten-point", "pawnee"} {
+		_, bare, _ := runCmd(t, "", "deal", "--variant", v, "--seed", "7")
+		code, a, stderr := runCmd(t, "", "deal", "--variant", v, "--seed", "7", "--play", "easy")
+		_, b, _ := runCmd(t, "", "deal", "--variant", v, "--seed", "7", "--play", "easy")
+		if code != 0 || stderr != "" || a != b {
+			t.Fatalf("%s: deal --play exit %d stderr %q; same seed same output: %v", v, code, stderr, a == b)
+		}
+		r0, err0 := pitch.ReadRecord(strings.NewReader(bare))
+		r, err := pitch.ReadRecord(strings.NewReader(a))
+		if err0 != nil || err != nil || r.Dealer != r0.Dealer || !reflect.DeepEqual(r.Hands, r0.Hands) || len(r.Actions) == 0 {
+			t.Fatalf("%s: deal --play is not the same deal played out (%v, %v)", v, err0, err)
+		}
+		code, out, _ := runCmd(t, a, "score")
+		var got scoreOut
+		decodeOne(t, out, &got)
+		if code != 0 || !got.Complete || got.Bidder == nil || got.Made == nil || len(got.Points) == 0 {
+			t.Errorf("%s: deal --play scores as %s (exit %d), want a complete hand", v, out, code)
+		}
+	}
+	code, stdout, stderr := runCmd(t, "", "deal", "--play", "grandmaster")
+	if code != 2 || stdout != "" || !strings.Contains(stderr, `unknown bot "grandmaster": the bots are random, heuristic, search, easy, medium, hard`) {
+		t.Errorf("deal --play grandmaster: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+}
+
+// Every command's -h says what it does, with an example, and lists its
+// flags with each default said once and right.
+func TestHelp(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want []string
+	}{
+		{"deal", []string{"usage: pitch deal", "example:", "--play easy | pitch score", "-dealer seat", "(default: drawn from the seed, as a match's first dealer)\n", "-seed uint\n    \tseed for the dealer and the shuffle (default 1)\n"}},
+		{"play", []string{"usage: pitch play", "example:", "-seed number", "(default: a new one each time)\n", `(default "medium")`}},
+		{"score", []string{"usage: pitch score [FILE]", "Reads a hand record", "standard\ninput", "prints the result as JSON", "examples:", "| pitch score"}},
+		{"sim", []string{"usage: pitch sim", "examples:", "-max-hands int", "count it as unfinished (default 1000)", "every core\n"}},
+	}
+	for _, tt := range tests {
+		_, stdout, stderr := runCmd(t, "", tt.cmd, "--help")
+		if stdout != "" {
+			t.Errorf("%s --help wrote to standard output: %q", tt.cmd, stdout)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%s --help lacks %q:\n%s", tt.cmd, w, stderr)
+			}
+		}
+		for _, line := range strings.Split(stderr, "\n") {
+			if strings.Count(line, "(default") > 1 || strings.Contains(line, "(default -1)") {
+				t.Errorf("%s --help: a default said twice or wrong: %q", tt.cmd, line)
+			}
+		}
+	}
+	if code, _, stderr := runCmd(t, "", "play", "--seed", "soon"); code != 2 || !strings.Contains(stderr, `"soon" is not a whole number from 0 to`) {
+		t.Errorf("play --seed soon: exit %d stderr %q", code, stderr)
+	}
+}
+
+// `pitch sim --matches` reports matches random players never end as
+// unfinished (count and share, in the table and the JSON) instead of
+// failing the run; --max-hands sets when a match is given up.
+func TestSimUnfinished(t *testing.T) {
+	// An auction pitcher gains at most 4 a hand: no match to 13 ends in 3.
+	args := []string{"sim", "--variant", "auction", "--target", "13", "--a", "random", "--b", "random", "--matches", "6", "--max-hands", "3"}
+	code, stdout, stderr := runCmd(t, "", args...)
+	if code != 0 || !strings.Contains(stdout, "unfinished: 6 of 6 matches (100.0%) had no winner after 3 hands") {
+		t.Errorf("sim: exit %d stderr %q\n%s", code, stderr, stdout)
+	}
+	code, stdout, _ = runCmd(t, "", append(args, "--json")...)
+	var res struct {
+		Unfinished int     `json:"unfinished_matches"`
+		Share      float64 `json:"unfinished_share"`
+		MaxHands   int     `json:"max_hands"`
+	}
+	decodeOne(t, stdout, &res)
+	if code != 0 || res.Unfinished != 6 || res.Share != 1 || res.MaxHands != 3 {
+		t.Errorf("sim --json: exit %d, %+v", code, res)
+	}
+	// The issue's run: random players in auction, some matches never end.
+	code, stdout, stderr = runCmd(t, "", "sim", "--variant", "auction", "--a", "random", "--b", "random", "--matches", "50")
+	if code != 0 || !strings.Contains(stdout, "had no winner after 1000 hands") {
+		t.Errorf("sim --matches 50: exit %d stderr %q\n%s", code, stderr, stdout)
+	}
+	if code, _, stderr := runCmd(t, "", "sim", "--a", "random", "--b", "random", "--matches", "2", "--max-hands", "0"); code != 2 || !strings.Contains(stderr, "--max-hands 0: give a number of hands above 0") {
+		t.Errorf("--max-hands 0: exit %d stderr %q", code, stderr)
+	}
+}
+
+// The server's first line names a URL a person can open.
+func TestBrowseURL(t *testing.T) {
+	for addr, want := range map[string]string{
+		"[::]:8080":      "http://localhost:8080",
+		"0.0.0.0:8080":   "http://localhost:8080",
+		"127.0.0.1:9000": "http://127.0.0.1:9000",
+		"[::1]:8080":     "http://[::1]:8080",
+	} {
+		a, err := net.ResolveTCPAddr("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := browseURL(a); got != want {
+			t.Errorf("browseURL(%s) = %q, want %q", addr, got, want)
+		}
 	}
 }

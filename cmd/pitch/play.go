@@ -2,7 +2,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -14,10 +17,22 @@ import (
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "play [--variant V] [--seat S] [--level easy|medium|hard] [--seed N]",
+		"Plays a match against bots in the terminal: arrows choose, enter confirms,\n"+
+			"space toggles a card, ? asks the search bot for advice, q quits.\n\n"+
+			"example:\n  pitch play --variant pawnee --level hard")
 	gf := addGameFlags(fs)
-	seat := fs.Int("seat", 0, "your seat")
+	seat := fs.Int("seat", 0, "your seat, from 0")
 	level := fs.String("level", "medium", "the bots' level: easy, medium or hard")
-	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed for the dealer and the shuffle (default: the clock)")
+	seed := uint64(time.Now().UnixNano())
+	fs.Func("seed", "a `number` that seeds the dealer and the shuffle, to play a match again (default: a new one each time)", func(v string) error {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number from 0 to %d", v, uint64(math.MaxUint64))
+		}
+		seed = n
+		return nil
+	})
 	delay := fs.Duration("delay", 600*time.Millisecond, "pause before each bot move")
 	if !parseFlags(fs, args, stderr) {
 		return 2
@@ -27,7 +42,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	m, err := tui.New(tui.Config{Game: g, Seat: *seat, Level: *level, Seed: *seed, Delay: *delay})
+	m, err := tui.New(tui.Config{Game: g, Seat: *seat, Level: *level, Seed: seed, Delay: *delay})
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -16,6 +16,16 @@ import (
 func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("score", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "score [FILE]",
+		"Reads a hand record (JSON, docs/hand-record.md) from FILE, or from standard\n"+
+			"input without one, replays its actions and prints the result as JSON:\n"+
+			"whether the hand is complete, the bidder, bid and trump, the sides, the\n"+
+			"points and who took them, whether the bid was made, the score changes,\n"+
+			"the new scores and any match winner. Exit 0; for a record that does not\n"+
+			"read or replay, {\"error\": …, \"action\": N} and exit 1.\n\n"+
+			"examples:\n"+
+			"  pitch deal --variant ten-point --seed 7 --play easy | pitch score\n"+
+			"  pitch score testdata/records/auction-dealer-steal.json")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -51,7 +51,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
-	fmt.Fprintf(stdout, "pitch: serving on http://%s (store: %s)\n", ln.Addr(), storeName(*db))
+	fmt.Fprintf(stdout, "pitch: serving on %s (store: %s); press Ctrl+C to stop\n", browseURL(ln.Addr()), storeName(*db))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -18,15 +18,25 @@ import (
 func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "sim --variant V (--seats B,B,... | --a B --b B) (--hands N | --matches N) [flags]",
+		"Plays bots against bots and prints a table (or --json) of points per hand,\n"+
+			"bids made and set, match wins and decision speed, with 95% intervals.\n"+
+			"The bots: "+botNames()+".\n"+
+			"With --matches, a match with no winner after --max-hands hands (random\n"+
+			"players can go on for ever) is stopped and counted as unfinished.\n\n"+
+			"examples:\n"+
+			"  pitch sim --variant ten-point --a search --b heuristic --hands 2000 --duplicate\n"+
+			"  pitch sim --variant auction --a random --b random --matches 50")
 	gf := addGameFlags(fs)
 	seats := fs.String("seats", "", "a bot per seat, comma-separated (e.g. search,heuristic,heuristic,heuristic)")
 	a := fs.String("a", "", "side A's bot (with --b): partners in team games, one seat among B's otherwise")
 	b := fs.String("b", "", "side B's bot")
 	hands := fs.Int("hands", 0, "number of deals, each played as one hand from zero scores")
 	matches := fs.Int("matches", 0, "number of whole matches (instead of --hands)")
+	maxHands := fs.Int("max-hands", sim.DefaultMaxHands, "with --matches: stop a match that has no winner after this many hands and count it as unfinished")
 	seed := fs.Uint64("seed", 1, "seed for the deals and the bots")
 	dup := fs.Bool("duplicate", false, "replay every deal with the seating rotated so the luck of the cards cancels")
-	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
+	workers := fs.Int("workers", 0, "parallel workers; 0 uses every core")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	svg := fs.String("svg", "", "write an SVG of the cumulative score difference to this file")
 	if !parseFlags(fs, args, stderr) {
@@ -40,17 +50,23 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if (*hands > 0) == (*matches > 0) {
 		return fail("give either --hands N or --matches N (a number above 0)")
 	}
-	cfg := sim.Config{Game: g, A: *a, B: *b, Hands: *hands, Matches: *matches, Seed: *seed, Duplicate: *dup, Workers: *workers}
+	if *maxHands < 1 {
+		return fail("--max-hands %d: give a number of hands above 0", *maxHands)
+	}
+	cfg := sim.Config{Game: g, A: *a, B: *b, Hands: *hands, Matches: *matches, MaxHands: *maxHands, Seed: *seed, Duplicate: *dup, Workers: *workers}
 	if *seats != "" {
 		if *a != "" || *b != "" {
 			return fail("give --seats or --a/--b, not both")
 		}
 		cfg.Seats = strings.Split(*seats, ",")
 	}
-	total := max(*hands, *matches)
+	total, unit := *hands, "deals"
+	if *matches > 0 {
+		total, unit = *matches, "matches"
+	}
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
 		bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(), progressbar.OptionSetItsString("deals"), progressbar.OptionSetPredictTime(true),
+			progressbar.OptionShowIts(), progressbar.OptionSetItsString(unit), progressbar.OptionSetPredictTime(true),
 			progressbar.OptionSetDescription("pitch sim"), progressbar.OptionClearOnFinish())
 		cfg.Progress = func(done, _ int) { bar.Set(done) }
 	} else {
@@ -63,7 +79,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			el := time.Since(start)
 			rate := float64(done) / el.Seconds()
 			left := time.Duration(float64(total-done)/rate) * time.Second
-			fmt.Fprintf(stderr, "pitch sim: %d/%d deals, %.1f deals/s, %s left\n", done, total, rate, left.Round(time.Second))
+			fmt.Fprintf(stderr, "pitch sim: %d/%d %s, %.1f %s/s, %s left\n", done, total, unit, rate, unit, left.Round(time.Second))
 		}
 	}
 	res, err := sim.Run(cfg)
