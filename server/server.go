@@ -6,6 +6,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -24,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"pitch"
 	"pitch/bot"
@@ -41,6 +43,18 @@ type Options struct {
 	// address may send a second (burst: twice as many); 0 sets no limit.
 	// `pitch serve` sets 30.
 	AddrRate float64
+	// AddrConns is how many WebSockets one client address may hold open
+	// at once; the next is closed with code 1013 and a reason. 0 sets no
+	// limit; `pitch serve` sets 32.
+	AddrConns int
+	// MaxConns is how many WebSockets the server holds open at once; 0
+	// sets no limit; `pitch serve` sets 20,000.
+	MaxConns int
+	// PingInterval is the time between pings on a WebSocket (default
+	// 30s); a client that does not answer within half of it is closed.
+	PingInterval time.Duration
+	// HTTP timeouts, for HTTPServer (defaults: the Default… constants).
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 }
 
 // Server serves the API, the WebSocket play and the UI.
@@ -50,6 +64,8 @@ type Server struct {
 	log     *slog.Logger
 	standIn bot.Bot // plays for away humans
 	limiter *limiter
+
+	conns   *connSet // open WebSockets, per address
 
 	mu     sync.Mutex
 	tables map[string]*table
@@ -68,11 +84,24 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	if opts.RetryDelay == 0 {
 		opts.RetryDelay = 2 * time.Second
 	}
+	if opts.PingInterval == 0 {
+		opts.PingInterval = DefaultPingInterval
+	}
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&opts.ReadHeaderTimeout, DefaultReadHeaderTimeout}, {&opts.ReadTimeout, DefaultReadTimeout},
+		{&opts.WriteTimeout, DefaultWriteTimeout}, {&opts.IdleTimeout, DefaultIdleTimeout}} {
+		if *d.v == 0 {
+			*d.v = d.def
+		}
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	standIn, _ := bot.New("medium")
-	s := &Server{store: st, opts: opts, log: opts.Logger, standIn: standIn, tables: map[string]*table{}}
+	s := &Server{store: st, opts: opts, log: opts.Logger, standIn: standIn, tables: map[string]*table{},
+		conns: newConnSet()}
 	if opts.AddrRate > 0 {
 		s.limiter = newLimiter(opts.AddrRate, 2*opts.AddrRate)
 	}
@@ -90,18 +119,25 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 
 func (s *Server) closing() bool { return s.closed.Load() }
 
-// Close stops the bots; connections end when the HTTP server stops.
-func (s *Server) Close() {
+// stop stops the bots: no move starts after it.
+func (s *Server) stop() {
 	s.closed.Store(true)
+}
+
+// Close stops the server at once: the bots stop and every connection is
+// closed with 1001 "the server is shutting down", without waiting. Use
+// Shutdown to stop gracefully.
+func (s *Server) Close() {
+	s.stop()
+	for _, c := range s.conns.drain() {
+		c.closeWith(statusGoingAway, shutdownReason, false)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, t := range s.tables {
 		t.mu.Lock()
 		if t.timer != nil {
 			t.timer.Stop()
-		}
-		for c := range t.conns {
-			c.close()
 		}
 		t.mu.Unlock()
 	}
@@ -263,14 +299,24 @@ type createReq struct {
 
 const maxBody = 16 << 10
 
+// decode reads a request body of one JSON value into v. The body must be
+// UTF-8 (RFC 8259): encoding/json would silently turn bad bytes into
+// U+FFFD, so they are refused first, with where they are.
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return errorf(Invalid, "decode", "the request body is over %d bytes", maxBody)
 		}
+		return errorf(Invalid, "decode", "the request body could not be read: %v", err)
+	}
+	if i := invalidUTF8(body); i >= 0 {
+		return errorf(Invalid, "decode", "the request body is not valid UTF-8 (byte %d); JSON must be UTF-8 text", i)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
 		return errorf(Invalid, "decode", "the request body is not the JSON expected: %v", err)
 	}
 	if dec.More() {
@@ -416,15 +462,39 @@ type joinReq struct {
 	Name string `json:"name"`
 }
 
-// cleanName checks a display name: 1 to 24 printable characters.
+// invalidUTF8 returns the offset of the first byte of b that is not
+// valid UTF-8, or -1.
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// maxName is the most characters a display name may hold.
+const maxName = 24
+
+// cleanName checks a display name: 1 to 24 printable characters of valid
+// UTF-8. U+FFFD is refused too: it is what a JSON escape of half a
+// surrogate pair ("\ud800") decodes to, and never a name someone typed.
 func cleanName(name string) (string, error) {
+	if !utf8.ValidString(name) {
+		return "", fmt.Errorf("a name must be valid UTF-8 text")
+	}
 	name = strings.TrimSpace(name)
-	if n := len([]rune(name)); n < 1 || n > 24 {
-		return "", fmt.Errorf("a name must be 1 to 24 characters, not %d", n)
+	if n := utf8.RuneCountInString(name); n < 1 || n > maxName {
+		return "", fmt.Errorf("a name must be 1 to %d characters, not %d", maxName, n)
 	}
 	for _, r := range name {
+		if r == utf8.RuneError {
+			return "", fmt.Errorf("a name may not hold U+FFFD (the replacement character, left by invalid UTF-8 or a lone surrogate such as \\ud800)")
+		}
 		if !unicode.IsPrint(r) {
-			return "", fmt.Errorf("a name may hold only printable characters")
+			return "", fmt.Errorf("a name may hold only printable characters (letters, marks, digits, punctuation, symbols and spaces), not %U", r)
 		}
 	}
 	return name, nil
@@ -484,6 +554,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	t.info.Seats[seat].Name, t.info.Seats[seat].TokenHash = name, h[:]
 	t.infoVer++
+	t.touch()
 	t.broadcast()
 	t.schedule(0) // the last seat taken starts play
 	writeJSON(w, 200, map[string]any{"seat": seat, "token": token, "table": t.infoJSON()})

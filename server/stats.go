@@ -19,12 +19,8 @@ func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 	var st stats
 	s.mu.Lock()
 	st.Tables = len(s.tables)
-	for _, t := range s.tables {
-		t.mu.Lock()
-		st.Connections += len(t.conns)
-		t.mu.Unlock()
-	}
 	s.mu.Unlock()
+	st.Connections = s.conns.count()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	st.HeapAlloc, st.HeapSys, st.Goroutines = m.HeapAlloc, m.HeapSys, runtime.NumGoroutine()

@@ -34,6 +34,7 @@ type table struct {
 	away   [pitch.MaxSeats]bool // a bot is playing for this human seat
 	timer  *time.Timer
 	gen    int // counts schedule calls: a timer set before the last one does nothing
+	active time.Time // the last join, connection, disconnection or action
 	sheet  []sheetRow
 	// logs[seat+1] is this hand's log as seat (-1: spectators) may see it,
 	// built as actions are applied; lastLogs is the previous hand's.
@@ -152,6 +153,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
 		return internal(op, err) // cannot happen: the clone accepted it
 	}
 	t.seq++
+	t.touch()
 	if ap.Finished {
 		t.info.Finished = true
 		t.infoVer++
@@ -227,6 +229,9 @@ func (t *table) botMove(gen int) {
 		t.srv.log.Warn("bot move failed", "table", t.id, "seat", turn, "err", err.Error())
 	}
 }
+
+// touch records activity at the table now. The lock must be held.
+func (t *table) touch() { t.active = time.Now() }
 
 // full reports whether every human seat has been taken.
 func (t *table) full() bool {

@@ -1,12 +1,15 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -17,6 +20,7 @@ import (
 // conn is one WebSocket connection to a table, for a seat or a spectator.
 type conn struct {
 	ws   *websocket.Conn
+	nc   net.Conn // the connection under ws, to cut it when a drain runs out
 	seat int    // -1 for a spectator
 	addr string // the client's address, for the rate limit
 
@@ -24,7 +28,12 @@ type conn struct {
 	queue []outMsg      // messages not yet written, in order
 	wake  chan struct{} // (capacity 1) the writer has something to write
 	once  sync.Once
-	done  chan struct{}
+	done  chan struct{} // closed when the connection is to end
+	// Set once, before done is closed: how the connection ends.
+	code   websocket.StatusCode
+	reason string
+	flush  bool        // write what is queued before closing
+	deaf   atomic.Bool // the server is draining: messages from the client are not acted on
 }
 
 // outMsg is a message waiting to be written.
@@ -42,8 +51,32 @@ const (
 	rateBurst  = 20
 )
 
-func (c *conn) close() {
-	c.once.Do(func() { close(c.done) })
+// The close reasons a client may be given (docs/protocol.md).
+const (
+	// RestartReason is the close reason (with close code 1012, service
+	// restart) every connection gets when the server shuts down
+	// gracefully; the browser UI shows it and reconnects.
+	RestartReason   = "the server is restarting"
+	overflowReason  = "too many messages waiting: reconnect for the current state"
+	shutdownReason  = "the server is shutting down"
+	serverFullFmt   = "the server is full (%d connections, its limit): try again in a minute"
+	addrFullFmt     = "too many connections from your address (%d, the limit): close another tab or connection first"
+	statusRestart   = websocket.StatusServiceRestart // 1012
+	statusTryLater  = websocket.StatusTryAgainLater  // 1013
+	statusGoingAway = websocket.StatusGoingAway      // 1001
+)
+
+// close ends the connection with 1001 and no reason, unless it is
+// already ending.
+func (c *conn) close() { c.closeWith(statusGoingAway, "", false) }
+
+// closeWith ends the connection with code and reason; with flush, what is
+// queued is written first. The first call decides.
+func (c *conn) closeWith(code websocket.StatusCode, reason string, flush bool) {
+	c.once.Do(func() {
+		c.code, c.reason, c.flush = code, reason, flush
+		close(c.done)
+	})
 }
 
 // newConn returns a connection for ws, not yet at any seat.
@@ -86,7 +119,7 @@ func (c *conn) sendJSON(v any) {
 	}
 	c.mu.Unlock()
 	if full {
-		c.close()
+		c.closeWith(websocket.StatusPolicyViolation, overflowReason, false)
 		return
 	}
 	c.notify()
@@ -118,26 +151,44 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Accept checks that the Origin is this host (no cross-site play).
-	ws, err := websocket.Accept(w, r, nil)
+	grab := &hijackGrabber{ResponseWriter: w}
+	ws, err := websocket.Accept(grab, r, nil)
 	if err != nil {
 		s.log.Info("websocket refused", "table", t.id, "err", err.Error())
 		return
 	}
 	ws.SetReadLimit(maxMessage)
+	c := newConn(ws, clientAddr(r))
+	c.nc = grab.nc
+	if code, reason := s.conns.admit(c, s.opts.AddrConns, s.opts.MaxConns); reason != "" {
+		// Refused with a close reason: a browser cannot read an HTTP status
+		// of a failed upgrade, but it can read this.
+		_ = ws.Close(code, reason)
+		return
+	}
+	defer s.conns.release(c)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	c := newConn(ws, clientAddr(r))
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		c.writer(ctx, cancel, s.opts.PingInterval)
+	}()
+	defer func() {
+		c.close()
+		<-writerDone // the close handshake is done (or timed out)
+	}()
 
 	hctx, hcancel := context.WithTimeout(ctx, helloWait)
 	var hello clientMsg
 	_, data, err := ws.Read(hctx)
 	hcancel()
 	if err != nil {
-		ws.Close(websocket.StatusPolicyViolation, "send a hello first")
+		c.closeWith(websocket.StatusPolicyViolation, "send a hello first", false)
 		return
 	}
 	if err := json.Unmarshal(data, &hello); err != nil || hello.Type != "hello" {
-		ws.Close(websocket.StatusPolicyViolation, `the first message must be {"type":"hello","token":...}`)
+		c.closeWith(websocket.StatusPolicyViolation, `the first message must be {"type":"hello","token":...}`, false)
 		return
 	}
 	t.mu.Lock()
@@ -145,11 +196,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		c.seat = t.seatFor(hello.Token)
 		if c.seat < 0 {
 			t.mu.Unlock()
-			ws.Close(websocket.StatusPolicyViolation, "that token holds no seat at this table")
+			c.closeWith(websocket.StatusPolicyViolation, "that token holds no seat at this table", false)
 			return
 		}
 	}
 	t.conns[c] = struct{}{}
+	t.touch()
 	if c.seat >= 0 {
 		t.online[c.seat]++
 		t.away[c.seat] = false
@@ -161,38 +213,88 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		t.mu.Lock()
 		delete(t.conns, c)
+		t.touch()
 		if c.seat >= 0 {
 			t.online[c.seat]--
 			t.schedule(0) // with nobody there, a bot plays for the seat
 		}
 		t.mu.Unlock()
-		c.close()
 	}()
-	go c.writer(ctx, cancel)
 	c.reader(ctx, t)
 }
 
-func (c *conn) writer(ctx context.Context, cancel context.CancelFunc) {
+// hijackGrabber keeps the net.Conn that websocket.Accept hijacks.
+type hijackGrabber struct {
+	http.ResponseWriter
+	nc net.Conn
+}
+
+// Hijack implements http.Hijacker.
+func (g *hijackGrabber) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	nc, brw, err := http.NewResponseController(g.ResponseWriter).Hijack()
+	g.nc = nc
+	return nc, brw, err
+}
+
+// cut closes the connection at once, without a close handshake.
+func (c *conn) cut() {
+	if c.nc != nil {
+		_ = c.nc.Close()
+	}
+}
+
+// writer writes what is queued, pings the client every ping (a client
+// that does not answer within pingWait is gone), and ends the connection
+// when done is closed.
+func (c *conn) writer(ctx context.Context, cancel context.CancelFunc, ping time.Duration) {
 	defer cancel()
+	tick := time.NewTicker(ping)
+	defer tick.Stop()
 	for {
 		select {
 		case <-c.wake:
-			for _, m := range c.take() {
-				wctx, wcancel := context.WithTimeout(ctx, writeWait)
-				err := c.ws.Write(wctx, websocket.MessageText, m.data)
-				wcancel()
-				if err != nil {
-					return
-				}
+			if !c.writeQueued(ctx) {
+				_ = c.ws.CloseNow()
+				return
+			}
+		case <-tick.C:
+			pctx, pcancel := context.WithTimeout(ctx, pingWait(ping))
+			err := c.ws.Ping(pctx)
+			pcancel()
+			if err != nil {
+				_ = c.ws.CloseNow()
+				return
 			}
 		case <-c.done:
-			c.ws.Close(websocket.StatusGoingAway, "")
+			if c.flush && !c.writeQueued(ctx) {
+				_ = c.ws.CloseNow()
+				return
+			}
+			_ = c.ws.Close(c.code, c.reason)
 			return
 		case <-ctx.Done():
+			_ = c.ws.CloseNow()
 			return
 		}
 	}
 }
+
+// writeQueued writes every queued message, each within writeWait; false
+// when a write fails.
+func (c *conn) writeQueued(ctx context.Context) bool {
+	for _, m := range c.take() {
+		wctx, wcancel := context.WithTimeout(ctx, writeWait)
+		err := c.ws.Write(wctx, websocket.MessageText, m.data)
+		wcancel()
+		if err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// pingWait is how long a client has to answer a ping.
+func pingWait(every time.Duration) time.Duration { return max(every/2, time.Millisecond) }
 
 // reader handles the client's messages, rate limited.
 func (c *conn) reader(ctx context.Context, t *table) {
@@ -208,6 +310,9 @@ func (c *conn) reader(ctx context.Context, t *table) {
 		typ, data, err := c.ws.Read(ctx)
 		if err != nil {
 			return
+		}
+		if c.deaf.Load() {
+			continue // the server is restarting: the client is told so by the close
 		}
 		now := time.Now()
 		tokens = min(rateBurst, tokens+now.Sub(last).Seconds()*ratePerSec)
@@ -251,6 +356,10 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			return
 		}
 		t.mu.Lock()
+		if c.deaf.Load() { // checked under the lock: see Server.Shutdown
+			t.mu.Unlock()
+			return
+		}
 		err := t.act(ctx, c.seat, a)
 		t.mu.Unlock()
 		if err != nil {

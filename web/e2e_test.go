@@ -718,3 +718,101 @@ func fetchRecord(t *testing.T, base, id string, n int) *pitch.Record {
 	}
 	return rec
 }
+
+// TestBrowserServerRestart: a graceful shutdown (what SIGTERM does) while
+// a person plays shows "The server is restarting; reconnecting…" and the
+// page reconnects by itself to the server started again on the same
+// address and database, with its seat and the same state.
+func TestBrowserServerRestart(t *testing.T) {
+	chromium := chromiumPath()
+	if chromium == "" {
+		t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
+	t.Cleanup(cancel)
+	db := filepath.Join(t.TempDir(), "pitch.db")
+	serve := func(addr string) (*server.Server, *http.Server, store.Store, string) {
+		t.Helper()
+		st, err := store.Open(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, err := server.New(ctx, st, server.Options{BotDelay: 20 * time.Millisecond, AwayDelay: time.Minute, Static: web.FS()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := srv.HTTPServer()
+		go hs.Serve(ln) //nolint:errcheck // ErrServerClosed
+		return srv, hs, st, ln.Addr().String()
+	}
+	srv, hs, st, addr := serve("127.0.0.1:0")
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-component-update", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	// The page's own errors fail the test, but not the browser's note of
+	// a WebSocket that could not connect while the server was down.
+	var mu sync.Mutex
+	var console []string
+	go func() {
+		for m, err := range chromedp.Console(bctx) {
+			if err != nil {
+				return
+			}
+			if (m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException) && !strings.Contains(m.Text, "WebSocket connection to") {
+				mu.Lock()
+				console = append(console, string(m.Type)+": "+m.Text)
+				mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range console {
+			t.Errorf("the page logged %s", m)
+		}
+	})
+	b := &browser{t: t, ctx: bctx, shots: t.TempDir()}
+	b.do("start the browser", chromedp.EmulateViewport(1280, 900))
+	s := &site{browser: b, url: "http://" + addr}
+	id := s.createTable("pawnee", 5, "")
+	s.join("Ada")
+	waitFor(t, "play to reach us", func() bool { return s.ui().Act != "" }, 20*time.Second)
+	before := s.ui()
+
+	sctx, scancel := context.WithTimeout(ctx, 10*time.Second)
+	defer scancel()
+	if err := srv.Shutdown(sctx, hs); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	st.Close()
+	waitFor(t, "the page to say the server is restarting", func() bool {
+		return strings.Contains(strings.ToLower(s.text("#conn")), "the server is restarting; reconnecting…")
+	}, 10*time.Second)
+
+	srv2, hs2, st2, _ := serve(addr)
+	t.Cleanup(func() {
+		srv2.Close()
+		hs2.Close()
+		st2.Close()
+	})
+	waitFor(t, "the page to reconnect", func() bool { return s.count("#conn.online") == 1 }, 30*time.Second)
+	after := s.ui()
+	if after.Seat != 0 || after.Seq != before.Seq || after.Act != before.Act {
+		t.Errorf("after the restart the page shows seat %d, seq %d, act %q; before it showed seat 0, seq %d, act %q",
+			after.Seat, after.Seq, after.Act, before.Seq, before.Act)
+	}
+	if got := s.text("#conn"); got != "Connected" {
+		t.Errorf("after reconnecting the status says %q", got)
+	}
+	_ = id
+}

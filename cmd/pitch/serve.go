@@ -28,8 +28,29 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	botDelay := fs.Duration("bot-delay", 800*time.Millisecond, "pause before a bot acts")
 	awayDelay := fs.Duration("away-delay", 3*time.Second, "pause before a bot plays for a disconnected player")
 	addrRate := fs.Float64("addr-rate", 30, "API requests and messages a second one client address may send (0: no limit, for load tests from one address)")
+	addrConns := fs.Int("addr-conns", 32, "WebSockets one client address may hold open (0: no limit)")
+	maxConns := fs.Int("max-conns", 20000, "WebSockets the server holds open at once (0: no limit)")
+	readTimeout := fs.Duration("read-timeout", server.DefaultReadTimeout, "time a client has to send a whole request, body included")
+	idleTimeout := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "time an idle keep-alive connection is kept open")
+	drain := fs.Duration("drain", 10*time.Second, "on SIGTERM or SIGINT, time to let clients finish and be told the server is restarting")
 	if !parseFlags(fs, args, stderr) {
 		return 2
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"addr-conns", *addrConns}, {"max-conns", *maxConns}} {
+		if f.v < 0 {
+			return usageError(stderr, "serve", "--%s must be 0 (no limit) or more, not %d", f.name, f.v)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    time.Duration
+	}{{"read-timeout", *readTimeout}, {"idle-timeout", *idleTimeout}, {"drain", *drain}} {
+		if f.v <= 0 {
+			return usageError(stderr, "serve", "--%s must be above 0, not %s", f.name, f.v)
+		}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -40,7 +61,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	srv, err := server.New(ctx, st, server.Options{BotDelay: *botDelay, AwayDelay: *awayDelay, AddrRate: *addrRate, Logger: log, Static: web.FS()})
+	srv, err := server.New(ctx, st, server.Options{BotDelay: *botDelay, AwayDelay: *awayDelay, AddrRate: *addrRate,
+		AddrConns: *addrConns, MaxConns: *maxConns, ReadTimeout: *readTimeout, IdleTimeout: *idleTimeout,
+		Logger: log, Static: web.FS()})
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
 		return 1
@@ -50,7 +73,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
 		return 1
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	hs := srv.HTTPServer()
 	fmt.Fprintf(stdout, "pitch: serving on %s (store: %s); press Ctrl+C to stop\n", browseURL(ln.Addr()), storeName(*db))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -62,10 +85,29 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	case <-ctx.Done():
 	}
-	srv.Close()
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Drain: stop accepting, let actions under way be stored and sent,
+	// tell every client the server is restarting, and wait for them, up
+	// to --drain. A second signal stops at once.
+	stop()
+	log.Info("draining", "within", drain.String())
+	sctx, cancel := context.WithTimeout(context.Background(), *drain)
 	defer cancel()
-	_ = hs.Shutdown(sctx)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-sctx.Done():
+		}
+	}()
+	start := time.Now()
+	if err := srv.Shutdown(sctx, hs); err != nil {
+		log.Warn("drain cut short", "err", err.Error(), "after", time.Since(start).String())
+	} else {
+		log.Info("drained", "after", time.Since(start).String())
+	}
 	return 0
 }
 

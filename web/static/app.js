@@ -384,7 +384,7 @@
   const app = {
     id: '', token: '', saved: null, ws: null, attempt: 0, retryTimer: 0,
     m: null, pending: false, picked: '', chosen: new Set(), discardKey: '', passMode: false,
-    seenHand: null, recordsFor: -1, watch: false, status: '',
+    seenHand: null, recordsFor: -1, watch: false, status: '', restarting: false,
   };
 
   function seatKey() { return 'pitch.seat.' + app.id; }
@@ -435,6 +435,7 @@
     c.hidden = false;
     c.className = 'conn ' + what;
     if (what === 'online') setText(c, 'Connected');
+    else if (app.restarting) setText(c, 'The server is restarting; reconnecting…');
     else if (what === 'connecting') setText(c, 'Connecting…');
     else setText(c, 'Offline: retrying in ' + Math.ceil(delay / 1000) + ' s');
   }
@@ -458,6 +459,7 @@
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === 'state') {
         app.attempt = 0;
+        app.restarting = false;
         setConn('online');
         onState(msg);
       } else if (msg.type === 'error') {
@@ -473,6 +475,12 @@
       if (ev.code === 1008 && /token/i.test(ev.reason || '')) {
         forgetSeat();
         showError('Your saved seat is not valid at this table (' + ev.reason + '). You are watching.');
+      }
+      if (ev.code === 1012) { // the server is restarting (a graceful shutdown): back soon, try at once
+        app.restarting = true;
+        app.attempt = 0;
+      } else if (ev.code === 1013 && ev.reason) { // a limit: say which
+        showError('The server closed the connection: ' + ev.reason + '.');
       }
       const delay = Math.min(15000, 500 * Math.pow(2, app.attempt)) * (0.8 + Math.random() * 0.4);
       app.attempt++;
