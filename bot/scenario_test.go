@@ -413,3 +413,41 @@ func TestSearchBidDiscipline(t *testing.T) {
 		t.Logf("%s: %+v", s.Game().Variant, opts)
 	}
 }
+
+// TestGiveStockReadsTheFill: the pitcher's stock choice comes after the
+// fill (TP-TR-4), and the heuristic uses what the fill showed: the rest of
+// the stock goes to whichever partner holds fewer trumps. Dealer 3, trump
+// hearts; the fill draws from the top of the stock (diamonds and spades)
+// and leaves trumps in the rest (5H 6H 9H TH).
+func TestGiveStockReadsTheFill(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		pitcher  string // seat 0's hand; seat 2, its partner, holds no trump
+		partner  string
+		wantGive bool
+	}{
+		{"pitcher long, partner void: give", "AH KH QH JH JD BJ LJ 2C 3C", "TC JC QC KC AC 3S 4S 5S 6S", true},
+		{"pitcher short, partner long: keep", "AH KH 2C 3C TC JC QC KC AC", "QH JH JD BJ LJ 3S 4S 5S 6S", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := fixedDeal{g: pitch.MustNewGame(pitch.TenPoint), dealer: 3, hands: []string{
+				c.pitcher, "2H 3H 4H 4C 5C 6C 7C 8C 9C", c.partner, "8H 7H 8S 9S TS JS QS KS AS",
+			}, rest: "2D 3D 4D 5D 6D 7D 8D 9D TD QD KD AD 2S 7S 5H 6H 9H TH"}.state(t)
+			play(t, &s, pitch.Bid(0, 5), pitch.Pass(1), pitch.Pass(2), pitch.Pass(3), pitch.NameTrump(0, pitch.Hearts))
+			v := s.View(0)
+			if s.Phase() != pitch.PhaseGiveStock || v.StockLeft < 5 {
+				t.Fatalf("setup: phase %s, %d stock cards left; want give_stock, 5 or more", s.Phase(), v.StockLeft)
+			}
+			for _, seed := range []uint64{1, 2, 3} {
+				a := Decide(Heuristic{}, &s, pitch.NewRand(seed))
+				if a.Kind != pitch.ActGiveStock || a.Give != c.wantGive {
+					t.Errorf("seed %d: heuristic chose %v with seat 0 at %d trumps and seat 2 at %d; want give %v",
+						seed, a, s.Hand(0).Len(), s.Hand(2).Len(), c.wantGive)
+				}
+				if b := Decide(&Search{}, &s, pitch.NewRand(seed)); b.Kind != pitch.ActGiveStock {
+					t.Errorf("seed %d: search chose %v at give_stock", seed, b)
+				}
+			}
+		})
+	}
+}

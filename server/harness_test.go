@@ -352,6 +352,9 @@ type hub struct {
 
 	clients []*client
 	badRate float64 // how often a human first sends a refused action
+	// plan, when set, picks a human's action before the random choice
+	// does (ok false: no opinion): a strategy that a test relies on.
+	plan func(c *client, m *wire) (a pitch.Action, ok bool)
 	// hold, when it returns true, keeps c from acting on m (for now).
 	hold func(c *client, m *wire) bool
 }
@@ -613,9 +616,15 @@ func (c *client) play(m *wire) {
 	c.action(c.choose(m))
 }
 
-// choose picks a legal action from what the state offers.
+// choose picks a legal action from what the state offers: the hub's
+// plan's, if it has one, else a random one.
 func (c *client) choose(m *wire) json.RawMessage {
 	rng := c.h.rng
+	if c.h.plan != nil {
+		if a, ok := c.h.plan(c, m); ok {
+			return c.offered(m, a)
+		}
+	}
 	if len(m.Legal) > 0 {
 		// Not a moon bid while there is another choice: a moon ends a
 		// ten-point match at once (TP-MOON-1), and the tests want long ones.
@@ -652,6 +661,20 @@ func (c *client) choose(m *wire) json.RawMessage {
 	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	b, _ := json.Marshal(pitch.Discard(c.seat, pitch.SetOf(d.Must...)|pitch.SetOf(pool[:d.Choose]...)))
 	return b
+}
+
+// offered returns a as the state m offers it, failing the test if m does
+// not offer it: a plan the rules do not allow is the test's error.
+func (c *client) offered(m *wire, a pitch.Action) json.RawMessage {
+	c.h.t.Helper()
+	for _, r := range m.Legal {
+		var x pitch.Action
+		if json.Unmarshal(r, &x) == nil && x == a {
+			return r
+		}
+	}
+	c.h.t.Fatalf("%s: the plan chose %s, which is not among the legal actions %s", c.name, a, m.Legal)
+	return nil
 }
 
 // sendBad sends one of several actions the server must refuse while it is
