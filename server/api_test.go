@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -226,12 +227,15 @@ func TestListAndHeaders(t *testing.T) {
 		list := func() []string {
 			t.Helper()
 			resp, b := ts.do("GET", "/api/tables", "")
-			var tables []tableJSON
-			if resp.StatusCode != 200 || json.Unmarshal(b, &tables) != nil {
+			var page struct {
+				Tables []tableJSON `json:"tables"`
+				Total  int         `json:"total"`
+			}
+			if resp.StatusCode != 200 || json.Unmarshal(b, &page) != nil || page.Total != len(page.Tables) {
 				t.Fatalf("GET /api/tables: %d %s", resp.StatusCode, b)
 			}
 			var ids []string
-			for _, tab := range tables {
+			for _, tab := range page.Tables {
 				ids = append(ids, tab.ID)
 				if strings.Contains(strings.ToLower(string(b)), "seed") || strings.Contains(strings.ToLower(string(b)), "token") {
 					t.Errorf("the list gives away a seed or token: %s", b)
@@ -273,4 +277,83 @@ func TestListAndHeaders(t *testing.T) {
 			t.Errorf("Cache-Control %q", resp.Header.Get("Cache-Control"))
 		}
 	})
+}
+
+// listPage is one page of GET /api/tables.
+type listPage struct {
+	Tables []tableJSON `json:"tables"`
+	Total  int         `json:"total"`
+	Offset int         `json:"offset"`
+	Limit  int         `json:"limit"`
+}
+
+// TestListPages: the list comes in pages (limit, offset), newest first,
+// filtered by game; bad paging is refused with what is allowed.
+func TestListPages(t *testing.T) {
+	ts := startServer(t, filepath.Join(t.TempDir(), "pitch.db"), fastOptions())
+	var pawnee, auction []string // newest first
+	for i := range 7 {
+		if i%3 == 0 {
+			auction = append([]string{ts.create(`{"variant":"auction"}`).ID}, auction...)
+		} else {
+			pawnee = append([]string{ts.create(`{"variant":"pawnee"}`).ID}, pawnee...)
+		}
+	}
+	get := func(q string) listPage {
+		t.Helper()
+		resp, b := ts.do("GET", "/api/tables"+q, "")
+		var p listPage
+		if resp.StatusCode != 200 || json.Unmarshal(b, &p) != nil {
+			t.Fatalf("GET /api/tables%s: %d %s", q, resp.StatusCode, b)
+		}
+		return p
+	}
+	ids := func(p listPage) []string {
+		var out []string
+		for _, tab := range p.Tables {
+			out = append(out, tab.ID)
+		}
+		return out
+	}
+	var walked []string
+	for off := 0; off < 7; off += 3 {
+		p := get(fmt.Sprintf("?limit=3&offset=%d", off))
+		if p.Total != 7 || p.Offset != off || p.Limit != 3 || len(p.Tables) != min(3, 7-off) {
+			t.Fatalf("page at %d: total %d offset %d limit %d, %d tables", off, p.Total, p.Offset, p.Limit, len(p.Tables))
+		}
+		walked = append(walked, ids(p)...)
+	}
+	for i := 1; i < len(walked); i++ {
+		if slices.Contains(walked[:i], walked[i]) {
+			t.Errorf("table %s is on two pages", walked[i])
+		}
+	}
+	if p := get("?game=pawnee&limit=2"); p.Total != len(pawnee) || !slices.Equal(ids(p), pawnee[:2]) {
+		t.Errorf("pawnee, first 2: total %d %v, want %d %v", p.Total, ids(p), len(pawnee), pawnee[:2])
+	}
+	if p := get("?game=auction"); p.Total != len(auction) || !slices.Equal(ids(p), auction) {
+		t.Errorf("auction: %v, want %v", ids(p), auction)
+	}
+	if p := get("?game=ten-point"); p.Total != 0 || p.Tables == nil {
+		t.Errorf("no ten-point table: %+v, want an empty list", p)
+	}
+	if p := get("?offset=100"); p.Total != 7 || len(p.Tables) != 0 {
+		t.Errorf("past the end: %+v", p)
+	}
+	if p := get(""); p.Limit != 20 || len(p.Tables) != 7 {
+		t.Errorf("the default page: limit %d, %d tables", p.Limit, len(p.Tables))
+	}
+	for _, c := range []struct{ q, want string }{
+		{"?limit=0", "limit must be a whole number from 1 to 100, not \"0\""},
+		{"?limit=101", "limit must be a whole number from 1 to 100"},
+		{"?offset=-1", "offset must be a whole number from 0"},
+		{"?offset=x", "offset must be a whole number"},
+		{"?game=poker", "game \"poker\""},
+		{"?page=2", "unknown query parameter \"page\": the list takes game, offset and limit"},
+	} {
+		resp, b := ts.do("GET", "/api/tables"+c.q, "")
+		if resp.StatusCode != 400 || !strings.Contains(errorBody(t, b), c.want) {
+			t.Errorf("GET /api/tables%s: %d %s, want 400 %q", c.q, resp.StatusCode, b, c.want)
+		}
+	}
 }

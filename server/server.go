@@ -65,7 +65,8 @@ type Server struct {
 	standIn bot.Bot // plays for away humans
 	limiter *limiter
 
-	conns   *connSet // open WebSockets, per address
+	conns *connSet // open WebSockets, per address
+	lobby *lobby   // the open tables, for GET /api/tables
 
 	mu     sync.Mutex
 	tables map[string]*table
@@ -101,7 +102,7 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	}
 	standIn, _ := bot.New("medium")
 	s := &Server{store: st, opts: opts, log: opts.Logger, standIn: standIn, tables: map[string]*table{},
-		conns: newConnSet()}
+		conns: newConnSet(), lobby: newLobby()}
 	if opts.AddrRate > 0 {
 		s.limiter = newLimiter(opts.AddrRate, 2*opts.AddrRate)
 	}
@@ -160,6 +161,7 @@ func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
 	}
 	s.tables[info.ID] = t
 	t.mu.Lock()
+	t.publish()
 	t.schedule(0)
 	t.mu.Unlock()
 	return t, nil
@@ -414,37 +416,6 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, publicInfo(t))
 }
 
-func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	var out []tableInfo
-	for _, t := range s.tables {
-		t.mu.Lock()
-		info := t.infoJSON()
-		t.mu.Unlock()
-		open := false
-		for _, seat := range info.Seats {
-			open = open || !seat.Taken
-		}
-		if open && !info.Finished {
-			out = append(out, info)
-		}
-	}
-	s.mu.Unlock()
-	sortInfos(out)
-	if out == nil {
-		out = []tableInfo{}
-	}
-	writeJSON(w, 200, out)
-}
-
-func sortInfos(xs []tableInfo) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j].Created.After(xs[j-1].Created); j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
-}
-
 func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	t, err := s.table(r.Context(), r.PathValue("id"))
 	if err != nil {
@@ -555,6 +526,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	t.info.Seats[seat].Name, t.info.Seats[seat].TokenHash = name, h[:]
 	t.infoVer++
 	t.touch()
+	t.publish()
 	t.broadcast()
 	t.schedule(0) // the last seat taken starts play
 	writeJSON(w, 200, map[string]any{"seat": seat, "token": token, "table": t.infoJSON()})

@@ -33,7 +33,7 @@ type table struct {
 	online [pitch.MaxSeats]int  // live connections per seat
 	away   [pitch.MaxSeats]bool // a bot is playing for this human seat
 	timer  *time.Timer
-	gen    int // counts schedule calls: a timer set before the last one does nothing
+	gen    int       // counts schedule calls: a timer set before the last one does nothing
 	active time.Time // the last join, connection, disconnection or action
 	sheet  []sheetRow
 	// logs[seat+1] is this hand's log as seat (-1: spectators) may see it,
@@ -157,6 +157,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
 	if ap.Finished {
 		t.info.Finished = true
 		t.infoVer++
+		t.publish()
 	}
 	if seat >= 0 && t.bots[seat] == nil && t.online[seat] > 0 {
 		t.away[seat] = false
@@ -267,6 +268,14 @@ func (t *table) seatFor(token string) int {
 		}
 	}
 	return seat
+}
+
+// publish shows the table in the lobby while it has a free seat and is
+// neither finished nor closed, and takes it out otherwise. The lock must
+// be held.
+func (t *table) publish() {
+	info := t.infoJSON()
+	t.srv.lobby.set(info, !info.Finished && !t.full())
 }
 
 // infoJSON is the public description of the table.

@@ -21,8 +21,8 @@ import (
 type conn struct {
 	ws   *websocket.Conn
 	nc   net.Conn // the connection under ws, to cut it when a drain runs out
-	seat int    // -1 for a spectator
-	addr string // the client's address, for the rate limit
+	seat int      // -1 for a spectator
+	addr string   // the client's address, for the rate limit
 
 	mu    sync.Mutex
 	queue []outMsg      // messages not yet written, in order

@@ -816,3 +816,52 @@ func TestBrowserServerRestart(t *testing.T) {
 	}
 	_ = id
 }
+
+// TestBrowserLobbyPages: the lobby shows the open tables 20 at a time,
+// with Next and Previous, and filters them by game.
+func TestBrowserLobbyPages(t *testing.T) {
+	s := newSite(t)
+	create := func(variant string) {
+		t.Helper()
+		resp, err := http.Post(s.url+"/api/tables", "application/json", strings.NewReader(`{"variant":"`+variant+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("create %s: %s", variant, resp.Status)
+		}
+	}
+	for range 22 {
+		create("pawnee")
+	}
+	for range 3 {
+		create("ten-point")
+	}
+	s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
+	waitFor(t, "the first page", func() bool { return s.count("#open-tables li") == 20 }, 10*time.Second)
+	if got := s.text("#open-count"); got != "1–20 of 25" {
+		t.Errorf("the count says %q, want 1–20 of 25", got)
+	}
+	if s.count("#open-prev:disabled") != 1 || s.count("#open-next:disabled") != 0 {
+		t.Error("on the first page Previous should be disabled and Next not")
+	}
+	s.click("#open-next")
+	waitFor(t, "the second page", func() bool { return s.count("#open-tables li") == 5 }, 10*time.Second)
+	if got := s.text("#open-count"); got != "21–25 of 25" {
+		t.Errorf("the count says %q, want 21–25 of 25", got)
+	}
+	if s.count("#open-prev:disabled") != 0 || s.count("#open-next:disabled") != 1 {
+		t.Error("on the last page Next should be disabled and Previous not")
+	}
+	s.click("#open-prev")
+	waitFor(t, "back to the first page", func() bool { return s.text("#open-count") == "1–20 of 25" }, 10*time.Second)
+	s.choose("#open-game", "ten-point")
+	waitFor(t, "the ten-point tables", func() bool { return s.text("#open-count") == "1–3 of 3" }, 10*time.Second)
+	if got := s.count("#open-tables li"); got != 3 {
+		t.Errorf("%d ten-point tables shown, want 3", got)
+	}
+	if s.count("#open-next:disabled") != 1 {
+		t.Error("one page of ten-point tables, yet Next is enabled")
+	}
+}

@@ -330,6 +330,9 @@
     });
 
     $('#refresh').addEventListener('click', loadOpen);
+    $('#open-game').addEventListener('change', () => { lobbyPage.offset = 0; loadOpen(); });
+    $('#open-prev').addEventListener('click', () => { lobbyPage.offset = Math.max(0, lobbyPage.offset - PAGE); loadOpen(); });
+    $('#open-next').addEventListener('click', () => { lobbyPage.offset += PAGE; loadOpen(); });
     loadOpen();
     setInterval(() => { if (!document.hidden) loadOpen(); }, 5000);
     listMine();
@@ -339,17 +342,32 @@
     return t.seats.map((s) => s.seat + ': ' + (s.kind === 'bot' ? 'bot (' + s.level + ')' : s.taken ? s.name : 'free')).join(' · ');
   }
 
+  // The open tables come a page at a time (GET /api/tables?game=&offset=&limit=).
+  const PAGE = 20;
+  const lobbyPage = { offset: 0 };
+
   async function loadOpen() {
-    let tables;
+    const game = $('#open-game').value;
+    let page;
     try {
-      tables = await api('GET', '/api/tables');
+      page = await api('GET', '/api/tables?limit=' + PAGE + '&offset=' + lobbyPage.offset +
+        (game ? '&game=' + encodeURIComponent(game) : ''));
     } catch (e) {
       showError('The list of tables could not be loaded: ' + e.message);
       return;
     }
+    if (page.tables.length === 0 && page.offset > 0 && page.total > 0) { // the last page emptied: step back
+      lobbyPage.offset = Math.max(0, Math.floor((page.total - 1) / PAGE) * PAGE);
+      return loadOpen();
+    }
+    const tables = page.tables;
     const list = $('#open-tables');
     list.replaceChildren();
     $('#open-empty').hidden = tables.length > 0;
+    $('#open-count').textContent = page.total === 0 ? '' :
+      (page.offset + 1) + '–' + (page.offset + tables.length) + ' of ' + page.total;
+    $('#open-prev').disabled = page.offset === 0;
+    $('#open-next').disabled = page.offset + tables.length >= page.total;
     for (const t of tables) {
       const free = t.seats.filter((s) => s.kind === 'human' && !s.taken).length;
       const target = t.options && t.options.target;
