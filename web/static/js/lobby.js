@@ -1,0 +1,165 @@
+// The lobby: create a table, list the open ones, your seats.
+
+import { GAMES, gameName, $, h, store, api, showError } from './util.js';
+
+// ---------- the lobby ----------
+
+export function initLobby() {
+  $('#lobby').hidden = false;
+  document.title = 'Pitch: lobby';
+  const game = $('#game');
+  const seatChoices = []; // kept across changes of the number of seats
+
+  function seatsFor(variant) {
+    if (variant !== 'auction') return GAMES[variant].seats;
+    const p = $('#opt-players');
+    return p ? Number(p.value) : 4;
+  }
+
+  function renderRules() {
+    const g = GAMES[game.value];
+    $('#game-desc').textContent = g.desc;
+    $('#target').value = g.target;
+    const list = $('#rules-list');
+    list.replaceChildren();
+    for (const r of g.rules) {
+      if (r.type === 'players') {
+        const sel = h('select', { id: 'opt-players' });
+        for (let n = 2; n <= 7; n++) sel.append(h('option', { value: n, selected: n === r.def }, String(n)));
+        sel.addEventListener('change', () => { renderSeats(); fixPartnerships(); });
+        list.append(h('div', { class: 'field inline' }, h('label', { for: 'opt-players', text: r.label }), sel));
+        continue;
+      }
+      const id = 'opt-' + r.key;
+      list.append(h('div', { class: 'check' },
+        h('input', { type: 'checkbox', id, checked: r.def, dataset: { opt: r.key } }),
+        h('label', { for: id, text: r.label })));
+    }
+    $('#house-rules').hidden = g.rules.length === 0;
+    fixPartnerships();
+    renderSeats();
+  }
+
+  function fixPartnerships() {
+    const box = $('#opt-partnerships');
+    if (!box) return;
+    const n = seatsFor('auction');
+    box.disabled = n !== 4 && n !== 6;
+    if (box.disabled) box.checked = false;
+  }
+
+  function renderSeats() {
+    const n = seatsFor(game.value);
+    const list = $('#seat-list');
+    list.replaceChildren();
+    for (let i = 0; i < n; i++) {
+      const cur = seatChoices[i] || (i === 0 ? 'human' : 'bot:medium');
+      const sel = h('select', { id: 'seat-' + i, dataset: { seat: i } },
+        h('option', { value: 'human', selected: cur === 'human' }, 'Person'),
+        h('option', { value: 'bot:easy', selected: cur === 'bot:easy' }, 'Bot: easy'),
+        h('option', { value: 'bot:medium', selected: cur === 'bot:medium' }, 'Bot: medium'),
+        h('option', { value: 'bot:hard', selected: cur === 'bot:hard' }, 'Bot: hard (slow)'));
+      sel.addEventListener('change', () => { seatChoices[i] = sel.value; });
+      list.append(h('li', {}, h('label', { for: 'seat-' + i, text: 'Seat ' + i }), sel));
+    }
+  }
+
+  game.addEventListener('change', renderRules);
+  renderRules();
+
+  $('#create-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const variant = game.value;
+    const target = Number($('#target').value);
+    if (!Number.isInteger(target) || target < 1 || target > 10000) {
+      showError('The target must be a whole number from 1 to 10000.');
+      $('#target').focus();
+      return;
+    }
+    const options = { target };
+    for (const box of document.querySelectorAll('#rules-list input[type=checkbox]')) {
+      if (!box.disabled) options[box.dataset.opt] = box.checked;
+    }
+    if (variant === 'auction') options.players = seatsFor('auction');
+    const seats = Array.from(document.querySelectorAll('#seat-list select')).map((s) => {
+      const [kind, level] = s.value.split(':');
+      return level ? { kind, level } : { kind };
+    });
+    const btn = $('#create');
+    btn.disabled = true;
+    try {
+      const info = await api('POST', '/api/tables', { variant, options, seats, turn_timer: Number($('#timer').value) });
+      location.assign(info.url);
+    } catch (e) {
+      showError('The table was not created: ' + e.message);
+      btn.disabled = false;
+    }
+  });
+
+  $('#refresh').addEventListener('click', loadOpen);
+  $('#open-game').addEventListener('change', () => { lobbyPage.offset = 0; loadOpen(); });
+  $('#open-prev').addEventListener('click', () => { lobbyPage.offset = Math.max(0, lobbyPage.offset - PAGE); loadOpen(); });
+  $('#open-next').addEventListener('click', () => { lobbyPage.offset += PAGE; loadOpen(); });
+  loadOpen();
+  setInterval(() => { if (!document.hidden) loadOpen(); }, 5000);
+  listMine();
+}
+
+function describeSeats(t) {
+  return t.seats.map((s) => s.seat + ': ' + (s.kind === 'bot' ? 'bot (' + s.level + ')' : s.taken ? s.name : 'free')).join(' · ');
+}
+
+// The open tables come a page at a time (GET /api/tables?game=&offset=&limit=).
+const PAGE = 20;
+const lobbyPage = { offset: 0 };
+
+async function loadOpen() {
+  const game = $('#open-game').value;
+  let page;
+  try {
+    page = await api('GET', '/api/tables?limit=' + PAGE + '&offset=' + lobbyPage.offset +
+      (game ? '&game=' + encodeURIComponent(game) : ''));
+  } catch (e) {
+    showError('The list of tables could not be loaded: ' + e.message);
+    return;
+  }
+  if (page.tables.length === 0 && page.offset > 0 && page.total > 0) { // the last page emptied: step back
+    lobbyPage.offset = Math.max(0, Math.floor((page.total - 1) / PAGE) * PAGE);
+    return loadOpen();
+  }
+  const tables = page.tables;
+  const list = $('#open-tables');
+  list.replaceChildren();
+  $('#open-empty').hidden = tables.length > 0;
+  $('#open-count').textContent = page.total === 0 ? '' :
+    (page.offset + 1) + '–' + (page.offset + tables.length) + ' of ' + page.total;
+  $('#open-prev').disabled = page.offset === 0;
+  $('#open-next').disabled = page.offset + tables.length >= page.total;
+  for (const t of tables) {
+    const free = t.seats.filter((s) => s.kind === 'human' && !s.taken).length;
+    const target = t.options && t.options.target;
+    list.append(h('li', { class: 'table-item' },
+      h('div', {},
+        h('strong', { text: gameName(t.variant) }),
+        ' · target ' + target + ' · ' + free + (free === 1 ? ' free seat' : ' free seats') +
+        (t.turn_timer ? ' · ' + t.turn_timer + 's turns' : ''),
+        h('div', { class: 'hint', text: describeSeats(t) })),
+      h('div', { class: 'item-actions' },
+        h('a', { class: 'button primary', href: t.url, 'aria-label': 'Join ' + gameName(t.variant) + ' table ' + t.id }, 'Join'),
+        h('a', { class: 'button', href: t.url + '?watch=1', 'aria-label': 'Watch ' + gameName(t.variant) + ' table ' + t.id }, 'Watch'))));
+  }
+}
+
+function listMine() {
+  const ids = store.keys().filter((k) => k.startsWith('pitch.seat.')).map((k) => k.slice('pitch.seat.'.length));
+  $('#mine').hidden = ids.length === 0;
+  const list = $('#my-tables');
+  list.replaceChildren();
+  for (const id of ids.slice(0, 20)) {
+    let saved = {};
+    try { saved = JSON.parse(store.get('pitch.seat.' + id)) || {}; } catch (e) { /* ignore */ }
+    list.append(h('li', { class: 'table-item' },
+      h('div', {}, 'Table ' + id + ' · seat ' + saved.seat + ' as ' + (saved.name || '?')),
+      h('div', { class: 'item-actions' }, h('a', { class: 'button', href: '/t/' + id }, 'Open'))));
+  }
+}
