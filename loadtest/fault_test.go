@@ -42,7 +42,7 @@ func freeAddr(t *testing.T) string {
 // startServer runs `pitch serve` and waits until it answers.
 func startServer(t *testing.T, bin, addr, db string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--bot-delay", "5ms", "--away-delay", "200ms", "--addr-rate", "0", "--addr-conns", "0")
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--bot-delay", "5ms", "--away-delay", "200ms", "--addr-rate", "0", "--addr-conns", "0", "--tables-per-hour", "0")
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {

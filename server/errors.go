@@ -72,8 +72,9 @@ func clientError(err error) (int, string) {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg := clientError(err)
 	level := slog.LevelInfo
-	if status >= 500 {
-		level = slog.LevelError
+	var e *Error
+	if status >= 500 && (!errors.As(err, &e) || e.Kind == Internal || e.Err != nil) {
+		level = slog.LevelError // a fault or a failing store; not a limit the server keeps on purpose
 	}
 	s.log.Log(r.Context(), level, "request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err.Error())
 	writeJSON(w, status, map[string]string{"error": msg})

@@ -35,9 +35,25 @@ func (l *limiter) allow(addr string) bool {
 	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if now.Sub(l.lastSweep) > time.Minute { // forget addresses quiet for a while
+	ok, _ := l.takeLocked(addr, now)
+	return ok
+}
+
+// take is allow that also says, when it refuses, how long until a token
+// is back.
+func (l *limiter) take(addr string) (bool, time.Duration) {
+	if l == nil {
+		return true, 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.takeLocked(addr, time.Now())
+}
+
+func (l *limiter) takeLocked(addr string, now time.Time) (bool, time.Duration) {
+	if now.Sub(l.lastSweep) > time.Minute { // forget addresses whose buckets are full again
 		for k, b := range l.buckets {
-			if now.Sub(b.last) > time.Minute {
+			if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
 				delete(l.buckets, k)
 			}
 		}
@@ -51,10 +67,10 @@ func (l *limiter) allow(addr string) bool {
 	b.tokens = min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate)
 	b.last = now
 	if b.tokens < 1 {
-		return false
+		return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
 	}
 	b.tokens--
-	return true
+	return true, 0
 }
 
 // clientAddr is the request's remote IP (without the port). Behind a

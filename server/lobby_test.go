@@ -27,7 +27,7 @@ type blockingWriter struct {
 	body    strings.Builder
 }
 
-func (w *blockingWriter) Header() http.Header { return w.header }
+func (w *blockingWriter) Header() http.Header  { return w.header }
 func (w *blockingWriter) WriteHeader(code int) { w.code = code }
 func (w *blockingWriter) Write(p []byte) (int, error) {
 	w.once.Do(func() { close(w.entered) })

@@ -55,6 +55,19 @@ type Options struct {
 	PingInterval time.Duration
 	// HTTP timeouts, for HTTPServer (defaults: the Default… constants).
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// TablesPerHour is how many tables one client address may create in
+	// an hour (a bucket of that many, refilled evenly); over it, 429. 0
+	// sets no limit; `pitch serve` sets 20.
+	TablesPerHour int
+	// MaxTables is how many unfinished tables the server holds at once;
+	// past it, creating one is 503 until a match ends or an idle table
+	// is closed. 0 sets no limit; `pitch serve` sets 10,000.
+	MaxTables int
+	// IdleClose closes an unfinished table that nobody has joined, played
+	// at or watched for this long: it is no longer played nor loaded at
+	// start, and its record is kept. 0 never closes one; `pitch serve`
+	// sets 14 days.
+	IdleClose time.Duration
 }
 
 // Server serves the API, the WebSocket play and the UI.
@@ -67,6 +80,11 @@ type Server struct {
 
 	conns *connSet // open WebSockets, per address
 	lobby *lobby   // the open tables, for GET /api/tables
+
+	creates    *limiter     // tables created per address, when TablesPerHour is set
+	unfinished atomic.Int64 // tables in memory neither finished nor closed, and creations under way
+	sweepStop  chan struct{}
+	sweepOnce  sync.Once
 
 	mu     sync.Mutex
 	tables map[string]*table
@@ -102,9 +120,12 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	}
 	standIn, _ := bot.New("medium")
 	s := &Server{store: st, opts: opts, log: opts.Logger, standIn: standIn, tables: map[string]*table{},
-		conns: newConnSet(), lobby: newLobby()}
+		conns: newConnSet(), lobby: newLobby(), sweepStop: make(chan struct{})}
 	if opts.AddrRate > 0 {
 		s.limiter = newLimiter(opts.AddrRate, 2*opts.AddrRate)
+	}
+	if opts.TablesPerHour > 0 {
+		s.creates = newLimiter(float64(opts.TablesPerHour)/3600, float64(opts.TablesPerHour))
 	}
 	infos, err := st.Tables(ctx, true)
 	if err != nil {
@@ -115,14 +136,19 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 			s.log.Error("cannot resume table", "table", info.ID, "err", err.Error())
 		}
 	}
+	if opts.IdleClose > 0 {
+		s.sweep(ctx, time.Now()) // tables idle too long are closed, not kept loaded
+		go s.sweeper(max(min(opts.IdleClose/4, time.Hour), time.Second))
+	}
 	return s, nil
 }
 
 func (s *Server) closing() bool { return s.closed.Load() }
 
-// stop stops the bots: no move starts after it.
+// stop stops the bots and the idle sweep: no move starts after it.
 func (s *Server) stop() {
 	s.closed.Store(true)
+	s.sweepOnce.Do(func() { close(s.sweepStop) })
 }
 
 // Close stops the server at once: the bots stop and every connection is
@@ -161,6 +187,9 @@ func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
 	}
 	s.tables[info.ID] = t
 	t.mu.Lock()
+	if !info.Finished && !info.Closed {
+		s.unfinished.Add(1)
+	}
 	t.publish()
 	t.schedule(0)
 	t.mu.Unlock()
@@ -271,13 +300,14 @@ type tableInfo struct {
 	TurnTimer int             `json:"turn_timer"`
 	Created   time.Time       `json:"created"`
 	Finished  bool            `json:"finished"`
+	Closed    bool            `json:"closed"`
 	Seats     []seatInfo      `json:"seats"`
 	URL       string          `json:"url"`
 }
 
 func publicInfo(t *store.Table) tableInfo {
 	info := tableInfo{ID: t.ID, Variant: t.Variant, Options: t.Options, TurnTimer: t.TurnTimer, Created: t.Created,
-		Finished: t.Finished, URL: "/t/" + t.ID}
+		Finished: t.Finished, Closed: t.Closed, URL: "/t/" + t.ID}
 	for _, s := range t.Seats {
 		name := s.Name
 		if s.Kind == "bot" && name == "" {
@@ -405,6 +435,21 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		}
 		t.Seats = append(t.Seats, store.Seat{Seat: i, Kind: seat.Kind, Level: seat.Level})
 	}
+	if ok, wait := s.creates.take(clientAddr(r)); !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		s.writeError(w, r, errorf(TooMany, op, "too many tables created from your address (%d an hour at most): join an open table, or try again in %s",
+			s.opts.TablesPerHour, wait.Round(time.Minute).String()))
+		return
+	}
+	if max := int64(s.opts.MaxTables); max > 0 {
+		if s.unfinished.Add(1) > max {
+			s.unfinished.Add(-1)
+			w.Header().Set("Retry-After", "600")
+			s.writeError(w, r, errorf(Unavailable, op, "the server holds as many unfinished tables as it may (%d): join an open table, or try again when some have finished", max))
+			return
+		}
+		defer s.unfinished.Add(-1) // the reservation: load counts the table itself
+	}
 	if err := s.store.CreateTable(r.Context(), t); err != nil {
 		s.writeError(w, r, unavailable(op, err))
 		return
@@ -490,6 +535,10 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.info.Closed {
+		s.writeError(w, r, errorf(Conflict, op, "%s", closedMsg))
+		return
+	}
 	seat := -1
 	if req.Seat != nil {
 		seat = *req.Seat

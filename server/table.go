@@ -35,6 +35,7 @@ type table struct {
 	timer  *time.Timer
 	gen    int       // counts schedule calls: a timer set before the last one does nothing
 	active time.Time // the last join, connection, disconnection or action
+	stored time.Time // the active time last recorded in the store (Touch)
 	sheet  []sheetRow
 	// logs[seat+1] is this hand's log as seat (-1: spectators) may see it,
 	// built as actions are applied; lastLogs is the previous hand's.
@@ -72,6 +73,14 @@ func newTable(srv *Server, info *store.Table, events []store.Event) (*table, err
 			}
 		}
 	}
+	t.active = info.Created
+	if info.Active.After(t.active) {
+		t.active = info.Active
+	}
+	if n := len(events); n > 0 && events[n-1].At.After(t.active) {
+		t.active = events[n-1].At
+	}
+	t.stored = t.active
 	for _, e := range events {
 		var a pitch.Action
 		if err := json.Unmarshal(e.Action, &a); err != nil {
@@ -114,6 +123,9 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
 	const op = "table.act"
 	if t.match.Over() {
 		return errorf(Conflict, op, "the match is over")
+	}
+	if t.info.Closed {
+		return errorf(Conflict, op, "%s", closedMsg)
 	}
 	if !t.full() {
 		return errorf(Conflict, op, "waiting for every human seat to be taken: play starts when all have joined")
@@ -158,6 +170,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
 		t.info.Finished = true
 		t.infoVer++
 		t.publish()
+		t.srv.unfinished.Add(-1)
 	}
 	if seat >= 0 && t.bots[seat] == nil && t.online[seat] > 0 {
 		t.away[seat] = false
@@ -180,7 +193,7 @@ func (t *table) schedule(after time.Duration) {
 	}
 	t.gen++
 	gen := t.gen
-	if t.match.Over() || !t.full() {
+	if t.match.Over() || !t.full() || t.info.Closed {
 		return // play starts when every human seat is taken
 	}
 	if len(t.conns) == 0 {
@@ -275,7 +288,7 @@ func (t *table) seatFor(token string) int {
 // be held.
 func (t *table) publish() {
 	info := t.infoJSON()
-	t.srv.lobby.set(info, !info.Finished && !t.full())
+	t.srv.lobby.set(info, !info.Finished && !info.Closed && !t.full())
 }
 
 // infoJSON is the public description of the table.

@@ -121,6 +121,22 @@ func (d *dbTime) parse(s string) error {
 	return nil
 }
 
+// nullTime scans a time that may be NULL (zero then).
+type nullTime struct{ t time.Time }
+
+func (n *nullTime) Scan(src any) error {
+	if src == nil {
+		n.t = time.Time{}
+		return nil
+	}
+	var d dbTime
+	if err := d.Scan(src); err != nil {
+		return err
+	}
+	n.t = d.t
+	return nil
+}
+
 // isUnique reports whether err is a unique or primary key violation.
 func isUnique(err error) bool {
 	var se *sqlite.Error

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -144,7 +145,7 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 	return nil
 }
 
-const tableCols = `id, variant, options, seed, turn_timer, created, finished`
+const tableCols = `id, variant, options, seed, turn_timer, created, finished, active, closed`
 
 // scanTable scans a row of tableCols.
 func scanTable(sc interface{ Scan(...any) error }) (*Table, error) {
@@ -153,10 +154,12 @@ func scanTable(sc interface{ Scan(...any) error }) (*Table, error) {
 		opts    sql.NullString
 		seed    string
 		created dbTime
+		active  nullTime
 	)
-	if err := sc.Scan(&t.ID, &t.Variant, &opts, &seed, &t.TurnTimer, &created, &t.Finished); err != nil {
+	if err := sc.Scan(&t.ID, &t.Variant, &opts, &seed, &t.TurnTimer, &created, &t.Finished, &active, &t.Closed); err != nil {
 		return nil, err
 	}
+	t.Active = active.t
 	if opts.Valid {
 		t.Options = json.RawMessage(opts.String)
 	}
@@ -218,7 +221,7 @@ func (s *sqlStore) seats(ctx context.Context, tx *sql.Tx, tables map[string]*Tab
 func (s *sqlStore) Tables(ctx context.Context, unfinished bool) ([]*Table, error) {
 	where := ``
 	if unfinished {
-		where = ` WHERE NOT finished`
+		where = ` WHERE NOT finished AND NOT closed`
 	}
 	var list []*Table
 	err := s.read(ctx, func(tx *sql.Tx) error {
@@ -245,7 +248,7 @@ func (s *sqlStore) Tables(ctx context.Context, unfinished bool) ([]*Table, error
 		}
 		seatWhere := ``
 		if unfinished {
-			seatWhere = `WHERE table_id IN (SELECT id FROM tables WHERE NOT finished)`
+			seatWhere = `WHERE table_id IN (SELECT id FROM tables WHERE NOT finished AND NOT closed)`
 		}
 		return s.seats(ctx, tx, byID, seatWhere)
 	})
@@ -253,6 +256,50 @@ func (s *sqlStore) Tables(ctx context.Context, unfinished bool) ([]*Table, error
 		return nil, fmt.Errorf("store: list tables: %w", err)
 	}
 	return list, nil
+}
+
+// Touch implements Store.
+func (s *sqlStore) Touch(ctx context.Context, at time.Time, ids ...string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	at = normTime(at)
+	const chunk = 500 // ids per statement
+	for len(ids) > 0 {
+		n := min(chunk, len(ids))
+		args := []any{s.d.timeArg(at), s.d.timeArg(at)}
+		for _, id := range ids[:n] {
+			args = append(args, id)
+		}
+		q := `UPDATE tables SET active = ? WHERE (active IS NULL OR active < ?) AND id IN (?` + strings.Repeat(`, ?`, n-1) + `)`
+		err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, s.d.q(q), args...)
+			return s.explain(err)
+		})
+		if err != nil {
+			return fmt.Errorf("store: touch %d tables: %w", n, err)
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+// CloseTable implements Store.
+func (s *sqlStore) CloseTable(ctx context.Context, id string) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE tables SET closed = ? WHERE id = ?`), true, id)
+		if err != nil {
+			return s.explain(err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			return err
+		}
+		return fmt.Errorf("%w: no such table", ErrNotFound)
+	})
+	if err != nil {
+		return fmt.Errorf("store: close table %s: %w", id, err)
+	}
+	return nil
 }
 
 // ClaimSeat implements Store.

@@ -27,6 +27,12 @@ type Table struct {
 	Created   time.Time
 	Finished  bool // the match is over
 	Seats     []Seat
+	// Active is when someone last joined or was connected, as last
+	// recorded by Touch; zero if never. (Actions have their own times.)
+	Active time.Time
+	// Closed is set by CloseTable: the table was idle too long. Its record
+	// is kept; Tables(ctx, true) leaves it out.
+	Closed bool
 }
 
 // Seat is one seat of a table.
@@ -65,9 +71,15 @@ type Store interface {
 	CreateTable(ctx context.Context, t *Table) error
 	// Table returns one table with its seats, or ErrNotFound.
 	Table(ctx context.Context, id string) (*Table, error)
-	// Tables returns every table (only those not finished when
-	// unfinished is true), oldest first, with their seats.
+	// Tables returns every table (only those neither finished nor closed
+	// when unfinished is true), oldest first, with their seats.
 	Tables(ctx context.Context, unfinished bool) ([]*Table, error)
+	// Touch records that the tables ids saw someone at time at (a table
+	// whose Active is later already is left as it is; unknown ids are
+	// skipped).
+	Touch(ctx context.Context, at time.Time, ids ...string) error
+	// CloseTable marks a table closed (ErrNotFound for no such table).
+	CloseTable(ctx context.Context, id string) error
 	// ClaimSeat gives a free human seat a name and a token hash, or
 	// returns ErrConflict if it is taken (ErrNotFound for no such seat).
 	ClaimSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte) error

@@ -62,6 +62,7 @@ func runSuite(t *testing.T, fresh fresher) {
 		{"ConcurrentAppends", testConcurrentAppends},
 		{"ConcurrentSameSeq", testConcurrentSameSeq},
 		{"ConcurrentOpen", testConcurrentOpen},
+		{"TouchAndClose", testTouchAndClose},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, fresh) })
@@ -857,4 +858,68 @@ func kill9Child(path string) {
 		w.Flush()
 	}
 	os.Exit(3)
+}
+
+// testTouchAndClose: Touch records the latest time a table saw someone
+// (never an earlier one); a closed table keeps its record and is left out
+// of the unfinished tables; unknown tables are ErrNotFound to CloseTable.
+func testTouchAndClose(t *testing.T, fresh fresher) {
+	dsn := fresh(t)
+	s := open(t, dsn)
+	t0 := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	for i, id := range []string{"a", "b", "c"} {
+		mustCreate(t, s, newTable(id, t0.Add(time.Duration(i)*time.Second)))
+	}
+	appendN(t, s, "b", 0, 3)
+	if tb, err := s.Table(ctx, "a"); err != nil || !tb.Active.IsZero() || tb.Closed {
+		t.Fatalf("a new table: active %v closed %v (%v), want zero and open", tb.Active, tb.Closed, err)
+	}
+	later := t0.Add(48 * time.Hour)
+	if err := s.Touch(ctx, later, "a", "b", "nope"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Touch(ctx, t0.Add(time.Hour), "a"); err != nil { // earlier: no change
+		t.Fatal(err)
+	}
+	if err := s.Touch(ctx, later); err != nil { // no ids: nothing to do
+		t.Fatal(err)
+	}
+	if tb, _ := s.Table(ctx, "a"); !tb.Active.Equal(later) {
+		t.Errorf("a: active %v, want %v", tb.Active, later)
+	}
+	if tb, _ := s.Table(ctx, "c"); !tb.Active.IsZero() {
+		t.Errorf("c was not touched, yet active is %v", tb.Active)
+	}
+	if err := s.CloseTable(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CloseTable(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("closing no table: %v, want ErrNotFound", err)
+	}
+	s.Close()
+	s = open(t, dsn) // it lasts
+	var ids []string
+	list, err := s.Tables(ctx, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range list {
+		ids = append(ids, tb.ID)
+		if len(tb.Seats) != 4 {
+			t.Errorf("table %s: %d seats", tb.ID, len(tb.Seats))
+		}
+	}
+	if strings.Join(ids, ",") != "a,c" {
+		t.Errorf("unfinished tables %v, want a,c (b is closed)", ids)
+	}
+	tb, err := s.Table(ctx, "b")
+	if err != nil || !tb.Closed || len(tb.Seats) != 4 {
+		t.Fatalf("the closed table: %+v (%v), want it kept, closed", tb, err)
+	}
+	if ev, err := s.Events(ctx, "b"); err != nil || len(ev) != 3 {
+		t.Errorf("the closed table's log: %d events (%v), want its 3", len(ev), err)
+	}
+	if all, _ := s.Tables(ctx, false); len(all) != 3 {
+		t.Errorf("all tables: %d, want 3", len(all))
+	}
 }

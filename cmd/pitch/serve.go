@@ -32,6 +32,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	maxConns := fs.Int("max-conns", 20000, "WebSockets the server holds open at once (0: no limit)")
 	readTimeout := fs.Duration("read-timeout", server.DefaultReadTimeout, "time a client has to send a whole request, body included")
 	idleTimeout := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "time an idle keep-alive connection is kept open")
+	tablesPerHour := fs.Int("tables-per-hour", 20, "tables one client address may create in an hour (0: no limit)")
+	maxTables := fs.Int("max-tables", 10000, "unfinished tables the server holds at once; past it, creating one is refused (0: no limit)")
+	idleDays := fs.Int("idle-days", 14, "close an unfinished table nobody has joined, played at or watched for this many days; its record is kept (0: never)")
 	drain := fs.Duration("drain", 10*time.Second, "on SIGTERM or SIGINT, time to let clients finish and be told the server is restarting")
 	if !parseFlags(fs, args, stderr) {
 		return 2
@@ -39,10 +42,13 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"addr-conns", *addrConns}, {"max-conns", *maxConns}} {
+	}{{"addr-conns", *addrConns}, {"max-conns", *maxConns}, {"tables-per-hour", *tablesPerHour}, {"max-tables", *maxTables}, {"idle-days", *idleDays}} {
 		if f.v < 0 {
 			return usageError(stderr, "serve", "--%s must be 0 (no limit) or more, not %d", f.name, f.v)
 		}
+	}
+	if *idleDays > 3650 {
+		return usageError(stderr, "serve", "--idle-days must be 0 (never) to 3650, not %d", *idleDays)
 	}
 	for _, f := range []struct {
 		name string
@@ -63,6 +69,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer st.Close()
 	srv, err := server.New(ctx, st, server.Options{BotDelay: *botDelay, AwayDelay: *awayDelay, AddrRate: *addrRate,
 		AddrConns: *addrConns, MaxConns: *maxConns, ReadTimeout: *readTimeout, IdleTimeout: *idleTimeout,
+		TablesPerHour: *tablesPerHour, MaxTables: *maxTables, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
 		Logger: log, Static: web.FS()})
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
