@@ -133,3 +133,13 @@ func (s *State) WonMatch(seat int) bool { return s.res.winners&(1<<seat) != 0 }
 
 // MatchDecided reports whether this finished hand ended the match.
 func (s *State) MatchDecided() bool { return s.res.winners != 0 }
+
+// Dealt returns the cards seat was dealt. In a world drawn by
+// View.Resample it is what the world implies: for ten-point after the
+// trump is named, the trumps the seat held or played (the stock's share
+// is not kept); for a pawnee bidder, without the widow.
+func (s *State) Dealt(seat int) CardSet { return s.dealt[seat] }
+
+// PassedTrumps returns the trumps seat passed to its partner (ten-point,
+// TP-TR-5); empty elsewhere.
+func (s *State) PassedTrumps(seat int) CardSet { return s.passedTo[seat] }

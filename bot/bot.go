@@ -26,11 +26,13 @@ type Bot interface {
 }
 
 // Names lists the bots and levels New accepts.
-var Names = []string{"random", "heuristic", "search", "easy", "medium", "hard"}
+var Names = []string{"random", "heuristic", "search", "easy", "medium", "hard", "expert"}
 
 // New returns the bot or level called name: random, heuristic, search
 // (default strength), or a level for people: easy (heuristic), medium
-// (search with a small budget) and hard (search at default strength).
+// (search with a small budget), hard (search at default strength) and
+// expert (Expert). "expert-raw" is the expert without its bid
+// calibration, which is how the calibration is measured; it is not listed.
 func New(name string) (Bot, error) {
 	switch strings.ToLower(name) {
 	case "random":
@@ -41,6 +43,10 @@ func New(name string) (Bot, error) {
 		return &Search{Worlds: 40, Label: "medium"}, nil
 	case "search", "hard":
 		return &Search{Label: strings.ToLower(name)}, nil
+	case "expert":
+		return &Expert{}, nil
+	case "expert-raw":
+		return &Expert{Raw: true, Label: "expert-raw"}, nil
 	}
 	return nil, fmt.Errorf("unknown bot %q: the bots are %s", name, strings.Join(Names, ", "))
 }

@@ -67,11 +67,11 @@ func legalHas(s *pitch.State, a pitch.Action) bool {
 // also checks its rule-of-thumb policy itself, which Heuristic.Act would
 // otherwise hide behind its fallback to the first legal action.
 func TestBotsPlayLegally(t *testing.T) {
-	hands := map[string]int{"random": 10000, "heuristic": 10000, "search": 300}
+	hands := map[string]int{"random": 10000, "heuristic": 10000, "search": 300, "expert": 100}
 	if testing.Short() {
-		hands = map[string]int{"random": 1000, "heuristic": 1000, "search": 20}
+		hands = map[string]int{"random": 1000, "heuristic": 1000, "search": 20, "expert": 10}
 	}
-	bots := []Bot{Random{}, Heuristic{}, &Search{Worlds: 2}}
+	bots := []Bot{Random{}, Heuristic{}, &Search{Worlds: 2}, &Expert{Worlds: 3}}
 	for _, b := range bots {
 		for _, v := range pitch.Variants {
 			t.Run(b.Name()+"/"+v.String(), func(t *testing.T) {
@@ -164,6 +164,7 @@ func TestBotsDeterministic(t *testing.T) {
 		{"heuristic", func() Bot { return Heuristic{} }, 1},
 		{"search-8", func() Bot { return &Search{Worlds: 8} }, 3},
 		{"medium", func() Bot { b, _ := New("medium"); return b }, 40},
+		{"expert-6", func() Bot { return &Expert{Worlds: 6} }, 3},
 	}
 	for _, v := range pitch.Variants {
 		points := decisionPoints(v, 60, 77+uint64(v))
@@ -339,6 +340,9 @@ func TestNewNames(t *testing.T) {
 		{"Search", "search", &Search{Label: "search"}},
 		{"hard", "hard", &Search{Label: "hard"}},
 		{"medium", "medium", &Search{Worlds: 40, Label: "medium"}},
+		{"expert", "expert", &Expert{}},
+		{"Expert", "expert", &Expert{}},
+		{"expert-raw", "expert-raw", &Expert{Raw: true, Label: "expert-raw"}},
 	}
 	for _, tc := range tests {
 		b, err := New(tc.name)
@@ -365,7 +369,7 @@ func TestNewNames(t *testing.T) {
 		if !strings.Contains(msg, `"`+bad+`"`) {
 			t.Errorf("New(%q) error %q does not name it", bad, msg)
 		}
-		for _, n := range []string{"random", "heuristic", "search", "easy", "medium", "hard"} {
+		for _, n := range []string{"random", "heuristic", "search", "easy", "medium", "hard", "expert"} {
 			if !strings.Contains(msg, n) {
 				t.Errorf("New(%q) error %q does not list %q", bad, msg, n)
 			}

