@@ -119,8 +119,8 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 		opts = string(t.Options)
 	}
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (id, variant, options, seed, turn_timer, created, finished) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-			t.ID, t.Variant, opts, strconv.FormatUint(t.Seed, 10), t.TurnTimer, s.d.timeArg(t.Created), t.Finished)
+		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (id, variant, options, seed, turn_timer, created, finished, no_hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+			t.ID, t.Variant, opts, strconv.FormatUint(t.Seed, 10), t.TurnTimer, s.d.timeArg(t.Created), t.Finished, t.NoHints)
 		if isUnique(err) {
 			return fmt.Errorf("%w: a table with this ID exists (%w)", ErrConflict, err)
 		}
@@ -145,7 +145,7 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 	return nil
 }
 
-const tableCols = `id, variant, options, seed, turn_timer, created, finished, active, closed`
+const tableCols = `id, variant, options, seed, turn_timer, created, finished, active, closed, no_hints, next_id`
 
 // scanTable scans a row of tableCols.
 func scanTable(sc interface{ Scan(...any) error }) (*Table, error) {
@@ -156,7 +156,7 @@ func scanTable(sc interface{ Scan(...any) error }) (*Table, error) {
 		created dbTime
 		active  nullTime
 	)
-	if err := sc.Scan(&t.ID, &t.Variant, &opts, &seed, &t.TurnTimer, &created, &t.Finished, &active, &t.Closed); err != nil {
+	if err := sc.Scan(&t.ID, &t.Variant, &opts, &seed, &t.TurnTimer, &created, &t.Finished, &active, &t.Closed, &t.NoHints, &t.Next); err != nil {
 		return nil, err
 	}
 	t.Active = active.t
@@ -302,6 +302,29 @@ func (s *sqlStore) CloseTable(ctx context.Context, id string) error {
 	return nil
 }
 
+// SetNext implements Store.
+func (s *sqlStore) SetNext(ctx context.Context, id, next string) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var cur string
+		err := tx.QueryRowContext(ctx, s.d.q(`SELECT next_id FROM tables WHERE id = ?`+s.d.forUpdate), id).Scan(&cur)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: no such table", ErrNotFound)
+		}
+		if err != nil {
+			return s.explain(err)
+		}
+		if cur != "" && cur != next {
+			return fmt.Errorf("%w: the next match is at table %s already", ErrConflict, cur)
+		}
+		_, err = tx.ExecContext(ctx, s.d.q(`UPDATE tables SET next_id = ? WHERE id = ?`), next, id)
+		return s.explain(err)
+	})
+	if err != nil {
+		return fmt.Errorf("store: set next of table %s: %w", id, err)
+	}
+	return nil
+}
+
 // ClaimSeat implements Store.
 func (s *sqlStore) ClaimSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte) error {
 	fail := func(err error) error {
@@ -394,8 +417,8 @@ func (s *sqlStore) appendTx(ctx context.Context, tx *sql.Tx, id string, a Append
 	if a.Event.Seq != n {
 		return fmt.Errorf("%w: the next event number is %d", ErrConflict, n)
 	}
-	_, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO events (table_id, seq, action, at) VALUES (?, ?, ?, ?)`),
-		id, a.Event.Seq, string(a.Event.Action), s.d.timeArg(at))
+	_, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO events (table_id, seq, action, at, by_whom) VALUES (?, ?, ?, ?, ?)`),
+		id, a.Event.Seq, string(a.Event.Action), s.d.timeArg(at), a.Event.By)
 	if isUnique(err) { // only if the locking above failed us
 		return fmt.Errorf("%w: event number used (%w)", ErrConflict, err)
 	}
@@ -437,7 +460,7 @@ func (s *sqlStore) Events(ctx context.Context, id string) ([]Event, error) {
 		if err := s.exists(ctx, tx, id); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT seq, action, at FROM events WHERE table_id = ? ORDER BY seq`), id)
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT seq, action, at, by_whom FROM events WHERE table_id = ? ORDER BY seq`), id)
 		if err != nil {
 			return s.explain(err)
 		}
@@ -448,7 +471,7 @@ func (s *sqlStore) Events(ctx context.Context, id string) ([]Event, error) {
 				action string
 				at     dbTime
 			)
-			if err := rows.Scan(&e.Seq, &action, &at); err != nil {
+			if err := rows.Scan(&e.Seq, &action, &at, &e.By); err != nil {
 				return err
 			}
 			e.Action = json.RawMessage(action)

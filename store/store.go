@@ -33,6 +33,11 @@ type Table struct {
 	// Closed is set by CloseTable: the table was idle too long. Its record
 	// is kept; Tables(ctx, true) leaves it out.
 	Closed bool
+	// NoHints turns off the hint players may ask for at the table.
+	NoHints bool
+	// Next is the table where the same seats play their next match ("" for
+	// none yet), set once by SetNext.
+	Next string
 }
 
 // Seat is one seat of a table.
@@ -49,6 +54,10 @@ type Event struct {
 	Seq    int             // 0, 1, 2, … with no gaps
 	Action json.RawMessage // a hand-record action, e.g. {"seat":1,"bid":5}
 	At     time.Time
+	// By says who made the action when not the seat's own player: "timer"
+	// (the player's time ran out) or "stand-in" (the player was away);
+	// empty for the seat itself (a person, or a bot seat's bot).
+	By string
 }
 
 // Hand is the hand record of a finished hand.
@@ -80,6 +89,10 @@ type Store interface {
 	Touch(ctx context.Context, at time.Time, ids ...string) error
 	// CloseTable marks a table closed (ErrNotFound for no such table).
 	CloseTable(ctx context.Context, id string) error
+	// SetNext records next as the table of id's next match. It is set
+	// once: ErrConflict if another is set already (ErrNotFound for no such
+	// table).
+	SetNext(ctx context.Context, id, next string) error
 	// ClaimSeat gives a free human seat a name and a token hash, or
 	// returns ErrConflict if it is taken (ErrNotFound for no such seat).
 	ClaimSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte) error

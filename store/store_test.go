@@ -63,6 +63,7 @@ func runSuite(t *testing.T, fresh fresher) {
 		{"ConcurrentSameSeq", testConcurrentSameSeq},
 		{"ConcurrentOpen", testConcurrentOpen},
 		{"TouchAndClose", testTouchAndClose},
+		{"ByHintsNext", testByHintsNext},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, fresh) })
@@ -921,5 +922,57 @@ func testTouchAndClose(t *testing.T, fresh fresher) {
 	}
 	if all, _ := s.Tables(ctx, false); len(all) != 3 {
 		t.Errorf("all tables: %d, want 3", len(all))
+	}
+}
+
+// testByHintsNext: who made an action, a table's hints setting and its next
+// match are stored and read back, across a reopen; the next match is set once.
+func testByHintsNext(t *testing.T, fresh fresher) {
+	dsn := fresh(t)
+	s := open(t, dsn)
+	tb := newTable("t", time.Time{})
+	tb.NoHints = true
+	mustCreate(t, s, tb)
+	mustCreate(t, s, newTable("u", time.Time{}))
+	mustAppend(t, s, "t", Append{Event: Event{Seq: 0, Action: action(0)}})
+	mustAppend(t, s, "t", Append{Event: Event{Seq: 1, Action: action(1), By: "timer"}})
+	mustAppend(t, s, "t", Append{Event: Event{Seq: 2, Action: action(2), By: "stand-in"}})
+	if err := s.SetNext(ctx, "t", "u"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetNext(ctx, "t", "u"); err != nil {
+		t.Errorf("setting the same next again: %v, want nil", err)
+	}
+	if err := s.SetNext(ctx, "t", "v"); !errors.Is(err, ErrConflict) {
+		t.Errorf("setting another next: %v, want ErrConflict", err)
+	}
+	if err := s.SetNext(ctx, "nope", "u"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("next of no table: %v, want ErrNotFound", err)
+	}
+	s.Close()
+	s = open(t, dsn)
+	ev, err := s.Events(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range ev {
+		got = append(got, e.By)
+	}
+	if want := []string{"", "timer", "stand-in"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("by %q, want %q", got, want)
+	}
+	for _, c := range []struct {
+		id      string
+		noHints bool
+		next    string
+	}{{"t", true, "u"}, {"u", false, ""}} {
+		got, err := s.Table(ctx, c.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.NoHints != c.noHints || got.Next != c.next {
+			t.Errorf("table %s: no hints %v, next %q; want %v, %q", c.id, got.NoHints, got.Next, c.noHints, c.next)
+		}
 	}
 }
