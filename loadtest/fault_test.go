@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -42,8 +44,34 @@ func freeAddr(t *testing.T) string {
 // startServer runs `pitch serve` and waits until it answers.
 func startServer(t *testing.T, bin, addr, db string) *exec.Cmd {
 	t.Helper()
+	cmd, _ := startServerLogs(t, bin, addr, db)
+	return cmd
+}
+
+// syncBuffer is a bytes.Buffer safe to write from the child's pipes and
+// read from the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startServerLogs is startServer that also returns the server's output.
+func startServerLogs(t *testing.T, bin, addr, db string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
 	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--bot-delay", "5ms", "--away-delay", "200ms", "--addr-rate", "0", "--addr-conns", "0", "--tables-per-hour", "0")
-	var logs bytes.Buffer
+	var logs syncBuffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -54,12 +82,12 @@ func startServer(t *testing.T, bin, addr, db string) *exec.Cmd {
 		resp, err := http.Get("http://" + addr + "/api/health")
 		if err == nil {
 			resp.Body.Close()
-			return cmd
+			return cmd, &logs
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("the server did not start:\n%s", logs.String())
-	return nil
+	return nil, nil
 }
 
 // TestKillDuringLoad kills the server with SIGKILL while tables are being
@@ -150,4 +178,117 @@ func TestKillDuringLoad(t *testing.T) {
 func sameAction(a, b []byte) bool {
 	var x, y pitch.Action
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && x == y
+}
+
+// TestSIGTERMDuringPlay sends SIGTERM to the server while tables are
+// played: it drains (every client is closed with 1012 "the server is
+// restarting" after the states due to it are sent) and exits, with status
+// 0, well within --drain; started again on the same database, every
+// client reconnects and play goes on. Nothing is lost: every action a
+// client was told of is in the log as sent, and no client saw any other
+// kind of close or any error.
+func TestSIGTERMDuringPlay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server binary")
+	}
+	bin := buildPitch(t)
+	addr := freeAddr(t)
+	db := filepath.Join(t.TempDir(), "pitch.db")
+	srv, logs := startServerLogs(t, bin, addr, db)
+
+	const tables, seats = 12, 5
+	type result struct {
+		rep *Report
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := Run(context.Background(), Config{URL: "http://" + addr, Tables: tables, Duration: 6 * time.Second,
+			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 8, Reconnect: true, Once: true,
+			Options: map[string]any{"target": 1000}})
+
+		done <- result{rep, err}
+	}()
+	time.Sleep(3 * time.Second) // setup and some play
+	if resp, err := http.Get("http://" + addr + "/api/stats"); err == nil {
+		var st struct{ Connections int }
+		json.NewDecoder(resp.Body).Decode(&st)
+		resp.Body.Close()
+		t.Logf("connections before SIGTERM: %d", st.Connections)
+	}
+	if err := srv.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	signalled := time.Now()
+	exited := make(chan error, 1)
+	go func() { exited <- srv.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("after SIGTERM the server exited with %v, want status 0", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the server had not exited 20 s after SIGTERM (--drain is 10 s):\n%s", logs.String())
+	}
+	drained := time.Since(signalled)
+	t.Logf("exited %v after SIGTERM", drained)
+	if !strings.Contains(logs.String(), "msg=drained") {
+		t.Errorf("the server did not report a full drain:\n%s", logs.String())
+	}
+	startServer(t, bin, addr, db)
+	res := <-done
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	rep := res.rep
+	if rep.Errors != 0 {
+		t.Errorf("%d errors: %v", rep.Errors, rep.ErrorSamples)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	playing := 0 // tables whose match had not ended at the signal (a moon can end one early)
+	for table, seen := range rep.Seen {
+		events, err := st.Events(context.Background(), table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(events) < seen {
+			t.Errorf("table %s: clients were told of %d events; the log holds %d", table, seen, len(events))
+		}
+		for seq, sent := range rep.Confirmed[table] {
+			if seq >= len(events) || !sameAction(sent, events[seq].Action) {
+				t.Errorf("table %s: confirmed action %d (%s) is not in the log as sent", table, seq, sent)
+			}
+		}
+		info, err := st.Table(context.Background(), table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(events)
+		if info.Finished && n > 0 && events[n-1].At.Before(signalled) {
+			continue
+		}
+		playing++
+		if n == 0 || !events[n-1].At.After(signalled) {
+			t.Errorf("table %s did not go on after the restart (%d events)", table, n)
+		}
+	}
+	restart := "1012 the server is restarting"
+	if rep.Closes[restart] != playing*seats {
+		t.Errorf("%d clients were told %q; want all %d at the %d tables in play (closes: %v)", rep.Closes[restart], restart, playing*seats, playing, rep.Closes)
+	}
+	for how, n := range rep.Closes {
+		if how != restart && how != "no close frame" { // a redial while the server was down
+			t.Errorf("%d connections ended with %q; want only the restart", n, how)
+		}
+	}
+	if playing < tables/2 {
+		t.Errorf("only %d of %d tables were in play at the signal", playing, tables)
+	}
+	if len(rep.Seen) != tables {
+		t.Errorf("clients saw %d tables, want %d", len(rep.Seen), tables)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -35,6 +36,9 @@ type Config struct {
 	// Once plays one match per table; otherwise a table whose match ends
 	// is replaced by a new one while time is left.
 	Once bool
+	// Options are the house rules of every table (e.g. {"target": 1000}
+	// for matches that outlast the run); nil for the game's defaults.
+	Options map[string]any
 }
 
 // Report is what a run measured.
@@ -50,11 +54,15 @@ type Report struct {
 	Errors       int           `json:"errors"`
 	ErrorSamples []string      `json:"error_samples,omitempty"`
 	Reconnects   int           `json:"reconnects"`
-	HeapBefore   uint64        `json:"server_heap_before"`
-	HeapAfter    uint64        `json:"server_heap_after"`
-	Connections  int           `json:"server_connections"`
-	Elapsed      time.Duration `json:"elapsed_ns"`
-	Setup        time.Duration `json:"setup_ns"` // creating the tables and joining their seats, before play
+	// Closes counts how connections ended, by the server's "code reason"
+	// (e.g. "1012 the server is restarting"), or "no close frame" (a dial
+	// that failed, a connection cut).
+	Closes      map[string]int `json:"closes,omitempty"`
+	HeapBefore  uint64         `json:"server_heap_before"`
+	HeapAfter   uint64         `json:"server_heap_after"`
+	Connections int            `json:"server_connections"`
+	Elapsed     time.Duration  `json:"elapsed_ns"`
+	Setup       time.Duration  `json:"setup_ns"` // creating the tables and joining their seats, before play
 	// Seen is, per table, the highest event number any of its clients was
 	// told of: after a crash the table's log must hold at least that many.
 	Seen map[string]int `json:"-"`
@@ -77,6 +85,7 @@ type run struct {
 	reconn   atomic.Int64
 	seen     map[string]int
 	conf     map[string]map[int]json.RawMessage
+	closes   map[string]int
 	ready    sync.WaitGroup // every first table created and joined
 	start    chan struct{}  // closed when play may begin
 }
@@ -106,7 +115,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.URL = "http://" + cfg.URL
 	}
 	r := &run{cfg: cfg, client: &http.Client{Timeout: 30 * time.Second}, seen: map[string]int{},
-		conf: map[string]map[int]json.RawMessage{}}
+		conf: map[string]map[int]json.RawMessage{}, closes: map[string]int{}}
 	rep := &Report{Tables: cfg.Tables}
 	before, err := r.stats(ctx)
 	if err != nil {
@@ -147,6 +156,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.PerSecond = float64(rep.Actions) / rep.Elapsed.Seconds()
 	rep.Errors, rep.ErrorSamples, rep.Reconnects = int(r.nerr.Load()), r.errs, int(r.reconn.Load())
 	rep.Seen, rep.Confirmed = r.seen, r.conf
+	if len(r.closes) > 0 {
+		rep.Closes = r.closes
+	}
 	slices.Sort(r.lat)
 	if n := len(r.lat); n > 0 {
 		rep.P50, rep.P99, rep.Max = r.lat[n/2], r.lat[min(n-1, n*99/100)], r.lat[n-1]
@@ -205,6 +217,9 @@ func (r *run) table(ctx context.Context, i int) {
 		}
 		seats := seatsFor(r.cfg.Variant)
 		req := map[string]any{"variant": r.cfg.Variant, "seats": seats}
+		if r.cfg.Options != nil {
+			req["options"] = r.cfg.Options
+		}
 		if err := r.call(ctx, "POST", "/api/tables", req, &info); err != nil {
 			if ctx.Err() == nil {
 				r.fail("create table: %v", err)
@@ -302,6 +317,17 @@ func (r *run) seat(ctx context.Context, table string, seat int, token string, rn
 		if ctx.Err() != nil {
 			return false
 		}
+		var ce websocket.CloseError
+		how := "no close frame"
+		if errors.As(err, &ce) {
+			how = fmt.Sprintf("%d %s", ce.Code, ce.Reason)
+			if ce.Code == websocket.StatusServiceRestart {
+				backoff = 100 * time.Millisecond // a restart: back soon
+			}
+		}
+		r.mu.Lock()
+		r.closes[how]++
+		r.mu.Unlock()
 		if !r.cfg.Reconnect {
 			r.fail("table %s seat %d: %v", table, seat, err)
 			return false
