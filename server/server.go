@@ -437,8 +437,13 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	if ok, wait := s.creates.take(clientAddr(r)); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		s.writeError(w, r, errorf(TooMany, op, "too many tables created from your address (%d an hour at most): join an open table, or try again in %s",
-			s.opts.TablesPerHour, wait.Round(time.Minute).String()))
+		mins := int(wait.Minutes()) + 1
+		unit := "minutes"
+		if mins == 1 {
+			unit = "minute"
+		}
+		s.writeError(w, r, errorf(TooMany, op, "too many tables created from your address (%d an hour at most): join an open table, or try again in %d %s",
+			s.opts.TablesPerHour, mins, unit))
 		return
 	}
 	if max := int64(s.opts.MaxTables); max > 0 {
