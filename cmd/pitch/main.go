@@ -5,6 +5,7 @@
 //	pitch score [FILE]         score a hand record (standard input without FILE)
 //	pitch deal --variant V --seed N [--dealer D] [--players N] [--play BOT]
 //	pitch rules [VARIANT]      the rules as implemented, with options and defaults
+//	pitch advise [--level L] [--json] [FILE]  a bot's ranked options at a decision
 package main
 
 import (
@@ -30,6 +31,7 @@ func init() {
 		{"play", "play [--variant V] [--seat S] [--level easy|medium|hard] [--seed N]: a match against bots in the terminal", runPlay},
 		{"score", "score [FILE]: score a hand record and print the result as JSON", runScore},
 		{"deal", "deal --variant V --seed N [--dealer D] [--players N] [--play BOT]: print a hand record of a random deal (played out by bots with --play)", runDeal},
+		{"advise", "advise [--level expert|hard|medium] [--seed N] [--json] [FILE]: the options of the seat to act at the end of a hand record, best first, with expected values and bids' chances", runAdvise},
 		{"rules", "rules [VARIANT]: print the rules as implemented, with the options and their defaults", runRules},
 		{"sim", "sim --variant V (--seats B,B,... | --a B --b B) (--hands N | --matches N [--max-hands N]) [--duplicate] [--seed N] [--workers N] [--json] [--svg FILE]: bots against bots", runSim},
 	}

@@ -416,3 +416,52 @@ func TestBrowseURL(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvise: `pitch advise` reads a record that stops at a decision, from
+// a file or standard input, and ranks the options of the seat to act:
+// every legal action once, best value first, the level's choice among
+// them; bids carry their chances. A finished hand or an unknown level is
+// a usage error.
+func TestAdvise(t *testing.T) {
+	file := filepath.Join("..", "..", "testdata", "positions", "auction-keep-the-jack.json")
+	code, stdout, stderr := runCmd(t, "", "advise", "--json", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out struct {
+		Seat    int             `json:"seat"`
+		Level   string          `json:"level"`
+		Choice  pitch.Action `json:"choice"`
+		Options []struct {
+			Action pitch.Action `json:"action"`
+			Value  float64         `json:"value"`
+			Made   *float64        `json:"made"`
+		} `json:"options"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("%v in %s", err, stdout)
+	}
+	if out.Seat != 2 || out.Level != "expert" || out.Choice != pitch.Play(2, pitch.MustParseCard("QC")) || len(out.Options) != 2 {
+		t.Fatalf("advice %s", stdout)
+	}
+	if out.Options[0].Value < out.Options[1].Value || out.Options[0].Action != out.Choice || out.Options[0].Made != nil {
+		t.Errorf("options not ranked, or the choice not first: %s", stdout)
+	}
+	// A bid position on standard input, as text: bids show their chances.
+	rec, err := os.ReadFile(filepath.Join("..", "..", "testdata", "positions", "auction-singleton-ace.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCmd(t, string(rec), "advise", "--level", "medium")
+	if code != 0 || !strings.Contains(stdout, "seat 1 to act (bid), as medium sees it") || !strings.Contains(stdout, "*") ||
+		!strings.Contains(stdout, "passes") || !strings.Contains(stdout, "bids 4") || !strings.Contains(stdout, "%") {
+		t.Errorf("exit %d, text advice:\n%s%s", code, stdout, stderr)
+	}
+	done, _ := playedRecord(t, pitch.MustNewGame(pitch.Auction), 3, -1)
+	if code, _, stderr := runCmd(t, string(done), "advise"); code != 2 || !strings.Contains(stderr, "the hand is over") {
+		t.Errorf("finished hand: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCmd(t, string(rec), "advise", "--level", "easy"); code != 2 || !strings.Contains(stderr, "does not weigh options") {
+		t.Errorf("--level easy: exit %d, %s", code, stderr)
+	}
+}
