@@ -183,6 +183,7 @@ type tableJSON struct {
 	Options   map[string]any `json:"options"`
 	TurnTimer int            `json:"turn_timer"`
 	Finished  bool           `json:"finished"`
+	Hints     bool           `json:"hints"`
 	Seats     []seatJSON     `json:"seats"`
 	URL       string         `json:"url"`
 }
@@ -259,6 +260,22 @@ type wire struct {
 	Winner   []int             `json:"winner"`
 	Away     []bool            `json:"away"`
 	Waiting  bool              `json:"waiting"`
+	Timer    *struct {
+		Seat    int   `json:"seat"`
+		LeftMS  int64 `json:"left_ms"`
+		TotalMS int64 `json:"total_ms"`
+	} `json:"timer"`
+	Refusals  map[pitch.Card]string `json:"refusals"`
+	NextTable string                `json:"next_table"`
+	// chat and hint messages
+	Name    string `json:"name"`
+	Text    string `json:"text"`
+	Options []struct {
+		Action json.RawMessage `json:"action"`
+		Text   string          `json:"text"`
+		Value  float64         `json:"value"`
+		Make   *float64        `json:"make"`
+	} `json:"options"`
 
 	raw []byte
 	// for an error: the state the client held when it arrived, and the
@@ -287,6 +304,7 @@ type logWire struct {
 	Kind   string          `json:"kind"`
 	Text   string          `json:"text"`
 	Action json.RawMessage `json:"action"`
+	By     string          `json:"by"`
 }
 
 type discardWire struct {
@@ -327,6 +345,12 @@ type summaryWire struct {
 	Delta   []int       `json:"delta"`
 	Scores  []int       `json:"scores"`
 	Winner  []int       `json:"winner"`
+	LastTrick []struct {
+		Seat int        `json:"seat"`
+		Card pitch.Card `json:"card"`
+	} `json:"last_trick"`
+	LastWinner int `json:"last_winner"`
+	Tricks     int `json:"tricks"`
 }
 
 func setOf(cards []pitch.Card) pitch.CardSet { return pitch.SetOf(cards...) }
@@ -590,6 +614,7 @@ func (h *hub) handle(dv delivery) {
 		if !strings.Contains(m.Message, want.Message) {
 			h.t.Errorf("%s: error %q, want one saying %q", c.name, m.Message, want.Message)
 		}
+	case "chat", "hint":
 	default:
 		h.t.Errorf("%s: message of unknown type %q", c.name, m.Type)
 	}
@@ -1029,6 +1054,26 @@ func checkState(t *testing.T, g *pitch.Game, snaps []snap, seat int, m *wire, wh
 		if setOf(d.Must) != must || setOf(d.Pool) != pool || d.Choose != k || d.PassLimit != st.PassLimit() {
 			t.Errorf("%s: discard %+v, want must %v pool %v choose %d pass %d", where, d, must, pool, k, st.PassLimit())
 		}
+	}
+	// Refusals (C-7): to the seat to act in play, why each card of its hand
+	// it may not play is refused; nothing else, and nothing to others.
+	var wantRefused pitch.CardSet
+	if myTurn && st.Phase() == pitch.PhasePlay {
+		wantRefused = st.Hand(seat) &^ st.LegalPlays()
+	}
+	var gotRefused pitch.CardSet
+	for c, why := range m.Refusals {
+		gotRefused |= c.Set()
+		if !strings.Contains(why, fmt.Sprintf("seat %d ", seat)) || !strings.Contains(why, "must") {
+			t.Errorf("%s: the refusal of %s says %q", where, c, why)
+		}
+	}
+	if gotRefused != wantRefused {
+		t.Errorf("%s: refusals for %v, want %v", where, gotRefused, wantRefused)
+	}
+	// The turn timer runs only for the seat to act, and not past its length.
+	if tm := m.Timer; tm != nil && (tm.Seat != st.Turn() || tm.LeftMS < 0 || tm.LeftMS > tm.TotalMS || s.over) {
+		t.Errorf("%s: timer %+v with seat %d to act", where, *tm, st.Turn())
 	}
 	// No card the seat may not see, anywhere in the message. The last
 	// hand's summary is of a finished hand (public); a pawnee bidder's

@@ -14,6 +14,7 @@ type clientMsg struct {
 	Type   string          `json:"type"`             // "hello" or "action"
 	Token  string          `json:"token,omitempty"`  // hello: the seat token; absent for a spectator
 	Action json.RawMessage `json:"action,omitempty"` // action: a hand-record action
+	Text   string          `json:"text,omitempty"`   // chat: what to say
 }
 
 // stateMsg is sent to a connection after every change it may see.
@@ -33,6 +34,21 @@ type stateMsg struct {
 	Winner   []int             `json:"winner"`
 	Away     []bool            `json:"away"`    // seats a bot is playing for just now
 	Waiting  bool              `json:"waiting"` // play waits for human seats to be taken
+	// Timer is the turn timer of the seat to act, while one runs.
+	Timer *timerJSON `json:"timer,omitempty"`
+	// Refusals says, for the seat to act in play, why each card of its hand
+	// it may not play is refused, in the engine's words (C-7).
+	Refusals map[pitch.Card]string `json:"refusals,omitempty"`
+	// NextTable is the table where the same seats play their next match.
+	NextTable string `json:"next_table,omitempty"`
+}
+
+// timerJSON is a running turn timer: the seat it runs for, and the time
+// left and in all, in milliseconds.
+type timerJSON struct {
+	Seat    int   `json:"seat"`
+	LeftMS  int64 `json:"left_ms"`
+	TotalMS int64 `json:"total_ms"`
 }
 
 type errorMsg struct {
@@ -46,6 +62,9 @@ type logEntry struct {
 	Text string `json:"text"`
 	// Action is the action itself when this seat may see all of it.
 	Action json.RawMessage `json:"action,omitempty"`
+	// By is who made it for the seat: "timer" (its time ran out) or
+	// "stand-in" (it was away); absent for the seat itself.
+	By string `json:"by,omitempty"`
 }
 
 type discardJSON struct {
@@ -86,6 +105,12 @@ type handSummary struct {
 	Delta   []int       `json:"delta"`
 	Scores  []int       `json:"scores"`
 	Winner  []int       `json:"winner"`
+	// The hand's last trick and its winner (so that the last card played
+	// can be shown), and how many tricks were played: fewer than 6 when
+	// nobody held a trump any more (TP-PLAY-1, PW-PLAY-3).
+	LastTrick  []trickCard `json:"last_trick"`
+	LastWinner int         `json:"last_winner"`
+	Tricks     int         `json:"tricks"`
 }
 
 type trickCard struct {
@@ -195,6 +220,11 @@ func summarize(n int, s *pitch.State) *handSummary {
 	if r.Partner >= 0 {
 		p := r.Partner
 		h.Partner = &p
+	}
+	v := s.View(-1)
+	h.LastTrick, h.LastWinner, h.Tricks = []trickCard{}, v.LastWon, v.Tricks
+	for i, c := range v.Last {
+		h.LastTrick = append(h.LastTrick, trickCard{v.LastSeat[i], c})
 	}
 	for _, p := range r.Points {
 		pj := pointJSON{Kind: p.Kind.String(), Seat: int(p.Seat)}

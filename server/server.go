@@ -11,7 +11,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,6 +82,7 @@ type Server struct {
 
 	creates    *limiter     // tables created per address, when TablesPerHour is set
 	unfinished atomic.Int64 // tables in memory neither finished nor closed, and creations under way
+	hints      chan struct{} // a slot for each hint being worked out (maxHints at once)
 	sweepStop  chan struct{}
 	sweepOnce  sync.Once
 
@@ -119,7 +119,7 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	standIn, _ := bot.New("medium")
-	s := &Server{store: st, opts: opts, log: opts.Logger, standIn: standIn, tables: map[string]*table{},
+	s := &Server{store: st, opts: opts, log: opts.Logger, standIn: standIn, tables: map[string]*table{}, hints: make(chan struct{}, maxHints),
 		conns: newConnSet(), lobby: newLobby(), sweepStop: make(chan struct{})}
 	if opts.AddrRate > 0 {
 		s.limiter = newLimiter(opts.AddrRate, 2*opts.AddrRate)
@@ -241,6 +241,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/tables", s.handleList)
 	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
 	mux.HandleFunc("POST /api/tables/{id}/join", s.handleJoin)
+	mux.HandleFunc("POST /api/tables/{id}/rematch", s.handleRematch)
 	mux.HandleFunc("GET /api/tables/{id}/hands", s.handleHands)
 	mux.HandleFunc("GET /api/tables/{id}/hands/{n}", s.handleHand)
 	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS)
@@ -301,13 +302,15 @@ type tableInfo struct {
 	Created   time.Time       `json:"created"`
 	Finished  bool            `json:"finished"`
 	Closed    bool            `json:"closed"`
+	Hints     bool            `json:"hints"` // players may ask for a hint
+	Next      string          `json:"next,omitempty"`
 	Seats     []seatInfo      `json:"seats"`
 	URL       string          `json:"url"`
 }
 
 func publicInfo(t *store.Table) tableInfo {
 	info := tableInfo{ID: t.ID, Variant: t.Variant, Options: t.Options, TurnTimer: t.TurnTimer, Created: t.Created,
-		Finished: t.Finished, Closed: t.Closed, URL: "/t/" + t.ID}
+		Finished: t.Finished, Closed: t.Closed, Hints: !t.NoHints, Next: t.Next, URL: "/t/" + t.ID}
 	for _, s := range t.Seats {
 		name := s.Name
 		if s.Kind == "bot" && name == "" {
@@ -327,6 +330,8 @@ type createReq struct {
 		Level string `json:"level"`
 	} `json:"seats"`
 	TurnTimer int `json:"turn_timer"`
+	// Hints, when false, turns off the hint players may ask for.
+	Hints *bool `json:"hints"`
 }
 
 const maxBody = 16 << 10
@@ -394,10 +399,8 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	optJSON, _ := json.Marshal(g.OptionMap())
-	var seed [8]byte
-	_, _ = rand.Read(seed[:])
-	t := &store.Table{ID: randomString(12), Variant: v.String(), Options: optJSON, Seed: binary.LittleEndian.Uint64(seed[:]),
-		TurnTimer: req.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond)}
+	t := &store.Table{ID: randomString(12), Variant: v.String(), Options: optJSON, Seed: newSeed(),
+		TurnTimer: req.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: req.Hints != nil && !*req.Hints}
 	if len(req.Seats) == 0 { // one person against bots
 		for i := range g.Seats() {
 			kind := "bot"

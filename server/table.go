@@ -34,6 +34,13 @@ type table struct {
 	away   [pitch.MaxSeats]bool // a bot is playing for this human seat
 	timer  *time.Timer
 	gen    int       // counts schedule calls: a timer set before the last one does nothing
+	chat   []chatMsg  // the last lines of table talk
+	// rematch serializes starting the next match (handleRematch).
+	rematch sync.Mutex
+	// deadline is when the turn timer of event deadlineSeq runs out: zero
+	// when no turn timer runs.
+	deadline    time.Time
+	deadlineSeq int
 	active time.Time // the last join, connection, disconnection or action
 	stored time.Time // the active time last recorded in the store (Touch)
 	sheet  []sheetRow
@@ -86,7 +93,7 @@ func newTable(srv *Server, info *store.Table, events []store.Event) (*table, err
 		if err := json.Unmarshal(e.Action, &a); err != nil {
 			return nil, fmt.Errorf("table %s event %d: %w", info.ID, e.Seq, err)
 		}
-		if err := t.apply(a); err != nil {
+		if err := t.apply(a, e.By); err != nil {
 			return nil, fmt.Errorf("table %s event %d: %w", info.ID, e.Seq, err)
 		}
 		t.seq++
@@ -94,8 +101,9 @@ func newTable(srv *Server, info *store.Table, events []store.Event) (*table, err
 	return t, nil
 }
 
-// apply applies an accepted action to the match and keeps the score sheet.
-func (t *table) apply(a pitch.Action) error {
+// apply applies an accepted action to the match and keeps the score sheet
+// and the logs; by is who made it for the seat ("" for the seat itself).
+func (t *table) apply(a pitch.Action, by string) error {
 	hands := len(t.match.Records())
 	if err := t.match.Apply(a); err != nil {
 		return err
@@ -105,7 +113,9 @@ func (t *table) apply(a pitch.Action) error {
 		return err
 	}
 	for i := range t.logs {
-		t.logs[i] = append(t.logs[i], logEntryFor(t.game, a, raw, i-1))
+		e := logEntryFor(t.game, a, raw, i-1)
+		e.By = by
+		t.logs[i] = append(t.logs[i], e)
 	}
 	if len(t.match.Records()) > hands {
 		t.lastLogs, t.logs = t.logs, make([][]logEntry, len(t.logs))
@@ -118,8 +128,9 @@ func (t *table) apply(a pitch.Action) error {
 
 // act checks a as the action of seat, writes it to the log, applies it and
 // tells everyone (the order matters: nobody hears of an action that is not
-// stored). The lock must be held.
-func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
+// stored). by says who made it when not the seat's player: "timer" or
+// "stand-in" (see store.Event). The lock must be held.
+func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) error {
 	const op = "table.act"
 	if t.match.Over() {
 		return errorf(Conflict, op, "the match is over")
@@ -141,7 +152,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
 	if err != nil {
 		return internal(op, err)
 	}
-	ap := store.Append{Event: store.Event{Seq: t.seq, Action: raw, At: time.Now().UTC()}}
+	ap := store.Append{Event: store.Event{Seq: t.seq, Action: raw, At: time.Now().UTC(), By: by}}
 	if next.Terminal() {
 		rec, err := json.Marshal(next.Record(append(append([]pitch.Action(nil), t.match.HandActions()...), a)))
 		if err != nil {
@@ -161,7 +172,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
 		}
 		return unavailable(op, err)
 	}
-	if err := t.apply(a); err != nil {
+	if err := t.apply(a, by); err != nil {
 		return internal(op, err) // cannot happen: the clone accepted it
 	}
 	t.seq++
@@ -172,11 +183,11 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action) error {
 		t.publish()
 		t.srv.unfinished.Add(-1)
 	}
-	if seat >= 0 && t.bots[seat] == nil && t.online[seat] > 0 {
+	if seat >= 0 && t.bots[seat] == nil && t.online[seat] > 0 && by == "" {
 		t.away[seat] = false
 	}
+	t.schedule(0) // first, so that the states carry the new turn's deadline
 	t.broadcast()
-	t.schedule(0)
 	return nil
 }
 
@@ -193,6 +204,8 @@ func (t *table) schedule(after time.Duration) {
 	}
 	t.gen++
 	gen := t.gen
+	deadline := t.deadline
+	t.deadline = time.Time{}
 	if t.match.Over() || !t.full() || t.info.Closed {
 		return // play starts when every human seat is taken
 	}
@@ -208,7 +221,13 @@ func (t *table) schedule(after time.Duration) {
 	case t.online[turn] == 0:
 		delay = t.srv.opts.AwayDelay
 	case t.info.TurnTimer > 0:
-		delay = time.Duration(t.info.TurnTimer) * time.Second
+		// The turn's clock starts once: someone connecting or leaving
+		// does not wind it back.
+		if deadline.IsZero() || t.deadlineSeq != t.seq {
+			deadline, t.deadlineSeq = time.Now().Add(time.Duration(t.info.TurnTimer)*time.Second), t.seq
+		}
+		t.deadline = deadline
+		delay = max(time.Until(deadline), 0)
 	default:
 		return // a human is there and has all the time in the world
 	}
@@ -227,9 +246,14 @@ func (t *table) botMove(gen int) {
 	s := t.match.State()
 	turn := s.Turn()
 	b := t.bots[turn]
+	by := ""
 	if b == nil { // a human who is away or out of time
 		b = t.srv.standIn
-		t.away[turn] = true
+		by = "stand-in"
+		if t.online[turn] > 0 {
+			by = "timer"
+		}
+		t.away[turn] = by == "stand-in"
 	}
 	// Seeded by table and position in the log, so a restarted server's
 	// bots decide as the old one's would have.
@@ -239,7 +263,7 @@ func (t *table) botMove(gen int) {
 		t.srv.log.Error("bot failed; playing a random legal action instead", "table", t.id, "seat", turn, "bot", b.Name(), "err", err.Error())
 		a = s.RandomAction(rng)
 	}
-	if err := t.act(context.Background(), turn, a); err != nil {
+	if err := t.act(context.Background(), turn, a, by); err != nil {
 		t.srv.log.Warn("bot move failed", "table", t.id, "seat", turn, "err", err.Error())
 	}
 }
@@ -320,6 +344,10 @@ func (t *table) stateFor(seat int) stateMsg {
 	if last := t.match.LastHand(); last != nil {
 		m.LastHand = summarize(len(t.match.Records()), last)
 	}
+	if !t.deadline.IsZero() && t.deadlineSeq == t.seq {
+		m.Timer = &timerJSON{Seat: s.Turn(), LeftMS: max(time.Until(t.deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
+	}
+	m.NextTable = t.info.Next
 	if !t.match.Over() && t.full() && seat >= 0 && s.Turn() == seat { // nothing to do while waiting for players
 		switch s.Phase() {
 		case pitch.PhaseDiscard, pitch.PhasePassBurn:
@@ -334,6 +362,9 @@ func (t *table) stateFor(seat int) stateMsg {
 			for _, a := range s.Legal(nil) {
 				raw, _ := json.Marshal(a)
 				m.Legal = append(m.Legal, raw)
+			}
+			if s.Phase() == pitch.PhasePlay {
+				m.Refusals = refusals(s)
 			}
 		}
 	}

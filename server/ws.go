@@ -34,6 +34,7 @@ type conn struct {
 	reason string
 	flush  bool        // write what is queued before closing
 	deaf   atomic.Bool // the server is draining: messages from the client are not acted on
+	chatAt time.Time   // table talk's token bucket (only the reader goroutine uses it)
 }
 
 // outMsg is a message waiting to be written.
@@ -208,6 +209,11 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	t.schedule(0) // a returning player takes the seat back; a paused table wakes
 	t.broadcast() // the full current view to the newcomer, and "back" to the others
+	if c.seat >= 0 {
+		for _, m := range t.chat { // the table talk so far
+			c.sendJSON(m)
+		}
+	}
 	t.mu.Unlock()
 
 	defer func() {
@@ -360,7 +366,7 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			t.mu.Unlock()
 			return
 		}
-		err := t.act(ctx, c.seat, a)
+		err := t.act(ctx, c.seat, a, "")
 		t.mu.Unlock()
 		if err != nil {
 			if e := (*Error)(nil); !errors.As(err, &e) || e.Kind == Internal || e.Kind == Unavailable {
@@ -373,7 +379,11 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 		t.mu.Lock()
 		c.sendState(t.stateFor(c.seat))
 		t.mu.Unlock()
+	case "hint":
+		c.hint(t)
+	case "chat":
+		c.chat(t, m.Text)
 	default:
-		c.sendJSON(errorMsg{Type: "error", Message: `unknown message type: send "action" (or "hello" to get the state again)`})
+		c.sendJSON(errorMsg{Type: "error", Message: `unknown message type: send "action", "hint" or "chat" (or "hello" to get the state again)`})
 	}
 }

@@ -1,0 +1,272 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"pitch"
+	"pitch/bot"
+	"pitch/store"
+)
+
+// What the table offers besides play: the reason a card is refused,
+// hints, table talk and the next match with the same seats.
+
+// refusals says why each card of the acting seat's hand that it may not
+// play is refused, in the engine's words (C-7), so that the page can say
+// it without knowing the rules. s is in PhasePlay.
+func refusals(s *pitch.State) map[pitch.Card]string {
+	seat := s.Turn()
+	out := map[pitch.Card]string{}
+	legal := s.LegalPlays()
+	for c := s.Hand(seat) &^ legal; c != 0; c &= c - 1 {
+		card := c.First()
+		try := *s
+		if err := try.Apply(pitch.Play(seat, card)); err != nil {
+			out[card] = err.Error()
+		}
+	}
+	return out
+}
+
+// hintWorlds is how many worlds a hint weighs: enough to rank the options
+// well, little enough to answer in a fraction of a second.
+const hintWorlds = 200
+
+// hintMsg answers a hint request: the search bot's view of the options for
+// the seat to act, best first, from that seat's knowledge only.
+type hintMsg struct {
+	Type    string       `json:"type"` // "hint"
+	Seq     int          `json:"seq"`  // the state it is for
+	Worlds  int          `json:"worlds"`
+	Options []hintOption `json:"options"`
+}
+
+type hintOption struct {
+	Action json.RawMessage `json:"action"`
+	Text   string          `json:"text"`
+	Value  float64         `json:"value"`          // expected points for the seat's side this hand
+	Make   *float64        `json:"make,omitempty"` // bids: the chance to make it, when won
+}
+
+// maxHintOptions is how many options a hint lists.
+const maxHintOptions = 6
+
+// hint answers a seated player's request for a hint on its own decision.
+// The analysis runs outside the table's lock, a few at once server-wide, so
+// that hints never slow play.
+func (c *conn) hint(t *table) {
+	fail := func(msg string) { c.sendJSON(errorMsg{Type: "error", Message: msg}) }
+	if c.seat < 0 {
+		fail("spectators may not ask for hints")
+		return
+	}
+	t.mu.Lock()
+	s := t.match.State()
+	switch {
+	case t.info.NoHints:
+		t.mu.Unlock()
+		fail("hints are turned off at this table")
+		return
+	case t.match.Over() || !t.full() || s.Turn() != c.seat:
+		t.mu.Unlock()
+		fail("a hint is for your own decision: it is not your turn")
+		return
+	}
+	v := s.View(c.seat) // the seat's knowledge, nothing more
+	legal := s.Legal(nil)
+	seq, seed := t.seq, t.info.Seed
+	t.mu.Unlock()
+
+	select {
+	case t.srv.hints <- struct{}{}:
+		defer func() { <-t.srv.hints }()
+	default:
+		fail("the server is busy with other hints: try again in a moment")
+		return
+	}
+	b := &bot.Search{Worlds: hintWorlds}
+	opts := b.Analyze(bot.Request{View: &v, Legal: legal, Rand: pitch.NewRand(seed ^ uint64(seq+1)*0x85ebca77c2b2ae63)})
+	sort.SliceStable(opts, func(i, j int) bool { return opts[i].Value > opts[j].Value })
+	m := hintMsg{Type: "hint", Seq: seq, Worlds: hintWorlds, Options: []hintOption{}}
+	for i, o := range opts {
+		if i == maxHintOptions {
+			break
+		}
+		raw, _ := json.Marshal(o.Action)
+		h := hintOption{Action: raw, Text: o.Action.String(), Value: o.Value}
+		if o.Action.Kind == pitch.ActBid && o.Won > 0 {
+			mk := o.Made
+			h.Make = &mk
+		}
+		m.Options = append(m.Options, h)
+	}
+	c.sendJSON(m)
+}
+
+// chatMsg is one line of table talk, as sent to the seated players.
+type chatMsg struct {
+	Type string    `json:"type"` // "chat"
+	Seat int       `json:"seat"`
+	Name string    `json:"name"`
+	Text string    `json:"text"`
+	At   time.Time `json:"at"`
+}
+
+// Table talk limits.
+const (
+	maxChatRunes = 200         // a line's length
+	chatKept     = 20          // lines a table keeps for players who come back
+	chatEvery    = time.Second // a connection's steady rate
+	chatBurst    = 3           // lines a connection may send at once
+)
+
+// chat passes a seated player's line to the seated players at the table
+// (spectators do not see table talk). It is checked, limited and kept in
+// memory only; the page shows it as text, never as markup.
+func (c *conn) chat(t *table, text string) {
+	fail := func(msg string) { c.sendJSON(errorMsg{Type: "error", Message: msg}) }
+	if c.seat < 0 {
+		fail("only seated players may talk at the table")
+		return
+	}
+	text = strings.TrimSpace(text)
+	if msg := checkChat(text); msg != "" {
+		fail(msg)
+		return
+	}
+	now := time.Now()
+	// A token bucket per connection: chatBurst at once, then one a second.
+	if c.chatAt.IsZero() || now.Sub(c.chatAt) > chatEvery*chatBurst {
+		c.chatAt = now.Add(-chatEvery * chatBurst)
+	}
+	if now.Sub(c.chatAt) < chatEvery {
+		fail("you are talking too fast: one line a second")
+		return
+	}
+	c.chatAt = c.chatAt.Add(chatEvery)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m := chatMsg{Type: "chat", Seat: c.seat, Name: t.info.Seats[c.seat].Name, Text: text, At: now.UTC().Truncate(time.Second)}
+	t.chat = append(t.chat, m)
+	if len(t.chat) > chatKept {
+		t.chat = t.chat[len(t.chat)-chatKept:]
+	}
+	for o := range t.conns {
+		if o.seat >= 0 {
+			o.sendJSON(m)
+		}
+	}
+}
+
+// checkChat says what is wrong with a line of table talk, or "".
+func checkChat(text string) string {
+	if text == "" {
+		return "say something: an empty line is not sent"
+	}
+	if !utf8.ValidString(text) {
+		return "table talk must be valid UTF-8 text"
+	}
+	if n := utf8.RuneCountInString(text); n > maxChatRunes {
+		return "a line of table talk holds at most 200 characters"
+	}
+	for _, r := range text {
+		if unicode.IsControl(r) {
+			return "table talk is one line of text, without control characters"
+		}
+	}
+	return ""
+}
+
+// rematchReq asks for the next match at a finished table.
+type rematchReq struct {
+	Token string `json:"token"`
+}
+
+// handleRematch starts the next match of a finished table with the same
+// game, seats and people: the new table copies the seats (and the hashes
+// of the players' tokens, so that each keeps its seat), and the old one
+// points to it, so that everyone at it follows. Asked twice, it answers
+// with the same new table.
+func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
+	const op = "rematch"
+	var req rematchReq
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	t, err := s.table(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	// One rematch at a time per table, without holding the table's lock
+	// over the store (nor over Server.load, which takes the server's).
+	t.rematch.Lock()
+	defer t.rematch.Unlock()
+	t.mu.Lock()
+	seated, over, cur := req.Token != "" && t.seatFor(req.Token) >= 0, t.match.Over(), t.info.Next
+	info := *t.info
+	t.mu.Unlock()
+	if !seated {
+		s.writeError(w, r, errorf(Forbidden, op, "only a player seated at this table may start its next match: send your seat's token"))
+		return
+	}
+	if !over {
+		s.writeError(w, r, errorf(Conflict, op, "the match is not over yet: the next one starts when it is"))
+		return
+	}
+	if cur != "" {
+		writeJSON(w, http.StatusOK, map[string]string{"id": cur, "url": "/t/" + cur})
+		return
+	}
+	next := &store.Table{ID: randomString(12), Variant: info.Variant, Options: info.Options, Seed: newSeed(),
+		TurnTimer: info.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: info.NoHints}
+	for _, st := range info.Seats {
+		next.Seats = append(next.Seats, store.Seat{Seat: st.Seat, Kind: st.Kind, Level: st.Level, Name: st.Name, TokenHash: st.TokenHash})
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), storeTimeout)
+	defer cancel()
+	if err := s.store.CreateTable(ctx, next); err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	if err := s.store.SetNext(ctx, t.id, next.ID); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			s.writeError(w, r, errorf(Conflict, op, "another process started the next match: reload the table"))
+			return
+		}
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	if _, err := s.load(ctx, next); err != nil {
+		s.writeError(w, r, internal(op, err))
+		return
+	}
+	t.mu.Lock()
+	t.info.Next = next.ID
+	t.infoVer++
+	t.broadcast()
+	t.mu.Unlock()
+	writeJSON(w, http.StatusCreated, map[string]string{"id": next.ID, "url": "/t/" + next.ID})
+}
+
+// newSeed draws a match seed (C-6) from crypto/rand.
+func newSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// maxHints is how many hints the server works out at once; more are
+// refused with "busy" rather than queued behind play.
+const maxHints = 2
