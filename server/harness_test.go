@@ -333,18 +333,18 @@ type pointWire struct {
 }
 
 type summaryWire struct {
-	Hand    int         `json:"hand"`
-	Bidder  int         `json:"bidder"`
-	Bid     int         `json:"bid"`
-	Trump   string      `json:"trump"`
-	Partner *int        `json:"partner"`
-	Teams   [][]int     `json:"teams"`
-	Points  []pointWire `json:"points"`
-	Taken   []int       `json:"taken"`
-	Made    bool        `json:"made"`
-	Delta   []int       `json:"delta"`
-	Scores  []int       `json:"scores"`
-	Winner  []int       `json:"winner"`
+	Hand      int         `json:"hand"`
+	Bidder    int         `json:"bidder"`
+	Bid       int         `json:"bid"`
+	Trump     string      `json:"trump"`
+	Partner   *int        `json:"partner"`
+	Teams     [][]int     `json:"teams"`
+	Points    []pointWire `json:"points"`
+	Taken     []int       `json:"taken"`
+	Made      bool        `json:"made"`
+	Delta     []int       `json:"delta"`
+	Scores    []int       `json:"scores"`
+	Winner    []int       `json:"winner"`
 	LastTrick []struct {
 		Seat int        `json:"seat"`
 		Card pitch.Card `json:"card"`

@@ -80,8 +80,8 @@ type Server struct {
 	conns *connSet // open WebSockets, per address
 	lobby *lobby   // the open tables, for GET /api/tables
 
-	creates    *limiter     // tables created per address, when TablesPerHour is set
-	unfinished atomic.Int64 // tables in memory neither finished nor closed, and creations under way
+	creates    *limiter      // tables created per address, when TablesPerHour is set
+	unfinished atomic.Int64  // tables in memory neither finished nor closed, and creations under way
 	hints      chan struct{} // a slot for each hint being worked out (maxHints at once)
 	sweepStop  chan struct{}
 	sweepOnce  sync.Once

@@ -34,16 +34,16 @@ type table struct {
 	away   [pitch.MaxSeats]bool // a bot is playing for this human seat
 	timer  *time.Timer
 	gen    int       // counts schedule calls: a timer set before the last one does nothing
-	chat   []chatMsg  // the last lines of table talk
+	chat   []chatMsg // the last lines of table talk
 	// rematch serializes starting the next match (handleRematch).
 	rematch sync.Mutex
 	// deadline is when the turn timer of event deadlineSeq runs out: zero
 	// when no turn timer runs.
 	deadline    time.Time
 	deadlineSeq int
-	active time.Time // the last join, connection, disconnection or action
-	stored time.Time // the active time last recorded in the store (Touch)
-	sheet  []sheetRow
+	active      time.Time // the last join, connection, disconnection or action
+	stored      time.Time // the active time last recorded in the store (Touch)
+	sheet       []sheetRow
 	// logs[seat+1] is this hand's log as seat (-1: spectators) may see it,
 	// built as actions are applied; lastLogs is the previous hand's.
 	logs, lastLogs [][]logEntry
