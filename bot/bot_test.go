@@ -69,7 +69,7 @@ func legalHas(s *pitch.State, a pitch.Action) bool {
 func TestBotsPlayLegally(t *testing.T) {
 	hands := map[string]int{"random": 10000, "heuristic": 10000, "search": 300, "expert": 100}
 	if testing.Short() {
-		hands = map[string]int{"random": 1000, "heuristic": 1000, "search": 20, "expert": 10}
+		hands = map[string]int{"random": 1000, "heuristic": 1000, "search": 20, "expert": 40}
 	}
 	bots := []Bot{Random{}, Heuristic{}, &Search{Worlds: 2}, &Expert{Worlds: 3}}
 	for _, b := range bots {
