@@ -314,6 +314,9 @@ func (s *site) createTable(variant string, seats int, shot string) string {
 	t := s.t
 	t.Helper()
 	s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
+	// The bots' moves are paced for people; these tests play whole hands,
+	// so they take the "instant" pace (holds a finished trick briefly).
+	s.eval(`localStorage.setItem('pitch.speed', 'instant'), 'true'`, new(bool))
 	s.choose("#game", variant)
 	if got := s.count("#seat-list select"); got != seats {
 		t.Errorf("the lobby offers %d seats for %s, want %d", got, variant, seats)
@@ -396,7 +399,7 @@ func (s *site) playUntilOurBid(shots map[string]string) []hand {
 			s.click("#summary-close")
 			continue
 		}
-		if u.Over {
+		if u.Over && u.Rows == len(hands) { // the last hand's summary was seen and closed
 			t.Fatalf("the match ended before we played a hand as the bidder (%d hands)", len(hands))
 		}
 		if u.Pending || u.Act == "" {
@@ -415,15 +418,27 @@ func (s *site) playUntilOurBid(shots map[string]string) []hand {
 			s.click(fmt.Sprintf(`#actions button[data-bid="%d"]`, top))
 			cur.actions = append(cur.actions, pitch.Bid(0, top))
 		case "call":
-			picker := s.cards("#call-picker button.card")
-			if len(picker) != 52 || slices.Contains(picker, "BJ") || slices.Contains(picker, "LJ") {
-				t.Fatalf("the call picker shows %d cards %v, want the 52 without jokers (PW-CALL-1)", len(picker), picker)
+			// Pick the suit, then the rank: 13 ranks in each of the 4 suits,
+			// no jokers (PW-CALL-1).
+			var picker, free []string
+			for _, suit := range []string{"S", "H", "C", "D"} {
+				s.click(fmt.Sprintf(`#actions button[data-suit=%q]`, suit))
+				ranks := s.cards("#call-picker button.rank")
+				if len(ranks) != 13 {
+					t.Fatalf("the call picker shows %d ranks of %s: %v", len(ranks), suit, ranks)
+				}
+				picker = append(picker, ranks...)
+				free = append(free, s.cards("#call-picker button.can:not(.mine)")...)
 			}
-			free := s.cards("#call-picker button.can:not(.mine)")
+			slices.Sort(picker)
+			if len(slices.Compact(picker)) != 52 {
+				t.Fatalf("the call picker offers %d distinct cards, want the 52 without jokers (PW-CALL-1)", len(picker))
+			}
 			if len(free) == 0 {
 				t.Fatal("no callable card outside our hand")
 			}
 			c := free[0]
+			s.click(fmt.Sprintf(`#actions button[data-suit=%q]`, c[1:]))
 			s.click(fmt.Sprintf(`#call-picker button[data-card=%q]`, c))
 			if got := s.text("#call-confirm"); !strings.Contains(got, cardText(c)) {
 				t.Fatalf("after picking %s the call button says %q", c, got)
@@ -762,8 +777,9 @@ func TestBrowserServerRestart(t *testing.T) {
 	// a WebSocket that could not connect while the server was down.
 	var mu sync.Mutex
 	var console []string
+	msgs := chromedp.Console(bctx) // before the browser starts, as watchConsole does
 	go func() {
-		for m, err := range chromedp.Console(bctx) {
+		for m, err := range msgs {
 			if err != nil {
 				return
 			}

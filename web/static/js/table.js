@@ -1,14 +1,44 @@
-// A table: the connection, the state the server sends, and what it shows.
+// A table: the connection, the states the server sends (played out at a
+// pace people can follow), and what they show. The server decides
+// everything; this module only draws the state it is sent and sends the
+// player's choices.
 
-import { SUITS, SUIT_ORDER, cardLabel, cardText, isTrump, isPawneePoint, sortHand, gameName, POINT_NAMES, PHASE_VERBS, $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode } from './util.js';
+import {
+  SUITS, cardLabel, cardText, isTrump, isPawneePoint, sortHand, gameName, POINT_NAMES, PHASE_VERBS,
+  $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode,
+} from './util.js';
 
-// ---------- a table ----------
+// ---------- state ----------
 
+// app holds the page's state. m is the state on screen; latest the newest
+// the server sent (they differ while queued states are played out).
 const app = {
   id: '', token: '', saved: null, ws: null, attempt: 0, retryTimer: 0,
-  m: null, pending: false, picked: '', chosen: new Set(), discardKey: '', passMode: false,
+  m: null, latest: null, latestAt: 0, queue: [], playing: false, show: null,
+  pending: false, picked: '', pickSuit: '', chosen: new Set(), discardKey: '', passMode: false,
   seenHand: null, recordsFor: -1, watch: false, status: '', restarting: false,
+  focusNext: false, hint: null, chat: [], refusal: '', justConnected: false, followed: false,
 };
+
+// PACE is how long each kind of step stays on screen, per speed setting
+// (ms): step, a move by someone else; hold, a complete trick; gather, the
+// trick going to its winner.
+const PACE = {
+  slow: { step: 1200, hold: 2600, gather: 600 },
+  normal: { step: 700, hold: 1500, gather: 400 },
+  fast: { step: 300, hold: 800, gather: 250 },
+  // Not offered on the page: for tests that play whole matches, and for
+  // anyone who sets it by hand (localStorage pitch.speed = "instant").
+  instant: { step: 0, hold: 120, gather: 0 },
+};
+const speed = () => (PACE[store.get('pitch.speed')] ? store.get('pitch.speed') : 'normal');
+const reducedMotion = () => !!(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function pace() {
+  // A long queue (a slow device, a tab in the background) catches up fast.
+  return app.queue.length > 4 ? PACE.fast : PACE[speed()];
+}
 
 function seatKey() { return 'pitch.seat.' + app.id; }
 function seenKey() { return 'pitch.seen.' + app.id; }
@@ -19,9 +49,11 @@ function loadSeat() {
 }
 function forgetSeat() { store.del(seatKey()); app.saved = null; app.token = ''; }
 
+// initTable opens the table page for table id.
 export async function initTable(id) {
   app.id = id;
   $('#table-view').hidden = false;
+  document.body.classList.add('at-table');
   $('#invite').value = location.origin + '/t/' + id;
   app.watch = new URLSearchParams(location.search).has('watch');
   loadSeat();
@@ -31,10 +63,20 @@ export async function initTable(id) {
   $('#join-form').addEventListener('submit', join);
   $('#show-join').addEventListener('click', () => { app.watch = false; render(); $('#join-name').focus(); });
   $('#summary-close').addEventListener('click', () => $('#summary').close());
-  $('#show-last').addEventListener('click', () => { if (app.m && app.m.last_hand) showSummary(app.m.last_hand); });
+  $('#show-last').addEventListener('click', () => { if (app.m && app.m.last_hand) showSummary(app.m.last_hand, true); });
+  const sp = $('#speed');
+  sp.value = speed();
+  sp.addEventListener('change', () => store.set('pitch.speed', sp.value));
+  const snd = $('#sound');
+  snd.checked = store.get('pitch.sound') === 'on';
+  snd.addEventListener('change', () => store.set('pitch.sound', snd.checked ? 'on' : 'off'));
+  $('#chat-form').addEventListener('submit', (ev) => { ev.preventDefault(); sendChat($('#chat-text').value); });
+  for (const b of document.querySelectorAll('#chat-quick button')) b.addEventListener('click', () => sendChat(b.textContent));
   roving($('#hand'), 0);
   window.addEventListener('online', () => { if (!app.ws) reconnectNow(); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden && !app.ws) reconnectNow(); });
+  new ResizeObserver(() => placeSeats()).observe($('#felt'));
+  setInterval(tick, 250);
 
   try {
     const info = await api('GET', '/api/tables/' + encodeURIComponent(id));
@@ -47,6 +89,8 @@ export async function initTable(id) {
   }
   connect();
 }
+
+// ---------- the connection ----------
 
 function wsURL() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -72,6 +116,7 @@ function connect() {
   app.ws = ws;
   setConn('connecting');
   ws.onopen = () => {
+    app.justConnected = true;
     const hello = { type: 'hello' };
     if (app.token) hello.token = app.token;
     ws.send(JSON.stringify(hello));
@@ -84,11 +129,19 @@ function connect() {
       app.attempt = 0;
       app.restarting = false;
       setConn('online');
+      if (app.justConnected) { msg.fresh = true; app.justConnected = false; }
       onState(msg);
     } else if (msg.type === 'error') {
       app.pending = false;
-      showError(msg.message);
+      if (app.refusal) { showRefusal(msg.message); app.refusal = ''; } else showError(msg.message);
       render();
+    } else if (msg.type === 'hint') {
+      app.hint = msg;
+      render();
+    } else if (msg.type === 'chat') {
+      app.chat.push(msg);
+      if (app.chat.length > 50) app.chat.shift();
+      renderChat();
     }
   };
   ws.onclose = (ev) => {
@@ -120,14 +173,27 @@ function reconnectNow() {
   connect();
 }
 
-function send(action) {
+function sendMsg(msg) {
   if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
-    showError('Not connected: your move was not sent. Reconnecting…');
-    return;
+    showError('Not connected: it was not sent. Reconnecting…');
+    return false;
   }
+  app.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+function send(action) {
+  if (!sendMsg({ type: 'action', action })) return;
   app.pending = true;
-  app.ws.send(JSON.stringify({ type: 'action', action }));
+  app.focusNext = true;
+  app.hint = null;
   render();
+}
+
+function sendChat(text) {
+  text = (text || '').trim();
+  if (!text) return;
+  if (sendMsg({ type: 'chat', text })) $('#chat-text').value = '';
 }
 
 async function copyInvite() {
@@ -169,26 +235,233 @@ async function join(ev) {
   }
 }
 
+// playAgain asks the server for a new match with the same seats; every
+// seated player follows to it (next_table in the state).
+async function playAgain() {
+  try {
+    const res = await api('POST', '/api/tables/' + encodeURIComponent(app.id) + '/rematch', { token: app.token });
+    follow(res.id);
+  } catch (e) {
+    showError('A new match could not be started: ' + e.message);
+  }
+}
+
+// follow moves to the next match of this table, keeping this browser's seat.
+function follow(id) {
+  if (app.saved) store.set('pitch.seat.' + id, JSON.stringify(app.saved));
+  location.assign('/t/' + encodeURIComponent(id) + (app.m && app.m.seat < 0 ? '?watch=1' : ''));
+}
+
+// ---------- pacing: the server's states, played out ----------
+
+// onState queues a state from the server. The queue is played out one
+// step at a time, so that every card played is seen and a finished trick
+// stays on the table for a moment; the server never waits for it.
 function onState(m) {
+  app.latest = m;
+  app.latestAt = performance.now();
+  app.queue.push(m);
+  if (!app.playing) playQueue();
+}
+
+async function playQueue() {
+  app.playing = true;
+  try {
+    while (app.queue.length) {
+      const m = app.queue.shift();
+      await step(app.m, m);
+    }
+  } finally {
+    app.playing = false;
+  }
+}
+
+// newEntries returns the log entries of m that prev did not show yet.
+function newEntries(prev, m) {
+  if (!prev || prev.hand_no !== m.hand_no || prev.match_over !== m.match_over) return prev ? m.log : [];
+  return m.log.slice(prev.log.length);
+}
+
+// step shows m after prev: the card just played moves in from its seat; a
+// trick just completed (and the last trick of a hand) stays whole for a
+// hold, then goes to its winner; then the summary, if a hand ended.
+async function step(prev, m) {
+  const handDone = !!(prev && m.last_hand && (!prev.last_hand || m.last_hand.hand > prev.last_hand.hand));
+  const trickDone = !!(prev && !handDone && prev.hand_no === m.hand_no && m.view.tricks > prev.view.tricks);
+  const fresh = newEntries(prev, m);
+  let done = null; // the trick to hold: {cards, winner}
+  if (handDone && m.last_hand.last_trick && m.last_hand.last_trick.length) {
+    done = { cards: m.last_hand.last_trick, winner: m.last_hand.last_winner };
+  } else if (trickDone) {
+    done = { cards: m.view.last_trick, winner: m.view.last_winner };
+  }
+  const before = prev ? new Set(prev.view.trick.map((t) => t.card)) : new Set();
+  const moved = (done ? done.cards : m.view.trick).filter((t) => !before.has(t.card));
+  const mine = fresh.length > 0 && fresh[fresh.length - 1].seat === m.seat;
+  show(m, fresh, done);
+  if (moved.length && prev) await flyIn(moved, mine);
+  if (done) {
+    await sleep(pace().hold);
+    await gather(done.winner);
+    app.show = null;
+    render();
+  } else if (prev && fresh.length && !mine && app.queue.length) {
+    await sleep(pace().step); // give a person time to see a move before the next
+  }
+  if (handDone) endOfHand(m);
+}
+
+// show puts m on screen, with done (a complete trick) held on the felt.
+function show(m, fresh, done) {
   const prev = app.m;
   app.m = m;
-  app.pending = false;
+  app.show = done;
   if (!prev || prev.seq !== m.seq || prev.view.turn !== m.view.turn) {
     // A new decision: forget choices made for an old one.
     const key = m.discard ? m.seq + ':' + m.view.turn : '';
     if (key !== app.discardKey) { app.discardKey = key; app.chosen = new Set(); app.passMode = false; }
-    if (m.view.phase !== 'call') app.picked = '';
+    if (m.view.phase !== 'call') { app.picked = ''; app.pickSuit = ''; }
+    if (m.seq !== (prev && prev.seq)) app.hint = null;
+  }
+  if (m.next_table && m.seat >= 0 && !app.followed) {
+    app.followed = true;
+    follow(m.next_table);
+    return;
   }
   if (app.seenHand === null) {
     const stored = Number(store.get(seenKey()));
     app.seenHand = stored > 0 ? stored : (m.last_hand ? m.last_hand.hand : 0);
   }
+  if (m === app.latest) app.pending = false;
+  for (const e of fresh) announce(describe(e));
+  tellAway(m, fresh);
   render();
-  if (m.last_hand && m.last_hand.hand > app.seenHand) {
-    app.seenHand = m.last_hand.hand;
-    store.set(seenKey(), String(app.seenHand));
-    showSummary(m.last_hand);
+  if (isMyTurn(m) && !(prev && isMyTurn(prev) && prev.seq === m.seq)) yourTurn();
+}
+
+// endOfHand opens the hand's summary for players; spectators get a line
+// they may open it from.
+function endOfHand(m) {
+  const lh = m.last_hand;
+  if (!lh || lh.hand <= app.seenHand) return;
+  app.seenHand = lh.hand;
+  store.set(seenKey(), String(app.seenHand));
+  if (m.seat >= 0) showSummary(lh);
+  else notice(handHeadline(lh) + '.');
+}
+
+// flyIn moves the trick's new cards from their players' seats.
+async function flyIn(moved, mine) {
+  if (reducedMotion()) return;
+  const anims = [];
+  for (const tc of moved) {
+    const card = $('#trick [data-card="' + tc.card + '"]');
+    const seat = $('#seats [data-seat="' + tc.seat + '"]');
+    if (!card || !seat) continue;
+    const a = card.getBoundingClientRect(), b = seat.getBoundingClientRect();
+    const dx = b.left + b.width / 2 - (a.left + a.width / 2), dy = b.top + b.height / 2 - (a.top + a.height / 2);
+    anims.push(card.animate([
+      { transform: 'translate(' + dx + 'px,' + dy + 'px) scale(.6)', opacity: 0.4 },
+      { transform: 'translate(0,0) scale(1)', opacity: 1 },
+    ], { duration: mine ? 180 : Math.min(400, pace().step), easing: 'ease-out', composite: 'add' }).finished.catch(() => {}));
   }
+  await Promise.all(anims);
+}
+
+// gather sends the trick on the felt to its winner's seat.
+async function gather(winner) {
+  const seat = $('#seats [data-seat="' + winner + '"]');
+  const cards = Array.from(document.querySelectorAll('#trick .tcard'));
+  if (reducedMotion() || !seat || !cards.length) return;
+  const b = seat.getBoundingClientRect();
+  await Promise.all(cards.map((card) => {
+    const a = card.getBoundingClientRect();
+    const dx = b.left + b.width / 2 - (a.left + a.width / 2), dy = b.top + b.height / 2 - (a.top + a.height / 2);
+    return card.animate([
+      { transform: 'translate(0,0) scale(1)', opacity: 1 },
+      { transform: 'translate(' + dx + 'px,' + dy + 'px) scale(.4)', opacity: 0 },
+    ], { duration: pace().gather, easing: 'ease-in', fill: 'forwards', composite: 'add' }).finished.catch(() => {});
+  }));
+}
+
+// ---------- turns, time, notices ----------
+
+function isMyTurn(m) { return myAction(m) !== ''; }
+
+// yourTurn tells a player it is their turn: the title (in render), and a
+// short tone if they turned sound on.
+function yourTurn() {
+  if (store.get('pitch.sound') !== 'on') return;
+  try {
+    const ctx = yourTurn.ctx || (yourTurn.ctx = new AudioContext());
+    const o = ctx.createOscillator(), g = ctx.createGain();
+    o.frequency.value = 660;
+    g.gain.setValueAtTime(0.08, ctx.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.25);
+    o.connect(g).connect(ctx.destination);
+    o.start();
+    o.stop(ctx.currentTime + 0.26);
+  } catch (e) { /* no audio here */ }
+}
+
+// timeLeft is what is left of the turn timer of the newest state, in ms,
+// or null when no timer runs.
+function timeLeft() {
+  const t = app.latest && app.latest.timer;
+  if (!t || app.m !== app.latest) return null;
+  return Math.max(0, t.left_ms - (performance.now() - app.latestAt));
+}
+
+// tick updates the turn countdown four times a second.
+function tick() {
+  const left = timeLeft();
+  const box = $('#seats .countdown');
+  if (!box) return;
+  if (left == null) { box.hidden = true; return; }
+  box.hidden = false;
+  const s = Math.ceil(left / 1000);
+  setText(box, s + ' s');
+  box.classList.toggle('warn', s <= 5);
+  box.setAttribute('aria-label', s + ' seconds left');
+}
+
+// announce says a move to screen readers (the live region).
+function announce(text) {
+  if (!text) return;
+  const r = $('#announce');
+  r.textContent = text;
+}
+
+// notice shows a short message that is not an error.
+let noticeTimer = 0;
+function notice(text) {
+  const n = $('#notice');
+  setText(n, text);
+  n.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { n.hidden = true; }, 8000);
+}
+
+// tellAway tells a player which moves the table made for them: at once
+// when the timer ran out, and on return for moves made while away.
+function tellAway(m, fresh) {
+  if (m.seat < 0) return;
+  const forMe = fresh.filter((e) => e.seat === m.seat && e.by);
+  if (forMe.length) {
+    const e = forMe[forMe.length - 1];
+    notice((e.by === 'timer' ? 'Time ran out: the table ' : 'While you were away, the table ') + describeVerb(e) + ' for you.');
+    return;
+  }
+  if (m.fresh) { // the first state after (re)connecting: what was done while away
+    const made = m.log.filter((e) => e.seat === m.seat && e.by);
+    if (made.length) notice('The table made ' + made.length + (made.length === 1 ? ' move' : ' moves') + ' for you this hand; they are marked in the log.');
+  }
+}
+
+function showRefusal(text) {
+  const r = $('#refusal');
+  setText(r, text);
+  r.hidden = !text;
 }
 
 // ---------- naming seats ----------
@@ -207,22 +480,27 @@ function isTeamGame() {
   return m.table.variant === 'ten-point' || (m.table.variant === 'auction' && m.table.options && m.table.options.partnerships);
 }
 
-function describe(e) {
+// describeVerb is an action without its actor: "plays 10♦".
+function describeVerb(e) {
   const a = e.action;
-  const who = nameOf(e.seat);
-  if (!a) return e.text.replace(/^seat \d+/, who);
-  if ('bid' in a) return who + ' bids ' + a.bid + (a.bid === 10 && app.m.table.variant !== 'auction' ? ' (the moon)' : '');
-  if ('pass' in a) return who + ' passes';
-  if ('call' in a) return who + ' calls ' + cardText(a.call);
-  if ('trump' in a) return who + ' names trump ' + SUITS[a.trump].sym + ' ' + SUITS[a.trump].name;
-  if ('give_stock' in a) return who + (a.give_stock ? ' gives the stock to the partner' : ' keeps the stock');
-  if ('pass_trumps' in a) return who + ' passes ' + a.pass_trumps.map(cardText).join(' ') + ' to the partner';
-  if ('discard' in a) {
-    const verb = app.m.table.variant === 'ten-point' ? ' burns ' : ' discards ';
-    return who + verb + a.discard.map(cardText).join(' ');
-  }
-  if ('play' in a) return who + ' plays ' + cardText(a.play);
+  if (!a) return e.text.replace(/^seat \d+ /, '');
+  if ('bid' in a) return 'bids ' + a.bid + (a.bid === 10 && app.m.table.variant !== 'auction' ? ' (the moon)' : '');
+  if ('pass' in a) return 'passes';
+  if ('call' in a) return 'calls ' + cardText(a.call);
+  if ('trump' in a) return 'names trump ' + SUITS[a.trump].sym + ' ' + SUITS[a.trump].name;
+  if ('give_stock' in a) return a.give_stock ? 'gives the stock to the partner' : 'keeps the stock';
+  if ('pass_trumps' in a) return 'passes ' + a.pass_trumps.map(cardText).join(' ') + ' to the partner';
+  if ('discard' in a) return (app.m.table.variant === 'ten-point' ? 'burns ' : 'discards ') + a.discard.map(cardText).join(' ');
+  if ('play' in a) return 'plays ' + cardText(a.play);
   return e.text;
+}
+
+// describe is a log line: who did what, and who did it for an absent player.
+function describe(e) {
+  let s = nameOf(e.seat) + ' ' + describeVerb(e);
+  if (e.by === 'timer') s += ' (time ran out: played by the table)';
+  else if (e.by === 'stand-in') s += ' (away: played by the table)';
+  return s;
 }
 
 // myAction says what the server asks of this seat now: "" for nothing.
@@ -240,15 +518,16 @@ function render() {
   const m = app.m;
   if (!m) return;
   const v = m.view;
-  const act = myAction(m);
+  const act = app.show ? '' : myAction(m); // no move while a trick is held
   const tv = $('#table-view');
   Object.assign(tv.dataset, {
     phase: v.phase, act, seq: String(m.seq), hand: String(m.hand_no), rows: String(m.sheet.length), seat: String(m.seat),
-    turn: String(v.turn), over: String(m.match_over), pending: String(app.pending),
+    turn: String(v.turn), over: String(m.match_over), pending: String(app.pending), held: String(!!app.show),
+    queued: String(app.queue.length),
   });
   const opts = m.table.options || {};
   setText($('#t-title'), gameName(m.table.variant) + ' · target ' + opts.target + ' · hand ' + m.hand_no);
-  document.title = (act ? '(Your turn) ' : '') + 'Pitch: ' + gameName(m.table.variant);
+  document.title = (myAction(m) ? '(Your turn) ' : '') + 'Pitch: ' + gameName(m.table.variant);
 
   renderJoin(m);
   renderBanner(m);
@@ -261,8 +540,24 @@ function render() {
   renderOut(m);
   renderLog(m);
   renderRecords(m);
+  renderChat();
   $('#show-last').hidden = !m.last_hand;
   renderStatus(m, act);
+  tick();
+  if (app.focusNext && !app.pending && m === app.latest && !app.show) {
+    app.focusNext = false;
+    focusNext(act);
+  }
+}
+
+// focusNext moves the focus, after the player's move, to the next thing
+// they will want: the first control of a new decision, or the panel.
+function focusNext(act) {
+  let el = null;
+  if (act === 'play' || act === 'discard') el = $('#hand button.can') || $('#hand button.card');
+  else if (act) el = $('#action-body button:not(:disabled)');
+  if (!el) el = $('#actions');
+  el.focus({ preventScroll: true });
 }
 
 function freeSeats(m) { return m.table.seats.filter((s) => s.kind === 'human' && !s.taken); }
@@ -302,7 +597,6 @@ function renderBanner(m) {
 function renderInfo(m) {
   const v = m.view, variant = m.table.variant;
   const items = [];
-  items.push(['Dealer', nameOf(v.dealer)]);
   if (v.bidder >= 0) items.push([v.phase === 'bid' ? 'High bid' : 'Bid', v.bid + (v.bid === 10 && variant !== 'auction' ? ' (moon)' : '') + ' by ' + nameOf(v.bidder)]);
   else if (v.phase === 'bid') items.push(['High bid', 'none yet']);
   if (v.trump) items.push(['Trump', SUITS[v.trump].sym + ' ' + SUITS[v.trump].name, SUITS[v.trump].red ? 'red' : 'black']);
@@ -314,19 +608,28 @@ function renderInfo(m) {
   }
   if (variant === 'ten-point' && v.phase !== 'bid' && v.phase !== 'play' && v.stock_left > 0) items.push(['Stock', v.stock_left + ' cards']);
   if (v.phase === 'play') items.push(['Trick', Math.min(v.tricks + 1, 6) + ' of 6']);
-  if (m.table.turn_timer) items.push(['Turn timer', m.table.turn_timer + ' s']);
+  if (m.table.turn_timer) items.push(['Timer', m.table.turn_timer + ' s a turn']);
   const box = $('#table-info');
   box.replaceChildren(...items.map(([k, val, cls]) =>
     h('span', { class: 'info-item' }, h('span', { class: 'info-k', text: k + ': ' }), h('span', { class: 'info-v ' + (cls || ''), text: val }))));
 }
 
+// angle is where seat i sits round the table, seen from the player (who
+// sits at the bottom; the others go clockwise, C-1), as a unit vector.
+function angle(m, i) {
+  const n = m.table.seats.length;
+  const base = m.seat >= 0 ? m.seat : 0;
+  const r = (i - base + n) % n;
+  const t = Math.PI / 2 + (r * 2 * Math.PI) / n;
+  return { x: Math.cos(t), y: Math.sin(t) };
+}
+
 function renderFelt(m) {
   const v = m.view, n = m.table.seats.length;
-  const base = m.seat >= 0 ? m.seat : 0;
-  const rel = (i) => (i - base + n) % n;
   const felt = $('#felt');
   felt.className = 'felt n' + n;
   const seats = [];
+  const acting = !m.match_over && !m.waiting && v.turn >= 0 && v.phase !== 'done';
   for (let i = 0; i < n; i++) {
     const s = m.table.seats[i];
     const badges = [];
@@ -335,36 +638,65 @@ function renderFelt(m) {
     if (v.partner_known && v.partner === i && i !== v.bidder) badges.push(h('span', { class: 'badge partner' }, 'Partner'));
     if (v.phase === 'bid' && v.passed.includes(i)) badges.push(h('span', { class: 'badge passed' }, 'Passed'));
     if (isTeamGame()) badges.push(h('span', { class: 'badge team' }, i % 2 === 0 ? 'Team A' : 'Team B'));
-    if (m.away && m.away[i]) badges.push(h('span', { class: 'badge away', title: 'Away: a bot plays for them' }, 'Away'));
+    if (m.away && m.away[i]) badges.push(h('span', { class: 'badge away', title: 'Away: the table plays for them' }, 'Away'));
     if (s.kind === 'human' && !s.taken) badges.push(h('span', { class: 'badge free' }, 'Free seat'));
-    const turn = v.turn === i && !m.match_over && !m.waiting;
-    const score = 'Score ' + v.scores[i];
+    const turn = acting && v.turn === i && !app.show;
     const held = v.counts[i] + (v.counts[i] === 1 ? ' card' : ' cards') +
       (v.phase === 'play' || v.tricks > 0 ? ' · ' + v.trick_wins[i] + (v.trick_wins[i] === 1 ? ' trick' : ' tricks') : '');
-    const stats = score + ' · ' + held;
+    const stats = 'Score ' + v.scores[i] + ' · ' + held;
     const label = nameOf(i) + ', seat ' + i + (s.kind === 'bot' ? ', bot ' + s.level : '') + '. ' + stats +
       (badges.length ? '. ' + badges.map((b) => b.textContent).join(', ') : '') + (turn ? '. To act.' : '');
-    seats.push(h('div', { class: 'seat r' + rel(i) + (turn ? ' turn' : '') + (i === m.seat ? ' me' : ''), role: 'group', 'aria-label': label, dataset: { seat: i } },
-      h('div', { class: 's-name' }, h('span', { class: 's-num', text: i }), ' ', seatName(i), i === m.seat ? h('span', { class: 'you', text: ' (you)' }) : null,
-        s.kind === 'bot' ? h('span', { class: 'bot', text: ' · ' + s.level }) : null),
-      h('div', { class: 's-badges' }, badges),
-      h('div', { class: 's-stats' }, h('span', { text: score }), ' · ', h('span', { text: held })),
-      turn ? h('div', { class: 's-turn', 'aria-hidden': 'true', text: i === m.seat ? 'Your turn' : 'To ' + (PHASE_VERBS[v.phase] || 'act') } ) : null));
+    const a = angle(m, i);
+    seats.push(h('div', {
+      class: 'seat' + (turn ? ' turn' : '') + (i === m.seat ? ' me' : ''), role: 'group', 'aria-label': label,
+      dataset: { seat: i, ax: a.x.toFixed(4), ay: a.y.toFixed(4) },
+    },
+    h('div', { class: 's-name', title: nameOf(i) + (s.kind === 'bot' ? ' · ' + s.level : '') },
+      h('span', { class: 's-num', text: i }), ' ', seatName(i), i === m.seat ? h('span', { class: 'you', text: ' (you)' }) : null),
+    h('div', { class: 's-stats' }, h('span', { text: 'Score ' + v.scores[i] }), ' · ', h('span', { text: held })),
+    badges.length || turn ? h('div', { class: 's-badges' }, badges,
+      turn ? h('span', { class: 'badge turn-badge', 'aria-hidden': 'true', text: i === m.seat ? 'Your turn' : 'To ' + (PHASE_VERBS[v.phase] || 'act') }) : null,
+      turn && m.timer && m.timer.seat === i ? h('span', { class: 'badge countdown', role: 'timer' }) : null) : null));
   }
   $('#seats').replaceChildren(...seats);
+  placeSeats();
 
   const trick = $('#trick');
-  let cards = v.trick, faded = false;
-  if (!cards.length && v.phase === 'play' && v.last_trick.length) { cards = v.last_trick; faded = true; }
-  const trumpOf = (c) => isTrump(c, v.trump, m.table.variant);
+  let cards = v.trick, faded = false, held = false, winner = -1;
+  if (app.show) { cards = app.show.cards; held = true; winner = app.show.winner; } else if (!cards.length && v.phase === 'play' && v.last_trick.length) {
+    cards = v.last_trick; faded = true; winner = v.last_winner;
+  }
+  const trumpOf = (c) => isTrump(c, v.trump || (app.show && m.last_hand && m.last_hand.trump), m.table.variant);
   trick.replaceChildren(...cards.map((tc) => {
-    const node = cardNode(tc.card, { trump: trumpOf(tc.card), note: 'played by ' + nameOf(tc.seat) });
-    node.classList.add('tcard', 'r' + rel(tc.seat));
+    const a = angle(m, tc.seat);
+    const node = cardNode(tc.card, { trump: trumpOf(tc.card), note: 'played by ' + nameOf(tc.seat) + (tc.seat === winner && held ? ', takes the trick' : '') });
+    node.classList.add('tcard');
     if (faded) node.classList.add('faded');
+    if (held && tc.seat === winner) node.classList.add('wins');
+    node.style.setProperty('--dx', a.x.toFixed(4));
+    node.style.setProperty('--dy', a.y.toFixed(4));
+    node.dataset.seat = tc.seat;
     return node;
   }));
-  if (faded) trick.append(h('span', { class: 'trick-note', text: 'Last trick: ' + nameOf(v.last_winner) }));
-  trick.setAttribute('aria-label', faded ? 'The last trick, taken by ' + nameOf(v.last_winner) : 'The current trick');
+  let note = '';
+  if (held) note = nameOf(winner) + ' takes the trick';
+  else if (faded) note = 'Last trick: ' + nameOf(winner);
+  $('#trick-note').hidden = !note;
+  setText($('#trick-note'), note);
+  trick.setAttribute('aria-label', held ? 'The trick just completed, taken by ' + nameOf(winner) : faded ? 'The last trick, taken by ' + nameOf(v.last_winner) : 'The current trick');
+}
+
+// placeSeats puts the seat boxes round the felt, each wholly inside it.
+function placeSeats() {
+  const felt = $('#felt');
+  const W = felt.clientWidth, H = felt.clientHeight;
+  for (const s of document.querySelectorAll('#seats .seat')) {
+    const w = s.offsetWidth, hh = s.offsetHeight;
+    const x = W / 2 + Number(s.dataset.ax) * (W / 2 - w / 2 - 6);
+    const y = H / 2 + Number(s.dataset.ay) * (H / 2 - hh / 2 - 6);
+    s.style.left = Math.round(x - w / 2) + 'px';
+    s.style.top = Math.round(y - hh / 2) + 'px';
+  }
 }
 
 function renderStatus(m, act) {
@@ -372,9 +704,10 @@ function renderStatus(m, act) {
   let text;
   if (m.match_over) text = 'The match is over.';
   else if (m.waiting) text = 'Waiting for players to join.';
+  else if (app.show) text = nameOf(app.show.winner) + ' takes the trick.';
   else if (app.pending) text = 'Sending…';
   else if (act) text = 'Your turn: ' + (act === 'discard' ? (m.discard.kind === 'burn' ? 'burn trumps' : 'discard') : PHASE_VERBS[v.phase] || act) + '.';
-  else if (v.turn >= 0) text = 'Waiting for ' + nameOf(v.turn) + ' to ' + (PHASE_VERBS[v.phase] || 'act') + '.';
+  else if (v.turn >= 0 && v.phase !== 'done') text = 'Waiting for ' + nameOf(v.turn) + ' to ' + (PHASE_VERBS[v.phase] || 'act') + '.';
   else text = '';
   if (text !== app.status) { app.status = text; setText($('#status'), text); }
   $('#status').className = 'status' + (act ? ' mine' : '');
@@ -383,20 +716,22 @@ function renderStatus(m, act) {
 // ---------- the action panel ----------
 
 function renderActions(m, act) {
-  const box = $('#actions');
-  const focusKey = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  const box = $('#action-body');
+  const focusKey = document.activeElement && $('#actions').contains(document.activeElement) ? document.activeElement.dataset.key : null;
   box.replaceChildren();
-  delete box.dataset.remaining;
-  box.className = 'actions' + (app.pending ? ' busy' : '') + (act ? ' mine' : '');
-  const v = m.view;
+  $('#hand-actions').replaceChildren();
+  delete $('#actions').dataset.remaining;
+  $('#actions').className = 'actions' + (app.pending ? ' busy' : '') + (act ? ' mine' : '');
   if (m.match_over) {
-    box.append(h('p', {}, 'The match is over. ', h('a', { href: '/' }, 'Start a new one'), '.'));
+    box.append(h('p', {}, 'The match is over.'));
+    if (m.seat >= 0) box.append(actionButton('Play again', 'again', playAgain, { cls: 'primary', title: 'A new match at this table, with the same seats' }));
+    else box.append(h('p', {}, h('a', { href: '/' }, 'Start a new table'), '.'));
   } else if (m.waiting) {
-    box.append(h('p', { text: 'Play starts when every person’s seat is taken.' }));
+    box.append(h('p', { class: 'hint', text: 'Play starts when every person’s seat is taken.' }));
   } else if (m.seat < 0) {
-    box.append(h('p', { text: 'You are watching: you see what every player may see, but no hand.' }));
+    box.append(h('p', { class: 'hint', text: 'You are watching: you see what every player may see, but no hand.' }));
   } else if (!act) {
-    box.append(h('p', { class: 'wait', text: v.turn >= 0 ? 'Waiting for ' + nameOf(v.turn) + ' to ' + (PHASE_VERBS[v.phase] || 'act') + '…' : '' }));
+    box.append(h('p', { class: 'hint wait', text: app.show ? '' : 'Your cards are below; you will be asked when it is your turn.' }));
   } else if (act === 'bid') {
     renderBid(box, m);
   } else if (act === 'call') {
@@ -410,10 +745,12 @@ function renderActions(m, act) {
   } else if (act === 'play') {
     renderPlay(box, m);
   }
+  if (act && m.table.hints !== false && !m.match_over) renderHint(box, m);
   if (focusKey) {
-    const again = box.querySelector('[data-key="' + focusKey + '"]');
+    const again = $('#actions [data-key="' + focusKey + '"]');
     if (again) again.focus();
   }
+  if (!act) showRefusal('');
 }
 
 function actionButton(text, key, onclick, o) {
@@ -424,15 +761,34 @@ function actionButton(text, key, onclick, o) {
   }, text);
 }
 
+// renderHint offers the search bot's view of the options (as ? does in
+// pitch play), when the table allows it.
+function renderHint(box, m) {
+  const hint = app.hint && app.hint.seq === m.seq ? app.hint : null;
+  if (!hint) {
+    box.append(h('div', { class: 'hint-row' }, actionButton('Hint', 'hint', () => { sendMsg({ type: 'hint' }); }, { title: 'What a strong player would weigh here' })));
+    return;
+  }
+  const list = h('ol', { class: 'hint-list', 'aria-label': 'The options, best first' });
+  for (const o of hint.options) {
+    let t = o.text + ': ' + (o.value >= 0 ? '+' : '') + o.value.toFixed(1) + ' points';
+    if (o.make != null) t += ', makes it ' + Math.round(o.make * 100) + '%';
+    list.append(h('li', { text: t }));
+  }
+  box.append(h('div', { class: 'hint-box', role: 'note' }, h('p', { class: 'hint', text: 'Hint (expected points for your side this hand, from ' + hint.worlds + ' deals consistent with what you know):' }), list));
+}
+
 function renderBid(box, m) {
   const v = m.view, variant = m.table.variant;
+  const forced = !m.legal.some((a) => 'pass' in a);
   const rules = {
-    pawnee: 'Bids run 5 to 10 (10 is the moon); each bid tops the last, and a pass is final. A seat below 0 may not bid 10.',
+    pawnee: 'Bids run 5 to 10 (10 is the moon); each bid tops the last, and a pass is final.',
     'ten-point': 'Bid 4 to 9, or 10 to shoot the moon (you must then take all ten points). Each bid tops the last.',
     auction: 'Bid 1 to 4 (4 is a pitch and ends the bidding). The dealer may steal by matching the high bid.',
   }[variant];
-  box.append(h('h2', { text: 'Your bid' }),
-    h('p', { class: 'hint', text: (v.bidder >= 0 ? 'High bid: ' + v.bid + ' by ' + nameOf(v.bidder) + '. ' : 'No bid yet. ') + rules }));
+  let lead = v.bidder >= 0 ? 'High bid: ' + v.bid + ' by ' + nameOf(v.bidder) + '. ' : 'No bid yet. ';
+  if (forced) lead = 'Everyone else passed: as the dealer you must bid' + (m.legal.length === 1 ? ' ' + m.legal[0].bid + '. ' : '. ');
+  box.append(h('h2', { text: 'Your bid' }), h('p', { class: 'hint', text: lead + (forced ? '' : rules) }));
   const row = h('div', { class: 'btn-row', role: 'group', 'aria-label': 'Bids' });
   for (const a of m.legal) {
     if ('pass' in a) {
@@ -446,52 +802,60 @@ function renderBid(box, m) {
   box.append(row);
 }
 
+// renderCall picks the called card in two short steps, a suit and then a
+// rank, so that it fits a phone: the legal calls come from the server.
 function renderCall(box, m) {
   const opts = m.table.options || {};
   const legal = new Set(m.legal.map((a) => a.call));
   const mine = new Set(m.view.hand);
   box.append(h('h2', { text: 'Call a card' }),
     h('p', { class: 'hint' },
-      'Name any card but a joker. Its suit becomes trump, and whoever holds it becomes your secret partner; ' +
-      'nobody else knows who until it is played (its holder leads it to the first trick). If it lies in the widow, you play alone. ' +
-      (opts.call_own_card === false ? 'At this table you may not call a card from your own hand.' : 'You may call a card from your own hand: then you play alone.') +
-      ' After the call you take the widow, and everyone discards down to 6. Shaded cards are in your hand.'));
-  const grid = h('div', { id: 'call-picker', class: 'picker', role: 'group', 'aria-label': 'The 52 cards: pick one to call' });
-  for (const s of SUIT_ORDER) {
+      'Its suit becomes trump; whoever holds it is your secret partner (in the widow or your own hand: you play alone' +
+      (opts.call_own_card === false ? '; here you may not call your own card' : '') + '). Then you take the widow and all discard to 6.'));
+  const suits = h('div', { class: 'btn-row', role: 'group', 'aria-label': 'Suit of the card to call' });
+  for (const s of ['S', 'H', 'C', 'D']) {
+    const held = m.view.hand.filter((c) => isTrump(c, s, 'pawnee')).length;
+    suits.append(actionButton(SUITS[s].sym + ' ' + held, 'suit' + s, () => { app.pickSuit = s; app.picked = ''; render(); focusKeyed('rank'); },
+      { cls: 'suit ' + (SUITS[s].red ? 'red' : 'black') + (app.pickSuit === s ? ' sel' : ''), data: { suit: s },
+        label: SUITS[s].name + ': you would hold ' + held + (held === 1 ? ' trump' : ' trumps') }));
+  }
+  box.append(suits);
+  const grid = h('div', { id: 'call-picker', class: 'picker', role: 'group', 'aria-label': app.pickSuit ? 'Ranks of ' + SUITS[app.pickSuit].name : 'Pick a suit first' });
+  if (app.pickSuit) {
     for (const r of 'AKQJT98765432') {
-      const c = r + s;
+      const c = r + app.pickSuit;
       const allowed = legal.has(c);
-      const note = (mine.has(c) ? 'in your hand' : '') + (allowed ? '' : (mine.has(c) ? ', ' : '') + 'may not be called');
-      const node = cardNode(c, {
-        button: true, cls: 'small' + (allowed ? ' can' : '') + (mine.has(c) ? ' mine' : '') + (app.picked === c ? ' sel' : ''),
-        pressed: app.picked === c, disabled: !allowed, note: note || null,
-        title: mine.has(c) ? 'In your hand' : null,
-      });
+      const node = h('button', {
+        type: 'button', class: 'rank' + (allowed ? ' can' : '') + (mine.has(c) ? ' mine' : '') + (app.picked === c ? ' sel' : ''),
+        dataset: { card: c, key: 'rank', rove: '' }, 'aria-pressed': String(app.picked === c), 'aria-disabled': allowed ? null : 'true',
+        'aria-label': cardLabel(c) + (mine.has(c) ? ', in your hand' : '') + (allowed ? '' : ', may not be called'),
+        title: mine.has(c) ? 'In your hand' : null, tabindex: '-1',
+      }, (r === 'T' ? '10' : r) + SUITS[app.pickSuit].sym);
       node.addEventListener('click', () => {
         if (!allowed || app.pending) return;
         app.picked = c;
         render();
-        const again = $('#call-picker [data-card="' + c + '"]');
-        if (again) again.focus();
+        focusKeyed('call');
       });
       grid.append(node);
     }
+    roving(grid, 7);
   }
-  roving(grid, 13);
   box.append(grid);
   fixTabStop(grid);
   const p = app.picked;
-  let info = 'Pick a card above.';
-  if (p) {
-    const t = p[1];
-    const held = m.view.hand.filter((c) => isTrump(c, t, 'pawnee')).length;
-    info = cardLabel(p) + ': trump would be ' + SUITS[t].name + ' ' + SUITS[t].sym + '; you hold ' + held + (held === 1 ? ' trump' : ' trumps') + ' in that suit' +
-      (mine.has(p) ? '. It is in your hand, so you would play alone.' : '.');
-  }
+  let info = app.pickSuit ? 'Pick a rank (shaded: in your hand).' : 'Pick the suit, then the rank.';
+  if (p) info = cardLabel(p) + (mine.has(p) ? ': in your hand, so you would play alone.' : '.');
   box.append(h('p', { class: 'call-info', 'aria-live': 'polite', text: info }),
     actionButton(p ? 'Call ' + cardText(p) : 'Call', 'call', () => send({ seat: m.seat, call: p }),
       { cls: 'primary', disabled: !p, data: { confirm: 'call' } }));
   box.lastChild.id = 'call-confirm';
+}
+
+// focusKeyed focuses the first control with data-key key, after a render.
+function focusKeyed(key) {
+  const el = $('#actions [data-key="' + key + '"][tabindex="0"]') || $('#actions [data-key="' + key + '"]');
+  if (el) el.focus();
 }
 
 function renderTrump(box, m) {
@@ -524,12 +888,12 @@ function renderPlay(box, m) {
   const variant = m.table.variant, v = m.view;
   let rule;
   if (variant === 'auction') {
-    rule = v.trick.length ? 'Follow the suit led or play a trump; with none of the suit led, play anything.' : (v.trump ? 'Lead any card.' : 'Lead any card: its suit becomes trump.');
+    rule = v.trick.length ? 'Follow the suit led or play a trump; with none of the suit led, play anything.' : (v.trump ? 'Lead any card.' : 'Lead any card: the pitcher’s first card sets trump.');
   } else {
     rule = v.tricks === 0 && !v.trick.length && variant === 'pawnee' ? 'You hold the called card: lead it.' : 'Play a trump.';
   }
   box.append(h('h2', { text: v.trick.length ? 'Your play' : 'Your lead' }),
-    h('p', { class: 'hint', text: rule + ' The cards you may play are raised; choose one with a click, or with the arrow keys and Enter.' }));
+    h('p', { class: 'hint', text: rule + ' Playable cards are raised: click one, or use the arrow keys and Enter.' }));
 }
 
 // discardState works out, for the discard or burn asked for, which of
@@ -562,28 +926,25 @@ function renderDiscard(box, m) {
   }
   const lines = [];
   if (st.pass) {
-    lines.push('Choose 1 to ' + d.pass_limit + ' trumps to pass to ' + nameOf(partner) + ' (your partner holds fewer than 6). Passing is optional; if you still hold more than 6 you burn next.');
+    lines.push('Choose 1 to ' + d.pass_limit + ' trumps to pass to ' + nameOf(partner) + '. If you still hold more than 6, you burn next.');
   } else {
-    lines.push((burn ? 'You hold ' + v.hand.length + ' trumps: burn ' : 'You hold ' + v.hand.length + ' cards: discard ') + d.count + ' to keep 6.');
-    if (d.must.length) lines.push((d.must.length === 1 ? 'This card must go' : 'These ' + d.must.length + ' must go') + ' (marked “must”): ' + d.must.map(cardText).join(' ') + '.');
-    if (d.choose > 0) lines.push('Choose ' + d.choose + (d.must.length ? ' more' : '') + ' from the raised cards' + (d.must.length ? ': ' + d.pool.map(cardText).join(' ') : '') + '.');
+    lines.push((burn ? 'You hold ' + v.hand.length + ' trumps: burn ' : 'You hold ' + v.hand.length + ' cards: discard ') + d.count + ' to keep 6' +
+      (d.must.length ? '; ' + d.must.length + ' must go (marked)' : '') + (d.choose > 0 ? '; choose ' + d.choose + (d.must.length ? ' more' : '') + ' from the raised cards' : '') + '.');
     if (variant === 'pawnee') {
       const overProtected = d.must.length && d.pool.length && d.pool.every((c) => isPawneePoint(c, v.trump));
       lines.push(overProtected
-        ? 'You hold more than 6 protected cards: all the others go, plus point cards of your choice (never the called card). Those are shown to all and count for no one (PW-DIS-3).'
-        : 'Non-trumps may always go. The called card and the trump point cards (J, off-jack, jokers, 10, 3) are protected; other trumps may go only when you have too few non-trumps (PW-DIS-2).');
+        ? 'Over 6 protected cards: the extra point cards you choose are shown and count for no one (PW-DIS-3).'
+        : 'The called card and trump point cards are protected; other trumps go only when non-trumps run short (PW-DIS-2).');
     } else if (burn) {
-      lines.push('Burned cards are shown to everyone. A point card (A, J, off-jack, jokers, 10, 3, 2) may be burned only together with all your other trumps (TP-TR-5).');
+      lines.push('Burned cards are shown. A point card burns only with all your other trumps (TP-TR-5).');
     }
   }
   for (const l of lines) box.append(h('p', { class: 'hint', text: l }));
-  if (!st.pass) box.append(h('p', { class: 'rule' }, 'Rule: ', h('code', { text: d.rule })));
   const n = st.chosen.size + st.must.size;
-  const need = st.pass ? null : d.count;
   const ok = st.pass ? st.chosen.size >= 1 && st.chosen.size <= st.limit : st.chosen.size === st.limit;
-  box.dataset.remaining = String(st.pass ? st.limit - st.chosen.size : st.limit - st.chosen.size);
-  box.append(h('p', { class: 'count', 'aria-live': 'polite', text: st.pass ? 'Chosen: ' + st.chosen.size + ' (1 to ' + st.limit + ')' : 'Selected ' + n + ' of ' + need }));
-  const row = h('div', { class: 'btn-row' });
+  $('#actions').dataset.remaining = String(st.limit - st.chosen.size);
+  const row = $('#hand-actions');
+  row.append(h('span', { class: 'count', 'aria-live': 'polite', text: st.pass ? 'Chosen ' + st.chosen.size + ' (1 to ' + st.limit + ')' : 'Selected ' + n + ' of ' + d.count }));
   const chosen = () => Array.from(st.must).concat(Array.from(st.chosen));
   if (st.pass) {
     row.append(actionButton('Pass ' + st.chosen.size + ' to ' + nameOf(partner), 'pass-confirm', () => send({ seat: m.seat, pass_trumps: chosen() }),
@@ -593,8 +954,7 @@ function renderDiscard(box, m) {
       () => send({ seat: m.seat, discard: chosen() }), { cls: 'primary', disabled: !ok, data: { confirm: 'discard' } }));
   }
   row.append(actionButton('Clear', 'clear', () => { app.chosen = new Set(); render(); }, { disabled: st.chosen.size === 0 }));
-  row.firstChild.id = st.pass ? 'pass-confirm' : 'discard-confirm';
-  box.append(row);
+  row.children[1].id = st.pass ? 'pass-confirm' : 'discard-confirm';
 }
 
 // ---------- the hand ----------
@@ -604,7 +964,7 @@ function renderHand(m, act) {
   const box = $('#hand');
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.card : null;
   $('#hand-area').hidden = m.seat < 0;
-  box.classList.toggle('busy', app.pending);
+  box.classList.toggle('busy', app.pending || !!app.show);
   box.classList.toggle('choosing', act === 'play' || act === 'discard');
   const widow = new Set(v.bidder === m.seat ? v.widow : []);
   const plays = new Set(act === 'play' ? m.legal.map((a) => a.play) : []);
@@ -612,19 +972,19 @@ function renderHand(m, act) {
   const nodes = [];
   for (const c of sortHand(v.hand, v.trump, variant)) {
     const trump = isTrump(c, v.trump, variant);
-    const o = { button: true, trump, cls: '' };
+    const o = { button: true, trump, cls: '', tags: [] };
     const notes = [];
-    if (widow.has(c) && v.phase !== 'play') { o.cls += ' widow'; notes.push('from the widow'); }
+    if (widow.has(c) && v.phase !== 'play') { o.tags.push('widow'); notes.push('from the widow'); }
     if (m.view.called === c) notes.push('the called card');
     let can = false;
     if (act === 'play') {
       can = plays.has(c);
-      if (!can) o.title = variant === 'auction' ? 'You must follow suit or trump' : 'Not playable now';
+      if (!can) o.title = (m.refusals && m.refusals[c]) || 'Not playable now';
     } else if (st) {
       if (st.must.has(c)) {
         o.cls += ' must sel';
         o.pressed = true;
-        notes.push(st.pass ? '' : 'must go');
+        if (!st.pass) { o.tags.push('must'); notes.push('must go'); }
         o.title = 'This card must go';
       } else if (st.pool.has(c)) {
         const picked = st.chosen.has(c);
@@ -668,43 +1028,51 @@ function discardReason(m, c) {
 
 function onCard(c, act) {
   const m = app.m;
-  if (!m || app.pending) return;
+  if (!m || app.pending || app.show) return;
   if (act === 'play') {
     const a = m.legal.find((x) => x.play === c);
-    if (a) send(a);
+    if (a) { showRefusal(''); send(a); return; }
+    // Not playable: say why, in the engine's words.
+    const why = m.refusals && m.refusals[c];
+    showRefusal(why ? capital(why) + '.' : cardLabel(c) + ' may not be played now.');
     return;
   }
   if (act === 'discard') {
     const st = discardState(m);
-    if (st.must.has(c) || !st.pool.has(c)) return;
+    if (st.must.has(c)) { showRefusal(cardLabel(c) + ' must go: it is already chosen.'); return; }
+    if (!st.pool.has(c)) { showRefusal(discardReason(m, c) + '.'); return; }
+    showRefusal('');
     if (app.chosen.has(c)) app.chosen.delete(c);
     else if (app.chosen.size < st.limit) app.chosen.add(c);
-    else return;
+    else { showRefusal('You have chosen enough: unselect one first.'); return; }
     render();
   }
 }
+
+const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 // ---------- the side panels ----------
 
 function renderSheet(m) {
   const n = m.table.seats.length;
   const t = $('#sheet');
-  const head = h('tr', {}, h('th', { scope: 'col', text: 'Hand' }), h('th', { scope: 'col', text: 'Bid' }),
-    ...Array.from({ length: n }, (_, i) => h('th', { scope: 'col', class: i === m.seat ? 'me' : '', title: nameOf(i) }, seatName(i))));
+  const head = h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: 'Bid' }),
+    ...Array.from({ length: n }, (_, i) => h('th', { scope: 'col', class: i === m.seat ? 'me' : '', title: nameOf(i) }, shortName(i, 5))));
   const rows = m.sheet.map((r) => h('tr', { class: r.made ? 'made' : 'set' },
     h('th', { scope: 'row', text: String(r.hand) }),
     h('td', { title: nameOf(r.bidder) + (r.made ? ' made ' : ' was set on ') + r.bid },
-      r.bid + ' ' + shortName(r.bidder) + ' ', h('span', { class: r.made ? 'ok' : 'bad', text: r.made ? '✓' : '✗' }),
+      r.bid + ' #' + r.bidder, h('span', { class: r.made ? 'ok' : 'bad', text: r.made ? '✓' : '✗' }),
       h('span', { class: 'sr-only', text: r.made ? ' made' : ' set' })),
-    ...r.scores.map((s, i) => h('td', { class: i === m.seat ? 'me' : '' }, String(s), ' ',
+    ...r.scores.map((s, i) => h('td', { class: i === m.seat ? 'me' : '' }, h('span', { class: 'sc', text: String(s) }), ' ',
       h('span', { class: 'delta ' + (r.delta[i] > 0 ? 'up' : r.delta[i] < 0 ? 'down' : ''), text: '(' + (r.delta[i] > 0 ? '+' : '') + r.delta[i] + ')' })))));
-  const cap = h('caption', { class: 'hint', text: m.sheet.length ? 'Scores after each hand, the change in brackets.' : 'No hand finished yet.' });
+  const cap = h('caption', { class: 'hint', text: m.sheet.length ? 'Score after each hand, the change below it. Bid: the bid and the bidder’s seat.' : 'No hand finished yet.' });
   t.replaceChildren(cap, h('thead', {}, head), h('tbody', {}, rows));
 }
 
-function shortName(i) {
+function shortName(i, len) {
+  len = len || 8;
   const n = seatName(i);
-  return n.length > 8 ? n.slice(0, 7) + '…' : n;
+  return n.length > len ? n.slice(0, len - 1) + '…' : n;
 }
 
 function renderLastTrick(m) {
@@ -735,10 +1103,22 @@ function renderOut(m) {
 
 function renderLog(m) {
   const log = $('#log');
-  const items = m.log.map((e) => h('li', { text: describe(e) }));
+  const items = m.log.map((e) => h('li', { class: e.by ? 'by-table' : '', dataset: { by: e.by || '' }, text: describe(e) }));
   if (!items.length) items.push(h('li', { class: 'hint empty', text: 'Nothing yet.' }));
   log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
+}
+
+function renderChat() {
+  const m = app.m;
+  const panel = $('#chat-panel');
+  panel.hidden = !m || m.seat < 0;
+  if (panel.hidden) return;
+  const list = $('#chat-list');
+  const items = app.chat.map((c) => h('li', {}, h('strong', { text: (c.seat === m.seat ? 'You' : (c.name || seatName(c.seat))) + ': ' }), h('span', { text: c.text })));
+  if (!items.length) items.push(h('li', { class: 'hint empty', text: 'Say hello to the table.' }));
+  list.replaceChildren(...items);
+  list.scrollTop = list.scrollHeight;
 }
 
 async function renderRecords(m) {
@@ -757,13 +1137,17 @@ async function renderRecords(m) {
 
 // ---------- the end of a hand ----------
 
+function handHeadline(lh) {
+  const moon = lh.bid === 10 && app.m.table.variant !== 'auction';
+  return 'Hand ' + lh.hand + ': ' + nameOf(lh.bidder) + (lh.made ? ' made ' : ' was set on ') + lh.bid + (moon ? ' (moon)' : '');
+}
+
 function showSummary(lh) {
   const m = app.m;
   const n = m.table.seats.length;
   const variant = m.table.variant;
   const body = $('#summary-body');
-  const moon = lh.bid === 10 && variant !== 'auction';
-  setText($('#summary-h'), 'Hand ' + lh.hand + ': ' + nameOf(lh.bidder) + (lh.made ? ' made ' : ' was set on ') + lh.bid + (moon ? ' (moon)' : ''));
+  setText($('#summary-h'), handHeadline(lh));
   const parts = [];
   const trump = SUITS[lh.trump];
   const facts = ['Trump: ' + (trump ? trump.sym + ' ' + trump.name : 'none')];
@@ -772,6 +1156,9 @@ function showSummary(lh) {
     facts.push('Sides: ' + lh.teams.map((t) => t.map(seatName).join(' & ')).join(' against '));
   }
   parts.push(h('p', { text: facts.join(' · ') }));
+  if (lh.tricks != null && lh.tricks < 6) {
+    parts.push(h('p', { class: 'ended', text: 'The hand ended after ' + lh.tricks + (lh.tricks === 1 ? ' trick' : ' tricks') + ': nobody held a trump any more.' }));
+  }
 
   const pts = lh.points.length ? lh.points.map((p) => h('tr', {},
     h('th', { scope: 'row', text: POINT_NAMES[p.kind] || p.kind }),

@@ -201,7 +201,8 @@ export function fixTabStop(container) {
 }
 
 // cardNode draws a card: a button when the player may choose it.
-// o: {button, trump, cls, note, pressed, disabled, title}
+// o: {button, trump, cls, note, pressed, disabled, title, tags}: tags are
+// short labels drawn inside the card ("widow", "must").
 export function cardNode(c, o) {
   o = o || {};
   const joker = isJoker(c);
@@ -220,6 +221,7 @@ export function cardNode(c, o) {
     h('span', { class: 'c-pip', 'aria-hidden': 'true', text: joker ? (c === 'BJ' ? 'BIG JOKER' : 'LITTLE JOKER') : SUITS[c[1]].sym }),
   ];
   if (o.trump) kids.push(h('span', { class: 'c-tag', 'aria-hidden': 'true', text: 'trump' }));
+  for (const t of o.tags || []) kids.push(h('span', { class: 'c-label ' + t, 'aria-hidden': 'true', text: t }));
   if (o.button) {
     return h('button', {
       type: 'button', class: cls, 'aria-label': label, dataset: { card: c, rove: '' },
