@@ -266,15 +266,29 @@ func TestPingLiveness(t *testing.T) {
 	tab := ts.create(`{"variant":"pawnee"}`)
 	ws := dialHello(t, ts, tab.ID)
 	defer ws.CloseNow()
-	// Reading answers pings: the connection stays up over several intervals.
-	ctx, cancel := context.WithTimeout(bg, time.Second)
-	_, _, err := ws.Read(ctx)
-	cancel()
-	if !errors.Is(err, context.DeadlineExceeded) {
+	// A client that reads answers pings: the connection stays up over
+	// several intervals, and still serves.
+	ended := make(chan error, 1)
+	go func() {
+		for {
+			if _, _, err := ws.Read(bg); err != nil {
+				ended <- err
+				return
+			}
+		}
+	}()
+	time.Sleep(time.Second) // five ping intervals
+	select {
+	case err := <-ended:
 		t.Fatalf("a client that answers pings was closed: %v", err)
+	default:
 	}
-	// (The failed read above closed this client's side; a fresh one that
-	// never reads is the dead peer.)
+	wctx, wcancel := context.WithTimeout(bg, 5*time.Second)
+	defer wcancel()
+	if err := ws.Write(wctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil {
+		t.Fatalf("after five ping intervals: %v", err)
+	}
+	// A client that never reads (and so never answers) is the dead peer.
 	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.hs.URL, "http://"))
 	if err != nil {
 		t.Fatal(err)

@@ -55,6 +55,10 @@ type site struct {
 	*browser
 	url   string
 	drops *hijacked
+	srv   *server.Server
+	// onTurn, when set, runs at each of our decisions before playUntilOurBid
+	// acts; onWait while others act.
+	onTurn, onWait func(u ui)
 }
 
 // hijacked keeps the connections the server took over for WebSockets, so
@@ -154,7 +158,7 @@ func newSite(t *testing.T) *site {
 	b := &browser{t: t, ctx: bctx, shots: shots}
 	b.watchConsole()
 	b.do("start the browser", chromedp.EmulateViewport(1280, 900))
-	return &site{browser: b, url: ts.URL, drops: drops}
+	return &site{browser: b, url: ts.URL, drops: drops, srv: srv}
 }
 
 // watchConsole collects the page's errors: a script error or a
@@ -403,8 +407,14 @@ func (s *site) playUntilOurBid(shots map[string]string) []hand {
 			t.Fatalf("the match ended before we played a hand as the bidder (%d hands)", len(hands))
 		}
 		if u.Pending || u.Act == "" {
+			if s.onWait != nil && !u.Pending && !u.Over {
+				s.onWait(u)
+			}
 			time.Sleep(20 * time.Millisecond)
 			continue
+		}
+		if s.onTurn != nil {
+			s.onTurn(u)
 		}
 		switch u.Act {
 		case "bid":
