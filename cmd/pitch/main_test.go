@@ -429,13 +429,13 @@ func TestAdvise(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var out struct {
-		Seat    int             `json:"seat"`
-		Level   string          `json:"level"`
+		Seat    int          `json:"seat"`
+		Level   string       `json:"level"`
 		Choice  pitch.Action `json:"choice"`
 		Options []struct {
 			Action pitch.Action `json:"action"`
-			Value  float64         `json:"value"`
-			Made   *float64        `json:"made"`
+			Value  float64      `json:"value"`
+			Made   *float64     `json:"made"`
 		} `json:"options"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
