@@ -114,6 +114,12 @@ type browser struct {
 // newSite starts the server and a browser; both stop when the test ends.
 func newSite(t *testing.T) *site {
 	t.Helper()
+	return newSiteWith(t, nil)
+}
+
+// newSiteWith is newSite with the server's options changed by tweak.
+func newSiteWith(t *testing.T, tweak func(*server.Options)) *site {
+	t.Helper()
 	chromium := chromiumPath()
 	if chromium == "" {
 		t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium)")
@@ -127,7 +133,11 @@ func newSite(t *testing.T) *site {
 	}
 	t.Cleanup(func() { st.Close() })
 	// AwayDelay is long: no stand-in bot may take our turns.
-	srv, err := server.New(ctx, st, server.Options{BotDelay: 20 * time.Millisecond, AwayDelay: time.Minute, Static: web.FS()})
+	opts := server.Options{BotDelay: 20 * time.Millisecond, AwayDelay: time.Minute, Static: web.FS()}
+	if tweak != nil {
+		tweak(&opts)
+	}
+	srv, err := server.New(ctx, st, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +153,7 @@ func newSite(t *testing.T) *site {
 			t.Fatal(err)
 		}
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+	copts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
@@ -151,7 +161,7 @@ func newSite(t *testing.T) *site {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900),
 	)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	actx, acancel := chromedp.NewExecAllocator(ctx, copts...)
 	t.Cleanup(acancel)
 	bctx, bcancel := chromedp.NewContext(actx)
 	t.Cleanup(bcancel)
@@ -427,6 +437,9 @@ func (s *site) playUntilOurBid(shots map[string]string) []hand {
 			top := slices.Max(bids)
 			s.click(fmt.Sprintf(`#actions button[data-bid="%d"]`, top))
 			cur.actions = append(cur.actions, pitch.Bid(0, top))
+			if top == 4 { // an auction pitch ends the bidding; a ten-point dealer's forced 4 wins it
+				cur.bidder = true
+			}
 		case "call":
 			// Pick the suit, then the rank: 13 ranks in each of the 4 suits,
 			// no jokers (PW-CALL-1).

@@ -76,6 +76,7 @@ export async function initTable(id) {
   window.addEventListener('online', () => { if (!app.ws) reconnectNow(); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden && !app.ws) reconnectNow(); });
   new ResizeObserver(() => placeSeats()).observe($('#felt'));
+  window.addEventListener('resize', () => placeSeats()); // seat boxes change size with the screen too
   setInterval(tick, 250);
 
   try {
@@ -414,6 +415,8 @@ function timeLeft() {
 
 // tick updates the turn countdown four times a second.
 function tick() {
+  const felt = $('#felt');
+  if (felt.clientWidth + 'x' + felt.clientHeight + ':' + window.innerWidth !== placedFor) placeSeats();
   const left = timeLeft();
   const box = $('#seats .countdown');
   if (!box) return;
@@ -637,7 +640,7 @@ function renderFelt(m) {
     if (v.bidder === i) badges.push(h('span', { class: 'badge bidder' }, (v.phase === 'bid' ? 'High ' : 'Bid ') + v.bid));
     if (v.partner_known && v.partner === i && i !== v.bidder) badges.push(h('span', { class: 'badge partner' }, 'Partner'));
     if (v.phase === 'bid' && v.passed.includes(i)) badges.push(h('span', { class: 'badge passed' }, 'Passed'));
-    if (isTeamGame()) badges.push(h('span', { class: 'badge team' }, i % 2 === 0 ? 'Team A' : 'Team B'));
+    if (isTeamGame()) badges.push(h('span', { class: 'badge team', title: 'Team ' + (i % 2 === 0 ? 'A' : 'B') }, h('span', { class: 'wide', text: 'Team ' }), i % 2 === 0 ? 'A' : 'B'));
     if (m.away && m.away[i]) badges.push(h('span', { class: 'badge away', title: 'Away: the table plays for them' }, 'Away'));
     if (s.kind === 'human' && !s.taken) badges.push(h('span', { class: 'badge free' }, 'Free seat'));
     const turn = acting && v.turn === i && !app.show;
@@ -653,9 +656,8 @@ function renderFelt(m) {
     },
     h('div', { class: 's-name', title: nameOf(i) + (s.kind === 'bot' ? ' · ' + s.level : '') },
       h('span', { class: 's-num', text: i }), ' ', seatName(i), i === m.seat ? h('span', { class: 'you', text: ' (you)' }) : null),
-    h('div', { class: 's-stats' }, h('span', { text: 'Score ' + v.scores[i] }), ' · ', h('span', { text: held })),
+    h('div', { class: 's-stats', title: stats }, h('span', { text: v.scores[i] + ' pts' }), ' · ', h('span', { text: held })),
     badges.length || turn ? h('div', { class: 's-badges' }, badges,
-      turn ? h('span', { class: 'badge turn-badge', 'aria-hidden': 'true', text: i === m.seat ? 'Your turn' : 'To ' + (PHASE_VERBS[v.phase] || 'act') }) : null,
       turn && m.timer && m.timer.seat === i ? h('span', { class: 'badge countdown', role: 'timer' }) : null) : null));
   }
   $('#seats').replaceChildren(...seats);
@@ -687,9 +689,13 @@ function renderFelt(m) {
 }
 
 // placeSeats puts the seat boxes round the felt, each wholly inside it.
+// It runs on every render, when the felt or the window changes size, and
+// (if the felt's size changed unseen) from tick.
+let placedFor = '';
 function placeSeats() {
   const felt = $('#felt');
   const W = felt.clientWidth, H = felt.clientHeight;
+  placedFor = W + 'x' + H + ':' + window.innerWidth;
   for (const s of document.querySelectorAll('#seats .seat')) {
     const w = s.offsetWidth, hh = s.offsetHeight;
     const x = W / 2 + Number(s.dataset.ax) * (W / 2 - w / 2 - 6);

@@ -220,7 +220,7 @@ export function cardNode(c, o) {
       h('span', { class: 'c-suit', text: joker ? '' : SUITS[c[1]].sym })),
     h('span', { class: 'c-pip', 'aria-hidden': 'true', text: joker ? (c === 'BJ' ? 'BIG JOKER' : 'LITTLE JOKER') : SUITS[c[1]].sym }),
   ];
-  if (o.trump) kids.push(h('span', { class: 'c-tag', 'aria-hidden': 'true', text: 'trump' }));
+  if (o.trump) kids.push(h('span', { class: 'c-tag', 'aria-hidden': 'true' }, h('span', { class: 'wide', text: 'trump' }), h('span', { class: 'narrow', text: '★' })));
   for (const t of o.tags || []) kids.push(h('span', { class: 'c-label ' + t, 'aria-hidden': 'true', text: t }));
   if (o.button) {
     return h('button', {
