@@ -219,6 +219,12 @@ func TestBrowserTable(t *testing.T) {
 			s := newSite(t)
 			id := s.createTable(g.variant, g.seats, "")
 			s.eval(recorderJS, new(bool))
+			// A spectator watches in a tab of its own.
+			tab, cancel := chromedp.NewContext(s.ctx)
+			defer cancel()
+			spec := &browser{t: t, ctx: tab, shots: s.shots}
+			spec.do("watch", chromedp.Navigate(s.url+"/t/"+id+"?watch=1"), chromedp.WaitVisible(chromedp.CSS("#felt")))
+			spec.eval(recorderJS, new(bool))
 			s.join("Ada")
 			shots := map[string]bool{}
 			checked := map[string]int{}
@@ -247,6 +253,23 @@ func TestBrowserTable(t *testing.T) {
 			}
 			hands := s.playUntilOurBid(nil)
 			s.checkLayout("summary", shots)
+			// The spectator saw the play but was not stopped by a summary
+			// after each hand: a line says how the hand went instead.
+			var specLog []logEntry
+			spec.eval(`JSON.stringify(window.__log)`, &specLog)
+			tricks := 0
+			for _, e := range specLog {
+				if e.T == "summary" {
+					t.Error("the spectator got the hand summary pop-up")
+				}
+				if e.T == "trick" && len(e.Cards) > 0 {
+					tricks++
+				}
+			}
+			if tricks == 0 {
+				t.Error("the spectator never saw a card on the table")
+			}
+			waitFor(t, "the spectator's line on the hand", func() bool { return strings.HasPrefix(spec.text("#notice"), "Hand ") }, 10*time.Second)
 			s.checkEveryCardSeen(id, len(hands))
 			s.checkLastHand(id, hands, g.seats)
 			for _, phase := range []string{"bid", "play"} {

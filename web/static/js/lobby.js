@@ -88,7 +88,7 @@ export function initLobby() {
     const btn = $('#create');
     btn.disabled = true;
     try {
-      const info = await api('POST', '/api/tables', { variant, options, seats, turn_timer: Number($('#timer').value) });
+      const info = await api('POST', '/api/tables', { variant, options, seats, turn_timer: Number($('#timer').value), hints: $('#hints').checked });
       location.assign(info.url);
     } catch (e) {
       showError('The table was not created: ' + e.message);
@@ -150,6 +150,9 @@ async function loadOpen() {
   }
 }
 
+// listMine shows the tables this browser holds a seat at: the game, who
+// plays, and whether the match goes on; a table the server no longer has
+// is forgotten.
 function listMine() {
   const ids = store.keys().filter((k) => k.startsWith('pitch.seat.')).map((k) => k.slice('pitch.seat.'.length));
   $('#mine').hidden = ids.length === 0;
@@ -158,8 +161,16 @@ function listMine() {
   for (const id of ids.slice(0, 20)) {
     let saved = {};
     try { saved = JSON.parse(store.get('pitch.seat.' + id)) || {}; } catch (e) { /* ignore */ }
-    list.append(h('li', { class: 'table-item' },
-      h('div', {}, 'Table ' + id + ' · seat ' + saved.seat + ' as ' + (saved.name || '?')),
-      h('div', { class: 'item-actions' }, h('a', { class: 'button', href: '/t/' + id }, 'Open'))));
+    const about = h('div', {}, h('strong', { text: 'Seat ' + saved.seat + ' as ' + (saved.name || '?') }), h('div', { class: 'hint', text: 'Loading…' }));
+    const li = h('li', { class: 'table-item' }, about,
+      h('div', { class: 'item-actions' }, h('a', { class: 'button', href: '/t/' + id, 'aria-label': 'Open table ' + id }, 'Open')));
+    list.append(li);
+    api('GET', '/api/tables/' + encodeURIComponent(id)).then((t) => {
+      const state = t.closed ? 'closed' : t.finished ? 'match over' : t.seats.some((s) => !s.taken) ? 'waiting for players' : 'in play';
+      about.replaceChildren(h('strong', { text: gameName(t.variant) + ' · seat ' + saved.seat + ' as ' + (saved.name || '?') + ' · ' + state }),
+        h('div', { class: 'hint', text: describeSeats(t) }));
+    }).catch((e) => {
+      if (/not found|no such table/i.test(e.message)) { store.del('pitch.seat.' + id); li.remove(); } else about.lastChild.textContent = 'Could not be loaded: ' + e.message;
+    });
   }
 }
