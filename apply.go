@@ -8,20 +8,63 @@ import (
 
 // ActionError is a refused action (C-7): what was wrong and what is allowed.
 // A refused action leaves the state unchanged.
+//
+// Problem says it in English; Code, Rule and Params say it for a program
+// (a client that shows it in another language): Code is stable (see
+// docs/protocol.md), Rule the rule ID broken when one is, and Params the
+// seats, numbers and cards involved (cards as their codes, lists as slices).
 type ActionError struct {
 	Action  Action
 	Problem string // what was wrong, e.g. "seat 2 must play a trump (holds TH, 4H)"
+	Code    string
+	Rule    string
+	Params  map[string]any
 }
 
 func (e *ActionError) Error() string { return e.Problem }
 
-func (s *State) refuse(a Action, format string, args ...any) error {
-	return &ActionError{Action: a, Problem: fmt.Sprintf(format, args...)}
+// why is what refuse needs to say besides the English text: the code, the
+// rule and the parameters.
+type why struct {
+	code, rule string
+	params     map[string]any
+}
+
+func (s *State) refuse(a Action, w why, format string, args ...any) error {
+	p := w.params
+	if p == nil {
+		p = map[string]any{}
+	}
+	if _, ok := p["Seat"]; !ok {
+		p["Seat"] = int(a.Seat)
+	}
+	return &ActionError{Action: a, Problem: fmt.Sprintf(format, args...), Code: w.code, Rule: w.rule, Params: p}
+}
+
+// codes lists a set's cards by code, for ActionError.Params.
+func codes(set CardSet) []string {
+	out := []string{}
+	for c := set; c != 0; c &= c - 1 {
+		out = append(out, c.First().String())
+	}
+	return out
+}
+
+// bidNums lists the bids of a bid mask, for ActionError.Params.
+func bidNums(bids uint16) []int {
+	out := []int{}
+	for ; bids != 0; bids &= bids - 1 {
+		out = append(out, bits.TrailingZeros16(bids))
+	}
+	return out
 }
 
 func cardList(set CardSet) string {
 	return strings.ReplaceAll(set.String(), " ", ", ")
 }
+
+// bidRule names each game's bidding rule.
+var bidRule = [...]string{Auction: "AP-BID-1", TenPoint: "TP-BID-1", Pawnee: "PW-BID-1"}
 
 // forcedRule names the rule that forces the dealer's bid in each game, and
 // exactly says whether that bid is one number.
@@ -76,14 +119,16 @@ func (s *State) Apply(a Action) error {
 		return s.applyPlay(a) // the hot path of every playout
 	}
 	if s.phase == PhaseDone {
-		return s.refuse(a, "the hand is over: no more actions are allowed")
+		return s.refuse(a, why{code: "hand_over", rule: "C-7"}, "the hand is over: no more actions are allowed")
 	}
 	if int(a.Seat) != int(s.turn) {
 		if s.phase == PhaseBid && s.variant == Pawnee && a.Seat >= 0 && a.Seat < s.n && s.passed&(1<<a.Seat) != 0 {
 			// PW-BID-1: say why, not only whose turn it is.
-			return s.refuse(a, "seat %d has passed and may not bid again; it is seat %d's turn to %s", a.Seat, s.turn, s.expect())
+			return s.refuse(a, why{code: "passed", rule: "PW-BID-1", params: map[string]any{"Turn": int(s.turn)}},
+				"seat %d has passed and may not bid again; it is seat %d's turn to %s", a.Seat, s.turn, s.expect())
 		}
-		return s.refuse(a, "it is seat %d's turn to %s, not seat %d's", s.turn, s.expect(), a.Seat)
+		return s.refuse(a, why{code: "not_your_turn", rule: "C-7", params: map[string]any{"Turn": int(s.turn), "Phase": s.phase.String()}},
+			"it is seat %d's turn to %s, not seat %d's", s.turn, s.expect(), a.Seat)
 	}
 	ok := false
 	switch s.phase {
@@ -103,7 +148,8 @@ func (s *State) Apply(a Action) error {
 		ok = a.Kind == ActPlay
 	}
 	if !ok {
-		return s.refuse(a, "seat %d may not %s now: the hand is at %s, where the action is %s", a.Seat, a.Kind, s.phase, phaseActions[s.phase])
+		return s.refuse(a, why{code: "wrong_phase", rule: "C-7", params: map[string]any{"Kind": a.Kind.String(), "Phase": s.phase.String()}},
+			"seat %d may not %s now: the hand is at %s, where the action is %s", a.Seat, a.Kind, s.phase, phaseActions[s.phase])
 	}
 	switch a.Kind {
 	case ActBid, ActPass:
@@ -112,7 +158,7 @@ func (s *State) Apply(a Action) error {
 		return s.applyCall(a)
 	case ActTrump:
 		if a.Suit >= NoSuit {
-			return s.refuse(a, "trump must be one of C, D, H, S")
+			return s.refuse(a, why{code: "bad_trump", rule: "TP-TR-1"}, "trump must be one of C, D, H, S")
 		}
 		s.applyTrump(a.Suit)
 		return nil
@@ -131,18 +177,22 @@ func (s *State) applyBid(a Action) error {
 	bids, canPass := s.bidOptions()
 	if a.Kind == ActPass {
 		if !canPass {
-			return s.refuse(a, "seat %d is the dealer and everyone else passed: the dealer must bid %s%s (%s)", a.Seat, exactly[s.variant], bidList(bids, false), forcedRule[s.variant])
+			return s.refuse(a, why{code: "dealer_must_bid", rule: forcedRule[s.variant], params: map[string]any{"Bids": bidNums(bids)}},
+				"seat %d is the dealer and everyone else passed: the dealer must bid %s%s (%s)", a.Seat, exactly[s.variant], bidList(bids, false), forcedRule[s.variant])
 		}
 		s.passed |= 1 << a.Seat
 	} else {
 		if a.Bid < 0 || a.Bid > 15 || bids&(1<<a.Bid) == 0 {
 			if !canPass && s.variant != Auction { // TP-BID-2, PW-BID-3
-				return s.refuse(a, "seat %d may not bid %d: the dealer, after everyone else passed, must bid exactly %s (%s)", a.Seat, a.Bid, bidList(bids, false), forcedRule[s.variant])
+				return s.refuse(a, why{code: "dealer_exact", rule: forcedRule[s.variant], params: map[string]any{"Bid": int(a.Bid), "Bids": bidNums(bids)}},
+					"seat %d may not bid %d: the dealer, after everyone else passed, must bid exactly %s (%s)", a.Seat, a.Bid, bidList(bids, false), forcedRule[s.variant])
 			}
 			if s.variant == Pawnee && a.Bid == 10 && s.bid < 10 && s.scores[a.Seat] < 0 { // PW-BID-4
-				return s.refuse(a, "seat %d may not bid 10: its score %d is negative; allowed are %s", a.Seat, s.scores[a.Seat], bidList(bids, canPass))
+				return s.refuse(a, why{code: "moon_negative", rule: "PW-BID-4", params: map[string]any{"Score": int(s.scores[a.Seat]), "Bids": bidNums(bids), "Pass": canPass}},
+					"seat %d may not bid 10: its score %d is negative; allowed are %s", a.Seat, s.scores[a.Seat], bidList(bids, canPass))
 			}
-			return s.refuse(a, "seat %d may not bid %d: allowed are %s", a.Seat, a.Bid, bidList(bids, canPass))
+			return s.refuse(a, why{code: "bid_not_allowed", rule: bidRule[s.variant], params: map[string]any{"Bid": int(a.Bid), "Bids": bidNums(bids), "Pass": canPass}},
+				"seat %d may not bid %d: allowed are %s", a.Seat, a.Bid, bidList(bids, canPass))
 		}
 		s.bid, s.bidder = a.Bid, a.Seat
 	}
@@ -178,10 +228,12 @@ func (s *State) applyBid(a Action) error {
 
 func (s *State) applyCall(a Action) error {
 	if !a.Card.Valid() || a.Card.IsJoker() {
-		return s.refuse(a, "seat %d may not call %s: the called card must be one of the 52 cards, not a joker", a.Seat, a.Card)
+		return s.refuse(a, why{code: "call_joker", rule: "PW-CALL-1", params: map[string]any{"Card": a.Card.String()}},
+			"seat %d may not call %s: the called card must be one of the 52 cards, not a joker", a.Seat, a.Card)
 	}
 	if !s.callAllowed(a.Card) {
-		return s.refuse(a, "seat %d may not call %s: it is in the bidder's own hand and call_own_card is off; call a card you do not hold", a.Seat, a.Card)
+		return s.refuse(a, why{code: "call_own", rule: "PW-CALL-1", params: map[string]any{"Card": a.Card.String()}},
+			"seat %d may not call %s: it is in the bidder's own hand and call_own_card is off; call a card you do not hold", a.Seat, a.Card)
 	}
 	s.called = a.Card
 	s.setTrump(a.Card.Suit())    // PW-CALL-1
@@ -273,14 +325,17 @@ func (s *State) applyPassTrumps(a Action) error {
 	h := s.hands[a.Seat]
 	partner := (a.Seat + 2) % 4
 	if lim == 0 {
-		why := fmt.Sprintf("its partner, seat %d, holds %d", partner, s.hands[partner].Len())
+		reason := fmt.Sprintf("its partner, seat %d, holds %d", partner, s.hands[partner].Len())
+		code := "pass_partner_full"
 		if s.passedTo[a.Seat] != 0 {
-			why = "it has passed once already"
+			reason, code = "it has passed once already", "pass_once"
 		}
-		return s.refuse(a, "seat %d may not pass trumps: %s; it must burn %d of %s", a.Seat, why, h.Len()-6, cardList(h))
+		return s.refuse(a, why{code: code, rule: "TP-TR-5", params: map[string]any{"Partner": int(partner), "Count": h.Len() - 6, "Held": codes(h)}},
+			"seat %d may not pass trumps: %s; it must burn %d of %s", a.Seat, reason, h.Len()-6, cardList(h))
 	}
 	if a.Cards&^h != 0 || a.Cards.Len() == 0 || a.Cards.Len() > lim {
-		return s.refuse(a, "seat %d may pass 1 to %d of its own trumps (%s) to seat %d, not %s", a.Seat, lim, cardList(h), partner, cardList(a.Cards))
+		return s.refuse(a, why{code: "pass_count", rule: "TP-TR-5", params: map[string]any{"Count": lim, "Partner": int(partner), "Cards": codes(a.Cards)}},
+			"seat %d may pass 1 to %d of its own trumps (%s) to seat %d, not %s", a.Seat, lim, cardList(h), partner, cardList(a.Cards))
 	}
 	s.hands[a.Seat] &^= a.Cards
 	s.hands[partner] |= a.Cards
@@ -308,7 +363,12 @@ func (s *State) applyDiscard(a Action) error {
 		default:
 			want = fmt.Sprintf("all of %s and %d of %s", cardList(ch.must), ch.k, cardList(ch.pool))
 		}
-		return s.refuse(a, "seat %d must %s %d cards (holds %s): %s, not %s%s", a.Seat, verb, h.Len()-6, cardList(h), want, cardList(a.Cards), s.discardWhy(a.Cards, ch))
+		code, rule := "discard_wrong", "PW-DIS-2"
+		if s.variant == TenPoint {
+			code, rule = "burn_wrong", "TP-TR-5"
+		}
+		return s.refuse(a, why{code: code, rule: rule, params: map[string]any{"Count": h.Len() - 6, "Must": codes(ch.must), "Pool": codes(ch.pool), "Choose": ch.k, "Cards": codes(a.Cards)}},
+			"seat %d must %s %d cards (holds %s): %s, not %s%s", a.Seat, verb, h.Len()-6, cardList(h), want, cardList(a.Cards), s.discardWhy(a.Cards, ch))
 	}
 	s.hands[a.Seat] &^= a.Cards
 	s.out[a.Seat] |= a.Cards
@@ -438,7 +498,8 @@ func (s *State) nextLeader(lead int8) {
 func (s *State) applyPlay(a Action) error {
 	legal := s.legalPlays()
 	if !legal.Has(a.Card) {
-		return s.refuse(a, "%s", s.playProblem(a, legal))
+		w, msg := s.playProblem(a, legal)
+		return s.refuse(a, w, "%s", msg)
 	}
 	s.play(a.Card)
 	return nil
@@ -490,21 +551,28 @@ func (s *State) play(c Card) {
 	s.finishTrick()
 }
 
-func (s *State) playProblem(a Action, legal CardSet) string {
+func (s *State) playProblem(a Action, legal CardSet) (why, string) {
 	h := s.hands[a.Seat]
+	p := map[string]any{"Card": a.Card.String(), "Legal": codes(legal)}
 	switch {
 	case !h.Has(a.Card) && legal != h: // C-7: say what may be played, not just what is held
-		return fmt.Sprintf("seat %d does not hold %s (holds %s; may play %s)", a.Seat, a.Card, cardList(h), cardList(legal))
+		return why{"not_held", "C-7", p}, fmt.Sprintf("seat %d does not hold %s (holds %s; may play %s)", a.Seat, a.Card, cardList(h), cardList(legal))
 	case !h.Has(a.Card):
-		return fmt.Sprintf("seat %d does not hold %s (holds %s)", a.Seat, a.Card, cardList(h))
+		return why{"not_held", "C-7", p}, fmt.Sprintf("seat %d does not hold %s (holds %s)", a.Seat, a.Card, cardList(h))
 	case s.variant == Pawnee && s.tricks == 0 && s.trickLen == 0:
-		return fmt.Sprintf("seat %d must lead the called card %s", a.Seat, s.called)
+		p["Called"] = s.called.String()
+		return why{"lead_called", "PW-PLAY-1", p}, fmt.Sprintf("seat %d must lead the called card %s", a.Seat, s.called)
 	case s.variant != Auction:
-		return fmt.Sprintf("seat %d must play a trump (holds %s)", a.Seat, cardList(legal))
+		rule := "TP-PLAY-1"
+		if s.variant == Pawnee {
+			rule = "PW-PLAY-2"
+		}
+		return why{"play_trump", rule, p}, fmt.Sprintf("seat %d must play a trump (holds %s)", a.Seat, cardList(legal))
 	case s.trick[0].Suit() == s.trump:
-		return fmt.Sprintf("seat %d must follow trump (holds %s)", a.Seat, cardList(legal))
+		return why{"follow_trump", "AP-PLAY-2", p}, fmt.Sprintf("seat %d must follow trump (holds %s)", a.Seat, cardList(legal))
 	}
-	return fmt.Sprintf("seat %d must follow %s or play a trump (may play %s)", a.Seat, s.trick[0].Suit(), cardList(legal))
+	p["Suit"] = s.trick[0].Suit().String()
+	return why{"follow_suit", "AP-PLAY-2", p}, fmt.Sprintf("seat %d must follow %s or play a trump (may play %s)", a.Seat, s.trick[0].Suit(), cardList(legal))
 }
 
 // beats reports whether card c, played to the trick, beats the card
