@@ -19,6 +19,9 @@ type Match struct {
 	history []Action // every action of the match
 	last    State    // the last finished hand
 	winner  []int
+	// byDeck: every hand is dealt from a deck the caller gives (DealNext),
+	// not from rng; awaiting: the hand in State is not dealt yet.
+	byDeck, awaiting bool
 }
 
 // NewRand returns the generator a match with this seed uses.
@@ -33,6 +36,44 @@ func NewMatch(g *Game, seed uint64) *Match {
 	dealer := m.rng.IntN(g.seats)
 	m.state = Deal(g, dealer, make([]int, g.seats), m.rng)
 	return m
+}
+
+// NewMatchByDeck starts a match of g whose hands the caller deals with
+// DealNext, each from a deck order of its own (a server's fair deals,
+// docs/fairness.md). The first dealer is drawn from seed exactly as
+// NewMatch draws it (C-2); the seed deals no cards. Until DealNext the
+// match awaits its first deal: State is an empty hand with no seat to act.
+func NewMatchByDeck(g *Game, seed uint64) *Match {
+	m := &Match{Game: g, Seed: seed, rng: NewRand(seed), byDeck: true}
+	m.await(m.rng.IntN(g.seats), make([]int, g.seats))
+	return m
+}
+
+// await makes the hand in progress an undealt hand of dealer.
+func (m *Match) await(dealer int, scores []int) {
+	m.state.reset(m.Game, int8(dealer), scores)
+	m.state.turn = -1
+	m.state.setSides()
+	m.awaiting = true
+}
+
+// AwaitingDeal reports whether the hand in progress waits for its deck
+// (DealNext): never for a match made by NewMatch.
+func (m *Match) AwaitingDeal() bool { return m.awaiting }
+
+// DealNext deals the hand the match awaits from deck (top first, exactly
+// the game's deck, as NewHand takes it), with the dealer and the scores
+// the match gives it.
+func (m *Match) DealNext(deck []Card) error {
+	if !m.awaiting {
+		return fmt.Errorf("no hand awaits a deal: the hand in progress is dealt")
+	}
+	s, err := NewHand(m.Game, m.state.Dealer(), m.state.Scores(), deck)
+	if err != nil {
+		return err
+	}
+	m.state, m.awaiting = s, false
+	return nil
 }
 
 // Replay rebuilds a match from its seed and every action taken in it (C-6).
@@ -79,6 +120,9 @@ func (m *Match) Apply(a Action) error {
 	if m.Over() {
 		return &ActionError{Action: a, Problem: "the match is over: no more actions are allowed"}
 	}
+	if m.awaiting {
+		return &ActionError{Action: a, Problem: "the hand is not dealt yet: wait for the deal"}
+	}
 	if err := m.state.Apply(a); err != nil {
 		return err
 	}
@@ -92,6 +136,10 @@ func (m *Match) Apply(a Action) error {
 	m.last = m.state
 	if w := m.state.Winners(); w != nil {
 		m.winner = w
+		return nil
+	}
+	if m.byDeck {
+		m.await(int(m.state.next(m.state.dealer)), m.state.NewScores())
 		return nil
 	}
 	m.state = Deal(m.Game, int(m.state.next(m.state.dealer)), m.state.NewScores(), m.rng)

@@ -20,6 +20,9 @@ type Record struct {
 	Widow   CardSet // pawnee
 	Stock   []Card  // ten-point, top first; auction: the undealt cards (optional)
 	Actions []Action
+	// Fairness is the proof of a fair deal (docs/fairness.md) as written
+	// in the record, or nil. Scoring ignores it; VerifyFairness checks it.
+	Fairness json.RawMessage
 }
 
 // Record returns the hand record of this hand with the given actions,
@@ -94,18 +97,19 @@ type jsonDeal struct {
 }
 
 type jsonRecord struct {
-	Variant string         `json:"variant"`
-	Options map[string]any `json:"options,omitempty"`
-	Dealer  int            `json:"dealer"`
-	Scores  []int          `json:"scores"`
-	Deal    jsonDeal       `json:"deal"`
-	Actions []Action       `json:"actions"`
+	Variant string          `json:"variant"`
+	Options map[string]any  `json:"options,omitempty"`
+	Dealer  int             `json:"dealer"`
+	Scores  []int           `json:"scores"`
+	Deal    jsonDeal        `json:"deal"`
+	Actions []Action        `json:"actions"`
+	Fair    json.RawMessage `json:"fairness,omitempty"`
 }
 
 // MarshalJSON writes the record in the hand-record format.
 func (r Record) MarshalJSON() ([]byte, error) {
 	j := jsonRecord{Variant: r.Variant.String(), Options: r.Game.OptionMap(), Dealer: r.Dealer,
-		Scores: r.Scores, Actions: r.Actions}
+		Scores: r.Scores, Actions: r.Actions, Fair: r.Fairness}
 	if j.Actions == nil {
 		j.Actions = []Action{}
 	}
@@ -265,7 +269,7 @@ func ReadRecord(rd io.Reader) (*Record, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, recErr(-1, "the hand record is not a JSON object: %v", err)
 	}
-	known := []string{"variant", "options", "dealer", "scores", "deal", "actions", "comment"}
+	known := []string{"variant", "options", "dealer", "scores", "deal", "actions", "comment", "fairness"}
 	for k := range top {
 		if !contains(known, k) {
 			return nil, recErr(-1, "unknown field %q: a hand record has %s", k, strings.Join(known, ", "))
@@ -315,6 +319,9 @@ func ReadRecord(rd io.Reader) (*Record, error) {
 		return nil, recErr(-1, "%v", err)
 	}
 	r := &Record{Variant: v, Game: g}
+	if raw, ok := top["fairness"]; ok && string(raw) != "null" {
+		r.Fairness = raw // checked only by VerifyFairness: scoring ignores it
+	}
 	if err := field("dealer", &r.Dealer, "a seat number"); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,335 @@
+package pitch
+
+// Provably fair deals (docs/fairness.md). Before a hand is dealt the
+// server publishes the SHA-256 of a fresh 256-bit secret (the
+// commitment); each seated person's browser then sends a random value
+// (a contribution); the deal's seed is the SHA-256 of the secret and the
+// contributions, and the deck order comes from that seed by a stream,
+// rejection sampling and Fisher–Yates that anyone can re-implement. After
+// the hand the secret is revealed in the hand record's fairness object,
+// and VerifyFairness (`pitch verify`) or the browser checks the deal.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The name and version of the fair-deal algorithm, as a hand record's
+// fairness object names them. A change to how a seed becomes a deal is a
+// new version.
+const (
+	FairAlgorithm = "pitch-fair-sha256"
+	FairVersion   = 1
+)
+
+// fairDomain starts every seed's input, so that no other use of SHA-256
+// over the same bytes can give a deal's seed.
+const fairDomain = "pitch fair deal v1\x00"
+
+// FairTimeFormat is how times are written in a fairness object: RFC 3339
+// in UTC with microseconds, so that they also sort as text.
+const FairTimeFormat = "2006-01-02T15:04:05.000000Z"
+
+// Fairness is the proof of a fair deal that a hand record of a server
+// table carries (docs/fairness.md).
+type Fairness struct {
+	Algorithm   string `json:"algorithm"`    // FairAlgorithm
+	Version     int    `json:"version"`      // FairVersion
+	Commitment  string `json:"commitment"`   // SHA-256 of the secret, 64 hex digits, published before the deal
+	Secret      string `json:"secret"`       // the server's 32 random bytes, 64 hex digits, revealed after the hand
+	CommittedAt string `json:"committed_at"` // when the commitment was published (FairTimeFormat)
+	// Contributions are the values the seated people sent, in seat order;
+	// seats that sent none (bots, absent players) are not listed.
+	Contributions []Contribution `json:"contributions"`
+	DealtAt       string         `json:"dealt_at"` // when the hand was dealt (FairTimeFormat)
+}
+
+// Contribution is one seated person's random value for a deal.
+type Contribution struct {
+	Seat  int    `json:"seat"`
+	Name  string `json:"name,omitempty"` // the seat's name at the table
+	Value string `json:"value"`          // 32 bytes, 64 hex digits
+	At    string `json:"at"`             // when the server received it (FairTimeFormat)
+}
+
+// FairCommitment returns the commitment to a secret: its SHA-256.
+func FairCommitment(secret [32]byte) [32]byte { return sha256.Sum256(secret[:]) }
+
+// ParseHex32 reads 32 bytes written as 64 hexadecimal digits (either case);
+// what names the value in the error.
+func ParseHex32(s, what string) ([32]byte, error) {
+	var out [32]byte
+	if len(s) != 64 {
+		return out, fmt.Errorf("%s must be 32 bytes as 64 hexadecimal digits, not %d characters", what, len(s))
+	}
+	if _, err := hex.Decode(out[:], []byte(s)); err != nil {
+		return out, fmt.Errorf("%s must be 64 hexadecimal digits (0-9, a-f): %v", what, err)
+	}
+	return out, nil
+}
+
+// FairSeed returns the seed of a deal: SHA-256 of fairDomain, the secret,
+// then for each contribution in ascending seat order its seat as one byte
+// and its 32-byte value. A contribution's seat must be 0 to MaxSeats-1
+// and appear once.
+func FairSeed(secret [32]byte, contributions []Contribution) ([32]byte, error) {
+	cs := slices.Clone(contributions)
+	slices.SortFunc(cs, func(a, b Contribution) int { return a.Seat - b.Seat })
+	h := sha256.New()
+	h.Write([]byte(fairDomain))
+	h.Write(secret[:])
+	for i, c := range cs {
+		if c.Seat < 0 || c.Seat >= MaxSeats {
+			return [32]byte{}, fmt.Errorf("a contribution's seat must be 0 to %d, not %d", MaxSeats-1, c.Seat)
+		}
+		if i > 0 && cs[i-1].Seat == c.Seat {
+			return [32]byte{}, fmt.Errorf("seat %d contributes twice: each seat contributes at most once", c.Seat)
+		}
+		v, err := ParseHex32(c.Value, fmt.Sprintf("seat %d's contribution", c.Seat))
+		if err != nil {
+			return [32]byte{}, err
+		}
+		h.Write([]byte{byte(c.Seat)})
+		h.Write(v[:])
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out, nil
+}
+
+// fairStream is the byte stream of a seed: SHA-256(seed || counter) for
+// the counter 0, 1, 2, … as 8 bytes big-endian, one block after another.
+type fairStream struct {
+	seed  [32]byte
+	ctr   uint64
+	block [32]byte
+	used  int // bytes of block already read
+}
+
+func newFairStream(seed [32]byte) *fairStream { return &fairStream{seed: seed, used: 32} }
+
+// uint32 reads the next 4 bytes of the stream, big-endian.
+func (f *fairStream) uint32() uint32 {
+	if f.used == 32 {
+		var in [40]byte
+		copy(in[:], f.seed[:])
+		binary.BigEndian.PutUint64(in[32:], f.ctr)
+		f.block = sha256.Sum256(in[:])
+		f.ctr++
+		f.used = 0
+	}
+	v := binary.BigEndian.Uint32(f.block[f.used:])
+	f.used += 4
+	return v
+}
+
+// below returns a uniform integer in [0, n) by rejection: a 32-bit word x
+// is used when x < 2^32 - (2^32 mod n), as x mod n; otherwise the next
+// word is read.
+func (f *fairStream) below(n uint32) uint32 {
+	limit := uint64(1<<32) - uint64(1<<32)%uint64(n)
+	for {
+		x := f.uint32()
+		if uint64(x) < limit {
+			return x % n
+		}
+	}
+}
+
+// FairDeck returns the deck order (top first) that seed gives for g: the
+// game's cards in ascending card number (C-3: suit×13+rank, then BJ 52,
+// LJ 53), shuffled by Fisher–Yates from the top: for i from 0 to size-2,
+// swap card i with card i+below(size-i).
+func FairDeck(g *Game, seed [32]byte) []Card {
+	deck := g.Deck().Cards()
+	f := newFairStream(seed)
+	for i := 0; i < len(deck)-1; i++ {
+		j := i + int(f.below(uint32(len(deck)-i)))
+		deck[i], deck[j] = deck[j], deck[i]
+	}
+	return deck
+}
+
+// ParseFairness reads a fairness object strictly: every field present and
+// none unknown.
+func ParseFairness(raw json.RawMessage) (*Fairness, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var f Fairness
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("the fairness object does not read: %v; it has algorithm, version, commitment, secret, committed_at, contributions and dealt_at", err)
+	}
+	var missing []string
+	for _, m := range []struct {
+		name string
+		ok   bool
+	}{{"algorithm", f.Algorithm != ""}, {"version", f.Version != 0}, {"commitment", f.Commitment != ""},
+		{"secret", f.Secret != ""}, {"committed_at", f.CommittedAt != ""}, {"dealt_at", f.DealtAt != ""}} {
+		if !m.ok {
+			missing = append(missing, m.name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("the fairness object lacks %s", strings.Join(missing, ", "))
+	}
+	return &f, nil
+}
+
+// FairReport is what VerifyFairness found.
+type FairReport struct {
+	Seed     string   // the deal's seed in hex, once worked out
+	Checks   []string // the checks that held, in words
+	Problems []string // the checks that failed, in words: what is wrong
+}
+
+// OK reports whether every check held.
+func (r *FairReport) OK() bool { return len(r.Problems) == 0 && len(r.Checks) > 0 }
+
+// VerifyFairness checks a hand record's fairness object: the algorithm is
+// known, the secret's SHA-256 is the commitment, the commitment was
+// published before every contribution and the deal after them, and the
+// deal of the seed is exactly the record's hands, widow and stock.
+func VerifyFairness(r *Record) *FairReport {
+	rep := &FairReport{}
+	bad := func(format string, args ...any) { rep.Problems = append(rep.Problems, fmt.Sprintf(format, args...)) }
+	ok := func(format string, args ...any) { rep.Checks = append(rep.Checks, fmt.Sprintf(format, args...)) }
+	if len(r.Fairness) == 0 {
+		bad("the record has no fairness object: only hands dealt at a pitch serve table with fair deals carry one")
+		return rep
+	}
+	f, err := ParseFairness(r.Fairness)
+	if err != nil {
+		bad("%v", err)
+		return rep
+	}
+	if f.Algorithm != FairAlgorithm || f.Version != FairVersion {
+		bad("the algorithm is %q version %d; this verifier knows %q version %d", f.Algorithm, f.Version, FairAlgorithm, FairVersion)
+		return rep
+	}
+	secret, err := ParseHex32(f.Secret, "the secret")
+	if err != nil {
+		bad("%v", err)
+	}
+	commitment, err2 := ParseHex32(f.Commitment, "the commitment")
+	if err2 != nil {
+		bad("%v", err2)
+	}
+	if err == nil && err2 == nil {
+		if got := FairCommitment(secret); got != commitment {
+			bad("the secret does not match the commitment: SHA-256 of the secret is %x, the commitment is %s", got, f.Commitment)
+		} else {
+			ok("the commitment is the SHA-256 of the revealed secret")
+		}
+	}
+	// The order: commitment, then contributions, then the deal.
+	parse := func(s, what string) (time.Time, bool) {
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			bad("%s %q is not a time such as 2026-01-02T15:04:05.000000Z", what, s)
+			return t, false
+		}
+		return t, true
+	}
+	committed, okC := parse(f.CommittedAt, "committed_at")
+	dealt, okD := parse(f.DealtAt, "dealt_at")
+	order := okC && okD
+	if order && dealt.Before(committed) {
+		bad("the deal (%s) is dated before the commitment was published (%s)", f.DealtAt, f.CommittedAt)
+		order = false
+	}
+	seen := map[int]bool{}
+	for _, c := range f.Contributions {
+		if c.Seat < 0 || c.Seat >= r.Game.Seats() {
+			bad("a contribution is from seat %d; the seats are 0 to %d", c.Seat, r.Game.Seats()-1)
+			continue
+		}
+		if seen[c.Seat] {
+			bad("seat %d contributes twice", c.Seat)
+		}
+		seen[c.Seat] = true
+		at, okA := parse(c.At, fmt.Sprintf("seat %d's contribution time", c.Seat))
+		if !okA {
+			order = false
+			continue
+		}
+		if okC && at.Before(committed) {
+			bad("seat %d's contribution (%s) is dated before the commitment was published (%s): the server could have chosen its secret knowing it", c.Seat, c.At, f.CommittedAt)
+			order = false
+		}
+		if okD && dealt.Before(at) {
+			bad("seat %d's contribution (%s) is dated after the deal (%s)", c.Seat, c.At, f.DealtAt)
+			order = false
+		}
+	}
+	if order {
+		ok("the commitment was published before the %d contribution(s), and the deal made after them", len(f.Contributions))
+	}
+	if err != nil {
+		return rep
+	}
+	seed, err := FairSeed(secret, f.Contributions)
+	if err != nil {
+		bad("%v", err)
+		return rep
+	}
+	rep.Seed = hex.EncodeToString(seed[:])
+	before := len(rep.Problems)
+	compareDeal(r, FairDeck(r.Game, seed), bad)
+	if len(rep.Problems) == before {
+		ok("re-dealing the seed gives exactly the record's deal")
+	}
+	return rep
+}
+
+// compareDeal reports every difference between the record's deal and the
+// deal of deck.
+func compareDeal(r *Record, deck []Card, bad func(string, ...any)) {
+	s, err := NewHand(r.Game, r.Dealer, nil, deck)
+	if err != nil {
+		bad("the deck cannot be dealt: %v", err)
+		return
+	}
+	for i := range r.Game.Seats() {
+		if i >= len(r.Hands) {
+			break
+		}
+		if got, want := r.Hands[i], s.dealt[i]; got != want {
+			bad("seat %d's hand: the record has %s that the deal does not give, and lacks %s", i, orNone(got&^want), orNone(want&^got))
+		}
+	}
+	switch r.Variant {
+	case Pawnee:
+		if r.Widow != s.widow {
+			bad("the widow: the record has %s that the deal does not give, and lacks %s", orNone(r.Widow&^s.widow), orNone(s.widow&^r.Widow))
+		}
+	case TenPoint:
+		for k := range s.stock {
+			if k >= len(r.Stock) {
+				bad("the stock: the record has %d cards; the deal gives 18", len(r.Stock))
+				break
+			}
+			if r.Stock[k] != s.stock[k] {
+				bad("the stock, card %d from the top: the record has %s, the deal gives %s", k+1, r.Stock[k], s.stock[k])
+			}
+		}
+	default:
+		if len(r.Stock) > 0 && SetOf(r.Stock...) != s.undlt {
+			bad("the undealt cards: the record has %s, the deal leaves %s", cardList(SetOf(r.Stock...)), cardList(s.undlt))
+		}
+	}
+}
+
+// orNone writes a set of cards, or "nothing" for none.
+func orNone(set CardSet) string {
+	if set == 0 {
+		return "nothing"
+	}
+	return cardList(set)
+}
