@@ -119,8 +119,8 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 		opts = string(t.Options)
 	}
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (id, variant, options, seed, turn_timer, created, finished, no_hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-			t.ID, t.Variant, opts, strconv.FormatUint(t.Seed, 10), t.TurnTimer, s.d.timeArg(t.Created), t.Finished, t.NoHints)
+		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (id, variant, options, seed, turn_timer, created, finished, no_hints, fair_deals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			t.ID, t.Variant, opts, strconv.FormatUint(t.Seed, 10), t.TurnTimer, s.d.timeArg(t.Created), t.Finished, t.NoHints, t.FairDeals)
 		if isUnique(err) {
 			return fmt.Errorf("%w: a table with this ID exists (%w)", ErrConflict, err)
 		}
@@ -145,7 +145,7 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 	return nil
 }
 
-const tableCols = `id, variant, options, seed, turn_timer, created, finished, active, closed, no_hints, next_id`
+const tableCols = `id, variant, options, seed, turn_timer, created, finished, active, closed, no_hints, next_id, fair_deals`
 
 // scanTable scans a row of tableCols.
 func scanTable(sc interface{ Scan(...any) error }) (*Table, error) {
@@ -156,7 +156,7 @@ func scanTable(sc interface{ Scan(...any) error }) (*Table, error) {
 		created dbTime
 		active  nullTime
 	)
-	if err := sc.Scan(&t.ID, &t.Variant, &opts, &seed, &t.TurnTimer, &created, &t.Finished, &active, &t.Closed, &t.NoHints, &t.Next); err != nil {
+	if err := sc.Scan(&t.ID, &t.Variant, &opts, &seed, &t.TurnTimer, &created, &t.Finished, &active, &t.Closed, &t.NoHints, &t.Next, &t.FairDeals); err != nil {
 		return nil, err
 	}
 	t.Active = active.t
@@ -482,6 +482,64 @@ func (s *sqlStore) Events(ctx context.Context, id string) ([]Event, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: read events of table %s: %w", id, err)
+	}
+	return list, nil
+}
+
+// AddDeal implements Store.
+func (s *sqlStore) AddDeal(ctx context.Context, id string, d Deal) error {
+	fail := func(err error) error {
+		return fmt.Errorf("store: add the deal of hand %d to table %s: %w", d.N, id, err)
+	}
+	if d.N < 1 {
+		return fail(fmt.Errorf("hand number %d is not positive", d.N))
+	}
+	if err := validJSON("deal", d.Data, false); err != nil {
+		return fail(err)
+	}
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := s.exists(ctx, tx, id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO deals (table_id, n, deal) VALUES (?, ?, ?)`), id, d.N, string(d.Data))
+		if isUnique(err) {
+			return fmt.Errorf("%w: hand %d is dealt already (%w)", ErrConflict, d.N, err)
+		}
+		return s.explain(err)
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// Deals implements Store.
+func (s *sqlStore) Deals(ctx context.Context, id string) ([]Deal, error) {
+	list := []Deal{}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		if err := s.exists(ctx, tx, id); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT n, deal FROM deals WHERE table_id = ? ORDER BY n`), id)
+		if err != nil {
+			return s.explain(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				d    Deal
+				data string
+			)
+			if err := rows.Scan(&d.N, &data); err != nil {
+				return err
+			}
+			d.Data = json.RawMessage(data)
+			list = append(list, d)
+		}
+		return s.explain(rows.Err())
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: read the deals of table %s: %w", id, err)
 	}
 	return list, nil
 }

@@ -38,6 +38,10 @@ type Table struct {
 	// Next is the table where the same seats play their next match ("" for
 	// none yet), set once by SetNext.
 	Next string
+	// FairDeals: each hand is dealt from a commitment and the players'
+	// contributions, kept in Deals (docs/fairness.md). Tables made before
+	// fair deals have it false and deal every hand from Seed.
+	FairDeals bool
 }
 
 // Seat is one seat of a table.
@@ -64,6 +68,14 @@ type Event struct {
 type Hand struct {
 	N      int             // 1 for the first hand of the match
 	Record json.RawMessage // the hand record (HAND-RECORD format)
+}
+
+// Deal is how one hand of a table with FairDeals was dealt: the server's
+// secret, its commitment and the contributions, as the server's JSON.
+// It holds the secret: it must not be shown before the hand is over.
+type Deal struct {
+	N    int             // 1 for the first hand of the match
+	Data json.RawMessage // the deal (the server's JSON; the store does not read it)
 }
 
 // Append is one accepted action to write: the event, and with it, when the
@@ -102,6 +114,11 @@ type Store interface {
 	Append(ctx context.Context, id string, a Append) error
 	// Events returns a table's log in order.
 	Events(ctx context.Context, id string) ([]Event, error)
+	// AddDeal stores how hand d.N was dealt, or returns ErrConflict if
+	// that hand has a deal already (ErrNotFound for no such table).
+	AddDeal(ctx context.Context, id string, d Deal) error
+	// Deals returns a table's deals, in order of hand.
+	Deals(ctx context.Context, id string) ([]Deal, error)
 	// Hands returns the records of a table's finished hands, in order.
 	Hands(ctx context.Context, id string) ([]Hand, error)
 	// Close releases the store.

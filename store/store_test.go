@@ -64,6 +64,7 @@ func runSuite(t *testing.T, fresh fresher) {
 		{"ConcurrentOpen", testConcurrentOpen},
 		{"TouchAndClose", testTouchAndClose},
 		{"ByHintsNext", testByHintsNext},
+		{"FairDeals", testFairDeals},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, fresh) })
@@ -973,6 +974,66 @@ func testByHintsNext(t *testing.T, fresh fresher) {
 		}
 		if got.NoHints != c.noHints || got.Next != c.next {
 			t.Errorf("table %s: no hints %v, next %q; want %v, %q", c.id, got.NoHints, got.Next, c.noHints, c.next)
+		}
+	}
+}
+
+// testFairDeals: a table's fair-deals flag and its deals are stored and
+// read back in order of hand, across a reopen; a hand is dealt once; a
+// table from before has the flag off.
+func testFairDeals(t *testing.T, fresh fresher) {
+	dsn := fresh(t)
+	s := open(t, dsn)
+	tb := newTable("t", time.Time{})
+	tb.FairDeals = true
+	mustCreate(t, s, tb)
+	mustCreate(t, s, newTable("u", time.Time{}))
+	for _, n := range []int{2, 1} {
+		if err := s.AddDeal(ctx, "t", Deal{N: n, Data: json.RawMessage(fmt.Sprintf(`{"hand":%d}`, n))}); err != nil {
+			t.Fatalf("AddDeal %d: %v", n, err)
+		}
+	}
+	if err := s.AddDeal(ctx, "t", Deal{N: 1, Data: json.RawMessage(`{"again":true}`)}); !errors.Is(err, ErrConflict) {
+		t.Errorf("dealing hand 1 again: %v, want ErrConflict", err)
+	}
+	if err := s.AddDeal(ctx, "nope", Deal{N: 1, Data: json.RawMessage(`{}`)}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a deal of no table: %v, want ErrNotFound", err)
+	}
+	if err := s.AddDeal(ctx, "t", Deal{N: 0, Data: json.RawMessage(`{}`)}); err == nil || !strings.Contains(err.Error(), "not positive") {
+		t.Errorf("hand 0: %v, want an error saying it is not positive", err)
+	}
+	if err := s.AddDeal(ctx, "t", Deal{N: 3, Data: json.RawMessage(`{`)}); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Errorf("bad JSON: %v", err)
+	}
+	s.Close()
+	s = open(t, dsn)
+	ds, err := s.Deals(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range ds {
+		got = append(got, fmt.Sprintf("%d:%s", d.N, d.Data))
+	}
+	if want := []string{`1:{"hand":1}`, `2:{"hand":2}`}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("deals %q, want %q", got, want)
+	}
+	if ds, err := s.Deals(ctx, "u"); err != nil || ds == nil || len(ds) != 0 {
+		t.Errorf("deals of a table with none: %v, %v; want an empty list", ds, err)
+	}
+	if _, err := s.Deals(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("deals of no table: %v, want ErrNotFound", err)
+	}
+	for id, want := range map[string]bool{"t": true, "u": false} {
+		got, err := s.Table(ctx, id)
+		if err != nil || got.FairDeals != want {
+			t.Errorf("table %s: fair deals %v (%v), want %v", id, got.FairDeals, err, want)
+		}
+	}
+	all, _ := s.Tables(ctx, false)
+	for _, tb := range all {
+		if tb.FairDeals != (tb.ID == "t") {
+			t.Errorf("Tables: table %s has fair deals %v", tb.ID, tb.FairDeals)
 		}
 	}
 }
