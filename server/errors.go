@@ -24,13 +24,28 @@ const (
 
 var kindStatus = map[Kind]int{Internal: 500, Invalid: 400, NotFound: 404, Conflict: 409, Forbidden: 403, Unavailable: 503, TooMany: 429}
 
-// Error is an application error: what the client is told (Msg) is kept
-// apart from what is logged (Op and Err).
+// Error is an application error: what the client is told (Msg, Code,
+// Params) is kept apart from what is logged (Op and Err).
 type Error struct {
 	Kind Kind
 	Op   string // what was being done, for the log
-	Msg  string // for the client
+	Msg  string // for the client, in English
 	Err  error  // the cause, for the log only
+	// Code names the error for a program (a client showing it in the
+	// player's language, see docs/protocol.md); empty means the kind's
+	// name. Params are its seats, numbers and cards.
+	Code   string
+	Params map[string]any
+}
+
+// kindCodes are the codes of errors that have no code of their own.
+var kindCodes = map[Kind]string{Internal: "internal", Invalid: "invalid", NotFound: "not_found", Conflict: "conflict",
+	Forbidden: "forbidden", Unavailable: "unavailable", TooMany: "too_many"}
+
+// with gives e a code and parameters.
+func (e *Error) with(code string, params map[string]any) *Error {
+	e.Code, e.Params = code, params
+	return e
 }
 
 func (e *Error) Error() string {
@@ -56,28 +71,48 @@ func unavailable(op string, err error) *Error {
 	return &Error{Kind: Unavailable, Op: op, Msg: "the server cannot reach its database; try again shortly", Err: err}
 }
 
-// clientError returns what the client may be told of err, and the status.
-func clientError(err error) (int, string) {
+// clientErr is what a client may be told of an error.
+type clientErr struct {
+	Status  int            `json:"-"`
+	Message string         `json:"error"`
+	Code    string         `json:"code"`
+	Params  map[string]any `json:"params,omitempty"`
+}
+
+// clientError returns what the client may be told of err.
+func clientError(err error) clientErr {
 	var e *Error
-	if errors.As(err, &e) {
-		if e.Kind == Internal {
-			return 500, "internal error"
+	if errors.As(err, &e) && e.Kind != Internal {
+		code := e.Code
+		if code == "" {
+			code = kindCodes[e.Kind]
 		}
-		return kindStatus[e.Kind], e.Msg
+		return clientErr{Status: kindStatus[e.Kind], Message: e.Msg, Code: code, Params: e.Params}
 	}
-	return 500, "internal error"
+	return clientErr{Status: 500, Message: "internal error", Code: "internal"}
+}
+
+// errorFor is the WebSocket error message for err.
+func errorFor(err error) errorMsg {
+	ce := clientError(err)
+	return errorMsg{Type: "error", Message: ce.Message, Code: ce.Code, Params: ce.Params}
+}
+
+// errorCode is a WebSocket error message with its code.
+func errorCode(code, msg string, params map[string]any) errorMsg {
+	return errorMsg{Type: "error", Message: msg, Code: code, Params: params}
 }
 
 // writeError logs err (server side detail) and answers with the client's part.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	status, msg := clientError(err)
+	ce := clientError(err)
 	level := slog.LevelInfo
 	var e *Error
-	if status >= 500 && (!errors.As(err, &e) || e.Kind == Internal || e.Err != nil) {
+	if ce.Status >= 500 && (!errors.As(err, &e) || e.Kind == Internal || e.Err != nil) {
 		level = slog.LevelError // a fault or a failing store; not a limit the server keeps on purpose
 	}
-	s.log.Log(r.Context(), level, "request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err.Error())
-	writeJSON(w, status, map[string]string{"error": msg})
+	s.log.Log(r.Context(), level, "request failed", "method", r.Method, "path", r.URL.Path, "status", ce.Status, "err", err.Error())
+	writeJSON(w, ce.Status, ce)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -266,6 +266,8 @@ type wire struct {
 		TotalMS int64 `json:"total_ms"`
 	} `json:"timer"`
 	Refusals  map[pitch.Card]string `json:"refusals"`
+	Code      string                `json:"code"`
+	Params    map[string]any        `json:"params"`
 	NextTable string                `json:"next_table"`
 	// chat and hint messages
 	Name    string `json:"name"`

@@ -89,7 +89,7 @@ func (s *Server) limit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.limiter.allow(clientAddr(r)) {
 			w.Header().Set("Retry-After", "1")
-			s.writeError(w, r, errorf(TooMany, "rate limit", "too many requests from your address: slow down and try again in a second"))
+			s.writeError(w, r, errorf(TooMany, "rate limit", "too many requests from your address: slow down and try again in a second").with("rate_addr", nil))
 			return
 		}
 		next.ServeHTTP(w, r)

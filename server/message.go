@@ -52,8 +52,10 @@ type timerJSON struct {
 }
 
 type errorMsg struct {
-	Type    string `json:"type"` // "error"
-	Message string `json:"message"`
+	Type    string         `json:"type"` // "error"
+	Message string         `json:"message"`
+	Code    string         `json:"code,omitempty"`   // see docs/protocol.md
+	Params  map[string]any `json:"params,omitempty"` // its seats, numbers and cards
 }
 
 type logEntry struct {

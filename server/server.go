@@ -206,11 +206,11 @@ func (s *Server) table(ctx context.Context, id string) (*table, error) {
 		return t, nil
 	}
 	if !validID(id) {
-		return nil, errorf(NotFound, op, "no table %q", id)
+		return nil, errorf(NotFound, op, "no table %q", id).with("no_table", nil)
 	}
 	info, err := s.store.Table(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, errorf(NotFound, op, "no table %q", id)
+		return nil, errorf(NotFound, op, "no table %q", id).with("no_table", nil)
 	}
 	if err != nil {
 		return nil, unavailable(op, err)
@@ -395,7 +395,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.TurnTimer < 0 || req.TurnTimer > 3600 {
-		s.writeError(w, r, errorf(Invalid, op, "turn_timer must be 0 (none) to 3600 seconds, not %d", req.TurnTimer))
+		s.writeError(w, r, errorf(Invalid, op, "turn_timer must be 0 (none) to 3600 seconds, not %d", req.TurnTimer).with("bad_timer", nil))
 		return
 	}
 	optJSON, _ := json.Marshal(g.OptionMap())
@@ -446,14 +446,14 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			unit = "minute"
 		}
 		s.writeError(w, r, errorf(TooMany, op, "too many tables created from your address (%d an hour at most): join an open table, or try again in %d %s",
-			s.opts.TablesPerHour, mins, unit))
+			s.opts.TablesPerHour, mins, unit).with("too_many_tables", map[string]any{"Max": s.opts.TablesPerHour, "Count": mins}))
 		return
 	}
 	if max := int64(s.opts.MaxTables); max > 0 {
 		if s.unfinished.Add(1) > max {
 			s.unfinished.Add(-1)
 			w.Header().Set("Retry-After", "600")
-			s.writeError(w, r, errorf(Unavailable, op, "the server holds as many unfinished tables as it may (%d): join an open table, or try again when some have finished", max))
+			s.writeError(w, r, errorf(Unavailable, op, "the server holds as many unfinished tables as it may (%d): join an open table, or try again when some have finished", max).with("server_full", nil))
 			return
 		}
 		defer s.unfinished.Add(-1) // the reservation: load counts the table itself
@@ -538,13 +538,13 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	name, err := cleanName(req.Name)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "%v", err))
+		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_name", nil))
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.info.Closed {
-		s.writeError(w, r, errorf(Conflict, op, "%s", closedMsg))
+		s.writeError(w, r, errorf(Conflict, op, "%s", closedMsg).with("closed", nil))
 		return
 	}
 	seat := -1
@@ -558,7 +558,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if seat < 0 {
-			s.writeError(w, r, errorf(Conflict, op, "the table has no free seat; you may watch it"))
+			s.writeError(w, r, errorf(Conflict, op, "the table has no free seat; you may watch it").with("no_free_seat", nil))
 			return
 		}
 	}
@@ -567,14 +567,14 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if st := t.info.Seats[seat]; st.Kind != "human" || st.TokenHash != nil {
-		s.writeError(w, r, errorf(Conflict, op, "seat %d is taken", seat))
+		s.writeError(w, r, errorf(Conflict, op, "seat %d is taken", seat).with("seat_taken", map[string]any{"Seat": seat}))
 		return
 	}
 	token := randomString(32)
 	h := sha256.Sum256([]byte(token))
 	if err := s.store.ClaimSeat(r.Context(), t.id, seat, name, h[:]); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			s.writeError(w, r, errorf(Conflict, op, "seat %d is taken", seat))
+			s.writeError(w, r, errorf(Conflict, op, "seat %d is taken", seat).with("seat_taken", map[string]any{"Seat": seat}))
 		} else {
 			s.writeError(w, r, unavailable(op, err))
 		}

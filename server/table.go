@@ -133,20 +133,29 @@ func (t *table) apply(a pitch.Action, by string) error {
 func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) error {
 	const op = "table.act"
 	if t.match.Over() {
-		return errorf(Conflict, op, "the match is over")
+		return errorf(Conflict, op, "the match is over").with("match_over", nil)
 	}
 	if t.info.Closed {
-		return errorf(Conflict, op, "%s", closedMsg)
+		return errorf(Conflict, op, "%s", closedMsg).with("closed", nil)
 	}
 	if !t.full() {
-		return errorf(Conflict, op, "waiting for every human seat to be taken: play starts when all have joined")
+		return errorf(Conflict, op, "waiting for every human seat to be taken: play starts when all have joined").with("waiting_players", nil)
 	}
 	if int(a.Seat) != seat {
-		return errorf(Forbidden, op, "you hold seat %d; an action for seat %d is not yours to take", seat, a.Seat)
+		return errorf(Forbidden, op, "you hold seat %d; an action for seat %d is not yours to take", seat, a.Seat).with("not_your_seat", map[string]any{"Seat": seat, "Other": int(a.Seat)})
 	}
 	next := *t.match.State() // a clone: check before anything changes
 	if err := next.Apply(a); err != nil {
-		return errorf(Invalid, op, "%s", err) // C-7: what was wrong and what is allowed
+		e := errorf(Invalid, op, "%s", err) // C-7: what was wrong and what is allowed
+		var ae *pitch.ActionError
+		if errors.As(err, &ae) {
+			params := map[string]any{"Rule": ae.Rule}
+			for k, v := range ae.Params {
+				params[k] = v
+			}
+			e = e.with(ae.Code, params)
+		}
+		return e
 	}
 	raw, err := json.Marshal(a)
 	if err != nil {

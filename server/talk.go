@@ -65,9 +65,9 @@ const maxHintOptions = 6
 // The analysis runs outside the table's lock, a few at once server-wide, so
 // that hints never slow play.
 func (c *conn) hint(t *table) {
-	fail := func(msg string) { c.sendJSON(errorMsg{Type: "error", Message: msg}) }
+	fail := func(code, msg string) { c.sendJSON(errorCode(code, msg, nil)) }
 	if c.seat < 0 {
-		fail("spectators may not ask for hints")
+		fail("hint_spectator", "spectators may not ask for hints")
 		return
 	}
 	t.mu.Lock()
@@ -75,11 +75,11 @@ func (c *conn) hint(t *table) {
 	switch {
 	case t.info.NoHints:
 		t.mu.Unlock()
-		fail("hints are turned off at this table")
+		fail("hints_off", "hints are turned off at this table")
 		return
 	case t.match.Over() || !t.full() || s.Turn() != c.seat:
 		t.mu.Unlock()
-		fail("a hint is for your own decision: it is not your turn")
+		fail("hint_turn", "a hint is for your own decision: it is not your turn")
 		return
 	}
 	v := s.View(c.seat) // the seat's knowledge, nothing more
@@ -91,7 +91,7 @@ func (c *conn) hint(t *table) {
 	case t.srv.hints <- struct{}{}:
 		defer func() { <-t.srv.hints }()
 	default:
-		fail("the server is busy with other hints: try again in a moment")
+		fail("hint_busy", "the server is busy with other hints: try again in a moment")
 		return
 	}
 	b := &bot.Search{Worlds: hintWorlds}
@@ -134,14 +134,13 @@ const (
 // (spectators do not see table talk). It is checked, limited and kept in
 // memory only; the page shows it as text, never as markup.
 func (c *conn) chat(t *table, text string) {
-	fail := func(msg string) { c.sendJSON(errorMsg{Type: "error", Message: msg}) }
 	if c.seat < 0 {
-		fail("only seated players may talk at the table")
+		c.sendJSON(errorCode("chat_spectator", "only seated players may talk at the table", nil))
 		return
 	}
 	text = strings.TrimSpace(text)
-	if msg := checkChat(text); msg != "" {
-		fail(msg)
+	if code, msg := checkChat(text); msg != "" {
+		c.sendJSON(errorCode(code, msg, nil))
 		return
 	}
 	now := time.Now()
@@ -150,7 +149,7 @@ func (c *conn) chat(t *table, text string) {
 		c.chatAt = now.Add(-chatEvery * chatBurst)
 	}
 	if now.Sub(c.chatAt) < chatEvery {
-		fail("you are talking too fast: one line a second")
+		c.sendJSON(errorCode("chat_fast", "you are talking too fast: one line a second", nil))
 		return
 	}
 	c.chatAt = c.chatAt.Add(chatEvery)
@@ -168,23 +167,24 @@ func (c *conn) chat(t *table, text string) {
 	}
 }
 
-// checkChat says what is wrong with a line of table talk, or "".
-func checkChat(text string) string {
+// checkChat says what is wrong with a line of table talk (a code and the
+// words), or "".
+func checkChat(text string) (string, string) {
 	if text == "" {
-		return "say something: an empty line is not sent"
+		return "chat_empty", "say something: an empty line is not sent"
 	}
 	if !utf8.ValidString(text) {
-		return "table talk must be valid UTF-8 text"
+		return "chat_utf8", "table talk must be valid UTF-8 text"
 	}
 	if n := utf8.RuneCountInString(text); n > maxChatRunes {
-		return "a line of table talk holds at most 200 characters"
+		return "chat_long", "a line of table talk holds at most 200 characters"
 	}
 	for _, r := range text {
 		if unicode.IsControl(r) {
-			return "table talk is one line of text, without control characters"
+			return "chat_control", "table talk is one line of text, without control characters"
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // rematchReq asks for the next match at a finished table.
@@ -218,11 +218,11 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	info := *t.info
 	t.mu.Unlock()
 	if !seated {
-		s.writeError(w, r, errorf(Forbidden, op, "only a player seated at this table may start its next match: send your seat's token"))
+		s.writeError(w, r, errorf(Forbidden, op, "only a player seated at this table may start its next match: send your seat's token").with("rematch_not_seated", nil))
 		return
 	}
 	if !over {
-		s.writeError(w, r, errorf(Conflict, op, "the match is not over yet: the next one starts when it is"))
+		s.writeError(w, r, errorf(Conflict, op, "the match is not over yet: the next one starts when it is").with("rematch_not_over", nil))
 		return
 	}
 	if cur != "" {

@@ -351,3 +351,45 @@ func finishedTable(t *testing.T, st store.Store) string {
 	t.Fatal("no seed of 1 to 50 ends an auction match to 1 within 30 hands")
 	return ""
 }
+
+// TestErrorCodes: errors carry a stable code and their parameters beside
+// the English words, so that a client can say them in its language: an
+// engine refusal with its rule and numbers (C-7), a server refusal, and an
+// HTTP error.
+func TestErrorCodes(t *testing.T) {
+	forEachStore(t, func(t *testing.T, fresh func(*testing.T) string) {
+		ts := startServer(t, fresh(t), fastOptions())
+		tab := ts.create(`{"variant":"auction","seats":` + seatsBody("h", "easy", "easy", "easy") + `}`)
+		h := newHub(t, ts, tab.ID, 2)
+		c := h.connect("seat 0", 0, ts.join(tab.ID, 0, "Ann"), false)
+		spec := h.connect("spectator", -1, "", false)
+		h.run(20*time.Second, "seat 0 to bid", func() bool { return c.last != nil && c.toAct(c.last) && c.last.View.Phase == "bid" })
+		c.refused(pitch.Bid(0, 7), "may not bid 7", 0)
+		spec.refusedText(`{"type":"action","action":{"seat":0,"pass":true}}`, "spectators may not act")
+		h.run(10*time.Second, "the refusals", func() bool { return len(c.bad) == 0 && len(spec.bad) == 0 })
+		var got []*wire
+		for _, cl := range []*client{c, spec} {
+			for _, m := range cl.msgs {
+				if m.Type == "error" {
+					got = append(got, m)
+				}
+			}
+		}
+		if len(got) != 2 {
+			t.Fatalf("%d errors, want 2", len(got))
+		}
+		if e := got[0]; e.Code != "bid_not_allowed" || e.Params["Rule"] != "AP-BID-1" || e.Params["Bid"] != float64(7) || e.Params["Seat"] != float64(0) {
+			t.Errorf("the refused bid: code %q params %v", e.Code, e.Params)
+		}
+		if e := got[1]; e.Code != "spectator_act" {
+			t.Errorf("the spectator's action: code %q", e.Code)
+		}
+		resp, b := ts.do("GET", "/api/tables/nosuchtable", "")
+		var body struct {
+			Error, Code string
+		}
+		if err := json.Unmarshal(b, &body); err != nil || resp.StatusCode != http.StatusNotFound || body.Code != "no_table" || body.Error == "" {
+			t.Errorf("GET of no table: %d %s", resp.StatusCode, b)
+		}
+	})
+}

@@ -306,10 +306,10 @@ func pingWait(every time.Duration) time.Duration { return max(every/2, time.Mill
 func (c *conn) reader(ctx context.Context, t *table) {
 	tokens, last := float64(rateBurst), time.Now()
 	var warned time.Time // one "slow down" a second, so a flood cannot fill the send queue
-	slowDown := func(msg string) {
+	slowDown := func(code, msg string) {
 		if time.Since(warned) >= time.Second {
 			warned = time.Now()
-			c.sendJSON(errorMsg{Type: "error", Message: msg})
+			c.sendJSON(errorCode(code, msg, nil))
 		}
 	}
 	for {
@@ -324,16 +324,16 @@ func (c *conn) reader(ctx context.Context, t *table) {
 		tokens = min(rateBurst, tokens+now.Sub(last).Seconds()*ratePerSec)
 		last = now
 		if tokens < 1 {
-			slowDown("too many messages: slow down (10 a second at most); messages over the limit are dropped")
+			slowDown("rate_conn", "too many messages: slow down (10 a second at most); messages over the limit are dropped")
 			continue
 		}
 		tokens--
 		if !t.srv.limiter.allow(c.addr) {
-			slowDown("too many messages from your address: slow down; messages over the limit are dropped")
+			slowDown("rate_addr", "too many messages from your address: slow down; messages over the limit are dropped")
 			continue
 		}
 		if typ != websocket.MessageText {
-			c.sendJSON(errorMsg{Type: "error", Message: "messages must be JSON text"})
+			c.sendJSON(errorCode("binary", "messages must be JSON text", nil))
 			continue
 		}
 		c.handle(ctx, t, data)
@@ -347,18 +347,18 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		c.sendJSON(errorMsg{Type: "error", Message: "not a message: " + err.Error() + `; send {"type":"action","action":{...}}`})
+		c.sendJSON(errorCode("bad_message", "not a message: "+err.Error()+`; send {"type":"action","action":{...}}`, nil))
 		return
 	}
 	switch m.Type {
 	case "action":
 		if c.seat < 0 {
-			c.sendJSON(errorMsg{Type: "error", Message: "spectators may not act"})
+			c.sendJSON(errorCode("spectator_act", "spectators may not act", nil))
 			return
 		}
 		var a pitch.Action
 		if err := json.Unmarshal(m.Action, &a); err != nil {
-			c.sendJSON(errorMsg{Type: "error", Message: "not an action: " + err.Error()})
+			c.sendJSON(errorCode("bad_action", "not an action: "+err.Error(), nil))
 			return
 		}
 		t.mu.Lock()
@@ -372,8 +372,7 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			if e := (*Error)(nil); !errors.As(err, &e) || e.Kind == Internal || e.Kind == Unavailable {
 				t.logger().Warn("action failed", "seat", c.seat, "err", err.Error())
 			}
-			_, msg := clientError(err)
-			c.sendJSON(errorMsg{Type: "error", Message: msg})
+			c.sendJSON(errorFor(err))
 		}
 	case "hello":
 		t.mu.Lock()
@@ -384,6 +383,6 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 	case "chat":
 		c.chat(t, m.Text)
 	default:
-		c.sendJSON(errorMsg{Type: "error", Message: `unknown message type: send "action", "hint" or "chat" (or "hello" to get the state again)`})
+		c.sendJSON(errorCode("unknown_type", `unknown message type: send "action", "hint" or "chat" (or "hello" to get the state again)`, nil))
 	}
 }
