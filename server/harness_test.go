@@ -265,7 +265,11 @@ type wire struct {
 		LeftMS  int64 `json:"left_ms"`
 		TotalMS int64 `json:"total_ms"`
 	} `json:"timer"`
-	Refusals  map[pitch.Card]string `json:"refusals"`
+	Refusals  map[pitch.Card]struct {
+		Message string         `json:"message"`
+		Code    string         `json:"code"`
+		Params  map[string]any `json:"params"`
+	} `json:"refusals"`
 	Code      string                `json:"code"`
 	Params    map[string]any        `json:"params"`
 	NextTable string                `json:"next_table"`
@@ -1066,8 +1070,9 @@ func checkState(t *testing.T, g *pitch.Game, snaps []snap, seat int, m *wire, wh
 	var gotRefused pitch.CardSet
 	for c, why := range m.Refusals {
 		gotRefused |= c.Set()
-		if !strings.Contains(why, fmt.Sprintf("seat %d ", seat)) || !strings.Contains(why, "must") {
-			t.Errorf("%s: the refusal of %s says %q", where, c, why)
+		if !strings.Contains(why.Message, fmt.Sprintf("seat %d ", seat)) || !strings.Contains(why.Message, "must") ||
+			why.Code == "" || why.Params["Rule"] == nil || why.Params["Card"] != c.String() {
+			t.Errorf("%s: the refusal of %s says %+v", where, c, why)
 		}
 	}
 	if gotRefused != wantRefused {

@@ -38,7 +38,7 @@ type stateMsg struct {
 	Timer *timerJSON `json:"timer,omitempty"`
 	// Refusals says, for the seat to act in play, why each card of its hand
 	// it may not play is refused, in the engine's words (C-7).
-	Refusals map[pitch.Card]string `json:"refusals,omitempty"`
+	Refusals map[pitch.Card]refusal `json:"refusals,omitempty"`
 	// NextTable is the table where the same seats play their next match.
 	NextTable string `json:"next_table,omitempty"`
 }
