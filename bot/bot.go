@@ -31,8 +31,9 @@ var Names = []string{"random", "heuristic", "search", "easy", "medium", "hard", 
 // New returns the bot or level called name: random, heuristic, search
 // (default strength), or a level for people: easy (heuristic), medium
 // (search with a small budget), hard (search at default strength) and
-// expert (Expert). "expert-raw" is the expert without its bid
-// calibration, which is how the calibration is measured; it is not listed.
+// expert (Expert). "expert-raw" (without its bid calibration) and
+// "expert-blind" (without its auction reading) are how those parts are
+// measured; they are not listed.
 func New(name string) (Bot, error) {
 	switch strings.ToLower(name) {
 	case "random":
@@ -47,6 +48,8 @@ func New(name string) (Bot, error) {
 		return &Expert{}, nil
 	case "expert-raw":
 		return &Expert{Raw: true, Label: "expert-raw"}, nil
+	case "expert-blind":
+		return &Expert{Blind: true, Label: "expert-blind"}, nil
 	}
 	return nil, fmt.Errorf("unknown bot %q: the bots are %s", name, strings.Join(Names, ", "))
 }

@@ -343,6 +343,7 @@ func TestNewNames(t *testing.T) {
 		{"expert", "expert", &Expert{}},
 		{"Expert", "expert", &Expert{}},
 		{"expert-raw", "expert-raw", &Expert{Raw: true, Label: "expert-raw"}},
+		{"expert-blind", "expert-blind", &Expert{Blind: true, Label: "expert-blind"}},
 	}
 	for _, tc := range tests {
 		b, err := New(tc.name)

@@ -26,6 +26,9 @@ type Expert struct {
 	// Raw turns the bid calibration off: Made is the playouts' own rate.
 	// It is how the calibration table is measured.
 	Raw bool
+	// Blind turns the auction reading off: worlds are drawn from the view
+	// alone, as Search draws them. It is how the reading is measured.
+	Blind bool
 
 	forecasts [8]forecast // the last bids it made, for Forecast
 	nf        int
@@ -124,7 +127,7 @@ func (b *Expert) Analyze(req Request) []Option {
 		// Fewer worlds the longer the endgame: about the same work.
 		n = min(n, max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines)))
 	}
-	worlds := drawWorlds(v, req.Rand, n)
+	worlds := drawWorlds(v, req.Rand, n, !b.Blind)
 	cands := candidates(&worlds[0], req)
 	opts := make([]Option, len(cands))
 	type bidStats struct{ made, set, lost float64 }
@@ -202,12 +205,13 @@ func swing(v *pitch.View, bid int) float64 {
 	return 2*float64(bid) + 1
 }
 
-// drawWorlds returns n worlds consistent with the view. Before the play
-// has told much, it draws expertDraw times as many, weighs them by the
-// auction (auctionLikelihood) and keeps n of them by systematic
-// resampling, so a world is kept about in proportion to its weight.
-func drawWorlds(v *pitch.View, rng *rand.Rand, n int) []pitch.State {
-	if v.Bidder < 0 && v.Passed == 0 {
+// drawWorlds returns n worlds consistent with the view. With read, once
+// the auction has said something, it draws expertDraw times as many,
+// weighs them by the auction (auctionLikelihood) and keeps n of them by
+// systematic resampling, so a world is kept about in proportion to its
+// weight.
+func drawWorlds(v *pitch.View, rng *rand.Rand, n int, read bool) []pitch.State {
+	if !read || v.Bidder < 0 && v.Passed == 0 {
 		out := make([]pitch.State, n)
 		for i := range out {
 			out[i] = v.Resample(rng)
