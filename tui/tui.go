@@ -15,6 +15,7 @@ import (
 
 	"pitch"
 	"pitch/bot"
+	"pitch/i18n"
 )
 
 // Config sets up a match.
@@ -24,6 +25,7 @@ type Config struct {
 	Level string // bot level for the other seats: easy, medium or hard
 	Seed  uint64
 	Delay time.Duration // pause before a bot acts, so people can follow
+	Lang  string        // the language of the screen (i18n); "" for English
 }
 
 // Model is the bubbletea model of a match in the terminal.
@@ -44,6 +46,17 @@ type Model struct {
 	seen     int           // actions of this hand already logged
 	thinking bool          // a bot move is scheduled
 	quit     bool
+	p        *i18n.Printer // says the screen's words in cfg.Lang
+}
+
+// t says message id of the catalog with its parameters, given as name,
+// value pairs.
+func (m *Model) t(id string, kv ...any) string {
+	data := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		data[kv[i].(string)] = kv[i+1]
+	}
+	return m.p.T(id, data)
 }
 
 // botMsg asks the model to let the bot to act make its move.
@@ -60,8 +73,11 @@ func New(cfg Config) (*Model, error) {
 	if l := strings.ToLower(cfg.Level); l != "easy" && l != "medium" && l != "hard" {
 		return nil, fmt.Errorf("unknown level %q: the levels are easy, medium and hard", cfg.Level)
 	}
+	if cfg.Lang == "" {
+		cfg.Lang = "en"
+	}
 	m := &Model{cfg: cfg, match: pitch.NewMatch(cfg.Game, cfg.Seed), rng: pitch.NewRand(cfg.Seed ^ 0xb07),
-		adv: &bot.Search{Worlds: 60}}
+		adv: &bot.Search{Worlds: 60}, p: i18n.New(cfg.Lang)}
 	for range cfg.Game.Seats() {
 		b, _ := bot.New(cfg.Level)
 		m.bots = append(m.bots, b)
@@ -227,23 +243,20 @@ func (m *Model) apply(a pitch.Action) {
 	m.msg, m.cursor, m.chosen, m.typed, m.advice = "", 0, 0, "", nil
 	line := m.describe(a)
 	if forced {
-		line += " (the dealer, who may not pass when everyone else has)"
+		line += m.t("tui.forcedNote")
 	}
 	m.log = append(m.log, line)
 	if len(m.match.Records()) > hands {
 		last := m.match.LastHand()
 		m.recap = last
 		r := last.Result()
-		m.sheet = append(m.sheet, fmt.Sprintf("hand %2d  bidder %s bid %d %s  %s  → %s", len(m.match.Records()),
-			m.seatName(r.Bidder), r.Bid, madeWord(r.Made), ints(r.Delta), ints(r.Scores)))
+		made := m.t("tui.set")
+		if r.Made {
+			made = m.t("tui.made")
+		}
+		m.sheet = append(m.sheet, m.t("tui.sheetLine", "N", fmt.Sprintf("%2d", len(m.match.Records())),
+			"Who", m.seatName(r.Bidder), "Bid", r.Bid, "Made", made, "Deltas", ints(r.Delta), "Scores", ints(r.Scores)))
 	}
-}
-
-func madeWord(made bool) string {
-	if made {
-		return "made"
-	}
-	return "set "
 }
 
 func ints(xs []int) string {
@@ -256,9 +269,9 @@ func ints(xs []int) string {
 
 func (m *Model) seatName(seat int) string {
 	if seat == m.cfg.Seat {
-		return "you"
+		return m.t("tui.you")
 	}
-	return fmt.Sprintf("seat %d", seat)
+	return m.t("tui.seatN", "N", seat)
 }
 
 // describe tells an action as the table sees it ("you bid 2", "seat 3
@@ -271,46 +284,39 @@ func (m *Model) describe(a pitch.Action) string {
 // what tells an action without its subject, the verb in the second person
 // for the human (you) and the third for the others.
 func (m *Model) what(a pitch.Action, you bool) string {
-	verb := func(v string) string {
-		if you {
-			return v
-		}
-		if strings.HasSuffix(v, "s") {
-			return v + "es"
-		}
-		return v + "s"
+	// Each verb has a message for "you" and one for the others.
+	keys := verbKeys[0]
+	if you {
+		keys = verbKeys[1]
 	}
 	switch a.Kind {
 	case pitch.ActBid:
-		return fmt.Sprintf("%s %d", verb("bid"), a.Bid)
+		return m.t(keys["bid"], "Bid", a.Bid)
 	case pitch.ActPass:
-		return verb("pass")
+		return m.t(keys["pass"])
 	case pitch.ActCall:
-		return verb("call") + " " + a.Card.String()
+		return m.t(keys["call"], "Card", a.Card.String())
 	case pitch.ActTrump:
-		return verb("name") + " trump " + suitName(a.Suit)
+		return m.t(keys["trump"], "Suit", m.suitName(a.Suit))
 	case pitch.ActGiveStock:
 		if a.Give {
-			return verb("give") + " the rest of the stock to the partner"
+			return m.t(keys["give"])
 		}
-		return verb("keep") + " the rest of the stock"
+		return m.t(keys["keep"])
 	case pitch.ActDiscard:
 		if you || m.cfg.Game.Variant == pitch.TenPoint {
-			return fmt.Sprintf("%s %s", verb("discard"), a.Cards)
+			return m.t(keys["discard"], "Cards", a.Cards.String())
 		}
-		return fmt.Sprintf("%s %d cards", verb("discard"), a.Cards.Len())
+		return m.t("tui.they.discardN", "Count", a.Cards.Len())
 	case pitch.ActPassTrumps:
 		if you || (int(a.Seat)+2)%4 == m.cfg.Seat {
-			return fmt.Sprintf("%s %s to the partner", verb("pass"), a.Cards)
+			return m.t(keys["passTrumps"], "Cards", a.Cards.String())
 		}
-		return fmt.Sprintf("%s %d trumps to the partner", verb("pass"), a.Cards.Len())
+		return m.t("tui.they.passTrumpsN", "Count", a.Cards.Len())
 	case pitch.ActPlay:
-		return verb("play") + " " + a.Card.String()
+		return m.t(keys["play"], "Card", a.Card.String())
 	}
-	if you {
-		return "do nothing"
-	}
-	return "does nothing"
+	return m.t(keys["nothing"])
 }
 
 // advise asks the search bot what it would do, with its reasons.
@@ -325,20 +331,28 @@ func (m *Model) advise() {
 		if i == maxAdvice {
 			break
 		}
-		line := fmt.Sprintf("%-36s expected %+.2f points", m.what(o.Action, true), o.Value)
+		line := fmt.Sprintf("%-36s %s", m.what(o.Action, true), m.t("tui.adviceLine", "Points", fmt.Sprintf("%+.2f", o.Value)))
 		if o.Action.Kind == pitch.ActBid && o.Won > 0 {
-			line += fmt.Sprintf(", makes it %.0f%% of the time when it wins the bid", 100*o.Made)
+			line += m.t("tui.adviceMake", "Pct", fmt.Sprintf("%.0f", 100*o.Made))
 		}
 		m.advice = append(m.advice, line)
 	}
 	// Say what the list leaves out, so that no legal choice goes missing
 	// without a word.
 	if n := len(opts) - maxAdvice; n > 0 {
-		m.advice = append(m.advice, fmt.Sprintf("(%d more weighed, each expected to do worse)", n))
+		m.advice = append(m.advice, m.t("tui.adviceMore", "Count", n))
 	}
 	if n := len(legal) - len(opts); n > 0 {
-		m.advice = append(m.advice, fmt.Sprintf("(%d other legal choices were not weighed: too many to try them all)", n))
+		m.advice = append(m.advice, m.t("tui.adviceNotWeighed", "Count", n))
 	}
+}
+
+// verbKeys are the messages of each action: [0] for others, [1] for you.
+var verbKeys = [2]map[string]string{
+	{"bid": "tui.they.bid", "pass": "tui.they.pass", "call": "tui.they.call", "trump": "tui.they.trump", "give": "tui.they.give",
+		"keep": "tui.they.keep", "discard": "tui.they.discard", "passTrumps": "tui.they.passTrumps", "play": "tui.they.play", "nothing": "tui.they.nothing"},
+	{"bid": "tui.you.bid", "pass": "tui.you.pass", "call": "tui.you.call", "trump": "tui.you.trump", "give": "tui.you.give",
+		"keep": "tui.you.keep", "discard": "tui.you.discard", "passTrumps": "tui.you.passTrumps", "play": "tui.you.play", "nothing": "tui.you.nothing"},
 }
 
 // maxAdvice is the number of options the advice lists, best first.

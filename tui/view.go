@@ -23,60 +23,60 @@ func (m *Model) Render() string {
 		s = m.recap
 	}
 	v := s.View(m.cfg.Seat)
-	fmt.Fprintf(&b, "pitch — %s, target %d, you are seat %d", g.Variant, g.Options.Target, m.cfg.Seat)
-	fmt.Fprintf(&b, "   (arrows choose, enter confirms, space toggles a card, ? advice, q quits)\n\n")
+	b.WriteString(m.t("tui.header", "Game", g.Variant.String(), "Target", g.Options.Target, "Seat", m.cfg.Seat))
+	b.WriteString(m.t("tui.keys") + "\n\n")
 
 	// Scores and seats.
 	for seat := range g.Seats() {
 		marks := ""
 		if seat == v.Dealer {
-			marks += " dealer"
+			marks += m.t("tui.mark.dealer")
 		}
 		if seat == v.Bidder && v.Phase > pitch.PhaseBid {
-			marks += fmt.Sprintf(" bidder (%d)", v.Bid)
+			marks += m.t("tui.mark.bidder", "Bid", v.Bid)
 		}
 		if v.PartnerKnown && seat == v.Partner {
-			marks += " partner"
+			marks += m.t("tui.mark.partner")
 		}
 		if seat == v.Turn {
-			marks += "  ← to act"
+			marks += m.t("tui.mark.toAct")
 		}
-		fmt.Fprintf(&b, "  %-7s score %4d  cards %2d%s\n", m.seatName(seat), v.Scores[seat], v.Counts[seat], marks)
+		fmt.Fprintf(&b, "  %-7s %s%s\n", m.seatName(seat), m.t("tui.seatStats", "Score", fmt.Sprintf("%4d", v.Scores[seat]), "Count", fmt.Sprintf("%2d", v.Counts[seat])), marks)
 	}
 	b.WriteString("\n")
 	if v.Trump != pitch.NoSuit {
-		fmt.Fprintf(&b, "Trump: %s", suitName(v.Trump))
+		b.WriteString(m.t("tui.trump", "Suit", m.suitName(v.Trump)))
 		if v.Called != pitch.NoCard {
-			fmt.Fprintf(&b, "   called card: %s", v.Called)
+			b.WriteString(m.t("tui.called", "Card", v.Called.String()))
 		}
 		b.WriteString("\n")
 	} else if v.Phase == pitch.PhaseBid {
-		fmt.Fprintf(&b, "Bidding: high bid %d", v.Bid)
+		b.WriteString(m.t("tui.bidding", "Bid", v.Bid))
 		if v.Bidder >= 0 {
-			fmt.Fprintf(&b, " by %s", m.seatName(v.Bidder))
+			b.WriteString(m.t("tui.biddingBy", "Who", m.seatName(v.Bidder)))
 		}
 		b.WriteString("\n")
 	} else if v.Phase == pitch.PhasePlay && g.Variant == pitch.Auction {
-		fmt.Fprintf(&b, "Trump: not yet — the pitcher's first card sets it\n")
+		b.WriteString(m.t("tui.trumpByLead") + "\n")
 	}
 	if v.Shown != 0 {
-		fmt.Fprintf(&b, "Shown out of play: %s\n", v.Shown)
+		b.WriteString(m.t("tui.shown", "Cards", v.Shown.String()) + "\n")
 	}
 	if len(v.Trick) > 0 {
-		b.WriteString("Trick: ")
+		b.WriteString(m.t("tui.trick"))
 		for i, c := range v.Trick {
 			fmt.Fprintf(&b, "%s %s   ", m.seatName(v.TrickSeat[i]), c)
 		}
 		b.WriteString("\n")
 	}
 	if len(v.Last) > 0 {
-		b.WriteString("Last trick: ")
+		b.WriteString(m.t("tui.lastTrick"))
 		for i, c := range v.Last {
 			fmt.Fprintf(&b, "%s %s  ", m.seatName(v.LastSeat[i]), c)
 		}
 		fmt.Fprintf(&b, "→ %s\n", m.seatName(v.LastWon))
 	}
-	b.WriteString("\nYour hand: ")
+	b.WriteString("\n" + m.t("tui.hand"))
 	for _, c := range sortedHand(v.Hand, s.Trumps()) {
 		b.WriteString(c.String() + " ")
 	}
@@ -85,30 +85,30 @@ func (m *Model) Render() string {
 	if m.recap != nil {
 		m.renderRecap(&b, m.recap)
 	} else if m.match.Over() {
-		fmt.Fprintf(&b, "Match over. Winner: %s. Press q to quit.\n", m.names(m.match.Winner()))
+		b.WriteString(m.t("tui.over", "Who", m.names(m.match.Winner())) + "\n")
 	} else if v.Turn == m.cfg.Seat {
 		m.renderChoices(&b)
 	} else {
-		fmt.Fprintf(&b, "Waiting for %s…\n", m.seatName(v.Turn))
+		b.WriteString(m.t("tui.waiting", "Who", m.seatName(v.Turn)) + "\n")
 	}
 	if m.msg != "" {
 		fmt.Fprintf(&b, "\n! %s\n", m.msg)
 	}
 	if len(m.advice) > 0 {
-		b.WriteString("\nAdvice (search bot):\n")
+		b.WriteString("\n" + m.t("tui.advice") + "\n")
 		for _, a := range m.advice {
 			b.WriteString("  " + a + "\n")
 		}
 	}
 	if len(m.log) > 0 {
-		b.WriteString("\nThis hand:\n")
+		b.WriteString("\n" + m.t("tui.log") + "\n")
 		start := max(0, len(m.log)-8)
 		for _, l := range m.log[start:] {
 			b.WriteString("  " + l + "\n")
 		}
 	}
 	if len(m.sheet) > 0 {
-		b.WriteString("\nScore sheet:\n")
+		b.WriteString("\n" + m.t("tui.sheet") + "\n")
 		for _, l := range m.sheet {
 			b.WriteString("  " + l + "\n")
 		}
@@ -121,11 +121,17 @@ func (m *Model) names(seats []int) string {
 	for _, s := range seats {
 		parts = append(parts, m.seatName(s))
 	}
-	return strings.Join(parts, " and ")
+	return strings.Join(parts, m.t("tui.and"))
 }
 
-func suitName(s pitch.Suit) string {
-	return [...]string{"clubs ♣", "diamonds ♦", "hearts ♥", "spades ♠", "-"}[s]
+// suitKeys name the suits in the catalog.
+var suitKeys = [...]string{pitch.Clubs: "suit.C", pitch.Diamonds: "suit.D", pitch.Hearts: "suit.H", pitch.Spades: "suit.S"}
+
+func (m *Model) suitName(s pitch.Suit) string {
+	if s >= pitch.NoSuit {
+		return "-"
+	}
+	return m.t(suitKeys[s]) + " " + [...]string{"♣", "♦", "♥", "♠"}[s]
 }
 
 func (m *Model) renderChoices(b *strings.Builder) {
@@ -133,27 +139,27 @@ func (m *Model) renderChoices(b *strings.Builder) {
 	choices := m.choices()
 	switch s.Phase() {
 	case pitch.PhaseCall:
-		fmt.Fprintf(b, "Call a card (not a joker): its suit becomes trump and its holder your partner.\nType it, e.g. AH, then enter: %s_\n", m.typed)
+		b.WriteString(m.t("tui.callPrompt", "Typed", m.typed) + "\n")
 		return
 	case pitch.PhaseDiscard:
 		must, pool, k := s.DiscardChoice()
-		fmt.Fprintf(b, "Discard %d cards: %s.\n", k+must.Len(), discardRule(must, pool, k))
+		b.WriteString(m.t("tui.discardPrompt", "Count", k+must.Len(), "Rule", m.discardRule(must, pool, k)) + "\n")
 	case pitch.PhasePassBurn:
 		must, pool, k := s.DiscardChoice()
-		fmt.Fprintf(b, "You hold more than 6 trumps. Burn %d (%s)", k+must.Len(), discardRule(must, pool, k))
+		b.WriteString(m.t("tui.burnPrompt", "Count", k+must.Len(), "Rule", m.discardRule(must, pool, k)))
 		if lim := s.PassLimit(); lim > 0 {
-			fmt.Fprintf(b, ", or first pass 1 to %d trumps to your partner (toggle them, enter)", lim)
+			b.WriteString(m.t("tui.burnPass", "Count", lim))
 		}
 		b.WriteString(".\n")
 	case pitch.PhaseBid:
-		b.WriteString(bidPrompt(choices))
+		b.WriteString(m.bidPrompt(choices))
 	case pitch.PhaseGiveStock:
 		m.renderFill(b, s)
 	case pitch.PhasePlay:
 		if m.cfg.Game.Variant == pitch.Auction && s.Trump() == pitch.NoSuit {
-			b.WriteString("You are the pitcher and lead: the suit of your first card becomes trump for the hand.\n")
+			b.WriteString(m.t("tui.leadSetsTrump") + "\n")
 		}
-		b.WriteString("Play a card:\n")
+		b.WriteString(m.t("tui.playPrompt") + "\n")
 	}
 	for i, c := range choices {
 		label := ""
@@ -176,7 +182,7 @@ func (m *Model) renderChoices(b *strings.Builder) {
 // bidPrompt introduces the bids offered. When passing is not among them,
 // the seat is the dealer and everyone else passed: it says so, and which
 // bids the rules leave (from the legal actions, not worked out again here).
-func bidPrompt(legal []pitch.Action) string {
+func (m *Model) bidPrompt(legal []pitch.Action) string {
 	var bids []string
 	canPass := false
 	for _, a := range legal {
@@ -188,13 +194,13 @@ func bidPrompt(legal []pitch.Action) string {
 		}
 	}
 	if canPass || len(bids) == 0 {
-		return "Your bid:\n"
+		return m.t("tui.bidPrompt") + "\n"
 	}
-	which := "exactly " + bids[0]
+	which := m.t("tui.exactly", "Bid", bids[0])
 	if len(bids) > 1 {
-		which = strings.Join(bids[:len(bids)-1], ", ") + " or " + bids[len(bids)-1]
+		which = m.t("tui.or", "List", strings.Join(bids[:len(bids)-1], ", "), "Last", bids[len(bids)-1])
 	}
-	return fmt.Sprintf("Everyone else passed, so you, the dealer, may not pass: you must bid %s.\nYour bid:\n", which)
+	return m.t("tui.forced", "Bids", which) + "\n" + m.t("tui.bidPrompt") + "\n"
 }
 
 // renderFill tells the pitcher deciding on the stock (TP-TR-3, TP-TR-4)
@@ -204,30 +210,30 @@ func (m *Model) renderFill(b *strings.Builder, s *pitch.State) {
 	v := s.View(m.cfg.Seat)
 	var drew []string
 	for seat := range s.Seats() {
-		drew = append(drew, fmt.Sprintf("%s drew %d", m.seatName(seat), v.FillGot[seat]))
+		drew = append(drew, m.t("tui.drew", "Who", m.seatName(seat), "Count", v.FillGot[seat]))
 	}
-	fmt.Fprintf(b, "The fill: each seat drew from the stock up to 6 cards and kept only the trumps: %s.\n", strings.Join(drew, ", "))
-	fmt.Fprintf(b, "%d cards are left in the stock, unseen: keep them, or give them to your partner.\n", v.StockLeft)
+	b.WriteString(m.t("tui.fill", "Drew", strings.Join(drew, ", ")) + "\n")
+	b.WriteString(m.t("tui.stockLeft", "Count", v.StockLeft) + "\n")
 }
 
 // discardRule explains the discard constraints before a wrong pick (PW-DIS, TP-TR-5).
-func discardRule(must, pool pitch.CardSet, k int) string {
+func (m *Model) discardRule(must, pool pitch.CardSet, k int) string {
 	switch {
 	case must == 0:
-		return fmt.Sprintf("any %d of %s", k, pool)
+		return m.t("tui.anyOf", "Count", k, "Cards", pool.String())
 	case k == 0:
-		return fmt.Sprintf("exactly %s", must)
+		return m.t("tui.exactlyCards", "Cards", must.String())
 	}
-	return fmt.Sprintf("all of %s, and %d of %s", must, k, pool)
+	return m.t("tui.allAnd", "Must", must.String(), "Count", k, "Pool", pool.String())
 }
 
 func (m *Model) renderRecap(b *strings.Builder, s *pitch.State) {
 	r := s.Result()
-	outcome := map[bool]string{true: "made it", false: "was set"}[r.Made]
+	outcome := m.t(map[bool]string{true: "tui.madeIt", false: "tui.wasSet"}[r.Made])
 	if r.Bidder == m.cfg.Seat && !r.Made {
-		outcome = "were set"
+		outcome = m.t("tui.wereSet")
 	}
-	fmt.Fprintf(b, "Hand over: %s bid %d and %s.\n", m.seatName(r.Bidder), r.Bid, outcome)
+	b.WriteString(m.t("tui.handOver", "Who", m.seatName(r.Bidder), "Bid", r.Bid, "Outcome", outcome) + "\n")
 	for _, p := range r.Points {
 		card := ""
 		if p.Card != pitch.NoCard {
@@ -236,10 +242,10 @@ func (m *Model) renderRecap(b *strings.Builder, s *pitch.State) {
 		fmt.Fprintf(b, "  %-12s%s → %s\n", p.Kind, card, m.seatName(int(p.Seat)))
 	}
 	for seat := range s.Seats() {
-		fmt.Fprintf(b, "  %-7s took %2d  score %+d → %d\n", m.seatName(seat), r.Taken[seat], r.Delta[seat], r.Scores[seat])
+		fmt.Fprintf(b, "  %-7s %s\n", m.seatName(seat), m.t("tui.took", "Taken", fmt.Sprintf("%2d", r.Taken[seat]), "Delta", fmt.Sprintf("%+d", r.Delta[seat]), "Score", r.Scores[seat]))
 	}
 	if r.Winner != nil {
-		fmt.Fprintf(b, "Match won by %s!\n", m.names(r.Winner))
+		b.WriteString(m.t("tui.matchWon", "Who", m.names(r.Winner)) + "\n")
 	}
-	b.WriteString("Press enter to continue.\n")
+	b.WriteString(m.t("tui.continue") + "\n")
 }

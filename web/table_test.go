@@ -351,7 +351,9 @@ func TestBrowserTurnNotices(t *testing.T) {
 	bea.do("open the table as Bea", chromedp.Navigate(s.url+"/"))
 	bea.eval(fmt.Sprintf(`localStorage.setItem('pitch.seat.%s', JSON.stringify({seat: 1, token: %q, name: 'Bea'})), 'true'`, id, tok1), new(bool))
 	bea.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#felt")))
-	waitFor(t, "Bea is told", func() bool { return strings.Contains(bea.text("#notice"), "for you this hand") || strings.Contains(bea.text("#notice"), "away") }, 20*time.Second)
+	waitFor(t, "Bea is told", func() bool {
+		return strings.Contains(bea.text("#notice"), "for you this hand") || strings.Contains(bea.text("#notice"), "away")
+	}, 20*time.Second)
 }
 
 // TestBrowserKeyboardPawnee plays a pawnee hand with the keyboard alone:

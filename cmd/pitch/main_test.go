@@ -255,6 +255,9 @@ func TestDealErrors(t *testing.T) {
 // `pitch rules [VARIANT]` prints each game's rules with its options and
 // defaults; an unknown variant is an error.
 func TestRules(t *testing.T) {
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		t.Setenv(v, "") // English, whatever the machine's locale
+	}
 	tests := []struct {
 		variant string
 		want    []string

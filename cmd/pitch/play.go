@@ -17,7 +17,7 @@ import (
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	setUsage(fs, "play [--variant V] [--seat S] [--level easy|medium|hard] [--seed N]",
+	setUsage(fs, "play [--variant V] [--seat S] [--level easy|medium|hard] [--seed N] [--lang L]",
 		"Plays a match against bots in the terminal: arrows choose, enter confirms,\n"+
 			"space toggles a card, ? asks the search bot for advice, q quits.\n\n"+
 			"example:\n  pitch play --variant pawnee --level hard")
@@ -34,6 +34,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return nil
 	})
 	delay := fs.Duration("delay", 600*time.Millisecond, "pause before each bot move")
+	lang := langFlag(fs)
 	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
@@ -42,7 +43,11 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	m, err := tui.New(tui.Config{Game: g, Seat: *seat, Level: *level, Seed: seed, Delay: *delay})
+	pr, ok := printerFor(*lang, "play", stderr)
+	if !ok {
+		return 2
+	}
+	m, err := tui.New(tui.Config{Game: g, Seat: *seat, Level: *level, Seed: seed, Delay: *delay, Lang: pr.Lang()})
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -3,11 +3,19 @@
 // described in docs/protocol.md; the server decides everything, and the
 // page only shows the state it is sent and sends the player's choices.
 //
-// js/util.js: cards, the games, DOM helpers; js/lobby.js: the lobby;
-// js/table.js: a table.
-import { $, hideError } from './js/util.js';
+// js/i18n.js: the languages; js/util.js: cards, the games, DOM helpers;
+// js/lobby.js: the lobby; js/table.js: a table.
+import { $, h, hideError } from './js/util.js';
+import { LANGS, pickLang, chooseLang, loadLang, translatePage } from './js/i18n.js';
 import { initLobby } from './js/lobby.js';
 import { initTable } from './js/table.js';
+
+const lang = pickLang();
+await loadLang(lang);
+translatePage();
+const picker = $('#lang');
+picker.replaceChildren(...LANGS.map(([l, name]) => h('option', { value: l, lang: l, selected: l === lang }, name)));
+picker.addEventListener('change', () => { chooseLang(picker.value); location.reload(); });
 
 const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
 $('#alert-close').addEventListener('click', hideError);

@@ -1,12 +1,13 @@
 // The lobby: create a table, list the open ones, your seats.
 
-import { GAMES, gameName, $, h, store, api, showError } from './util.js';
+import { GAMES, gameName, LEVEL_KEYS, $, h, store, api, showError } from './util.js';
+import { t } from './i18n.js';
 
 // ---------- the lobby ----------
 
 export function initLobby() {
   $('#lobby').hidden = false;
-  document.title = 'Pitch: lobby';
+  document.title = t('lobby.title');
   const game = $('#game');
   const seatChoices = []; // kept across changes of the number of seats
 
@@ -18,7 +19,7 @@ export function initLobby() {
 
   function renderRules() {
     const g = GAMES[game.value];
-    $('#game-desc').textContent = g.desc;
+    $('#game-desc').textContent = t(g.desc);
     $('#target').value = g.target;
     const list = $('#rules-list');
     list.replaceChildren();
@@ -27,13 +28,13 @@ export function initLobby() {
         const sel = h('select', { id: 'opt-players' });
         for (let n = 2; n <= 7; n++) sel.append(h('option', { value: n, selected: n === r.def }, String(n)));
         sel.addEventListener('change', () => { renderSeats(); fixPartnerships(); });
-        list.append(h('div', { class: 'field inline' }, h('label', { for: 'opt-players', text: r.label }), sel));
+        list.append(h('div', { class: 'field inline' }, h('label', { for: 'opt-players', text: t(r.label) }), sel));
         continue;
       }
       const id = 'opt-' + r.key;
       list.append(h('div', { class: 'check' },
         h('input', { type: 'checkbox', id, checked: r.def, dataset: { opt: r.key } }),
-        h('label', { for: id, text: r.label })));
+        h('label', { for: id, text: t(r.label) })));
     }
     $('#house-rules').hidden = g.rules.length === 0;
     fixPartnerships();
@@ -55,12 +56,10 @@ export function initLobby() {
     for (let i = 0; i < n; i++) {
       const cur = seatChoices[i] || (i === 0 ? 'human' : 'bot:medium');
       const sel = h('select', { id: 'seat-' + i, dataset: { seat: i } },
-        h('option', { value: 'human', selected: cur === 'human' }, 'Person'),
-        h('option', { value: 'bot:easy', selected: cur === 'bot:easy' }, 'Bot: easy'),
-        h('option', { value: 'bot:medium', selected: cur === 'bot:medium' }, 'Bot: medium'),
-        h('option', { value: 'bot:hard', selected: cur === 'bot:hard' }, 'Bot: hard (slow)'));
+        h('option', { value: 'human', selected: cur === 'human' }, t('lobby.seat.person')),
+        ...BOT_LEVELS.map(([level, key]) => h('option', { value: 'bot:' + level, selected: cur === 'bot:' + level }, t(key))));
       sel.addEventListener('change', () => { seatChoices[i] = sel.value; });
-      list.append(h('li', {}, h('label', { for: 'seat-' + i, text: 'Seat ' + i }), sel));
+      list.append(h('li', {}, h('label', { for: 'seat-' + i, text: t('lobby.seat.n', { N: i }) }), sel));
     }
   }
 
@@ -72,7 +71,7 @@ export function initLobby() {
     const variant = game.value;
     const target = Number($('#target').value);
     if (!Number.isInteger(target) || target < 1 || target > 10000) {
-      showError('The target must be a whole number from 1 to 10000.');
+      showError(t('lobby.err.target'));
       $('#target').focus();
       return;
     }
@@ -91,7 +90,7 @@ export function initLobby() {
       const info = await api('POST', '/api/tables', { variant, options, seats, turn_timer: Number($('#timer').value), hints: $('#hints').checked });
       location.assign(info.url);
     } catch (e) {
-      showError('The table was not created: ' + e.message);
+      showError(t('lobby.err.create', { Why: e.message }));
       btn.disabled = false;
     }
   });
@@ -105,8 +104,11 @@ export function initLobby() {
   listMine();
 }
 
-function describeSeats(t) {
-  return t.seats.map((s) => s.seat + ': ' + (s.kind === 'bot' ? 'bot (' + s.level + ')' : s.taken ? s.name : 'free')).join(' · ');
+// BOT_LEVELS are the bot levels offered, with their messages.
+const BOT_LEVELS = [['easy', 'lobby.bot.easy'], ['medium', 'lobby.bot.medium'], ['hard', 'lobby.bot.hard']];
+
+function describeSeats(tb) {
+  return tb.seats.map((s) => s.seat + ': ' + (s.kind === 'bot' ? t('lobby.botSeat', { Level: t(LEVEL_KEYS[s.level] || s.level) }) : s.taken ? s.name : t('lobby.free'))).join(' · ');
 }
 
 // The open tables come a page at a time (GET /api/tables?game=&offset=&limit=).
@@ -120,7 +122,7 @@ async function loadOpen() {
     page = await api('GET', '/api/tables?limit=' + PAGE + '&offset=' + lobbyPage.offset +
       (game ? '&game=' + encodeURIComponent(game) : ''));
   } catch (e) {
-    showError('The list of tables could not be loaded: ' + e.message);
+    showError(t('lobby.err.list', { Why: e.message }));
     return;
   }
   if (page.tables.length === 0 && page.offset > 0 && page.total > 0) { // the last page emptied: step back
@@ -132,21 +134,21 @@ async function loadOpen() {
   list.replaceChildren();
   $('#open-empty').hidden = tables.length > 0;
   $('#open-count').textContent = page.total === 0 ? '' :
-    (page.offset + 1) + '–' + (page.offset + tables.length) + ' of ' + page.total;
+    t('lobby.range', { From: page.offset + 1, To: page.offset + tables.length, Count: page.total });
   $('#open-prev').disabled = page.offset === 0;
   $('#open-next').disabled = page.offset + tables.length >= page.total;
-  for (const t of tables) {
-    const free = t.seats.filter((s) => s.kind === 'human' && !s.taken).length;
-    const target = t.options && t.options.target;
+  for (const tb of tables) {
+    const free = tb.seats.filter((s) => s.kind === 'human' && !s.taken).length;
+    const target = tb.options && tb.options.target;
     list.append(h('li', { class: 'table-item' },
       h('div', {},
-        h('strong', { text: gameName(t.variant) }),
-        ' · target ' + target + ' · ' + free + (free === 1 ? ' free seat' : ' free seats') +
-        (t.turn_timer ? ' · ' + t.turn_timer + 's turns' : ''),
-        h('div', { class: 'hint', text: describeSeats(t) })),
+        h('strong', { text: gameName(tb.variant) }),
+        ' · ' + t('lobby.target', { Target: target }) + ' · ' + t('lobby.freeSeats', { Count: free }) +
+        (tb.turn_timer ? ' · ' + t('lobby.turnTimer', { Count: tb.turn_timer }) : ''),
+        h('div', { class: 'hint', text: describeSeats(tb) })),
       h('div', { class: 'item-actions' },
-        h('a', { class: 'button primary', href: t.url, 'aria-label': 'Join ' + gameName(t.variant) + ' table ' + t.id }, 'Join'),
-        h('a', { class: 'button', href: t.url + '?watch=1', 'aria-label': 'Watch ' + gameName(t.variant) + ' table ' + t.id }, 'Watch'))));
+        h('a', { class: 'button primary', href: tb.url, 'aria-label': t('lobby.joinLabel', { Game: gameName(tb.variant), ID: tb.id }) }, t('lobby.join')),
+        h('a', { class: 'button', href: tb.url + '?watch=1', 'aria-label': t('lobby.watchLabel', { Game: gameName(tb.variant), ID: tb.id }) }, t('lobby.watch')))));
   }
 }
 
@@ -161,16 +163,17 @@ function listMine() {
   for (const id of ids.slice(0, 20)) {
     let saved = {};
     try { saved = JSON.parse(store.get('pitch.seat.' + id)) || {}; } catch (e) { /* ignore */ }
-    const about = h('div', {}, h('strong', { text: 'Seat ' + saved.seat + ' as ' + (saved.name || '?') }), h('div', { class: 'hint', text: 'Loading…' }));
+    const me = t('lobby.mySeat', { N: saved.seat, Name: saved.name || '?' });
+    const about = h('div', {}, h('strong', { text: me }), h('div', { class: 'hint', text: t('lobby.loading') }));
     const li = h('li', { class: 'table-item' }, about,
-      h('div', { class: 'item-actions' }, h('a', { class: 'button', href: '/t/' + id, 'aria-label': 'Open table ' + id }, 'Open')));
+      h('div', { class: 'item-actions' }, h('a', { class: 'button', href: '/t/' + id, 'aria-label': t('lobby.openLabel', { ID: id }) }, t('lobby.open'))));
     list.append(li);
-    api('GET', '/api/tables/' + encodeURIComponent(id)).then((t) => {
-      const state = t.closed ? 'closed' : t.finished ? 'match over' : t.seats.some((s) => !s.taken) ? 'waiting for players' : 'in play';
-      about.replaceChildren(h('strong', { text: gameName(t.variant) + ' · seat ' + saved.seat + ' as ' + (saved.name || '?') + ' · ' + state }),
-        h('div', { class: 'hint', text: describeSeats(t) }));
+    api('GET', '/api/tables/' + encodeURIComponent(id)).then((tb) => {
+      const state = t(tb.closed ? 'lobby.state.closed' : tb.finished ? 'lobby.state.over' : tb.seats.some((s) => !s.taken) ? 'lobby.state.waiting' : 'lobby.state.playing');
+      about.replaceChildren(h('strong', { text: gameName(tb.variant) + ' · ' + me + ' · ' + state }),
+        h('div', { class: 'hint', text: describeSeats(tb) }));
     }).catch((e) => {
-      if (/not found|no such table/i.test(e.message)) { store.del('pitch.seat.' + id); li.remove(); } else about.lastChild.textContent = 'Could not be loaded: ' + e.message;
+      if (e.code === 'not_found') { store.del('pitch.seat.' + id); li.remove(); } else about.lastChild.textContent = t('lobby.err.mine', { Why: e.message });
     });
   }
 }

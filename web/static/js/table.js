@@ -4,9 +4,10 @@
 // player's choices.
 
 import {
-  SUITS, cardLabel, cardText, isTrump, isPawneePoint, sortHand, gameName, POINT_NAMES, PHASE_VERBS,
-  $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode,
+  SUITS, suitName, cardLabel, cardText, isTrump, isPawneePoint, sortHand, gameName, POINT_KEYS, phaseVerb, levelName,
+  $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode, errorText,
 } from './util.js';
+import { t, num } from './i18n.js';
 
 // ---------- state ----------
 
@@ -72,6 +73,7 @@ export async function initTable(id) {
   snd.addEventListener('change', () => store.set('pitch.sound', snd.checked ? 'on' : 'off'));
   $('#chat-form').addEventListener('submit', (ev) => { ev.preventDefault(); sendChat($('#chat-text').value); });
   for (const b of document.querySelectorAll('#chat-quick button')) b.addEventListener('click', () => sendChat(b.textContent));
+  $('#chat-text').placeholder = t('chat.placeholder');
   roving($('#hand'), 0);
   window.addEventListener('online', () => { if (!app.ws) reconnectNow(); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden && !app.ws) reconnectNow(); });
@@ -81,11 +83,11 @@ export async function initTable(id) {
 
   try {
     const info = await api('GET', '/api/tables/' + encodeURIComponent(id));
-    setText($('#t-title'), gameName(info.variant) + ' · target ' + (info.options && info.options.target));
+    setText($('#t-title'), gameName(info.variant) + ' · ' + t('table.target', { Target: info.options && info.options.target }));
   } catch (e) {
-    setText($('#t-title'), 'No such table');
-    showError('This table cannot be opened: ' + e.message);
-    $('#main').append(h('p', { class: 'panel' }, h('a', { href: '/' }, 'Back to the lobby')));
+    setText($('#t-title'), t('table.none'));
+    showError(t('table.err.open', { Why: e.message }));
+    $('#main').append(h('p', { class: 'panel' }, h('a', { href: '/' }, t('table.backToLobby'))));
     return;
   }
   connect();
@@ -102,10 +104,10 @@ function setConn(what, delay) {
   const c = $('#conn');
   c.hidden = false;
   c.className = 'conn ' + what;
-  if (what === 'online') setText(c, 'Connected');
-  else if (app.restarting) setText(c, 'The server is restarting; reconnecting…');
-  else if (what === 'connecting') setText(c, 'Connecting…');
-  else setText(c, 'Offline: retrying in ' + Math.ceil(delay / 1000) + ' s');
+  if (what === 'online') setText(c, t('conn.online'));
+  else if (app.restarting) setText(c, t('conn.restarting'));
+  else if (what === 'connecting') setText(c, t('conn.connecting'));
+  else setText(c, t('conn.offline', { Count: Math.ceil(delay / 1000) }));
 }
 
 // connect opens the WebSocket; when it drops, it tries again after a
@@ -134,7 +136,7 @@ function connect() {
       onState(msg);
     } else if (msg.type === 'error') {
       app.pending = false;
-      if (app.refusal) { showRefusal(msg.message); app.refusal = ''; } else showError(msg.message);
+      showError(errorText(msg.code, msg.params, msg.message));
       render();
     } else if (msg.type === 'hint') {
       app.hint = msg;
@@ -151,13 +153,13 @@ function connect() {
     app.pending = false;
     if (ev.code === 1008 && /token/i.test(ev.reason || '')) {
       forgetSeat();
-      showError('Your saved seat is not valid at this table (' + ev.reason + '). You are watching.');
+      showError(t('conn.badToken', { Why: ev.reason }));
     }
     if (ev.code === 1012) { // the server is restarting (a graceful shutdown): back soon, try at once
       app.restarting = true;
       app.attempt = 0;
     } else if (ev.code === 1013 && ev.reason) { // a limit: say which
-      showError('The server closed the connection: ' + ev.reason + '.');
+      showError(t('conn.limit', { Why: ev.reason }));
     }
     const delay = Math.min(15000, 500 * Math.pow(2, app.attempt)) * (0.8 + Math.random() * 0.4);
     app.attempt++;
@@ -176,7 +178,7 @@ function reconnectNow() {
 
 function sendMsg(msg) {
   if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
-    showError('Not connected: it was not sent. Reconnecting…');
+    showError(t('conn.notSent'));
     return false;
   }
   app.ws.send(JSON.stringify(msg));
@@ -201,19 +203,19 @@ async function copyInvite() {
   const input = $('#invite');
   try {
     await navigator.clipboard.writeText(input.value);
-    setText($('#copy'), 'Copied');
+    setText($('#copy'), t('invite.copied'));
   } catch (e) {
     input.select();
-    setText($('#copy'), 'Press Ctrl+C');
+    setText($('#copy'), t('invite.pressCtrlC'));
   }
-  setTimeout(() => setText($('#copy'), 'Copy'), 2500);
+  setTimeout(() => setText($('#copy'), t('invite.copy')), 2500);
 }
 
 async function join(ev) {
   ev.preventDefault();
   const name = $('#join-name').value.trim();
   if (!name) {
-    showError('Enter your name (1 to 24 characters) to take a seat.');
+    showError(t('join.err.name'));
     $('#join-name').focus();
     return;
   }
@@ -230,7 +232,7 @@ async function join(ev) {
     hideError();
     reconnectNow();
   } catch (e) {
-    showError('You could not join: ' + e.message);
+    showError(t('join.err.failed', { Why: e.message }));
   } finally {
     $('#join-btn').disabled = false;
   }
@@ -243,7 +245,7 @@ async function playAgain() {
     const res = await api('POST', '/api/tables/' + encodeURIComponent(app.id) + '/rematch', { token: app.token });
     follow(res.id);
   } catch (e) {
-    showError('A new match could not be started: ' + e.message);
+    showError(t('again.err', { Why: e.message }));
   }
 }
 
@@ -348,7 +350,7 @@ function endOfHand(m) {
   app.seenHand = lh.hand;
   store.set(seenKey(), String(app.seenHand));
   if (m.seat >= 0) showSummary(lh);
-  else notice(handHeadline(lh) + '.');
+  else notice(handHeadline(lh));
 }
 
 // flyIn moves the trick's new cards from their players' seats.
@@ -423,9 +425,9 @@ function tick() {
   if (left == null) { box.hidden = true; return; }
   box.hidden = false;
   const s = Math.ceil(left / 1000);
-  setText(box, s + ' s');
+  setText(box, t('timer.short', { Count: s }));
   box.classList.toggle('warn', s <= 5);
-  box.setAttribute('aria-label', s + ' seconds left');
+  box.setAttribute('aria-label', t('timer.left', { Count: s }));
 }
 
 // announce says a move to screen readers (the live region).
@@ -452,12 +454,12 @@ function tellAway(m, fresh) {
   const forMe = fresh.filter((e) => e.seat === m.seat && e.by);
   if (forMe.length) {
     const e = forMe[forMe.length - 1];
-    notice((e.by === 'timer' ? 'Time ran out: the table ' : 'While you were away, the table ') + describeVerb(e) + ' for you.');
+    notice(t(e.by === 'timer' ? 'notice.timer' : 'notice.standIn', { Move: describeVerb(e) }));
     return;
   }
   if (m.fresh) { // the first state after (re)connecting: what was done while away
     const made = m.log.filter((e) => e.seat === m.seat && e.by);
-    if (made.length) notice('The table made ' + made.length + (made.length === 1 ? ' move' : ' moves') + ' for you this hand; they are marked in the log.');
+    if (made.length) notice(t('notice.back', { Count: made.length }));
   }
 }
 
@@ -472,38 +474,42 @@ function showRefusal(text) {
 function seatName(i) {
   const m = app.m;
   const s = m && m.table.seats[i];
-  if (!s) return 'Seat ' + i;
-  if (s.kind === 'bot' && (!s.name || /^Bot \(\w+\)$/.test(s.name))) return 'Bot ' + i;
+  if (!s) return t('seat.n', { N: i });
+  if (s.kind === 'bot' && (!s.name || /^Bot \(\w+\)$/.test(s.name))) return t('seat.bot', { N: i });
   if (s.name) return s.name;
-  return s.kind === 'human' ? 'Seat ' + i + ' (free)' : 'Bot';
+  return s.kind === 'human' ? t('seat.free', { N: i }) : t('seat.bot', { N: i });
 }
-function nameOf(i) { return seatName(i) + (app.m && i === app.m.seat ? ' (you)' : ''); }
+function nameOf(i) { return app.m && i === app.m.seat ? t('seat.you', { Name: seatName(i) }) : seatName(i); }
 function isTeamGame() {
   const m = app.m;
   return m.table.variant === 'ten-point' || (m.table.variant === 'auction' && m.table.options && m.table.options.partnerships);
 }
 
 // describeVerb is an action without its actor: "plays 10♦".
+// It is also the move the table made for an absent player.
 function describeVerb(e) {
   const a = e.action;
-  if (!a) return e.text.replace(/^seat \d+ /, '');
-  if ('bid' in a) return 'bids ' + a.bid + (a.bid === 10 && app.m.table.variant !== 'auction' ? ' (the moon)' : '');
-  if ('pass' in a) return 'passes';
-  if ('call' in a) return 'calls ' + cardText(a.call);
-  if ('trump' in a) return 'names trump ' + SUITS[a.trump].sym + ' ' + SUITS[a.trump].name;
-  if ('give_stock' in a) return a.give_stock ? 'gives the stock to the partner' : 'keeps the stock';
-  if ('pass_trumps' in a) return 'passes ' + a.pass_trumps.map(cardText).join(' ') + ' to the partner';
-  if ('discard' in a) return (app.m.table.variant === 'ten-point' ? 'burns ' : 'discards ') + a.discard.map(cardText).join(' ');
-  if ('play' in a) return 'plays ' + cardText(a.play);
+  if (!a) { // hidden cards: only how many
+    const n = Number((/(\d+) (cards|trumps)/.exec(e.text) || [])[1] || 0);
+    return t(e.kind === 'pass_trumps' ? 'move.passHidden' : 'move.discardHidden', { Count: n });
+  }
+  if ('bid' in a) return t(a.bid === 10 && app.m.table.variant !== 'auction' ? 'move.moon' : 'move.bid', { Bid: a.bid });
+  if ('pass' in a) return t('move.pass');
+  if ('call' in a) return t('move.call', { Card: cardText(a.call) });
+  if ('trump' in a) return t('move.trump', { Suit: SUITS[a.trump].sym + ' ' + suitName(a.trump) });
+  if ('give_stock' in a) return t(a.give_stock ? 'move.giveStock' : 'move.keepStock');
+  if ('pass_trumps' in a) return t('move.passTrumps', { Cards: a.pass_trumps.map(cardText).join(' ') });
+  if ('discard' in a) return t(app.m.table.variant === 'ten-point' ? 'move.burn' : 'move.discard', { Cards: a.discard.map(cardText).join(' ') });
+  if ('play' in a) return t('move.play', { Card: cardText(a.play) });
   return e.text;
 }
 
 // describe is a log line: who did what, and who did it for an absent player.
 function describe(e) {
-  let s = nameOf(e.seat) + ' ' + describeVerb(e);
-  if (e.by === 'timer') s += ' (time ran out: played by the table)';
-  else if (e.by === 'stand-in') s += ' (away: played by the table)';
-  return s;
+  const line = t('move.line', { Who: nameOf(e.seat), Move: describeVerb(e) });
+  if (e.by === 'timer') return t('move.byTimer', { Line: line });
+  if (e.by === 'stand-in') return t('move.byStandIn', { Line: line });
+  return line;
 }
 
 // myAction says what the server asks of this seat now: "" for nothing.
@@ -529,8 +535,8 @@ function render() {
     queued: String(app.queue.length),
   });
   const opts = m.table.options || {};
-  setText($('#t-title'), gameName(m.table.variant) + ' · target ' + opts.target + ' · hand ' + m.hand_no);
-  document.title = (myAction(m) ? '(Your turn) ' : '') + 'Pitch: ' + gameName(m.table.variant);
+  setText($('#t-title'), gameName(m.table.variant) + ' · ' + t('table.target', { Target: opts.target }) + ' · ' + t('table.handNo', { N: m.hand_no }));
+  document.title = t(myAction(m) ? 'title.yourTurn' : 'title.table', { Game: gameName(m.table.variant) });
 
   renderJoin(m);
   renderBanner(m);
@@ -574,8 +580,8 @@ function renderJoin(m) {
   const want = free.map((s) => String(s.seat)).join(',');
   if (sel.dataset.free !== want) {
     sel.dataset.free = want;
-    sel.replaceChildren(h('option', { value: '' }, 'First free seat'),
-      ...free.map((s) => h('option', { value: s.seat }, 'Seat ' + s.seat)));
+    sel.replaceChildren(h('option', { value: '' }, t('join.firstFree')),
+      ...free.map((s) => h('option', { value: s.seat }, t('seat.n', { N: s.seat }))));
   }
 }
 
@@ -584,12 +590,12 @@ function renderBanner(m) {
   let text = '', cls = 'banner';
   if (m.match_over) {
     const w = (m.winner || []).map(nameOf);
-    text = 'Match over: ' + (w.length ? w.join(' & ') + (w.length > 1 ? ' win' : ' wins') : 'no winner') + '.';
-    if (m.winner && m.winner.includes(m.seat)) text += ' Well played!';
+    text = w.length ? t('banner.over', { Who: w.join(' & '), Count: w.length }) : t('banner.overNone');
+    if (m.winner && m.winner.includes(m.seat)) text += ' ' + t('banner.wellPlayed');
     cls += ' over';
   } else if (m.waiting) {
-    const free = freeSeats(m).map((s) => 'seat ' + s.seat);
-    text = 'Waiting for players: ' + free.join(', ') + ' still free. Send them the invite link; play starts when every seat is taken.';
+    const free = freeSeats(m).map((s) => t('seat.n', { N: s.seat }));
+    text = t('banner.waiting', { Seats: free.join(', '), Count: free.length });
     cls += ' waiting';
   }
   b.hidden = !text;
@@ -600,21 +606,22 @@ function renderBanner(m) {
 function renderInfo(m) {
   const v = m.view, variant = m.table.variant;
   const items = [];
-  if (v.bidder >= 0) items.push([v.phase === 'bid' ? 'High bid' : 'Bid', v.bid + (v.bid === 10 && variant !== 'auction' ? ' (moon)' : '') + ' by ' + nameOf(v.bidder)]);
-  else if (v.phase === 'bid') items.push(['High bid', 'none yet']);
-  if (v.trump) items.push(['Trump', SUITS[v.trump].sym + ' ' + SUITS[v.trump].name, SUITS[v.trump].red ? 'red' : 'black']);
-  else items.push(['Trump', variant === 'auction' ? 'set by the first card' : 'not yet']);
+  const moon = v.bid === 10 && variant !== 'auction';
+  if (v.bidder >= 0) items.push([t(v.phase === 'bid' ? 'info.highBid' : 'info.bid'), t(moon ? 'info.moonBy' : 'info.bidBy', { Bid: v.bid, Who: nameOf(v.bidder) })]);
+  else if (v.phase === 'bid') items.push([t('info.highBid'), t('info.noneYet')]);
+  if (v.trump) items.push([t('info.trump'), SUITS[v.trump].sym + ' ' + suitName(v.trump), SUITS[v.trump].red ? 'red' : 'black']);
+  else items.push([t('info.trump'), t(variant === 'auction' ? 'info.trumpByLead' : 'info.notYet')]);
   if (variant === 'pawnee' && v.called) {
-    items.push(['Called', cardText(v.called), SUITS[v.called[1]].red ? 'red' : 'black']);
-    if (v.partner_known) items.push(['Partner', v.partner == null ? 'none: the bidder plays alone' : nameOf(v.partner)]);
-    else items.push(['Partner', 'secret']);
+    items.push([t('info.called'), cardText(v.called), SUITS[v.called[1]].red ? 'red' : 'black']);
+    if (v.partner_known) items.push([t('info.partner'), v.partner == null ? t('info.alone') : nameOf(v.partner)]);
+    else items.push([t('info.partner'), t('info.secret')]);
   }
-  if (variant === 'ten-point' && v.phase !== 'bid' && v.phase !== 'play' && v.stock_left > 0) items.push(['Stock', v.stock_left + ' cards']);
-  if (v.phase === 'play') items.push(['Trick', Math.min(v.tricks + 1, 6) + ' of 6']);
-  if (m.table.turn_timer) items.push(['Timer', m.table.turn_timer + ' s a turn']);
+  if (variant === 'ten-point' && v.phase !== 'bid' && v.phase !== 'play' && v.stock_left > 0) items.push([t('info.stock'), t('count.cards', { Count: v.stock_left })]);
+  if (v.phase === 'play') items.push([t('info.trick'), t('info.trickOf', { N: Math.min(v.tricks + 1, 6) })]);
+  if (m.table.turn_timer) items.push([t('info.timer'), t('info.timerEach', { Count: m.table.turn_timer })]);
   const box = $('#table-info');
   box.replaceChildren(...items.map(([k, val, cls]) =>
-    h('span', { class: 'info-item' }, h('span', { class: 'info-k', text: k + ': ' }), h('span', { class: 'info-v ' + (cls || ''), text: val }))));
+    h('span', { class: 'info-item' }, h('span', { class: 'info-k', text: t('info.label', { Label: k }) }), h('span', { class: 'info-v ' + (cls || ''), text: val }))));
 }
 
 // angle is where seat i sits round the table, seen from the player (who
@@ -636,27 +643,30 @@ function renderFelt(m) {
   for (let i = 0; i < n; i++) {
     const s = m.table.seats[i];
     const badges = [];
-    if (v.dealer === i) badges.push(h('span', { class: 'badge dealer', title: 'Dealer' }, 'Dealer'));
-    if (v.bidder === i) badges.push(h('span', { class: 'badge bidder' }, (v.phase === 'bid' ? 'High ' : 'Bid ') + v.bid));
-    if (v.partner_known && v.partner === i && i !== v.bidder) badges.push(h('span', { class: 'badge partner' }, 'Partner'));
-    if (v.phase === 'bid' && v.passed.includes(i)) badges.push(h('span', { class: 'badge passed' }, 'Passed'));
-    if (isTeamGame()) badges.push(h('span', { class: 'badge team', title: 'Team ' + (i % 2 === 0 ? 'A' : 'B') }, h('span', { class: 'wide', text: 'Team ' }), i % 2 === 0 ? 'A' : 'B'));
-    if (m.away && m.away[i]) badges.push(h('span', { class: 'badge away', title: 'Away: the table plays for them' }, 'Away'));
-    if (s.kind === 'human' && !s.taken) badges.push(h('span', { class: 'badge free' }, 'Free seat'));
+    if (v.dealer === i) badges.push(h('span', { class: 'badge dealer' }, t('badge.dealer')));
+    if (v.bidder === i) badges.push(h('span', { class: 'badge bidder' }, t(v.phase === 'bid' ? 'badge.high' : 'badge.bid', { Bid: v.bid })));
+    if (v.partner_known && v.partner === i && i !== v.bidder) badges.push(h('span', { class: 'badge partner' }, t('badge.partner')));
+    if (v.phase === 'bid' && v.passed.includes(i)) badges.push(h('span', { class: 'badge passed' }, t('badge.passed')));
+    if (isTeamGame()) {
+      const team = i % 2 === 0 ? 'A' : 'B';
+      badges.push(h('span', { class: 'badge team', title: t('badge.team', { Team: team }) }, h('span', { class: 'wide', text: t('badge.team', { Team: '' }) }), team));
+    }
+    if (m.away && m.away[i]) badges.push(h('span', { class: 'badge away', title: t('badge.awayTitle') }, t('badge.away')));
+    if (s.kind === 'human' && !s.taken) badges.push(h('span', { class: 'badge free' }, t('badge.free')));
     const turn = acting && v.turn === i && !app.show;
-    const held = v.counts[i] + (v.counts[i] === 1 ? ' card' : ' cards') +
-      (v.phase === 'play' || v.tricks > 0 ? ' · ' + v.trick_wins[i] + (v.trick_wins[i] === 1 ? ' trick' : ' tricks') : '');
-    const stats = 'Score ' + v.scores[i] + ' · ' + held;
-    const label = nameOf(i) + ', seat ' + i + (s.kind === 'bot' ? ', bot ' + s.level : '') + '. ' + stats +
-      (badges.length ? '. ' + badges.map((b) => b.textContent).join(', ') : '') + (turn ? '. To act.' : '');
+    const held = t('count.cards', { Count: v.counts[i] }) +
+      (v.phase === 'play' || v.tricks > 0 ? ' · ' + t('count.tricks', { Count: v.trick_wins[i] }) : '');
+    const stats = t('seat.score', { Score: v.scores[i] }) + ' · ' + held;
+    const label = t(s.kind === 'bot' ? 'seat.labelBot' : 'seat.label', { Who: nameOf(i), N: i, Level: levelName(s.level) }) + ' ' + stats +
+      (badges.length ? '. ' + badges.map((b) => b.textContent).join(', ') : '') + (turn ? '. ' + t('seat.toAct') : '');
     const a = angle(m, i);
     seats.push(h('div', {
       class: 'seat' + (turn ? ' turn' : '') + (i === m.seat ? ' me' : ''), role: 'group', 'aria-label': label,
       dataset: { seat: i, ax: a.x.toFixed(4), ay: a.y.toFixed(4) },
     },
-    h('div', { class: 's-name', title: nameOf(i) + (s.kind === 'bot' ? ' · ' + s.level : '') },
-      h('span', { class: 's-num', text: i }), ' ', seatName(i), i === m.seat ? h('span', { class: 'you', text: ' (you)' }) : null),
-    h('div', { class: 's-stats', title: stats }, h('span', { text: v.scores[i] + ' pts' }), ' · ', h('span', { text: held })),
+    h('div', { class: 's-name', title: nameOf(i) + (s.kind === 'bot' ? ' · ' + levelName(s.level) : '') },
+      h('span', { class: 's-num', text: i }), ' ', seatName(i), i === m.seat ? h('span', { class: 'you', text: ' ' + t('seat.youMark') }) : null),
+    h('div', { class: 's-stats', title: stats }, h('span', { text: t('seat.points', { Count: v.scores[i] }) }), ' · ', h('span', { text: held })),
     badges.length || turn ? h('div', { class: 's-badges' }, badges,
       turn && m.timer && m.timer.seat === i ? h('span', { class: 'badge countdown', role: 'timer' }) : null) : null));
   }
@@ -671,7 +681,7 @@ function renderFelt(m) {
   const trumpOf = (c) => isTrump(c, v.trump || (app.show && m.last_hand && m.last_hand.trump), m.table.variant);
   trick.replaceChildren(...cards.map((tc) => {
     const a = angle(m, tc.seat);
-    const node = cardNode(tc.card, { trump: trumpOf(tc.card), note: 'played by ' + nameOf(tc.seat) + (tc.seat === winner && held ? ', takes the trick' : '') });
+    const node = cardNode(tc.card, { trump: trumpOf(tc.card), note: t(tc.seat === winner && held ? 'trick.playedByWins' : 'trick.playedBy', { Who: nameOf(tc.seat) }) });
     node.classList.add('tcard');
     if (faded) node.classList.add('faded');
     if (held && tc.seat === winner) node.classList.add('wins');
@@ -681,11 +691,11 @@ function renderFelt(m) {
     return node;
   }));
   let note = '';
-  if (held) note = nameOf(winner) + ' takes the trick';
-  else if (faded) note = 'Last trick: ' + nameOf(winner);
+  if (held) note = t('trick.takes', { Who: nameOf(winner) });
+  else if (faded) note = t('trick.last', { Who: nameOf(winner) });
   $('#trick-note').hidden = !note;
   setText($('#trick-note'), note);
-  trick.setAttribute('aria-label', held ? 'The trick just completed, taken by ' + nameOf(winner) : faded ? 'The last trick, taken by ' + nameOf(v.last_winner) : 'The current trick');
+  trick.setAttribute('aria-label', held ? t('trick.ariaDone', { Who: nameOf(winner) }) : faded ? t('trick.ariaLast', { Who: nameOf(v.last_winner) }) : t('trick.aria'));
 }
 
 // placeSeats puts the seat boxes round the felt, each wholly inside it.
@@ -708,12 +718,12 @@ function placeSeats() {
 function renderStatus(m, act) {
   const v = m.view;
   let text;
-  if (m.match_over) text = 'The match is over.';
-  else if (m.waiting) text = 'Waiting for players to join.';
-  else if (app.show) text = nameOf(app.show.winner) + ' takes the trick.';
-  else if (app.pending) text = 'Sending…';
-  else if (act) text = 'Your turn: ' + (act === 'discard' ? (m.discard.kind === 'burn' ? 'burn trumps' : 'discard') : PHASE_VERBS[v.phase] || act) + '.';
-  else if (v.turn >= 0 && v.phase !== 'done') text = 'Waiting for ' + nameOf(v.turn) + ' to ' + (PHASE_VERBS[v.phase] || 'act') + '.';
+  if (m.match_over) text = t('status.over');
+  else if (m.waiting) text = t('status.waiting');
+  else if (app.show) text = t('trick.takes', { Who: nameOf(app.show.winner) });
+  else if (app.pending) text = t('status.sending');
+  else if (act) text = t('status.yourTurn', { What: act === 'discard' ? t(m.discard.kind === 'burn' ? 'phase.burn' : 'phase.discard') : phaseVerb(v.phase) });
+  else if (v.turn >= 0 && v.phase !== 'done') text = t('status.waitingFor', { Who: nameOf(v.turn), What: phaseVerb(v.phase) });
   else text = '';
   if (text !== app.status) { app.status = text; setText($('#status'), text); }
   $('#status').className = 'status' + (act ? ' mine' : '');
@@ -729,15 +739,15 @@ function renderActions(m, act) {
   delete $('#actions').dataset.remaining;
   $('#actions').className = 'actions' + (app.pending ? ' busy' : '') + (act ? ' mine' : '');
   if (m.match_over) {
-    box.append(h('p', {}, 'The match is over.'));
-    if (m.seat >= 0) box.append(actionButton('Play again', 'again', playAgain, { cls: 'primary', title: 'A new match at this table, with the same seats' }));
-    else box.append(h('p', {}, h('a', { href: '/' }, 'Start a new table'), '.'));
+    box.append(h('p', { text: t('status.over') }));
+    if (m.seat >= 0) box.append(actionButton(t('again.button'), 'again', playAgain, { cls: 'primary', title: t('again.title') }));
+    else box.append(h('p', {}, h('a', { href: '/' }, t('again.newTable'))));
   } else if (m.waiting) {
-    box.append(h('p', { class: 'hint', text: 'Play starts when every person’s seat is taken.' }));
+    box.append(h('p', { class: 'hint', text: t('actions.waiting') }));
   } else if (m.seat < 0) {
-    box.append(h('p', { class: 'hint', text: 'You are watching: you see what every player may see, but no hand.' }));
+    box.append(h('p', { class: 'hint', text: t('actions.watching') }));
   } else if (!act) {
-    box.append(h('p', { class: 'hint wait', text: app.show ? '' : 'Your cards are below; you will be asked when it is your turn.' }));
+    box.append(h('p', { class: 'hint wait', text: app.show ? '' : t('actions.notYourTurn') }));
   } else if (act === 'bid') {
     renderBid(box, m);
   } else if (act === 'call') {
@@ -772,37 +782,35 @@ function actionButton(text, key, onclick, o) {
 function renderHint(box, m) {
   const hint = app.hint && app.hint.seq === m.seq ? app.hint : null;
   if (!hint) {
-    box.append(h('div', { class: 'hint-row' }, actionButton('Hint', 'hint', () => { sendMsg({ type: 'hint' }); }, { title: 'What a strong player would weigh here' })));
+    box.append(h('div', { class: 'hint-row' }, actionButton(t('hint.button'), 'hint', () => { sendMsg({ type: 'hint' }); }, { title: t('hint.title') })));
     return;
   }
-  const list = h('ol', { class: 'hint-list', 'aria-label': 'The options, best first' });
+  const list = h('ol', { class: 'hint-list', 'aria-label': t('hint.listLabel') });
+  const pts = new Intl.NumberFormat(document.documentElement.lang, { signDisplay: 'always', maximumFractionDigits: 1, minimumFractionDigits: 1 });
+  const pct = new Intl.NumberFormat(document.documentElement.lang, { style: 'percent' });
   for (const o of hint.options) {
-    let t = o.text + ': ' + (o.value >= 0 ? '+' : '') + o.value.toFixed(1) + ' points';
-    if (o.make != null) t += ', makes it ' + Math.round(o.make * 100) + '%';
-    list.append(h('li', { text: t }));
+    let line = t('hint.option', { Move: describeVerb({ action: o.action, text: o.text }), Points: pts.format(o.value) });
+    if (o.make != null) line += t('hint.make', { Chance: pct.format(o.make) });
+    list.append(h('li', { text: line }));
   }
-  box.append(h('div', { class: 'hint-box', role: 'note' }, h('p', { class: 'hint', text: 'Hint (expected points for your side this hand, from ' + hint.worlds + ' deals consistent with what you know):' }), list));
+  box.append(h('div', { class: 'hint-box', role: 'note' }, h('p', { class: 'hint', text: t('hint.intro', { Count: hint.worlds }) }), list));
 }
 
 function renderBid(box, m) {
   const v = m.view, variant = m.table.variant;
   const forced = !m.legal.some((a) => 'pass' in a);
-  const rules = {
-    pawnee: 'Bids run 5 to 10 (10 is the moon); each bid tops the last, and a pass is final.',
-    'ten-point': 'Bid 4 to 9, or 10 to shoot the moon (you must then take all ten points). Each bid tops the last.',
-    auction: 'Bid 1 to 4 (4 is a pitch and ends the bidding). The dealer may steal by matching the high bid.',
-  }[variant];
-  let lead = v.bidder >= 0 ? 'High bid: ' + v.bid + ' by ' + nameOf(v.bidder) + '. ' : 'No bid yet. ';
-  if (forced) lead = 'Everyone else passed: as the dealer you must bid' + (m.legal.length === 1 ? ' ' + m.legal[0].bid + '. ' : '. ');
-  box.append(h('h2', { text: 'Your bid' }), h('p', { class: 'hint', text: lead + (forced ? '' : rules) }));
-  const row = h('div', { class: 'btn-row', role: 'group', 'aria-label': 'Bids' });
+  const rules = t({ pawnee: 'bid.rules.pawnee', 'ten-point': 'bid.rules.ten-point', auction: 'bid.rules.auction' }[variant]);
+  let lead = v.bidder >= 0 ? t('bid.high', { Bid: v.bid, Who: nameOf(v.bidder) }) : t('bid.none');
+  if (forced) lead = m.legal.length === 1 ? t('bid.forcedExact', { Bid: m.legal[0].bid }) : t('bid.forced');
+  box.append(h('h2', { text: t('bid.title') }), h('p', { class: 'hint', text: lead + ' ' + (forced ? '' : rules) }));
+  const row = h('div', { class: 'btn-row', role: 'group', 'aria-label': t('bid.group') });
   for (const a of m.legal) {
     if ('pass' in a) {
-      row.append(actionButton('Pass', 'pass', () => send(a), { cls: 'pass', data: { pass: '' } }));
+      row.append(actionButton(t('bid.pass'), 'pass', () => send(a), { cls: 'pass', data: { pass: '' } }));
     } else {
       const moon = a.bid === 10 && variant !== 'auction';
-      row.append(actionButton(moon ? '10 · moon' : String(a.bid), 'bid' + a.bid, () => send(a),
-        { cls: 'bid', data: { bid: a.bid }, label: 'Bid ' + a.bid + (moon ? ', the moon' : '') }));
+      row.append(actionButton(moon ? t('bid.moonButton') : String(a.bid), 'bid' + a.bid, () => send(a),
+        { cls: 'bid', data: { bid: a.bid }, label: t(moon ? 'bid.moonLabel' : 'bid.label', { Bid: a.bid }) }));
     }
   }
   box.append(row);
@@ -814,19 +822,17 @@ function renderCall(box, m) {
   const opts = m.table.options || {};
   const legal = new Set(m.legal.map((a) => a.call));
   const mine = new Set(m.view.hand);
-  box.append(h('h2', { text: 'Call a card' }),
-    h('p', { class: 'hint' },
-      'Its suit becomes trump; whoever holds it is your secret partner (in the widow or your own hand: you play alone' +
-      (opts.call_own_card === false ? '; here you may not call your own card' : '') + '). Then you take the widow and all discard to 6.'));
+  box.append(h('h2', { text: t('call.title') }),
+    h('p', { class: 'hint', text: t(opts.call_own_card === false ? 'call.hintNoOwn' : 'call.hint') }));
   const suits = h('div', { class: 'btn-row', role: 'group', 'aria-label': 'Suit of the card to call' });
   for (const s of ['S', 'H', 'C', 'D']) {
     const held = m.view.hand.filter((c) => isTrump(c, s, 'pawnee')).length;
     suits.append(actionButton(SUITS[s].sym + ' ' + held, 'suit' + s, () => { app.pickSuit = s; app.picked = ''; render(); focusKeyed('rank'); },
       { cls: 'suit ' + (SUITS[s].red ? 'red' : 'black') + (app.pickSuit === s ? ' sel' : ''), data: { suit: s },
-        label: SUITS[s].name + ': you would hold ' + held + (held === 1 ? ' trump' : ' trumps') }));
+        label: t('call.suitLabel', { Suit: suitName(s), Count: held }) }));
   }
   box.append(suits);
-  const grid = h('div', { id: 'call-picker', class: 'picker', role: 'group', 'aria-label': app.pickSuit ? 'Ranks of ' + SUITS[app.pickSuit].name : 'Pick a suit first' });
+  const grid = h('div', { id: 'call-picker', class: 'picker', role: 'group', 'aria-label': app.pickSuit ? t('call.ranksOf', { Suit: suitName(app.pickSuit) }) : t('call.suitFirst') });
   if (app.pickSuit) {
     for (const r of 'AKQJT98765432') {
       const c = r + app.pickSuit;
@@ -834,8 +840,8 @@ function renderCall(box, m) {
       const node = h('button', {
         type: 'button', class: 'rank' + (allowed ? ' can' : '') + (mine.has(c) ? ' mine' : '') + (app.picked === c ? ' sel' : ''),
         dataset: { card: c, key: 'rank', rove: '' }, 'aria-pressed': String(app.picked === c), 'aria-disabled': allowed ? null : 'true',
-        'aria-label': cardLabel(c) + (mine.has(c) ? ', in your hand' : '') + (allowed ? '' : ', may not be called'),
-        title: mine.has(c) ? 'In your hand' : null, tabindex: '-1',
+        'aria-label': cardLabel(c) + (mine.has(c) ? t('call.inHandNote') : '') + (allowed ? '' : t('call.notAllowedNote')),
+        title: mine.has(c) ? t('call.inHand') : null, tabindex: '-1',
       }, (r === 'T' ? '10' : r) + SUITS[app.pickSuit].sym);
       node.addEventListener('click', () => {
         if (!allowed || app.pending) return;
@@ -850,10 +856,10 @@ function renderCall(box, m) {
   box.append(grid);
   fixTabStop(grid);
   const p = app.picked;
-  let info = app.pickSuit ? 'Pick a rank (shaded: in your hand).' : 'Pick the suit, then the rank.';
-  if (p) info = cardLabel(p) + (mine.has(p) ? ': in your hand, so you would play alone.' : '.');
+  let info = t(app.pickSuit ? 'call.pickRank' : 'call.pickSuit');
+  if (p) info = t(mine.has(p) ? 'call.pickedOwn' : 'call.picked', { Card: cardLabel(p) });
   box.append(h('p', { class: 'call-info', 'aria-live': 'polite', text: info }),
-    actionButton(p ? 'Call ' + cardText(p) : 'Call', 'call', () => send({ seat: m.seat, call: p }),
+    actionButton(p ? t('call.buttonCard', { Card: cardText(p) }) : t('call.button'), 'call', () => send({ seat: m.seat, call: p }),
       { cls: 'primary', disabled: !p, data: { confirm: 'call' } }));
   box.lastChild.id = 'call-confirm';
 }
@@ -865,26 +871,26 @@ function focusKeyed(key) {
 }
 
 function renderTrump(box, m) {
-  box.append(h('h2', { text: 'Name trump' }),
-    h('p', { class: 'hint', text: 'Trump is the suit you name plus the other jack of its colour and both jokers. Everyone then keeps only trumps.' }));
-  const row = h('div', { class: 'btn-row', role: 'group', 'aria-label': 'Suits' });
+  box.append(h('h2', { text: t('trump.title') }),
+    h('p', { class: 'hint', text: t('trump.hint') }));
+  const row = h('div', { class: 'btn-row', role: 'group', 'aria-label': t('trump.group') });
   for (const a of m.legal) {
     const s = SUITS[a.trump];
     const n = m.view.hand.filter((c) => isTrump(c, a.trump, 'ten-point')).length;
-    row.append(actionButton(s.sym + ' ' + s.name + ' (' + n + ')', 'trump' + a.trump, () => send(a),
-      { cls: 'suit ' + (s.red ? 'red' : 'black'), data: { trump: a.trump }, label: 'Trump ' + s.name + ': you hold ' + n + ' of its trumps' }));
+    row.append(actionButton(s.sym + ' ' + suitName(a.trump) + ' (' + num(n) + ')', 'trump' + a.trump, () => send(a),
+      { cls: 'suit ' + (s.red ? 'red' : 'black'), data: { trump: a.trump }, label: t('trump.label', { Suit: suitName(a.trump), Count: n }) }));
   }
   box.append(row);
 }
 
 function renderGiveStock(box, m) {
   const partner = (m.seat + 2) % 4, v = m.view;
-  const drew = (v.fill_got || []).map((n, i) => nameOf(i) + ' ' + n).join(', ');
-  box.append(h('h2', { text: 'The stock' }),
-    h('p', { class: 'hint', text: 'The fill is done. Cards drawn: ' + drew + '. ' + v.stock_left + ' cards are left in the stock (unseen): they go to you, or to your partner if you give them. Whoever gets them keeps their trumps.' }));
+  const drew = (v.fill_got || []).map((n, i) => nameOf(i) + ' ' + num(n)).join(', ');
+  box.append(h('h2', { text: t('stock.title') }),
+    h('p', { class: 'hint', text: t('stock.hint', { Drew: drew, Count: v.stock_left }) }));
   const row = h('div', { class: 'btn-row' });
   for (const a of m.legal) {
-    row.append(actionButton(a.give_stock ? 'Give it to ' + nameOf(partner) : 'Keep it', 'give' + a.give_stock, () => send(a),
+    row.append(actionButton(a.give_stock ? t('stock.give', { Who: nameOf(partner) }) : t('stock.keep'), 'give' + a.give_stock, () => send(a),
       { data: { give: String(a.give_stock) } }));
   }
   box.append(row);
@@ -894,12 +900,12 @@ function renderPlay(box, m) {
   const variant = m.table.variant, v = m.view;
   let rule;
   if (variant === 'auction') {
-    rule = v.trick.length ? 'Follow the suit led or play a trump; with none of the suit led, play anything.' : (v.trump ? 'Lead any card.' : 'Lead any card: the pitcher’s first card sets trump.');
+    rule = t(v.trick.length ? 'play.rule.follow' : v.trump ? 'play.rule.leadAny' : 'play.rule.leadSetsTrump');
   } else {
-    rule = v.tricks === 0 && !v.trick.length && variant === 'pawnee' ? 'You hold the called card: lead it.' : 'Play a trump.';
+    rule = t(v.tricks === 0 && !v.trick.length && variant === 'pawnee' ? 'play.rule.leadCalled' : 'play.rule.trump');
   }
-  box.append(h('h2', { text: v.trick.length ? 'Your play' : 'Your lead' }),
-    h('p', { class: 'hint', text: rule + ' Playable cards are raised: click one, or use the arrow keys and Enter.' }));
+  box.append(h('h2', { text: t(v.trick.length ? 'play.title' : 'play.titleLead') }),
+    h('p', { class: 'hint', text: rule + ' ' + t('play.how') }));
 }
 
 // discardState works out, for the discard or burn asked for, which of
@@ -918,31 +924,31 @@ function renderDiscard(box, m) {
   const burn = d.kind === 'burn';
   const st = discardState(m);
   const partner = (m.seat + 2) % 4;
-  box.append(h('h2', { text: burn ? 'Burn trumps' : 'Discard' }));
+  box.append(h('h2', { text: t(burn ? 'discard.titleBurn' : 'discard.title') }));
   if (burn && d.pass_limit > 0) {
-    const radios = h('div', { class: 'mode', role: 'radiogroup', 'aria-label': 'Pass or burn' });
+    const radios = h('div', { class: 'mode', role: 'radiogroup', 'aria-label': t('discard.mode') });
     const mk = (val, text) => {
       const id = 'mode-' + val;
       const input = h('input', { type: 'radio', name: 'mode', id, value: val, checked: (val === 'pass') === app.passMode });
       input.addEventListener('change', () => { app.passMode = val === 'pass'; app.chosen = new Set(); render(); });
       return h('span', { class: 'check' }, input, h('label', { for: id, text }));
     };
-    radios.append(mk('burn', 'Burn'), mk('pass', 'First pass up to ' + d.pass_limit + ' to ' + nameOf(partner)));
+    radios.append(mk('burn', t('discard.modeBurn')), mk('pass', t('discard.modePass', { Count: d.pass_limit, Who: nameOf(partner) })));
     box.append(radios);
   }
   const lines = [];
   if (st.pass) {
-    lines.push('Choose 1 to ' + d.pass_limit + ' trumps to pass to ' + nameOf(partner) + '. If you still hold more than 6, you burn next.');
+    lines.push(t('discard.passHint', { Count: d.pass_limit, Who: nameOf(partner) }));
   } else {
-    lines.push((burn ? 'You hold ' + v.hand.length + ' trumps: burn ' : 'You hold ' + v.hand.length + ' cards: discard ') + d.count + ' to keep 6' +
-      (d.must.length ? '; ' + d.must.length + ' must go (marked)' : '') + (d.choose > 0 ? '; choose ' + d.choose + (d.must.length ? ' more' : '') + ' from the raised cards' : '') + '.');
+    let line = t(burn ? 'discard.countBurn' : 'discard.count', { Held: v.hand.length, Count: d.count });
+    if (d.must.length) line += ' ' + t('discard.must', { Count: d.must.length });
+    if (d.choose > 0) line += ' ' + t(d.must.length ? 'discard.chooseMore' : 'discard.choose', { Count: d.choose });
+    lines.push(line);
     if (variant === 'pawnee') {
       const overProtected = d.must.length && d.pool.length && d.pool.every((c) => isPawneePoint(c, v.trump));
-      lines.push(overProtected
-        ? 'Over 6 protected cards: the extra point cards you choose are shown and count for no one (PW-DIS-3).'
-        : 'The called card and trump point cards are protected; other trumps go only when non-trumps run short (PW-DIS-2).');
+      lines.push(t(overProtected ? 'discard.overProtected' : 'discard.protected'));
     } else if (burn) {
-      lines.push('Burned cards are shown. A point card burns only with all your other trumps (TP-TR-5).');
+      lines.push(t('discard.burnRule'));
     }
   }
   for (const l of lines) box.append(h('p', { class: 'hint', text: l }));
@@ -950,16 +956,16 @@ function renderDiscard(box, m) {
   const ok = st.pass ? st.chosen.size >= 1 && st.chosen.size <= st.limit : st.chosen.size === st.limit;
   $('#actions').dataset.remaining = String(st.limit - st.chosen.size);
   const row = $('#hand-actions');
-  row.append(h('span', { class: 'count', 'aria-live': 'polite', text: st.pass ? 'Chosen ' + st.chosen.size + ' (1 to ' + st.limit + ')' : 'Selected ' + n + ' of ' + d.count }));
+  row.append(h('span', { class: 'count', 'aria-live': 'polite', text: st.pass ? t('discard.chosenPass', { N: st.chosen.size, Count: st.limit }) : t('discard.selected', { N: n, Count: d.count }) }));
   const chosen = () => Array.from(st.must).concat(Array.from(st.chosen));
   if (st.pass) {
-    row.append(actionButton('Pass ' + st.chosen.size + ' to ' + nameOf(partner), 'pass-confirm', () => send({ seat: m.seat, pass_trumps: chosen() }),
+    row.append(actionButton(t('discard.passButton', { Count: st.chosen.size, Who: nameOf(partner) }), 'pass-confirm', () => send({ seat: m.seat, pass_trumps: chosen() }),
       { cls: 'primary', disabled: !ok, data: { confirm: 'pass' } }));
   } else {
-    row.append(actionButton((burn ? 'Burn ' : 'Discard ') + (d.count === 1 ? 'this card' : ok ? 'these ' + d.count : d.count + ' cards'), 'discard-confirm',
+    row.append(actionButton(t(burn ? 'discard.burnButton' : 'discard.button', { Count: d.count }), 'discard-confirm',
       () => send({ seat: m.seat, discard: chosen() }), { cls: 'primary', disabled: !ok, data: { confirm: 'discard' } }));
   }
-  row.append(actionButton('Clear', 'clear', () => { app.chosen = new Set(); render(); }, { disabled: st.chosen.size === 0 }));
+  row.append(actionButton(t('discard.clear'), 'clear', () => { app.chosen = new Set(); render(); }, { disabled: st.chosen.size === 0 }));
   row.children[1].id = st.pass ? 'pass-confirm' : 'discard-confirm';
 }
 
@@ -980,27 +986,27 @@ function renderHand(m, act) {
     const trump = isTrump(c, v.trump, variant);
     const o = { button: true, trump, cls: '', tags: [] };
     const notes = [];
-    if (widow.has(c) && v.phase !== 'play') { o.tags.push('widow'); notes.push('from the widow'); }
-    if (m.view.called === c) notes.push('the called card');
+    if (widow.has(c) && v.phase !== 'play') { o.tags.push('widow'); notes.push(t('hand.fromWidow')); }
+    if (m.view.called === c) notes.push(t('hand.called'));
     let can = false;
     if (act === 'play') {
       can = plays.has(c);
-      if (!can) o.title = (m.refusals && m.refusals[c]) || 'Not playable now';
+      if (!can) o.title = refusalText(m, c);
     } else if (st) {
       if (st.must.has(c)) {
         o.cls += ' must sel';
         o.pressed = true;
-        if (!st.pass) { o.tags.push('must'); notes.push('must go'); }
-        o.title = 'This card must go';
+        if (!st.pass) { o.tags.push('must'); notes.push(t('hand.mustGo')); }
+        o.title = t('hand.mustGoTitle');
       } else if (st.pool.has(c)) {
         const picked = st.chosen.has(c);
         o.pressed = picked;
         if (picked) o.cls += ' sel';
         can = picked || st.chosen.size < st.limit;
-        if (!can) o.title = 'You have chosen enough: unselect one first';
+        if (!can) o.title = t('hand.enough');
       } else {
         o.title = discardReason(m, c);
-        notes.push('may not go');
+        notes.push(t('hand.mayNotGo'));
       }
     }
     if (can) o.cls += ' can';
@@ -1011,7 +1017,7 @@ function renderHand(m, act) {
     nodes.push(node);
   }
   box.replaceChildren(...nodes);
-  box.setAttribute('aria-label', 'Your hand, ' + v.hand.length + ' cards' + (act === 'play' ? ': choose a card to play' : act === 'discard' ? ': choose the cards to ' + (st.pass ? 'pass' : m.discard.kind) : ''));
+  box.setAttribute('aria-label', t(act === 'play' ? 'hand.ariaPlay' : act === 'discard' ? (st.pass ? 'hand.ariaPass' : m.discard.kind === 'burn' ? 'hand.ariaBurn' : 'hand.ariaDiscard') : 'hand.aria', { Count: v.hand.length }));
   let again = focused ? box.querySelector('[data-card="' + focused + '"]') : null;
   if (again) again.focus();
   fixTabStop(box);
@@ -1025,11 +1031,19 @@ function renderHand(m, act) {
 function discardReason(m, c) {
   const v = m.view;
   if (m.table.variant === 'pawnee') {
-    if (c === v.called) return 'The called card is protected';
-    if (isPawneePoint(c, v.trump)) return 'A trump point card is protected';
-    return 'Trumps may go only when you have too few non-trumps';
+    if (c === v.called) return t('hand.why.called');
+    if (isPawneePoint(c, v.trump)) return t('hand.why.point');
+    return t('hand.why.trump');
   }
-  return 'Point cards burn only with all your other trumps';
+  return t('hand.why.burnPoint');
+}
+
+// refusalText says why card c may not be played, from the server's
+// refusals (the engine's reason, in the page's language).
+function refusalText(m, c) {
+  const r = m.refusals && m.refusals[c];
+  if (!r) return t('hand.notNow', { Card: cardLabel(c) });
+  return errorText(r.code, r.params, r.message);
 }
 
 function onCard(c, act) {
@@ -1039,40 +1053,40 @@ function onCard(c, act) {
     const a = m.legal.find((x) => x.play === c);
     if (a) { showRefusal(''); send(a); return; }
     // Not playable: say why, in the engine's words.
-    const why = m.refusals && m.refusals[c];
-    showRefusal(why ? capital(why) + '.' : cardLabel(c) + ' may not be played now.');
+    showRefusal(capital(refusalText(m, c)));
     return;
   }
   if (act === 'discard') {
     const st = discardState(m);
-    if (st.must.has(c)) { showRefusal(cardLabel(c) + ' must go: it is already chosen.'); return; }
-    if (!st.pool.has(c)) { showRefusal(discardReason(m, c) + '.'); return; }
+    if (st.must.has(c)) { showRefusal(t('hand.already', { Card: cardLabel(c) })); return; }
+    if (!st.pool.has(c)) { showRefusal(discardReason(m, c)); return; }
     showRefusal('');
     if (app.chosen.has(c)) app.chosen.delete(c);
     else if (app.chosen.size < st.limit) app.chosen.add(c);
-    else { showRefusal('You have chosen enough: unselect one first.'); return; }
+    else { showRefusal(t('hand.enough')); return; }
     render();
   }
 }
 
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const signed = (n) => (n > 0 ? '+' : '') + num(n);
 
 // ---------- the side panels ----------
 
 function renderSheet(m) {
   const n = m.table.seats.length;
-  const t = $('#sheet');
-  const head = h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: 'Bid' }),
+  const sheet = $('#sheet');
+  const head = h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: t('sheet.bid') }),
     ...Array.from({ length: n }, (_, i) => h('th', { scope: 'col', class: i === m.seat ? 'me' : '', title: nameOf(i) }, shortName(i, 5))));
   const rows = m.sheet.map((r) => h('tr', { class: r.made ? 'made' : 'set' },
-    h('th', { scope: 'row', text: String(r.hand) }),
-    h('td', { title: nameOf(r.bidder) + (r.made ? ' made ' : ' was set on ') + r.bid },
-      r.bid + ' #' + r.bidder, h('span', { class: r.made ? 'ok' : 'bad', text: r.made ? '✓' : '✗' }),
-      h('span', { class: 'sr-only', text: r.made ? ' made' : ' set' })),
-    ...r.scores.map((s, i) => h('td', { class: i === m.seat ? 'me' : '' }, h('span', { class: 'sc', text: String(s) }), ' ',
-      h('span', { class: 'delta ' + (r.delta[i] > 0 ? 'up' : r.delta[i] < 0 ? 'down' : ''), text: '(' + (r.delta[i] > 0 ? '+' : '') + r.delta[i] + ')' })))));
-  const cap = h('caption', { class: 'hint', text: m.sheet.length ? 'Score after each hand, the change below it. Bid: the bid and the bidder’s seat.' : 'No hand finished yet.' });
-  t.replaceChildren(cap, h('thead', {}, head), h('tbody', {}, rows));
+    h('th', { scope: 'row', text: num(r.hand) }),
+    h('td', { title: t(r.made ? 'result.made' : 'result.set', { Who: nameOf(r.bidder), Bid: r.bid }) },
+      num(r.bid) + ' #' + r.bidder, h('span', { class: r.made ? 'ok' : 'bad', text: r.made ? '✓' : '✗' }),
+      h('span', { class: 'sr-only', text: ' ' + t(r.made ? 'sheet.made' : 'sheet.set') })),
+    ...r.scores.map((s, i) => h('td', { class: i === m.seat ? 'me' : '' }, h('span', { class: 'sc', text: num(s) }), ' ',
+      h('span', { class: 'delta ' + (r.delta[i] > 0 ? 'up' : r.delta[i] < 0 ? 'down' : ''), text: '(' + signed(r.delta[i]) + ')' })))));
+  const cap = h('caption', { class: 'hint', text: t(m.sheet.length ? 'sheet.caption' : 'sheet.empty') });
+  sheet.replaceChildren(cap, h('thead', {}, head), h('tbody', {}, rows));
 }
 
 function shortName(i, len) {
@@ -1084,23 +1098,23 @@ function shortName(i, len) {
 function renderLastTrick(m) {
   const v = m.view;
   const box = $('#last-trick');
-  if (!v.last_trick.length) { box.replaceChildren(h('p', { class: 'hint', text: 'None yet this hand.' })); return; }
+  if (!v.last_trick.length) { box.replaceChildren(h('p', { class: 'hint', text: t('lastTrick.none') })); return; }
   box.replaceChildren(h('div', { class: 'mini-row' }, v.last_trick.map((tc) =>
     h('div', { class: 'mini' + (tc.seat === v.last_winner ? ' won' : '') },
-      cardNode(tc.card, { trump: isTrump(tc.card, v.trump, m.table.variant), cls: 'small', note: 'played by ' + nameOf(tc.seat) }),
+      cardNode(tc.card, { trump: isTrump(tc.card, v.trump, m.table.variant), cls: 'small', note: t('trick.playedBy', { Who: nameOf(tc.seat) }) }),
       h('span', { class: 'mini-name', text: shortName(tc.seat) })))),
-  h('p', { class: 'hint', text: 'Taken by ' + nameOf(v.last_winner) + '.' }));
+  h('p', { class: 'hint', text: t('lastTrick.takenBy', { Who: nameOf(v.last_winner) }) }));
 }
 
 function renderOut(m) {
   const v = m.view;
   const parts = [];
   if (v.shown.length) {
-    parts.push(h('p', { class: 'hint', text: m.table.variant === 'ten-point' ? 'Burned (face up):' : 'Discarded trumps (face up):' }),
+    parts.push(h('p', { class: 'hint', text: t(m.table.variant === 'ten-point' ? 'out.burned' : 'out.shown') }),
       h('div', { class: 'mini-row' }, v.shown.map((c) => cardNode(c, { cls: 'small', trump: isTrump(c, v.trump, m.table.variant) }))));
   }
   if (v.out.length) {
-    parts.push(h('p', { class: 'hint', text: 'Your cards out of play:' }),
+    parts.push(h('p', { class: 'hint', text: t('out.yours') }),
       h('div', { class: 'mini-row' }, v.out.map((c) => cardNode(c, { cls: 'small', trump: isTrump(c, v.trump, m.table.variant) }))));
   }
   $('#out-panel').hidden = parts.length === 0;
@@ -1110,7 +1124,7 @@ function renderOut(m) {
 function renderLog(m) {
   const log = $('#log');
   const items = m.log.map((e) => h('li', { class: e.by ? 'by-table' : '', dataset: { by: e.by || '' }, text: describe(e) }));
-  if (!items.length) items.push(h('li', { class: 'hint empty', text: 'Nothing yet.' }));
+  if (!items.length) items.push(h('li', { class: 'hint empty', text: t('log.empty') }));
   log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
 }
@@ -1121,8 +1135,8 @@ function renderChat() {
   panel.hidden = !m || m.seat < 0;
   if (panel.hidden) return;
   const list = $('#chat-list');
-  const items = app.chat.map((c) => h('li', {}, h('strong', { text: (c.seat === m.seat ? 'You' : (c.name || seatName(c.seat))) + ': ' }), h('span', { text: c.text })));
-  if (!items.length) items.push(h('li', { class: 'hint empty', text: 'Say hello to the table.' }));
+  const items = app.chat.map((c) => h('li', {}, h('strong', { text: t('chat.who', { Who: c.seat === m.seat ? t('chat.you') : (c.name || seatName(c.seat)) }) }), ' ', h('span', { text: c.text })));
+  if (!items.length) items.push(h('li', { class: 'hint empty', text: t('chat.empty') }));
   list.replaceChildren(...items);
   list.scrollTop = list.scrollHeight;
 }
@@ -1132,10 +1146,10 @@ async function renderRecords(m) {
   if (n === app.recordsFor) return;
   app.recordsFor = n;
   const list = $('#records');
-  if (n === 0) { list.replaceChildren(h('li', { class: 'hint empty', text: 'None yet.' })); return; }
+  if (n === 0) { list.replaceChildren(h('li', { class: 'hint empty', text: t('records.none') })); return; }
   try {
     const hands = await api('GET', '/api/tables/' + encodeURIComponent(app.id) + '/hands');
-    list.replaceChildren(...hands.map((x) => h('li', {}, h('a', { href: x.url, download: 'pitch-' + app.id + '-hand-' + x.hand + '.json' }, 'Hand ' + x.hand))));
+    list.replaceChildren(...hands.map((x) => h('li', {}, h('a', { href: x.url, download: 'pitch-' + app.id + '-hand-' + x.hand + '.json' }, t('records.hand', { N: x.hand })))));
   } catch (e) {
     app.recordsFor = -1;
   }
@@ -1145,7 +1159,8 @@ async function renderRecords(m) {
 
 function handHeadline(lh) {
   const moon = lh.bid === 10 && app.m.table.variant !== 'auction';
-  return 'Hand ' + lh.hand + ': ' + nameOf(lh.bidder) + (lh.made ? ' made ' : ' was set on ') + lh.bid + (moon ? ' (moon)' : '');
+  const result = t(lh.made ? (moon ? 'result.madeMoon' : 'result.made') : (moon ? 'result.setMoon' : 'result.set'), { Who: nameOf(lh.bidder), Bid: lh.bid });
+  return t('summary.headline', { N: lh.hand, Result: result });
 }
 
 function showSummary(lh) {
@@ -1156,23 +1171,23 @@ function showSummary(lh) {
   setText($('#summary-h'), handHeadline(lh));
   const parts = [];
   const trump = SUITS[lh.trump];
-  const facts = ['Trump: ' + (trump ? trump.sym + ' ' + trump.name : 'none')];
-  if (variant === 'pawnee') facts.push(lh.partner == null ? 'The bidder played alone' : 'Partner: ' + nameOf(lh.partner));
+  const facts = [t('summary.trump', { Suit: trump ? trump.sym + ' ' + suitName(lh.trump) : t('summary.noTrump') })];
+  if (variant === 'pawnee') facts.push(lh.partner == null ? t('summary.alone') : t('summary.partner', { Who: nameOf(lh.partner) }));
   if (lh.teams && lh.teams.length && (variant !== 'auction' || isTeamGame())) {
-    facts.push('Sides: ' + lh.teams.map((t) => t.map(seatName).join(' & ')).join(' against '));
+    facts.push(t('summary.sides', { Sides: lh.teams.map((side) => side.map(seatName).join(' & ')).join(' ' + t('summary.against') + ' ') }));
   }
   parts.push(h('p', { text: facts.join(' · ') }));
   if (lh.tricks != null && lh.tricks < 6) {
-    parts.push(h('p', { class: 'ended', text: 'The hand ended after ' + lh.tricks + (lh.tricks === 1 ? ' trick' : ' tricks') + ': nobody held a trump any more.' }));
+    parts.push(h('p', { class: 'ended', text: t('summary.early', { Count: lh.tricks }) }));
   }
 
   const pts = lh.points.length ? lh.points.map((p) => h('tr', {},
-    h('th', { scope: 'row', text: POINT_NAMES[p.kind] || p.kind }),
+    h('th', { scope: 'row', text: t(POINT_KEYS[p.kind] || p.kind) }),
     h('td', { text: p.card ? cardText(p.card) : '' }),
-    h('td', { text: nameOf(p.seat) }))) : [h('tr', {}, h('td', { colspan: '3', text: 'No points were scored.' }))];
+    h('td', { text: nameOf(p.seat) }))) : [h('tr', {}, h('td', { colspan: '3', text: t('summary.noPoints') }))];
   parts.push(h('table', { class: 'points' },
-    h('caption', { text: 'Points by category' }),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Point' }), h('th', { scope: 'col', text: 'Card' }), h('th', { scope: 'col', text: 'Taken by' }))),
+    h('caption', { text: t('summary.points') }),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('summary.point') }), h('th', { scope: 'col', text: t('summary.card') }), h('th', { scope: 'col', text: t('summary.takenBy') }))),
     h('tbody', {}, pts)));
 
   const rows = [];
@@ -1180,17 +1195,17 @@ function showSummary(lh) {
     const d = lh.delta[i];
     rows.push(h('tr', { class: i === lh.bidder ? 'bidder' : '' },
       h('th', { scope: 'row', text: nameOf(i) }),
-      h('td', { text: String(lh.taken[i]) }),
-      h('td', { class: d > 0 ? 'up' : d < 0 ? 'down' : '', text: (d > 0 ? '+' : '') + d }),
-      h('td', { text: String(lh.scores[i]) })));
+      h('td', { text: num(lh.taken[i]) }),
+      h('td', { class: d > 0 ? 'up' : d < 0 ? 'down' : '', text: signed(d) }),
+      h('td', { text: num(lh.scores[i]) })));
   }
   parts.push(h('table', { class: 'totals' },
-    h('caption', { text: 'Scores' }),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Player' }), h('th', { scope: 'col', text: 'Side took' }),
-      h('th', { scope: 'col', text: 'Change' }), h('th', { scope: 'col', text: 'Score' }))),
+    h('caption', { text: t('summary.scores') }),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('summary.player') }), h('th', { scope: 'col', text: t('summary.took') }),
+      h('th', { scope: 'col', text: t('summary.change') }), h('th', { scope: 'col', text: t('summary.score') }))),
     h('tbody', {}, rows)));
   if (lh.winner && lh.winner.length) {
-    parts.push(h('p', { class: 'winner', text: lh.winner.map(nameOf).join(' & ') + (lh.winner.length > 1 ? ' win' : ' wins') + ' the match!' }));
+    parts.push(h('p', { class: 'winner', text: t('summary.winner', { Who: lh.winner.map(nameOf).join(' & '), Count: lh.winner.length }) }));
   }
   body.replaceChildren(...parts);
   $('#summary-record').href = '/api/tables/' + encodeURIComponent(app.id) + '/hands/' + lh.hand;

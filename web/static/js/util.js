@@ -1,18 +1,23 @@
 // Cards, the games, and small DOM helpers shared by the lobby and the table.
 
+import { t, has } from './i18n.js';
+
 // ---------- cards ----------
 
+// SUITS: each suit's symbol and colour; its name is a message
+// (suitName), as are the ranks' (RANK_KEYS).
 export const SUITS = {
-  C: { name: 'clubs', sym: '♣', red: false },
-  D: { name: 'diamonds', sym: '♦', red: true },
-  H: { name: 'hearts', sym: '♥', red: true },
-  S: { name: 'spades', sym: '♠', red: false },
+  C: { key: 'suit.C', sym: '♣', red: false },
+  D: { key: 'suit.D', sym: '♦', red: true },
+  H: { key: 'suit.H', sym: '♥', red: true },
+  S: { key: 'suit.S', sym: '♠', red: false },
 };
+export const suitName = (s) => t(SUITS[s].key);
 export const SUIT_ORDER = ['S', 'H', 'C', 'D']; // colours alternate in a sorted hand
 export const RANKS = '23456789TJQKA';
-export const RANK_NAMES = {
-  2: 'Two', 3: 'Three', 4: 'Four', 5: 'Five', 6: 'Six', 7: 'Seven', 8: 'Eight', 9: 'Nine',
-  T: 'Ten', J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace',
+export const RANK_KEYS = {
+  2: 'rank.2', 3: 'rank.3', 4: 'rank.4', 5: 'rank.5', 6: 'rank.6', 7: 'rank.7', 8: 'rank.8', 9: 'rank.9',
+  T: 'rank.T', J: 'rank.J', Q: 'rank.Q', K: 'rank.K', A: 'rank.A',
 };
 export const OTHER_SAME_COLOUR = { C: 'S', S: 'C', D: 'H', H: 'D' };
 
@@ -20,15 +25,17 @@ export const isJoker = (c) => c === 'BJ' || c === 'LJ';
 export const suitOf = (c) => (isJoker(c) ? null : c[1]);
 export const rankShown = (c) => (c[0] === 'T' ? '10' : c[0]);
 
+// cardLabel is a card's full name in the page's language: "the queen of
+// spades", "la dama di picche", "スペードのクイーン".
 export function cardLabel(c) {
-  if (c === 'BJ') return 'Big joker';
-  if (c === 'LJ') return 'Little joker';
-  return RANK_NAMES[c[0]] + ' of ' + SUITS[c[1]].name;
+  if (c === 'BJ') return t('card.bigJoker');
+  if (c === 'LJ') return t('card.littleJoker');
+  return t('card.name', { Rank: t(RANK_KEYS[c[0]]), Suit: suitName(c[1]) });
 }
 
-// cardText is a card in running text: "10♥", "J♠", "Big joker".
+// cardText is a card in running text: "10♥", "J♠", or a joker's name.
 export function cardText(c) {
-  if (isJoker(c)) return c === 'BJ' ? 'Big joker' : 'Little joker';
+  if (isJoker(c)) return cardLabel(c);
   return rankShown(c) + SUITS[c[1]].sym;
 }
 
@@ -69,41 +76,44 @@ export function sortHand(cards, trump, variant) {
 
 // ---------- the games ----------
 
+// GAMES: each game's seats, default target and house rules; their words
+// are messages (name, desc, label).
 export const GAMES = {
   pawnee: {
-    name: 'Pawnee', seats: 5, target: 42,
-    desc: 'Five players, ten cards each and a widow of four. The top bidder (5 to 10) calls a card: its suit is trump and whoever holds it is the secret partner. If all others pass, the dealer must bid exactly 5. A bidder who makes the bid and reaches 42 wins.',
+    name: 'game.pawnee', seats: 5, target: 42, desc: 'game.pawnee.desc',
     rules: [
-      { key: 'call_own_card', label: 'The bidder may call a card from their own hand (and so plays alone)', def: true },
-      { key: 'pawnee_score_tricks', label: 'Sides add the tricks they took instead of their points', def: false },
-      { key: 'pawnee_fail_bidder_only', label: 'A failed bid costs only the bidder, not the partner', def: true },
+      { key: 'call_own_card', label: 'opt.call_own_card', def: true },
+      { key: 'pawnee_score_tricks', label: 'opt.pawnee_score_tricks', def: false },
+      { key: 'pawnee_fail_bidder_only', label: 'opt.pawnee_fail_bidder_only', def: true },
     ],
   },
   'ten-point': {
-    name: '10 Point Pitch', seats: 4, target: 52,
-    desc: 'Four players in two teams (seats 0 and 2 against 1 and 3). Bid 4 to 9, or 10 to shoot the moon (if all others pass, the dealer must bid exactly 4); the pitcher names trump; only trumps are played.',
+    name: 'game.ten-point', seats: 4, target: 52, desc: 'game.ten-point.desc',
     rules: [],
   },
   auction: {
-    name: 'Auction Pitch', seats: 4, target: 7,
-    desc: 'Six cards each; bid 1 to 4 for High, Low, Jack and Game. The pitcher’s first card sets trump. The dealer may steal a bid.',
+    name: 'game.auction', seats: 4, target: 7, desc: 'game.auction.desc',
     rules: [
-      { key: 'players', label: 'Players', type: 'players', def: 4 },
-      { key: 'partnerships', label: 'Partnerships (4 or 6 players: seats 0, 2, 4 against 1, 3, 5)', def: false },
-      { key: 'low_to_holder', label: 'Low scores for the player dealt it, not the taker', def: false },
+      { key: 'players', label: 'opt.players', type: 'players', def: 4 },
+      { key: 'partnerships', label: 'opt.partnerships', def: false },
+      { key: 'low_to_holder', label: 'opt.low_to_holder', def: false },
     ],
   },
 };
-export const gameName = (v) => (GAMES[v] ? GAMES[v].name : v);
+export const gameName = (v) => (GAMES[v] ? t(GAMES[v].name) : v);
 
-export const POINT_NAMES = {
-  high: 'High', low: 'Low', jack: 'Jack', off_jack: 'Off-jack', game: 'Game', big_joker: 'Big joker',
-  little_joker: 'Little joker', ten: 'Ten', three: 'Three (3 points)', two: 'Two', ace: 'Ace',
+export const POINT_KEYS = {
+  high: 'point.high', low: 'point.low', jack: 'point.jack', off_jack: 'point.off_jack', game: 'point.game',
+  big_joker: 'point.big_joker', little_joker: 'point.little_joker', ten: 'point.ten', three: 'point.three',
+  two: 'point.two', ace: 'point.ace',
 };
-export const PHASE_VERBS = {
-  bid: 'bid', call: 'call a card', trump: 'name trump', give_stock: 'decide about the stock',
-  pass_burn: 'pass or burn trumps', discard: 'discard', play: 'play', done: '',
+export const PHASE_KEYS = {
+  bid: 'phase.bid', call: 'phase.call', trump: 'phase.trump', give_stock: 'phase.give_stock',
+  pass_burn: 'phase.pass_burn', discard: 'phase.discard', play: 'phase.play', done: 'phase.done',
 };
+export const phaseVerb = (p) => t(PHASE_KEYS[p] || 'phase.act');
+export const LEVEL_KEYS = { easy: 'level.easy', medium: 'level.medium', hard: 'level.hard', expert: 'level.expert' };
+export const levelName = (l) => (LEVEL_KEYS[l] ? t(LEVEL_KEYS[l]) : l);
 
 // ---------- small helpers ----------
 
@@ -145,12 +155,37 @@ export async function api(method, path, body) {
   try {
     res = await fetch(path, opts);
   } catch (e) {
-    throw new Error('The server cannot be reached. Check your connection and try again.');
+    throw new Error(t('err.unreachable'));
   }
   let data = null;
   try { data = await res.json(); } catch (e) { /* not JSON */ }
-  if (!res.ok) throw new Error((data && data.error) || res.status + ' ' + res.statusText);
+  if (!res.ok) {
+    const err = new Error(data ? errorText(data.code, data.params, data.error) : res.status + ' ' + res.statusText);
+    err.code = data && data.code;
+    throw err;
+  }
   return data;
+}
+
+// errorText is a server error in the page's language: its code's message
+// when the catalog has it (with its parameters), else the server's words.
+export function errorText(code, params, message) {
+  const id = 'err.' + code;
+  if (code && has(id)) return t(id, localParams(params));
+  return message || t('err.unknown');
+}
+
+// localParams turns an error's parameters into words of the page's
+// language: cards by name, lists joined.
+function localParams(params) {
+  const out = {};
+  for (const [k, v] of Object.entries(params || {})) {
+    if (Array.isArray(v)) out[k] = v.map((x) => (/^([2-9TJQKA][CDHS]|BJ|LJ)$/.test(x) ? cardText(x) : x)).join(', ');
+    else if (typeof v === 'string' && /^([2-9TJQKA][CDHS]|BJ|LJ)$/.test(v)) out[k] = cardLabel(v);
+    else if (typeof v === 'string' && /^[CDHS]$/.test(v) && k === 'Suit') out[k] = suitName(v);
+    else out[k] = v;
+  }
+  return out;
 }
 
 export let alertTimer = 0;
@@ -200,6 +235,8 @@ export function fixTabStop(container) {
   items.forEach((it) => it.setAttribute('tabindex', it === pick ? '0' : '-1'));
 }
 
+const TAG_KEYS = { widow: 'card.tag.widow', must: 'card.tag.must' };
+
 // cardNode draws a card: a button when the player may choose it.
 // o: {button, trump, cls, note, pressed, disabled, title, tags}: tags are
 // short labels drawn inside the card ("widow", "must").
@@ -212,16 +249,16 @@ export function cardNode(c, o) {
   if (o.trump) cls += ' trump';
   if (o.cls) cls += ' ' + o.cls;
   let label = cardLabel(c);
-  if (o.trump) label += ', trump';
+  if (o.trump) label += t('card.trumpNote');
   if (o.note) label += ', ' + o.note;
   const kids = [
     h('span', { class: 'c-corner', 'aria-hidden': 'true' },
       h('span', { class: 'c-rank', text: joker ? '★' : rankShown(c) }),
       h('span', { class: 'c-suit', text: joker ? '' : SUITS[c[1]].sym })),
-    h('span', { class: 'c-pip', 'aria-hidden': 'true', text: joker ? (c === 'BJ' ? 'BIG JOKER' : 'LITTLE JOKER') : SUITS[c[1]].sym }),
+    h('span', { class: 'c-pip', 'aria-hidden': 'true', text: joker ? cardLabel(c) : SUITS[c[1]].sym }),
   ];
-  if (o.trump) kids.push(h('span', { class: 'c-tag', 'aria-hidden': 'true' }, h('span', { class: 'wide', text: 'trump' }), h('span', { class: 'narrow', text: '★' })));
-  for (const t of o.tags || []) kids.push(h('span', { class: 'c-label ' + t, 'aria-hidden': 'true', text: t }));
+  if (o.trump) kids.push(h('span', { class: 'c-tag', 'aria-hidden': 'true' }, h('span', { class: 'wide', text: t('card.trumpTag') }), h('span', { class: 'narrow', text: '★' })));
+  for (const tag of o.tags || []) kids.push(h('span', { class: 'c-label ' + tag, 'aria-hidden': 'true', text: t(TAG_KEYS[tag]) }));
   if (o.button) {
     return h('button', {
       type: 'button', class: cls, 'aria-label': label, dataset: { card: c, rove: '' },
