@@ -48,6 +48,13 @@ func fuzzTable(tb testing.TB) (*Server, *table, *conn) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	// Nobody is connected, so the first hand waits for its deal: deal it.
+	t.mu.Lock()
+	err = t.deal()
+	t.mu.Unlock()
+	if err != nil {
+		tb.Fatal(err)
+	}
 	c := newConn(nil, "fuzz")
 	c.seat = 1
 	return srv, t, c

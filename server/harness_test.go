@@ -5,7 +5,8 @@ package server_test
 // test in a schema of its own), HTTP helpers, WebSocket test clients that
 // play legal actions as the server offers them, and checks of what every
 // message may show, made against the authoritative match rebuilt from the
-// stored log with pitch.NewMatch.
+// stored log and deals with pitch.NewMatch (tables from before fair deals)
+// or pitch.NewMatchByDeck.
 
 import (
 	"bytes"
@@ -82,13 +83,14 @@ type testServer struct {
 	srv     *server.Server
 	hs      *httptest.Server
 	logs    *logBuf
+	all     *logBuf // everything the server logs, debug level and up
 	stopped bool
 }
 
 // fastOptions are the options of most tests: bots at once, and nobody
 // stands in for a human who drops out while the test runs.
 func fastOptions() server.Options {
-	return server.Options{BotDelay: time.Millisecond, AwayDelay: time.Minute, RetryDelay: 20 * time.Millisecond}
+	return server.Options{BotDelay: time.Millisecond, AwayDelay: time.Minute, RetryDelay: 20 * time.Millisecond, DealWait: 50 * time.Millisecond}
 }
 
 // startServer opens the store at dsn and serves a new server over it on
@@ -99,14 +101,15 @@ func startServer(t *testing.T, dsn string, opts server.Options) *testServer {
 	if err != nil {
 		t.Fatalf("store.Open: %v", err)
 	}
-	logs := &logBuf{}
-	opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logs, all := &logBuf{}, &logBuf{}
+	opts.Logger = slog.New(teeHandler{slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}),
+		slog.NewTextHandler(all, &slog.HandlerOptions{Level: slog.LevelDebug})})
 	srv, err := server.New(bg, st, opts)
 	if err != nil {
 		st.Close()
 		t.Fatalf("server.New: %v", err)
 	}
-	ts := &testServer{t: t, dsn: dsn, st: st, srv: srv, hs: httptest.NewServer(srv.Handler()), logs: logs}
+	ts := &testServer{t: t, dsn: dsn, st: st, srv: srv, hs: httptest.NewServer(srv.Handler()), logs: logs, all: all}
 	t.Cleanup(func() {
 		ts.stop()
 		if l := logs.String(); l != "" {
@@ -114,6 +117,32 @@ func startServer(t *testing.T, dsn string, opts server.Options) *testServer {
 		}
 	})
 	return ts
+}
+
+// teeHandler logs to two handlers, each at its own level.
+type teeHandler [2]slog.Handler
+
+func (h teeHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return h[0].Enabled(ctx, l) || h[1].Enabled(ctx, l)
+}
+
+func (h teeHandler) Handle(ctx context.Context, r slog.Record) error {
+	for _, x := range h {
+		if x.Enabled(ctx, r.Level) {
+			if err := x.Handle(ctx, r.Clone()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (h teeHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return teeHandler{h[0].WithAttrs(as), h[1].WithAttrs(as)}
+}
+
+func (h teeHandler) WithGroup(name string) slog.Handler {
+	return teeHandler{h[0].WithGroup(name), h[1].WithGroup(name)}
 }
 
 // stop stops the server as `pitch serve` does on a signal, then closes the store.
@@ -265,14 +294,15 @@ type wire struct {
 		LeftMS  int64 `json:"left_ms"`
 		TotalMS int64 `json:"total_ms"`
 	} `json:"timer"`
-	Refusals  map[pitch.Card]struct {
+	Refusals map[pitch.Card]struct {
 		Message string         `json:"message"`
 		Code    string         `json:"code"`
 		Params  map[string]any `json:"params"`
 	} `json:"refusals"`
-	Code      string                `json:"code"`
-	Params    map[string]any        `json:"params"`
-	NextTable string                `json:"next_table"`
+	Code      string         `json:"code"`
+	Params    map[string]any `json:"params"`
+	NextTable string         `json:"next_table"`
+	Fair      *fairWire      `json:"fair"`
 	// chat and hint messages
 	Name    string `json:"name"`
 	Text    string `json:"text"`
@@ -288,6 +318,26 @@ type wire struct {
 	// cards the refused action itself named
 	atSeq int
 	named pitch.CardSet
+}
+
+// fairWire is a state's fair deals (docs/fairness.md).
+type fairWire struct {
+	Dealing bool `json:"dealing"`
+	Next    *struct {
+		Hand        int    `json:"hand"`
+		Commitment  string `json:"commitment"`
+		CommittedAt string `json:"committed_at"`
+		Contributed []int  `json:"contributed"`
+	} `json:"next"`
+	Hand *struct {
+		Hand       int    `json:"hand"`
+		Commitment string `json:"commitment"`
+	} `json:"hand"`
+	Last *struct {
+		Hand       int    `json:"hand"`
+		Commitment string `json:"commitment"`
+		Secret     string `json:"secret"`
+	} `json:"last"`
 }
 
 type viewWire struct {
@@ -387,6 +437,9 @@ type hub struct {
 	plan func(c *client, m *wire) (a pitch.Action, ok bool)
 	// hold, when it returns true, keeps c from acting on m (for now).
 	hold func(c *client, m *wire) bool
+	// noContribute keeps the seated clients from contributing to deals,
+	// as a page does by itself on each new commitment.
+	noContribute bool
 }
 
 func newHub(t *testing.T, ts *testServer, table string, seed uint64) *hub {
@@ -403,13 +456,15 @@ type client struct {
 	cancel context.CancelFunc
 	auto   bool // plays legal actions when asked
 
-	msgs     []*wire // everything received, in order
-	last     *wire   // the last state
-	actedSeq int     // the seq of the state last acted on
-	bad      []*wire // refused actions sent and not yet answered (named, atSeq)
-	gone     bool    // the connection ended
-	goneErr  error
-	quiet    bool // the end of the connection is expected
+	msgs []*wire // everything received, in order
+	last *wire   // the last state
+	// contributed holds the value c sent for each commitment it saw.
+	contributed map[string]string
+	actedSeq    int     // the seq of the state last acted on
+	bad         []*wire // refused actions sent and not yet answered (named, atSeq)
+	gone        bool    // the connection ended
+	goneErr     error
+	quiet       bool // the end of the connection is expected
 
 	// client-side pacing, below the server's 10 a second (burst 20)
 	tokens   float64
@@ -606,6 +661,7 @@ func (h *hub) handle(dv delivery) {
 	switch m.Type {
 	case "state":
 		c.last = m
+		c.contribute(m)
 		if c.auto {
 			c.play(m)
 		}
@@ -624,6 +680,27 @@ func (h *hub) handle(dv delivery) {
 	default:
 		h.t.Errorf("%s: message of unknown type %q", c.name, m.Type)
 	}
+}
+
+// contribute sends c's random value for a new commitment, as the browser
+// page does, and remembers it.
+func (c *client) contribute(m *wire) {
+	if c.seat < 0 || c.quiet || c.h.noContribute || m.Fair == nil || m.Fair.Next == nil || slices.Contains(m.Fair.Next.Contributed, c.seat) {
+		return
+	}
+	if c.contributed == nil {
+		c.contributed = map[string]string{}
+	}
+	commit := m.Fair.Next.Commitment
+	if _, ok := c.contributed[commit]; ok {
+		return
+	}
+	var v [32]byte
+	for i := range v {
+		v[i] = byte(c.h.rng.IntN(256))
+	}
+	c.contributed[commit] = fmt.Sprintf("%x", v)
+	c.send(map[string]string{"type": "contribute", "commitment": commit, "value": c.contributed[commit]})
 }
 
 // toAct reports whether m asks c to act now, and c has not acted on it.
@@ -768,16 +845,28 @@ func lastSeq(c *client) int {
 
 // snap is the match after some number of logged actions.
 type snap struct {
-	st      pitch.State
-	actions []pitch.Action // the hand's actions so far (the last hand's once the match is over)
-	over    bool
-	held    [pitch.MaxSeats]pitch.CardSet // every card each seat has held this hand
-	undealt pitch.CardSet                 // widow, stock or unused cards of this deal
+	// predeal, at a table with fair deals where these actions ended a
+	// hand, is the match before the next hand was dealt (the states sent
+	// while it is dealing).
+	predeal  *snap
+	st       pitch.State
+	actions  []pitch.Action // the hand's actions so far (the last hand's once the match is over)
+	over     bool
+	held     [pitch.MaxSeats]pitch.CardSet // every card each seat has held this hand
+	undealt  pitch.CardSet                 // widow, stock or unused cards of this deal
+	awaiting bool                          // the hand is not dealt yet
 }
 
 // replay rebuilds a table's match from the store: the game, the log's
-// actions and the match after each of them (snaps[k] follows k actions).
+// actions and the match after each of them (snaps[k] follows k actions;
+// at a table with fair deals, dealt from the stored deals).
 func replay(t *testing.T, st store.Store, id string) (*pitch.Game, []pitch.Action, []snap) {
+	g, actions, snaps, _ := replayDeals(t, st, id)
+	return g, actions, snaps
+}
+
+// replayDeals is replay, with the table's stored deals by hand.
+func replayDeals(t *testing.T, st store.Store, id string) (*pitch.Game, []pitch.Action, []snap, map[int]*pitch.Fairness) {
 	t.Helper()
 	info, err := st.Table(bg, id)
 	if err != nil {
@@ -799,24 +888,67 @@ func replay(t *testing.T, st store.Store, id string) (*pitch.Game, []pitch.Actio
 		}
 		actions = append(actions, a)
 	}
+	deals := map[int]*pitch.Fairness{}
 	m := pitch.NewMatch(g, info.Seed)
+	if info.FairDeals {
+		m = pitch.NewMatchByDeck(g, info.Seed)
+		stored, err := st.Deals(bg, id)
+		if err != nil {
+			t.Fatalf("store.Deals: %v", err)
+		}
+		for _, d := range stored {
+			f, err := pitch.ParseFairness(d.Data)
+			if err != nil {
+				t.Fatalf("deal %d: %v", d.N, err)
+			}
+			deals[d.N] = f
+		}
+	}
+	// deal deals the awaited hand from its stored deal, if any, and returns
+	// the snap of the match before the deal.
+	deal := func() *snap {
+		if !m.AwaitingDeal() {
+			return nil
+		}
+		before := newSnap(g, m, nil)
+		f := deals[len(m.Records())+1]
+		if f == nil {
+			return nil // not dealt yet
+		}
+		secret, err := pitch.ParseHex32(f.Secret, "secret")
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed, err := pitch.FairSeed(secret, f.Contributions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.DealNext(pitch.FairDeck(g, seed)); err != nil {
+			t.Fatal(err)
+		}
+		return &before
+	}
+	pre := deal()
 	snaps := []snap{newSnap(g, m, nil)}
+	snaps[0].predeal = pre
 	for i, a := range actions {
 		hands := len(m.Records())
 		if err := m.Apply(a); err != nil {
 			t.Fatalf("the stored log does not replay: action %d (%s): %v", i, a, err)
 		}
+		pre := deal()
 		var prev *snap
-		if len(m.Records()) == hands || m.Over() {
+		if (len(m.Records()) == hands || m.Over()) && pre == nil {
 			prev = &snaps[len(snaps)-1]
 		}
 		snaps = append(snaps, newSnap(g, m, prev))
+		snaps[len(snaps)-1].predeal = pre
 	}
-	return g, actions, snaps
+	return g, actions, snaps, deals
 }
 
 func newSnap(g *pitch.Game, m *pitch.Match, prev *snap) snap {
-	s := snap{st: *m.State(), actions: slices.Clone(m.HandActions()), over: m.Over()}
+	s := snap{st: *m.State(), actions: slices.Clone(m.HandActions()), over: m.Over(), awaiting: m.AwaitingDeal()}
 	if s.over {
 		recs := m.Records()
 		s.actions = slices.Clone(recs[len(recs)-1].Actions)
@@ -923,15 +1055,21 @@ func scanCards(v any, path string, skip map[string]bool, found func(path string,
 // against the match rebuilt from the store (see checkState and checkError).
 func checkMessages(t *testing.T, st store.Store, id string, clients []*client) (states int) {
 	t.Helper()
-	g, _, snaps := replay(t, st, id)
+	g, _, snaps, deals := replayDeals(t, st, id)
 	for _, c := range clients {
+		finished := 0 // hands over when the message came
 		for i, m := range c.msgs {
 			if t.Failed() {
 				return states
 			}
 			where := fmt.Sprintf("%s message %d (seq %d)", c.name, i, m.Seq)
+			if m.Type == "state" {
+				finished = len(m.Sheet)
+			}
+			checkSecrets(t, deals, finished, m, where)
 			switch m.Type {
 			case "state":
+				checkFair(t, snaps, deals, c.seat, m, where)
 				checkState(t, g, snaps, c.seat, m, where)
 				states++
 			case "error":
@@ -940,6 +1078,59 @@ func checkMessages(t *testing.T, st store.Store, id string, clients []*client) (
 		}
 	}
 	return states
+}
+
+// checkSecrets checks that a message shows no secret of a deal whose hand
+// was not over (finished hands were over) when it was sent.
+func checkSecrets(t *testing.T, deals map[int]*pitch.Fairness, finished int, m *wire, where string) {
+	t.Helper()
+	for n, f := range deals {
+		if n > finished && strings.Contains(strings.ToLower(string(m.raw)), f.Secret) {
+			t.Errorf("%s: the message shows the secret of hand %d with %d hands over: %s", where, n, finished, m.raw)
+		}
+	}
+}
+
+// checkFair checks a state's fair deals against the stored deals: the hand
+// in play's commitment is its deal's, the last hand's secret and
+// commitment are its deal's, and a seat's values are never shown.
+func checkFair(t *testing.T, snaps []snap, deals map[int]*pitch.Fairness, seat int, m *wire, where string) {
+	t.Helper()
+	if len(deals) == 0 {
+		if m.Fair != nil {
+			t.Errorf("%s: fair deals at a table from before them: %+v", where, m.Fair)
+		}
+		return
+	}
+	f := m.Fair
+	if f == nil {
+		t.Errorf("%s: no fair object at a table with fair deals", where)
+		return
+	}
+	if m.Seq >= 0 && m.Seq < len(snaps) {
+		s := &snaps[m.Seq]
+		if f.Dealing && s.predeal == nil && !s.awaiting {
+			t.Errorf("%s: dealing, but the log shows hand %d dealt", where, m.HandNo)
+		}
+		if !f.Dealing && s.awaiting && !m.Over {
+			t.Errorf("%s: not dealing, but the log has no deal of hand %d", where, m.HandNo)
+		}
+	}
+	if h := f.Hand; h != nil {
+		if d := deals[h.Hand]; d == nil || d.Commitment != h.Commitment || h.Hand != m.HandNo || f.Dealing {
+			t.Errorf("%s: hand %+v in play (hand_no %d, dealing %v), but its deal is %+v", where, *h, m.HandNo, f.Dealing, d)
+		}
+	}
+	if l := f.Last; l != nil {
+		if d := deals[l.Hand]; d == nil || d.Secret != l.Secret || d.Commitment != l.Commitment || l.Hand != len(m.Sheet) {
+			t.Errorf("%s: last hand %+v (sheet %d rows), but its deal is %+v", where, *l, len(m.Sheet), d)
+		}
+	} else if len(m.Sheet) > 0 {
+		t.Errorf("%s: %d hands over and no last hand's secret", where, len(m.Sheet))
+	}
+	if f.Next != nil && strings.Contains(string(m.raw), `"value"`) {
+		t.Errorf("%s: a state shows contributed values: %s", where, m.raw)
+	}
 }
 
 // checkState checks one state message to seat: its hand is the seat's
@@ -957,6 +1148,9 @@ func checkState(t *testing.T, g *pitch.Game, snaps []snap, seat int, m *wire, wh
 		return
 	}
 	s := &snaps[m.Seq]
+	if m.Fair != nil && m.Fair.Dealing && s.predeal != nil {
+		s = s.predeal
+	}
 	st := &s.st
 	n := g.Seats()
 	if m.Over != s.over {

@@ -15,6 +15,9 @@ type clientMsg struct {
 	Token  string          `json:"token,omitempty"`  // hello: the seat token; absent for a spectator
 	Action json.RawMessage `json:"action,omitempty"` // action: a hand-record action
 	Text   string          `json:"text,omitempty"`   // chat: what to say
+	// contribute: the commitment the page saw and its random value (hex)
+	Commitment string `json:"commitment,omitempty"`
+	Value      string `json:"value,omitempty"`
 }
 
 // stateMsg is sent to a connection after every change it may see.
@@ -41,6 +44,9 @@ type stateMsg struct {
 	Refusals map[pitch.Card]refusal `json:"refusals,omitempty"`
 	// NextTable is the table where the same seats play their next match.
 	NextTable string `json:"next_table,omitempty"`
+	// Fair is the table's fair deals: commitments, contributions, the last
+	// hand's secret (docs/fairness.md); absent at tables from before.
+	Fair *fairJSON `json:"fair,omitempty"`
 }
 
 // timerJSON is a running turn timer: the seat it runs for, and the time

@@ -16,7 +16,6 @@ import (
 
 	"github.com/coder/websocket"
 
-	"pitch"
 	"pitch/store"
 	"pitch/store/storetest"
 )
@@ -206,18 +205,15 @@ func TestPostgresOutage(t *testing.T) {
 	if len(events) != tb.seq {
 		t.Fatalf("the server holds %d events; the log %d", tb.seq, len(events))
 	}
-	var acts []pitch.Action
-	for _, e := range events {
-		var a pitch.Action
-		if err := json.Unmarshal(e.Action, &a); err != nil {
-			t.Fatal(err)
-		}
-		acts = append(acts, a)
+	deals, err := st.Deals(ctx, id)
+	if err != nil {
+		t.Fatal(err)
 	}
-	m, err := pitch.Replay(tb.game, tb.info.Seed, acts)
+	re, err := newTable(srv, tb.info, events, deals)
 	if err != nil {
 		t.Fatalf("the log does not replay: %v", err)
 	}
+	m := re.match
 	if got, want := *m.State(), *tb.match.State(); got != want {
 		t.Error("the replayed hand differs from the server's")
 	}

@@ -114,7 +114,11 @@ func TestRefusals(t *testing.T) {
 			b, _ := json.Marshal(a)
 			return `{"type":"action","action":` + string(b) + `}`
 		}
-		turn0 := seats[0].last.View.Turn
+		dealer0 := seats[0].last.View.Dealer
+		if f := seats[0].last.Fair; seats[0].last.View.Turn != -1 || len(seats[0].last.View.Hand) != 0 || f == nil || !f.Dealing {
+			t.Errorf("before every seat is taken: turn %d, hand %v, fair %+v; want no turn, no cards, the deal awaited",
+				seats[0].last.View.Turn, seats[0].last.View.Hand, f)
+		}
 		refuse(seats[0], action(pitch.Pass(0)), "waiting for every human seat to be taken")
 		refuse(seats[0], action(pitch.Bid(0, 2)), "waiting for every human seat to be taken")
 
@@ -124,15 +128,16 @@ func TestRefusals(t *testing.T) {
 		}
 		h.run(10*time.Second, "play to start", func() bool {
 			for _, c := range h.clients {
-				if c.last == nil || c.last.Waiting {
+				// and every page has sent its value for the next deal
+				if c.last == nil || c.last.Waiting || c.last.Fair.Dealing || len(c.last.Fair.Next.Contributed) < 4 {
 					return false
 				}
 			}
 			return true
 		})
 		turn := spec.last.View.Turn
-		if turn != turn0 {
-			t.Errorf("seat %d is to act, not seat %d: a refused action before the start changed the turn", turn, turn0)
+		if d := spec.last.View.Dealer; d != dealer0 || turn != (d+1)%4 {
+			t.Errorf("seat %d deals and seat %d is to act; before the start seat %d was to deal", d, turn, dealer0)
 		}
 		actor, next := seats[turn], seats[(turn+1)%4]
 		if len(actor.last.Legal) == 0 || len(next.last.Legal) != 0 {

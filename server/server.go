@@ -36,8 +36,11 @@ type Options struct {
 	BotDelay   time.Duration // pause before a bot acts (default 800ms)
 	AwayDelay  time.Duration // pause before a bot plays for a disconnected player (default 3s)
 	RetryDelay time.Duration // pause before retrying after a store failure (default 2s)
-	Logger     *slog.Logger
-	Static     fs.FS // the browser UI; nil serves none
+	// DealWait is how long a due deal waits for the contributions of
+	// human seats that sent none (default DefaultDealWait, 2s).
+	DealWait time.Duration
+	Logger   *slog.Logger
+	Static   fs.FS // the browser UI; nil serves none
 	// AddrRate limits the API requests and WebSocket messages one client
 	// address may send a second (burst: twice as many); 0 sets no limit.
 	// `pitch serve` sets 30.
@@ -102,6 +105,9 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	}
 	if opts.RetryDelay == 0 {
 		opts.RetryDelay = 2 * time.Second
+	}
+	if opts.DealWait == 0 {
+		opts.DealWait = DefaultDealWait
 	}
 	if opts.PingInterval == 0 {
 		opts.PingInterval = DefaultPingInterval
@@ -176,7 +182,13 @@ func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTable(s, info, events)
+	var deals []store.Deal
+	if info.FairDeals {
+		if deals, err = s.store.Deals(ctx, info.ID); err != nil {
+			return nil, err
+		}
+	}
+	t, err := newTable(s, info, events, deals)
 	if err != nil {
 		return nil, err
 	}
@@ -399,7 +411,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	optJSON, _ := json.Marshal(g.OptionMap())
-	t := &store.Table{ID: randomString(12), Variant: v.String(), Options: optJSON, Seed: newSeed(),
+	t := &store.Table{ID: randomString(12), Variant: v.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
 		TurnTimer: req.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: req.Hints != nil && !*req.Hints}
 	if len(req.Seats) == 0 { // one person against bots
 		for i := range g.Seats() {

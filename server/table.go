@@ -51,11 +51,18 @@ type table struct {
 	// per change: infoVer counts changes to the seats and the like.
 	infoVer, cacheVer, cacheSeq int
 	tableRaw, sheetRaw          json.RawMessage
+	// Fair deals (fair.go), at tables with info.FairDeals: the next deal's
+	// secret and contributions, how the hand in progress and the last
+	// finished hand were dealt, and when the awaited deal fell due.
+	pending         *pendingDeal
+	dealt, lastFair *pitch.Fairness
+	dueAt           time.Time
 }
 
 // newTable rebuilds a table from its stored form and log (C-6: the seed and
-// the decisions replay the match exactly).
-func newTable(srv *Server, info *store.Table, events []store.Event) (*table, error) {
+// the decisions replay the match exactly), and at a table with fair deals
+// its stored deals.
+func newTable(srv *Server, info *store.Table, events []store.Event, deals []store.Deal) (*table, error) {
 	var opts map[string]json.RawMessage
 	if len(info.Options) > 0 {
 		if err := json.Unmarshal(info.Options, &opts); err != nil {
@@ -70,8 +77,17 @@ func newTable(srv *Server, info *store.Table, events []store.Event) (*table, err
 	if err != nil {
 		return nil, err
 	}
-	t := &table{srv: srv, id: info.ID, game: g, info: info, match: pitch.NewMatch(g, info.Seed),
-		bots: make([]bot.Bot, g.Seats()), conns: map[*conn]struct{}{}, logs: make([][]logEntry, g.Seats()+1)}
+	t := &table{srv: srv, id: info.ID, game: g, info: info, bots: make([]bot.Bot, g.Seats()), conns: map[*conn]struct{}{},
+		logs: make([][]logEntry, g.Seats()+1)}
+	byHand := map[int]json.RawMessage{}
+	if info.FairDeals {
+		t.match = pitch.NewMatchByDeck(g, info.Seed)
+		for _, d := range deals {
+			byHand[d.N] = d.Data
+		}
+	} else {
+		t.match = pitch.NewMatch(g, info.Seed) // a table from before fair deals
+	}
 	for _, s := range info.Seats {
 		if s.Kind == "bot" {
 			t.bots[s.Seat], err = bot.New(s.Level)
@@ -93,10 +109,24 @@ func newTable(srv *Server, info *store.Table, events []store.Event) (*table, err
 		if err := json.Unmarshal(e.Action, &a); err != nil {
 			return nil, fmt.Errorf("table %s event %d: %w", info.ID, e.Seq, err)
 		}
+		if err := t.dealFromLog(byHand); err != nil {
+			return nil, fmt.Errorf("table %s: %w", info.ID, err)
+		}
 		if err := t.apply(a, e.By); err != nil {
 			return nil, fmt.Errorf("table %s event %d: %w", info.ID, e.Seq, err)
 		}
 		t.seq++
+	}
+	if err := t.dealFromLog(byHand); err != nil {
+		return nil, fmt.Errorf("table %s: %w", info.ID, err)
+	}
+	if info.FairDeals && !t.match.Over() {
+		// A commitment of its own: a secret drawn before a restart is gone.
+		next := t.fairHand()
+		if !t.match.AwaitingDeal() {
+			next++
+		}
+		t.newPending(next)
 	}
 	return t, nil
 }
@@ -118,6 +148,7 @@ func (t *table) apply(a pitch.Action, by string) error {
 		t.logs[i] = append(t.logs[i], e)
 	}
 	if len(t.match.Records()) > hands {
+		t.lastFair, t.dealt = t.dealt, nil
 		t.lastLogs, t.logs = t.logs, make([][]logEntry, len(t.logs))
 		r := t.match.LastHand().Result()
 		t.sheet = append(t.sheet, sheetRow{Hand: len(t.match.Records()), Bidder: r.Bidder, Bid: r.Bid, Made: r.Made,
@@ -144,6 +175,9 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	if int(a.Seat) != seat {
 		return errorf(Forbidden, op, "you hold seat %d; an action for seat %d is not yours to take", seat, a.Seat).with("not_your_seat", map[string]any{"Seat": seat, "Other": int(a.Seat)})
 	}
+	if t.match.AwaitingDeal() {
+		return errorf(Conflict, op, "the cards are being dealt: wait a moment").with("dealing", nil)
+	}
 	next := *t.match.State() // a clone: check before anything changes
 	if err := next.Apply(a); err != nil {
 		e := errorf(Invalid, op, "%s", err) // C-7: what was wrong and what is allowed
@@ -163,7 +197,11 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	}
 	ap := store.Append{Event: store.Event{Seq: t.seq, Action: raw, At: time.Now().UTC(), By: by}}
 	if next.Terminal() {
-		rec, err := json.Marshal(next.Record(append(append([]pitch.Action(nil), t.match.HandActions()...), a)))
+		r := next.Record(append(append([]pitch.Action(nil), t.match.HandActions()...), a))
+		if t.dealt != nil {
+			r.Fairness, _ = json.Marshal(t.dealt) // the proof of the deal, its secret revealed
+		}
+		rec, err := json.Marshal(r)
 		if err != nil {
 			return internal(op, err)
 		}
@@ -187,6 +225,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	t.seq++
 	t.touch()
 	if ap.Finished {
+		t.pending = nil
 		t.info.Finished = true
 		t.infoVer++
 		t.publish()
@@ -221,6 +260,10 @@ func (t *table) schedule(after time.Duration) {
 	if len(t.conns) == 0 {
 		return // nobody is at the table or watching: it waits for them
 	}
+	if t.match.AwaitingDeal() {
+		t.scheduleDeal(gen, after)
+		return
+	}
 	turn := t.match.State().Turn()
 	delay := after
 	switch {
@@ -249,7 +292,7 @@ func (t *table) schedule(after time.Duration) {
 func (t *table) botMove(gen int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.gen != gen || t.match.Over() || t.srv.closing() {
+	if t.gen != gen || t.match.Over() || t.match.AwaitingDeal() || t.srv.closing() {
 		return
 	}
 	s := t.match.State()
@@ -357,6 +400,7 @@ func (t *table) stateFor(seat int) stateMsg {
 		m.Timer = &timerJSON{Seat: s.Turn(), LeftMS: max(time.Until(t.deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
 	}
 	m.NextTable = t.info.Next
+	m.Fair = t.fairState()
 	if !t.match.Over() && t.full() && seat >= 0 && s.Turn() == seat { // nothing to do while waiting for players
 		switch s.Phase() {
 		case pitch.PhaseDiscard, pitch.PhasePassBurn:

@@ -242,7 +242,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"id": cur, "url": "/t/" + cur})
 		return
 	}
-	next := &store.Table{ID: randomString(12), Variant: info.Variant, Options: info.Options, Seed: newSeed(),
+	next := &store.Table{ID: randomString(12), Variant: info.Variant, Options: info.Options, Seed: newSeed(), FairDeals: true,
 		TurnTimer: info.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: info.NoHints}
 	for _, st := range info.Seats {
 		next.Seats = append(next.Seats, store.Seat{Seat: st.Seat, Kind: st.Kind, Level: st.Level, Name: st.Name, TokenHash: st.TokenHash})

@@ -382,6 +382,17 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 		c.hint(t)
 	case "chat":
 		c.chat(t, m.Text)
+	case "contribute":
+		if c.seat < 0 {
+			c.sendJSON(errorCode("spectator_contribute", "spectators do not contribute to the deal", nil))
+			return
+		}
+		t.mu.Lock()
+		err := t.contribute(c.seat, m.Commitment, m.Value)
+		t.mu.Unlock()
+		if err != nil {
+			c.sendJSON(errorFor(err))
+		}
 	default:
 		c.sendJSON(errorCode("unknown_type", `unknown message type: send "action", "hint" or "chat" (or "hello" to get the state again)`, nil))
 	}

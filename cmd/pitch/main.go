@@ -3,6 +3,7 @@
 //	pitch play [--variant V] [--seat S] [--level L]  a match against bots in the terminal
 //	pitch sim ...              bots against bots, with statistics
 //	pitch score [FILE]         score a hand record (standard input without FILE)
+//	pitch verify [FILE]        check a served hand's fair deal (docs/fairness.md)
 //	pitch deal --variant V --seed N [--dealer D] [--players N] [--play BOT]
 //	pitch rules [VARIANT]      the rules as implemented, with options and defaults
 //	pitch advise [--level L] [--json] [FILE]  a bot's ranked options at a decision
@@ -30,6 +31,7 @@ func init() {
 		{"serve", "serve [--addr :8080] [--db pitch.db | --db postgres://…]: the multiplayer server with the browser UI", runServe},
 		{"play", "play [--variant V] [--seat S] [--level easy|medium|hard] [--seed N]: a match against bots in the terminal", runPlay},
 		{"score", "score [FILE]: score a hand record and print the result as JSON", runScore},
+		{"verify", "verify [FILE]: check that a hand record from a pitch serve table was dealt fairly (docs/fairness.md)", runVerify},
 		{"deal", "deal --variant V --seed N [--dealer D] [--players N] [--play BOT]: print a hand record of a random deal (played out by bots with --play)", runDeal},
 		{"advise", "advise [--level expert|hard|medium] [--seed N] [--json] [FILE]: the options of the seat to act at the end of a hand record, best first, with expected values and bids' chances", runAdvise},
 		{"rules", "rules [VARIANT]: print the rules as implemented, with the options and their defaults", runRules},

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -467,4 +468,108 @@ func TestAdvise(t *testing.T) {
 	if code, _, stderr := runCmd(t, string(rec), "advise", "--level", "easy"); code != 2 || !strings.Contains(stderr, "does not weigh options") {
 		t.Errorf("--level easy: exit %d, %s", code, stderr)
 	}
+}
+
+// fairHandRecord deals a ten-point hand from a fair seed, plays it out and
+// returns its record (JSON) with the proof, and the proof.
+func fairHandRecord(t *testing.T) (map[string]any, *pitch.Fairness) {
+	t.Helper()
+	g := pitch.MustNewGame(pitch.TenPoint)
+	var secret [32]byte
+	secret[0] = 7
+	c := pitch.FairCommitment(secret)
+	f := &pitch.Fairness{Algorithm: pitch.FairAlgorithm, Version: pitch.FairVersion, Commitment: fmt.Sprintf("%x", c),
+		Secret: fmt.Sprintf("%x", secret), CommittedAt: "2026-03-01T10:00:00.000000Z", DealtAt: "2026-03-01T10:00:01.000000Z",
+		Contributions: []pitch.Contribution{{Seat: 1, Name: "Ann", Value: strings.Repeat("5a", 32), At: "2026-03-01T10:00:00.200000Z"}}}
+	seed, err := pitch.FairSeed(secret, f.Contributions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pitch.NewHand(g, 2, nil, pitch.FairDeck(g, seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := pitch.NewRand(3)
+	var acts []pitch.Action
+	for !s.Terminal() {
+		a := s.RandomAction(rng)
+		if err := s.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+		acts = append(acts, a)
+	}
+	r := s.Record(acts)
+	r.Fairness, _ = json.Marshal(f)
+	b, _ := json.Marshal(r)
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m, f
+}
+
+// `pitch verify` passes an honest record and names what fails in a
+// tampered one (secret, contribution, a swapped card, a commitment
+// published after a contribution), exit 1; `pitch score` ignores the
+// proof.
+func TestVerify(t *testing.T) {
+	rec, f := fairHandRecord(t)
+	write := func(m map[string]any) string {
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	code, out, errOut := runCmd(t, write(rec), "verify")
+	if code != 0 || !strings.Contains(out, "verified:") || !strings.Contains(out, "seed: ") || errOut != "" {
+		t.Fatalf("an honest record: exit %d\n%s%s", code, out, errOut)
+	}
+	path := filepath.Join(t.TempDir(), "hand.json")
+	if err := os.WriteFile(path, []byte(write(rec)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runCmd(t, "", "verify", path); code != 0 {
+		t.Errorf("verify FILE: exit %d\n%s", code, out)
+	}
+	if code, out, _ := runCmd(t, write(rec), "score"); code != 0 || !strings.Contains(out, `"complete": true`) {
+		t.Errorf("score of a record with fairness: exit %d\n%s", code, out)
+	}
+	with := func(change func(m map[string]any, f map[string]any)) string {
+		b, _ := json.Marshal(rec)
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		change(m, m["fairness"].(map[string]any))
+		return write(m)
+	}
+	for _, tc := range []struct {
+		name, record, want string
+	}{
+		{"tampered secret", with(func(m, fm map[string]any) { fm["secret"] = strings.Repeat("0", 63) + "1" }), "FAILED: the secret does not match the commitment"},
+		{"tampered contribution", with(func(m, fm map[string]any) {
+			fm["contributions"].([]any)[0].(map[string]any)["value"] = strings.Repeat("5b", 32)
+		}), "FAILED: seat"},
+		{"swapped card", with(func(m, fm map[string]any) {
+			hands := m["deal"].(map[string]any)["hands"].([]any)
+			h0, h1 := hands[0].([]any), hands[1].([]any)
+			h0[0], h1[0] = h1[0], h0[0]
+		}), "FAILED: seat 0's hand: the record has"},
+		{"stock order", with(func(m, fm map[string]any) {
+			st := m["deal"].(map[string]any)["stock"].([]any)
+			st[0], st[5] = st[5], st[0]
+		}), "FAILED: the stock, card 1 from the top"},
+		{"commitment after the contributions", with(func(m, fm map[string]any) { fm["committed_at"] = "2026-03-01T10:00:00.500000Z" }),
+			"FAILED: seat 1's contribution (2026-03-01T10:00:00.200000Z) is dated before the commitment was published"},
+		{"no proof", with(func(m, fm map[string]any) { delete(m, "fairness") }), "FAILED: the record has no fairness object"},
+		{"not a record", "{", "FAILED: the hand record does not read"},
+	} {
+		code, out, _ := runCmd(t, tc.record, "verify")
+		if code != 1 || !strings.Contains(out, tc.want) || !strings.Contains(out, "NOT VERIFIED") && tc.name != "not a record" {
+			t.Errorf("%s: exit %d\n%s\nwant exit 1 and %q", tc.name, code, out, tc.want)
+		}
+	}
+	if code, _, errOut := runCmd(t, "", "verify", "a", "b"); code != 2 || !strings.Contains(errOut, "at most one FILE") {
+		t.Errorf("two files: exit %d %s", code, errOut)
+	}
+	if code, out, _ := runCmd(t, "", "verify", filepath.Join(t.TempDir(), "none.json")); code != 1 || !strings.Contains(out, "cannot open") {
+		t.Errorf("a missing file: exit %d %s", code, out)
+	}
+	_ = f
 }

@@ -1,0 +1,271 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"pitch"
+	"pitch/store"
+)
+
+// Provably fair deals (docs/fairness.md). At a table with fair deals each
+// hand is dealt from the seed pitch.FairSeed makes of a secret the server
+// drew and committed to (its SHA-256, published first) and the values the
+// seated people's pages then sent. The commitment for hand k+1 is
+// published as soon as hand k is dealt (for hand 1, when the table is
+// loaded), so the pages normally contribute while hand k is played; when
+// hand k ends, hand k+1 is dealt at once if every human seat has
+// contributed, else once the table's deal wait (2 s) has passed since the
+// deal fell due. The secret stays on the server, and in the store's deals,
+// until the hand is over: then it is in the hand record and the state.
+
+// DefaultDealWait is how long a due deal waits for the contributions of
+// human seats that have not sent one.
+const DefaultDealWait = 2 * time.Second
+
+// pendingDeal is the next deal of a table: its secret, the commitment
+// published to the table, and the contributions received so far.
+type pendingDeal struct {
+	hand        int // the hand it deals
+	secret      [32]byte
+	commitment  string
+	committedAt time.Time
+	contribs    map[int]pitch.Contribution
+}
+
+// newPending draws the secret of hand's deal. The lock must be held.
+func (t *table) newPending(hand int) {
+	p := &pendingDeal{hand: hand, committedAt: time.Now().UTC(), contribs: map[int]pitch.Contribution{}}
+	_, _ = rand.Read(p.secret[:]) // never fails (it would crash the program rather than return an error)
+	c := pitch.FairCommitment(p.secret)
+	p.commitment = hex.EncodeToString(c[:])
+	t.pending = p
+}
+
+// fairHand is the number of the hand in progress or awaiting its deal.
+func (t *table) fairHand() int { return len(t.match.Records()) + 1 }
+
+// dealFromLog deals the hand the match awaits from the table's stored
+// deal of it, if there is one (rebuilding a table). The lock must be held
+// or the table not yet shared.
+func (t *table) dealFromLog(deals map[int]json.RawMessage) error {
+	if !t.match.AwaitingDeal() {
+		return nil
+	}
+	n := t.fairHand()
+	raw, ok := deals[n]
+	if !ok {
+		return nil
+	}
+	f, err := pitch.ParseFairness(raw)
+	if err != nil {
+		return fmt.Errorf("the deal of hand %d: %w", n, err)
+	}
+	return t.dealWith(f)
+}
+
+// dealWith deals the awaited hand from f.
+func (t *table) dealWith(f *pitch.Fairness) error {
+	secret, err := pitch.ParseHex32(f.Secret, "the secret")
+	if err != nil {
+		return err
+	}
+	seed, err := pitch.FairSeed(secret, f.Contributions)
+	if err != nil {
+		return err
+	}
+	if err := t.match.DealNext(pitch.FairDeck(t.game, seed)); err != nil {
+		return err
+	}
+	t.dealt = f
+	return nil
+}
+
+// allContributed reports whether every human seat has sent its value for
+// the pending deal.
+func (t *table) allContributed() bool {
+	if t.pending == nil {
+		return false
+	}
+	for _, s := range t.info.Seats {
+		if _, ok := t.pending.contribs[s.Seat]; s.Kind == "human" && !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// scheduleDeal arms the timer of a due deal: at once when every human
+// seat has contributed, else when the deal wait since it fell due is
+// over; after, when set, instead (a retry). The lock must be held.
+func (t *table) scheduleDeal(gen int, after time.Duration) {
+	if t.pending == nil || t.pending.hand != t.fairHand() {
+		t.newPending(t.fairHand())
+	}
+	if t.dueAt.IsZero() {
+		t.dueAt = time.Now()
+	}
+	delay := after
+	if after == 0 && !t.allContributed() {
+		delay = max(time.Until(t.dueAt.Add(t.srv.opts.DealWait)), 0)
+	}
+	t.timer = time.AfterFunc(delay, func() { t.dealMove(gen) })
+}
+
+// dealMove deals the awaited hand unless something was scheduled since gen.
+func (t *table) dealMove(gen int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.gen != gen || t.match.Over() || !t.match.AwaitingDeal() || t.srv.closing() {
+		return
+	}
+	if err := t.deal(); err != nil {
+		t.srv.log.Warn("deal failed", "table", t.id, "hand", t.fairHand(), "err", err.Error())
+		t.schedule(t.srv.opts.RetryDelay)
+	}
+}
+
+// deal deals the awaited hand from the pending deal: the deal is stored
+// (with its secret) before anyone sees a card, then the next hand's
+// commitment is drawn and everyone is sent the new state. The lock must
+// be held.
+func (t *table) deal() error {
+	p := t.pending
+	now := time.Now().UTC()
+	f := &pitch.Fairness{Algorithm: pitch.FairAlgorithm, Version: pitch.FairVersion, Commitment: p.commitment,
+		Secret: hex.EncodeToString(p.secret[:]), CommittedAt: p.committedAt.Format(pitch.FairTimeFormat),
+		Contributions: []pitch.Contribution{}}
+	latest := p.committedAt
+	for _, c := range p.contribs {
+		f.Contributions = append(f.Contributions, c)
+		if at, _ := time.Parse(time.RFC3339Nano, c.At); at.After(latest) {
+			latest = at
+		}
+	}
+	slices.SortFunc(f.Contributions, func(a, b pitch.Contribution) int { return a.Seat - b.Seat })
+	if now.Before(latest) {
+		now = latest // never before a contribution, whatever the clock did
+	}
+	f.DealtAt = now.Format(pitch.FairTimeFormat)
+	data, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := t.srv.store.AddDeal(ctx, t.id, store.Deal{N: p.hand, Data: data}); err != nil {
+		return err
+	}
+	if err := t.dealWith(f); err != nil {
+		return err // cannot happen: the values were checked when they came
+	}
+	t.dueAt = time.Time{}
+	t.newPending(p.hand + 1)
+	t.touch()
+	t.schedule(0)
+	t.broadcast()
+	return nil
+}
+
+// contribute takes seat's value for the pending deal, given for the
+// commitment the page saw. The lock must be held.
+func (t *table) contribute(seat int, commitment, value string) error {
+	const op = "table.contribute"
+	if t.pending == nil || t.match.Over() {
+		return errorf(Conflict, op, "no deal awaits contributions at this table").with("no_deal_pending", nil)
+	}
+	p := t.pending
+	if !strings.EqualFold(commitment, p.commitment) {
+		return errorf(Conflict, op, "commitment %.16s… is not the one awaiting contributions (%.16s…, for hand %d): contribute to the commitment of the newest state", commitment, p.commitment, p.hand).
+			with("stale_commitment", map[string]any{"Hand": p.hand})
+	}
+	v, err := pitch.ParseHex32(value, "value")
+	if err != nil {
+		return errorf(Invalid, op, "%s", err).with("bad_contribution", nil)
+	}
+	hexv := hex.EncodeToString(v[:])
+	if old, ok := p.contribs[seat]; ok {
+		if old.Value == hexv {
+			return nil // sent again (a reconnect): nothing changes
+		}
+		return errorf(Conflict, op, "seat %d has contributed to this deal already; a contribution cannot be changed", seat).
+			with("contributed_already", map[string]any{"Seat": seat})
+	}
+	at := time.Now().UTC()
+	if at.Before(p.committedAt) {
+		at = p.committedAt
+	}
+	name := ""
+	for _, s := range t.info.Seats {
+		if s.Seat == seat {
+			name = s.Name
+		}
+	}
+	p.contribs[seat] = pitch.Contribution{Seat: seat, Name: name, Value: hexv, At: at.Format(pitch.FairTimeFormat)}
+	if t.match.AwaitingDeal() {
+		t.schedule(0) // perhaps everyone is in: deal now
+	}
+	t.broadcast()
+	return nil
+}
+
+// fairJSON is what a state tells of the table's fair deals.
+type fairJSON struct {
+	// Dealing: the hand awaits its deal; nobody acts until it is dealt.
+	Dealing bool `json:"dealing"`
+	// Next is the commitment of the next deal (the awaited one while
+	// dealing), and the seats whose values are in.
+	Next *fairNextJSON `json:"next,omitempty"`
+	// Hand is the commitment of the hand in play.
+	Hand *fairHandJSON `json:"hand,omitempty"`
+	// Last is the last finished hand's commitment and revealed secret.
+	Last *fairLastJSON `json:"last,omitempty"`
+}
+
+type fairNextJSON struct {
+	Hand        int    `json:"hand"`
+	Commitment  string `json:"commitment"`
+	CommittedAt string `json:"committed_at"`
+	Contributed []int  `json:"contributed"`
+}
+
+type fairHandJSON struct {
+	Hand       int    `json:"hand"`
+	Commitment string `json:"commitment"`
+}
+
+type fairLastJSON struct {
+	Hand       int    `json:"hand"`
+	Commitment string `json:"commitment"`
+	Secret     string `json:"secret"`
+}
+
+// fairState is the fair-deal part of every state; nil at a table without
+// fair deals. It never holds a secret of a hand not yet over.
+func (t *table) fairState() *fairJSON {
+	if !t.info.FairDeals {
+		return nil
+	}
+	out := &fairJSON{Dealing: t.match.AwaitingDeal() && !t.match.Over()}
+	if p := t.pending; p != nil && !t.match.Over() {
+		n := &fairNextJSON{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedAt.Format(pitch.FairTimeFormat), Contributed: []int{}}
+		for s := range p.contribs {
+			n.Contributed = append(n.Contributed, s)
+		}
+		slices.Sort(n.Contributed)
+		out.Next = n
+	}
+	if t.dealt != nil && !t.match.AwaitingDeal() && !t.match.Over() {
+		out.Hand = &fairHandJSON{Hand: t.fairHand(), Commitment: t.dealt.Commitment}
+	}
+	if f := t.lastFair; f != nil {
+		out.Last = &fairLastJSON{Hand: len(t.match.Records()), Commitment: f.Commitment, Secret: f.Secret}
+	}
+	return out
+}
