@@ -59,6 +59,9 @@ func (m *Model) t(id string, kv ...any) string {
 	return m.p.T(id, data)
 }
 
+// Levels are the bot levels a match may be played against.
+var Levels = []string{"easy", "medium", "hard", "expert"}
+
 // botMsg asks the model to let the bot to act make its move.
 type botMsg struct{}
 
@@ -70,8 +73,8 @@ func New(cfg Config) (*Model, error) {
 	if cfg.Level == "" {
 		cfg.Level = "medium"
 	}
-	if l := strings.ToLower(cfg.Level); l != "easy" && l != "medium" && l != "hard" {
-		return nil, fmt.Errorf("unknown level %q: the levels are easy, medium and hard", cfg.Level)
+	if l := strings.ToLower(cfg.Level); !slices.Contains(Levels, l) {
+		return nil, fmt.Errorf("unknown level %q: the levels are %s", cfg.Level, strings.Join(Levels, ", "))
 	}
 	if cfg.Lang == "" {
 		cfg.Lang = "en"

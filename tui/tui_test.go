@@ -176,7 +176,10 @@ func TestNewRefusesBadConfig(t *testing.T) {
 	if _, err := New(Config{Game: g, Seat: 4}); err == nil || !strings.Contains(err.Error(), "seats are 0 to 3") {
 		t.Errorf("seat 4: err = %v", err)
 	}
-	if _, err := New(Config{Game: g, Level: "expert"}); err == nil || !strings.Contains(err.Error(), "easy, medium and hard") {
+	if _, err := New(Config{Game: g, Level: "master"}); err == nil || !strings.Contains(err.Error(), "easy, medium, hard, expert") {
+		t.Errorf("level master: err = %v", err)
+	}
+	if _, err := New(Config{Game: g, Level: "expert"}); err != nil {
 		t.Errorf("level expert: err = %v", err)
 	}
 }

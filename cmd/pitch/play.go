@@ -17,13 +17,13 @@ import (
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	setUsage(fs, "play [--variant V] [--seat S] [--level easy|medium|hard] [--seed N] [--lang L]",
+	setUsage(fs, "play [--variant V] [--seat S] [--level easy|medium|hard|expert] [--seed N] [--lang L]",
 		"Plays a match against bots in the terminal: arrows choose, enter confirms,\n"+
 			"space toggles a card, ? asks the search bot for advice, q quits.\n\n"+
 			"example:\n  pitch play --variant pawnee --level hard")
 	gf := addGameFlags(fs)
 	seat := fs.Int("seat", 0, "your seat, from 0")
-	level := fs.String("level", "medium", "the bots' level: easy, medium or hard")
+	level := fs.String("level", "medium", "the bots' level: easy, medium, hard or expert")
 	seed := uint64(time.Now().UnixNano())
 	fs.Func("seed", "a `number` that seeds the dealer and the shuffle, to play a match again (default: a new one each time)", func(v string) error {
 		n, err := strconv.ParseUint(v, 10, 64)
