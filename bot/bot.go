@@ -25,6 +25,9 @@ type Bot interface {
 	Act(req Request) pitch.Action
 }
 
+// Levels are the levels people choose among, weakest first.
+var Levels = []string{"easy", "medium", "hard", "expert"}
+
 // Names lists the bots and levels New accepts.
 var Names = []string{"random", "heuristic", "search", "easy", "medium", "hard", "expert"}
 

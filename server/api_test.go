@@ -40,7 +40,7 @@ func TestCreateValidation(t *testing.T) {
 			{"options not an object", `{"variant":"auction","options":[1]}`, `options must be an object`},
 			{"too few seats", `{"variant":"auction","seats":` + seatsBody("h", "easy", "easy") + `}`, `auction with these options has 4 seats; seats lists 3`},
 			{"too many seats", `{"variant":"ten-point","seats":` + seatsBody("h", "h", "h", "h", "h") + `}`, `has 4 seats; seats lists 5`},
-			{"bad level", `{"variant":"auction","seats":` + seatsBody("h", "godlike", "easy", "easy") + `}`, `seat 1: unknown bot level "godlike": the levels are easy, medium and hard`},
+			{"bad level", `{"variant":"auction","seats":` + seatsBody("h", "godlike", "easy", "easy") + `}`, `seat 1: unknown bot level "godlike": the levels are easy, medium, hard, expert`},
 			{"human with a level", `{"variant":"auction","seats":[{"kind":"human","level":"hard"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}]}`, `seat 0 is human: it takes no level`},
 			{"bad kind", `{"variant":"auction","seats":[{"kind":"alien"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}]}`, `seat 0: kind must be "human" or "bot", not "alien"`},
 			{"turn timer", `{"variant":"auction","turn_timer":-1}`, `turn_timer must be 0 (none) to 3600 seconds, not -1`},

@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -440,8 +441,9 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			if seat.Level == "" {
 				seat.Level = "medium"
 			}
-			if l := seat.Level; l != "easy" && l != "medium" && l != "hard" {
-				s.writeError(w, r, errorf(Invalid, op, "seat %d: unknown bot level %q: the levels are easy, medium and hard", i, l))
+			if l := seat.Level; !slices.Contains(bot.Levels, l) {
+				s.writeError(w, r, errorf(Invalid, op, "seat %d: unknown bot level %q: the levels are %s", i, l, strings.Join(bot.Levels, ", ")).
+					with("bad_level", map[string]any{"Seat": i, "Level": l}))
 				return
 			}
 		default:

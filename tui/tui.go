@@ -59,9 +59,6 @@ func (m *Model) t(id string, kv ...any) string {
 	return m.p.T(id, data)
 }
 
-// Levels are the bot levels a match may be played against.
-var Levels = []string{"easy", "medium", "hard", "expert"}
-
 // botMsg asks the model to let the bot to act make its move.
 type botMsg struct{}
 
@@ -73,8 +70,8 @@ func New(cfg Config) (*Model, error) {
 	if cfg.Level == "" {
 		cfg.Level = "medium"
 	}
-	if l := strings.ToLower(cfg.Level); !slices.Contains(Levels, l) {
-		return nil, fmt.Errorf("unknown level %q: the levels are %s", cfg.Level, strings.Join(Levels, ", "))
+	if l := strings.ToLower(cfg.Level); !slices.Contains(bot.Levels, l) {
+		return nil, fmt.Errorf("unknown level %q: the levels are %s", cfg.Level, strings.Join(bot.Levels, ", "))
 	}
 	if cfg.Lang == "" {
 		cfg.Lang = "en"

@@ -105,7 +105,7 @@ export function initLobby() {
 }
 
 // BOT_LEVELS are the bot levels offered, with their messages.
-const BOT_LEVELS = [['easy', 'lobby.bot.easy'], ['medium', 'lobby.bot.medium'], ['hard', 'lobby.bot.hard']];
+const BOT_LEVELS = [['easy', 'lobby.bot.easy'], ['medium', 'lobby.bot.medium'], ['hard', 'lobby.bot.hard'], ['expert', 'lobby.bot.expert']];
 
 function describeSeats(tb) {
   return tb.seats.map((s) => s.seat + ': ' + (s.kind === 'bot' ? t('lobby.botSeat', { Level: t(LEVEL_KEYS[s.level] || s.level) }) : s.taken ? s.name : t('lobby.free'))).join(' · ');
