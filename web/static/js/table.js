@@ -7,6 +7,7 @@ import {
   SUITS, suitName, cardLabel, cardText, isTrump, isPawneePoint, sortHand, gameName, POINT_KEYS, phaseVerb, levelName,
   $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode, errorText,
 } from './util.js';
+import { onFairState, renderFair, verifyInto } from './fairness.js';
 import { t, num } from './i18n.js';
 
 // ---------- state ----------
@@ -261,6 +262,7 @@ function follow(id) {
 // step at a time, so that every card played is seen and a finished trick
 // stays on the table for a moment; the server never waits for it.
 function onState(m) {
+  onFairState(app.id, m, sendMsg); // this page's random value for a new deal, at once
   app.latest = m;
   app.latestAt = performance.now();
   app.queue.push(m);
@@ -549,6 +551,7 @@ function render() {
   renderOut(m);
   renderLog(m);
   renderRecords(m);
+  renderFair($('#fair'), m, app.id);
   renderChat();
   $('#show-last').hidden = !m.last_hand;
   renderStatus(m, act);
@@ -1209,6 +1212,8 @@ function showSummary(lh) {
   }
   body.replaceChildren(...parts);
   $('#summary-record').href = '/api/tables/' + encodeURIComponent(app.id) + '/hands/' + lh.hand;
+  $('#summary-fair').hidden = !m.fair;
+  if (m.fair) verifyInto($('#summary-fair'), app.id, lh.hand); // the deal checked here, not taken on trust
   const dlg = $('#summary');
   if (!dlg.open) {
     if (typeof dlg.showModal === 'function') dlg.showModal(); else dlg.setAttribute('open', '');

@@ -1,0 +1,367 @@
+package web_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"github.com/chromedp/chromedp"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"pitch"
+	"pitch/server"
+)
+
+// The browser's verifier (static/js/fairness.js) is checked against the Go
+// implementation here, under Node: the same seeds, decks and deals on many
+// inputs, honest records verified, and each kind of tampering caught. The
+// browser test (TestBrowserFairDeal) runs it in Chromium on a real hand.
+
+// nodePath finds Node, or "" when it is not installed.
+func nodePath() string {
+	p, err := exec.LookPath("node")
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// jsCase is one input for the JavaScript verifier, with what Go makes of it.
+type jsCase struct {
+	Name     string          `json:"name"`
+	Record   json.RawMessage `json:"record"`
+	Mine     map[string]any  `json:"mine,omitempty"`
+	Size     int             `json:"size"`
+	Seed     string          `json:"seed"`      // Go's seed (hex)
+	Deck     []string        `json:"deck"`      // Go's deck, top first
+	OK       bool            `json:"ok"`        // what Go's VerifyFairness says
+	WantText string          `json:"want_text"` // a problem must say this when not OK
+}
+
+// fairCase deals hand k of a game with a fair seed and returns its record
+// (played out by random actions) and its proof.
+func fairCase(t *testing.T, k int) (pitch.Record, *pitch.Fairness, [32]byte, *pitch.Game) {
+	t.Helper()
+	games := []*pitch.Game{pitch.MustNewGame(pitch.Auction), pitch.MustNewGame(pitch.Auction, pitch.WithPlayers(7)),
+		pitch.MustNewGame(pitch.TenPoint), pitch.MustNewGame(pitch.Pawnee), pitch.MustNewGame(pitch.Auction, pitch.WithPlayers(2))}
+	g := games[k%len(games)]
+	secret := sha256.Sum256([]byte(fmt.Sprint("secret", k)))
+	c := pitch.FairCommitment(secret)
+	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).Add(time.Duration(k) * time.Minute)
+	f := &pitch.Fairness{Algorithm: pitch.FairAlgorithm, Version: pitch.FairVersion, Commitment: hex.EncodeToString(c[:]),
+		Secret: hex.EncodeToString(secret[:]), CommittedAt: at.Format(pitch.FairTimeFormat), DealtAt: at.Add(3 * time.Second).Format(pitch.FairTimeFormat),
+		Contributions: []pitch.Contribution{}}
+	for s := range g.Seats() {
+		if (k>>s)&1 == 1 { // a different set of contributors for each k
+			v := sha256.Sum256([]byte(fmt.Sprint("value", k, s)))
+			f.Contributions = append(f.Contributions, pitch.Contribution{Seat: s, Name: fmt.Sprint("P", s), Value: hex.EncodeToString(v[:]),
+				At: at.Add(time.Duration(s+1) * 100 * time.Millisecond).Format(pitch.FairTimeFormat)})
+		}
+	}
+	seed, err := pitch.FairSeed(secret, f.Contributions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pitch.NewHand(g, k%g.Seats(), nil, pitch.FairDeck(g, seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := pitch.NewRand(uint64(k))
+	var acts []pitch.Action
+	for !s.Terminal() {
+		a := s.RandomAction(rng)
+		if err := s.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+		acts = append(acts, a)
+	}
+	r := s.Record(acts)
+	r.Fairness, _ = json.Marshal(f)
+	return r, f, seed, g
+}
+
+// runNode runs the JavaScript verifier over cases and returns its answers.
+func runNode(t *testing.T, node string, cases []jsCase) []map[string]any {
+	t.Helper()
+	dir := t.TempDir()
+	in, _ := json.Marshal(cases)
+	if err := os.WriteFile(filepath.Join(dir, "cases.json"), in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mod, err := filepath.Abs("static/js/fairness.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := `
+import { readFileSync } from 'node:fs';
+import { fairSeed, fairDeck, cardName, bytesToHex, verifyRecord } from ` + "'file://" + filepath.ToSlash(mod) + `';
+const cases = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const out = [];
+for (const c of cases) {
+  const f = c.record.fairness;
+  let seed = '', deck = [];
+  try {
+    const s = await fairSeed(f.secret, f.contributions);
+    seed = bytesToHex(s);
+    deck = (await fairDeck(s, c.size)).map(cardName);
+  } catch (e) { seed = 'error: ' + e.message; }
+  out.push({ seed, deck, result: await verifyRecord(c.record, c.mine) });
+}
+console.log(JSON.stringify(out));
+`
+	sp := filepath.Join(dir, "run.mjs")
+	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, sp, filepath.Join(dir, "cases.json"))
+	outb, err := cmd.Output()
+	if err != nil {
+		var stderr string
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("node: %v\n%s", err, stderr)
+	}
+	var res []map[string]any
+	if err := json.Unmarshal(outb, &res); err != nil || len(res) != len(cases) {
+		t.Fatalf("node answered %d results for %d cases (%v): %.300s", len(res), len(cases), err, outb)
+	}
+	return res
+}
+
+// TestFairnessJSMatchesGo: on 300 hands of every game, with every mix of
+// contributors, the browser's verifier computes Go's seed and deck and
+// verifies the record; on tampered records (the secret, a contribution, a
+// swapped card, the stock's order, a commitment published after a
+// contribution, a commitment other than the one the page was shown, the
+// page's own value missing) it fails, as Go's VerifyFairness does.
+func TestFairnessJSMatchesGo(t *testing.T) {
+	node := nodePath()
+	if node == "" {
+		t.Skip("node is not installed (.ci/run installs it)")
+	}
+	var cases []jsCase
+	for k := range 300 {
+		r, f, seed, g := fairCase(t, k)
+		raw, _ := json.Marshal(r)
+		deck := pitch.FairDeck(g, seed)
+		names := make([]string, len(deck))
+		for i, c := range deck {
+			names[i] = c.String()
+		}
+		base := jsCase{Name: fmt.Sprintf("honest %d (%s, %d seats)", k, g.Variant, g.Seats()), Record: raw, Size: len(deck),
+			Seed: hex.EncodeToString(seed[:]), Deck: names, OK: true}
+		cases = append(cases, base)
+		if k >= 20 {
+			continue
+		}
+		// Tampered versions of the first hands.
+		tamper := func(name, want string, change func(m map[string]any, fm map[string]any)) {
+			var m map[string]any
+			_ = json.Unmarshal(raw, &m)
+			change(m, m["fairness"].(map[string]any))
+			b, _ := json.Marshal(m)
+			rec, err := pitch.ReadRecord(strings.NewReader(string(b)))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			rep := pitch.VerifyFairness(rec)
+			if rep.OK() {
+				t.Fatalf("%s %d: Go verifies the tampered record", name, k)
+			}
+			c := base
+			c.Name, c.Record, c.OK, c.WantText, c.Seed, c.Deck = fmt.Sprint(name, " ", k), b, false, want, "", nil
+			cases = append(cases, c)
+		}
+		tamper("tampered secret", "the secret does not match the commitment", func(m, fm map[string]any) {
+			fm["secret"] = strings.Repeat("0", 64)
+		})
+		if len(f.Contributions) > 0 {
+			tamper("tampered contribution", "hand: the record has", func(m, fm map[string]any) {
+				fm["contributions"].([]any)[0].(map[string]any)["value"] = strings.Repeat("ab", 32)
+			})
+			tamper("commitment published after the contributions", "dated before the commitment was published", func(m, fm map[string]any) {
+				fm["committed_at"] = f.DealtAt
+			})
+		}
+		tamper("swapped card", "hand: the record has", func(m, fm map[string]any) {
+			hands := m["deal"].(map[string]any)["hands"].([]any)
+			h0, h1 := hands[0].([]any), hands[1].([]any)
+			h0[0], h1[0] = h1[0], h0[0]
+		})
+		if g.Variant == pitch.TenPoint {
+			tamper("stock order", "the stock, card 1 from the top", func(m, fm map[string]any) {
+				st := m["deal"].(map[string]any)["stock"].([]any)
+				st[0], st[1] = st[1], st[0]
+			})
+		}
+		if g.Variant == pitch.Pawnee {
+			tamper("widow", "hand: the record has", func(m, fm map[string]any) {
+				d := m["deal"].(map[string]any)
+				w, h0 := d["widow"].([]any), d["hands"].([]any)[0].([]any)
+				w[0], h0[0] = h0[0], w[0]
+			})
+		}
+		// What only the page knows: the commitment it was shown, its value.
+		other := base
+		other.Name, other.OK, other.WantText = fmt.Sprint("another commitment shown ", k), false, "is not the record’s"
+		other.Mine = map[string]any{"commitment": strings.Repeat("cd", 32)}
+		cases = append(cases, other)
+		mine := base
+		mine.Name, mine.OK, mine.WantText = fmt.Sprint("the page's value left out ", k), false, "is not the one in the record"
+		mine.Mine = map[string]any{"commitment": f.Commitment, "seat": 0, "value": strings.Repeat("ef", 32), "acked": true}
+		cases = append(cases, mine)
+		if len(f.Contributions) > 0 {
+			own := base
+			own.Name = fmt.Sprint("the page's own value in ", k)
+			own.Mine = map[string]any{"commitment": f.Commitment, "seat": f.Contributions[0].Seat, "value": f.Contributions[0].Value, "acked": true}
+			cases = append(cases, own)
+		}
+	}
+	res := runNode(t, node, cases)
+	for i, c := range cases {
+		got := res[i]
+		r := got["result"].(map[string]any)
+		problems := fmt.Sprint(r["problems"])
+		if ok, _ := r["ok"].(bool); ok != c.OK {
+			t.Errorf("%s: the browser says ok=%v (problems %s), Go %v", c.Name, ok, problems, c.OK)
+			continue
+		}
+		if !c.OK && !strings.Contains(problems, c.WantText) {
+			t.Errorf("%s: the browser's problems %s do not say %q", c.Name, problems, c.WantText)
+		}
+		if c.Seed != "" {
+			if got["seed"] != c.Seed {
+				t.Errorf("%s: the browser's seed %v, Go's %s", c.Name, got["seed"], c.Seed)
+			}
+			if fmt.Sprint(got["deck"]) != fmt.Sprint(toAny(c.Deck)) {
+				t.Errorf("%s: the browser's deck %v, Go's %v", c.Name, got["deck"], c.Deck)
+			}
+			if r["seed"] != c.Seed {
+				t.Errorf("%s: the verifier's seed %v, Go's %s", c.Name, r["seed"], c.Seed)
+			}
+		}
+	}
+}
+
+func toAny(s []string) []any {
+	out := make([]any, len(s))
+	for i, x := range s {
+		out[i] = x
+	}
+	return out
+}
+
+// TestBrowserFairDeal plays at a table of ours, another person who joined
+// and never came, and bots: while the first hand waits for its deal (the
+// absent person's value, until the deal wait is over) the page shows the
+// commitment and no card; the hands are then played, and after a hand the
+// summary verifies its deal in the page (✓), as does the Verify button of
+// hand 1, against the record the server keeps, which holds the very
+// commitment shown before the deal and this page's own random value.
+func TestBrowserFairDeal(t *testing.T) {
+	s := newSiteWith(t, func(o *server.Options) {
+		o.DealWait = 3 * time.Second        // the absent person is waited for this long
+		o.AwayDelay = 10 * time.Millisecond // then a stand-in plays for them
+	})
+	s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
+	s.eval(`localStorage.setItem('pitch.speed', 'instant'), 'true'`, new(bool))
+	s.choose("#game", "auction")
+	s.choose("#seat-1", "human")
+	s.choose("#seat-2", "bot:easy")
+	s.choose("#seat-3", "bot:easy")
+	s.click("#create")
+	s.do("open the new table", chromedp.WaitVisible(chromedp.CSS("#join-name")))
+	loc, err := chromedp.Run(s.ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := loc[strings.LastIndex(loc, "/")+1:]
+	s.join("Ada")
+	res, err := http.Post(s.url+"/api/tables/"+id+"/join", "application/json", strings.NewReader(`{"name":"Gone","seat":1}`))
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("the second person's join: %v %v", err, res)
+	}
+	res.Body.Close()
+
+	// Before the deal: the commitment, and no card.
+	var shown string
+	waitFor(t, "the page shows the deal awaited", func() bool {
+		if s.count("#fair-panel:not([hidden]) .fair-dealing") == 1 {
+			shown = s.text(`#fair [data-fair="next"]`)
+			return true
+		}
+		return false
+	}, 10*time.Second)
+	if len(shown) != 64 {
+		t.Fatalf("the commitment shown before the deal is %q", shown)
+	}
+	if n := s.count("#hand button.card"); n != 0 {
+		t.Errorf("%d cards shown before the deal", n)
+	}
+	var mine map[string]struct {
+		Commitment string `json:"commitment"`
+		Value      string `json:"value"`
+		Acked      bool   `json:"acked"`
+	}
+	s.eval(fmt.Sprintf(`localStorage.getItem('pitch.fair.%s') || '{}'`, id), &mine)
+	if m := mine["1"]; m.Commitment != shown || len(m.Value) != 64 {
+		t.Errorf("the page remembers %+v for hand 1; the commitment shown was %s", m, shown)
+	}
+
+	s.playUntilOurBid(nil)
+	u := s.ui()
+	waitFor(t, "the summary verifies the hand", func() bool {
+		var v string
+		s.eval(`JSON.stringify(document.querySelector('#summary-fair').dataset.verified || '')`, &v)
+		return v != ""
+	}, 20*time.Second)
+	if got := s.text("#summary-fair"); !strings.HasPrefix(got, "✓") {
+		t.Fatalf("the summary of hand %d says %q, want ✓ verified", u.Rows, got)
+	}
+	s.click("#summary-close")
+
+	// Hand 1: its Verify button, and its record.
+	s.click(`#fair button[data-hand="1"]`)
+	waitFor(t, "hand 1 verified", func() bool { return s.count(`#fair .fair-result[data-verified="ok"]`) >= 1 }, 20*time.Second)
+	rec := fetchRecord(t, s.url, id, 1)
+	f, err := pitch.ParseFairness(rec.Fairness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Commitment != shown {
+		t.Errorf("hand 1's record has commitment %s; the page showed %s before the deal", f.Commitment, shown)
+	}
+	if len(f.Contributions) != 1 || f.Contributions[0].Seat != 0 || f.Contributions[0].Value != mine["1"].Value {
+		t.Errorf("hand 1's contributions %+v, want only this page's %s", f.Contributions, mine["1"].Value)
+	}
+	if rep := pitch.VerifyFairness(rec); !rep.OK() {
+		t.Errorf("Go does not verify hand 1: %q", rep.Problems)
+	}
+
+	// A tampered record is caught by the page's verifier (the same module
+	// the page runs, given the record with one card swapped).
+	var verdict struct {
+		OK       bool     `json:"ok"`
+		Problems []string `json:"problems"`
+	}
+	js, err := chromedp.Run(s.ctx, chromedp.Evaluate[string](fmt.Sprintf(`(async () => {
+		const { verifyRecord } = await import('/js/fairness.js');
+		const rec = await (await fetch('/api/tables/%s/hands/1')).json();
+		const h = rec.deal.hands;
+		[h[0][0], h[1][0]] = [h[1][0], h[0][0]];
+		return JSON.stringify(await verifyRecord(rec, null));
+	})()`, id), chromedp.EvalAwaitPromise))
+	if err != nil || json.Unmarshal([]byte(js), &verdict) != nil {
+		t.Fatalf("the page's verifier: %v %s", err, js)
+	}
+	if verdict.OK || !strings.Contains(strings.Join(verdict.Problems, " "), "seat 0’s hand: the record has") {
+		t.Errorf("the page's verifier on a record with a swapped card: %+v", verdict)
+	}
+}
