@@ -267,6 +267,9 @@ func HindsightPlay(s *pitch.State, played pitch.Action) *Hindsight {
 			h.Played = v
 		}
 	}
+	if h.Played == h.Value {
+		h.Best = played // the card played was as good as any
+	}
 	h.Value, h.Played = round2(h.Value), round2(h.Played)
 	return h
 }
