@@ -94,7 +94,15 @@ func openPostgres(ctx context.Context, dsn string) (Store, error) {
 		db.Close()
 		return fail("%w", err)
 	}
-	st := &sqlStore{d: postgresDialect, w: db, r: db}
+	var schema string
+	if err := db.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		db.Close()
+		return fail("%w", err)
+	}
+	// Notification channels are the database's, not the schema's: one per
+	// schema, so that pitch sites (or tests) in other schemas do not hear
+	// each other.
+	st := &sqlStore{d: postgresDialect, w: db, r: db, dsn: dsn, channel: "pitch:" + schema}
 	st.batch = newBatcher(st) // group commit here too: one WAL flush per batch
 	return st, nil
 }
@@ -123,6 +131,16 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 	if err := checkWritable(path); err != nil {
 		return fail("%w", err)
 	}
+	unlock, err := lockSQLite(path)
+	if err != nil {
+		return fail("%w", err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			unlock()
+		}
+	}()
 
 	w, err := sql.Open("sqlite", path+"?"+sqliteWriter)
 	if err != nil {
@@ -146,8 +164,9 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 		r.Close()
 		return fail("%w", explainSQLite(err))
 	}
-	st := &sqlStore{d: sqliteDialect, w: w, r: r}
+	st := &sqlStore{d: sqliteDialect, w: w, r: r, unlock: unlock}
 	st.batch = newBatcher(st)
+	ok = true
 	return st, nil
 }
 

@@ -17,7 +17,13 @@ type sqlStore struct {
 	w *sql.DB // for writes: SQLite's single writer connection
 	r *sql.DB // for reads: the same as w for PostgreSQL
 
-	batch *batcher // SQLite: appends grouped into shared commits; nil for PostgreSQL
+	batch *batcher // appends grouped into shared commits
+
+	// PostgreSQL: the URL (for Listen's own connection) and the channel
+	// of this database and schema's notes (Cluster).
+	dsn, channel string
+	// unlock gives back a SQLite database's lock (lockSQLite).
+	unlock func()
 }
 
 // Close implements Store.
@@ -31,7 +37,12 @@ func (s *sqlStore) Close() error {
 	}
 	// The writer last: SQLite's last connection checkpoints and removes
 	// the -wal file.
-	return errors.Join(err, s.w.Close())
+	err = errors.Join(err, s.w.Close())
+	if s.unlock != nil {
+		s.unlock()
+		s.unlock = nil
+	}
+	return err
 }
 
 // write runs f in a write transaction (with SQLite, a savepoint in a
@@ -137,7 +148,7 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 				return fmt.Errorf("seat %d: %w", st.Seat, s.explain(err))
 			}
 		}
-		return nil
+		return s.notifyTx(ctx, tx, Note{Kind: NoteNew, Table: t.ID})
 	})
 	if err != nil {
 		return fail(err)
@@ -292,7 +303,10 @@ func (s *sqlStore) CloseTable(ctx context.Context, id string) error {
 			return s.explain(err)
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 1 {
-			return err
+			if err != nil {
+				return err
+			}
+			return s.notifyTx(ctx, tx, Note{Kind: NoteInfo, Table: id})
 		}
 		return fmt.Errorf("%w: no such table", ErrNotFound)
 	})
@@ -316,8 +330,10 @@ func (s *sqlStore) SetNext(ctx context.Context, id, next string) error {
 		if cur != "" && cur != next {
 			return fmt.Errorf("%w: the next match is at table %s already", ErrConflict, cur)
 		}
-		_, err = tx.ExecContext(ctx, s.d.q(`UPDATE tables SET next_id = ? WHERE id = ?`), next, id)
-		return s.explain(err)
+		if _, err = tx.ExecContext(ctx, s.d.q(`UPDATE tables SET next_id = ? WHERE id = ?`), next, id); err != nil {
+			return s.explain(err)
+		}
+		return s.notifyTx(ctx, tx, Note{Kind: NoteInfo, Table: id})
 	})
 	if err != nil {
 		return fmt.Errorf("store: set next of table %s: %w", id, err)
@@ -341,8 +357,11 @@ func (s *sqlStore) ClaimSeat(ctx context.Context, id string, seat int, name stri
 			return s.explain(err)
 		}
 		n, err = res.RowsAffected()
-		if err != nil || n == 1 {
+		if err != nil {
 			return err
+		}
+		if n == 1 {
+			return s.notifyTx(ctx, tx, Note{Kind: NoteInfo, Table: id})
 		}
 		// Nothing claimed: say why.
 		var (
@@ -440,7 +459,7 @@ func (s *sqlStore) appendTx(ctx context.Context, tx *sql.Tx, id string, a Append
 			return s.explain(err)
 		}
 	}
-	return nil
+	return s.notifyTx(ctx, tx, Note{Kind: NoteEvents, Table: id, Seq: a.Event.Seq + 1})
 }
 
 // exists reports ErrNotFound for no such table.
@@ -505,7 +524,10 @@ func (s *sqlStore) AddDeal(ctx context.Context, id string, d Deal) error {
 		if isUnique(err) {
 			return fmt.Errorf("%w: hand %d is dealt already (%w)", ErrConflict, d.N, err)
 		}
-		return s.explain(err)
+		if err != nil {
+			return s.explain(err)
+		}
+		return s.notifyTx(ctx, tx, Note{Kind: NoteDeal, Table: id, Seq: d.N})
 	})
 	if err != nil {
 		return fail(err)

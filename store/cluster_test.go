@@ -1,0 +1,154 @@
+package store
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"pitch/store/storetest"
+)
+
+// TestSQLiteOneProcess: a second process on a SQLite file is refused at
+// open, with an error naming the first; once the first is gone the file
+// opens. (The child is this test binary again.)
+func TestSQLiteOneProcess(t *testing.T) {
+	if path := os.Getenv("PITCH_STORE_LOCK_CHILD"); path != "" {
+		_, err := Open(context.Background(), path)
+		if err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(3)
+		}
+		os.Exit(0)
+	}
+	path := filepath.Join(t.TempDir(), "one.db")
+	s := open(t, path)
+	again := open(t, path) // the same process may open it twice (tests do)
+	again.Close()
+	child := func() (int, string) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSQLiteOneProcess$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "PITCH_STORE_LOCK_CHILD="+path)
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	code, out := child()
+	if code != 3 || !strings.Contains(out, "in use by another process (pid ") || !strings.Contains(out, "PostgreSQL") {
+		t.Fatalf("a second process opened the SQLite file in use: exit %d, %q", code, out)
+	}
+	s.Close()
+	if code, out := child(); code != 0 {
+		t.Fatalf("after the first closed, the file does not open: exit %d, %q", code, out)
+	}
+}
+
+// TestCluster: notes reach every listener with what changed, leases go to
+// one process until they expire or are released, and presence counts
+// only live processes.
+func TestCluster(t *testing.T) {
+	base := os.Getenv("PITCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PITCH_TEST_POSTGRES is not set")
+	}
+	dsn := storetest.FreshPostgres(t, base)
+	s := open(t, dsn)
+	cl := s.(Cluster)
+	lctx, stop := context.WithCancel(ctx)
+	notes := make(chan Note, 100)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cl.Listen(lctx, func(n Note) { notes <- n }) //nolint:errcheck
+	}()
+	defer func() { stop(); <-done }()
+	want := func(kind byte, table string, seq int) {
+		t.Helper()
+		timeout := time.After(5 * time.Second)
+		for {
+			select {
+			case n := <-notes:
+				if n.Kind == kind && n.Table == table && n.Seq == seq {
+					return
+				}
+			case <-timeout:
+				t.Fatalf("no note %c %s %d", kind, table, seq)
+			}
+		}
+	}
+	want(NoteResync, "", 0)
+	mustCreate(t, s, newTable("a", time.Time{}))
+	want(NoteNew, "a", 0)
+	if err := s.Append(ctx, "a", Append{Event: Event{Seq: 0, Action: action(0)}}); err != nil {
+		t.Fatal(err)
+	}
+	want(NoteEvents, "a", 1)
+	if err := s.Append(ctx, "a", Append{Event: Event{Seq: 0, Action: action(0)}}); err == nil {
+		t.Fatal("a taken event number was accepted")
+	}
+	if err := cl.Notify(ctx, Note{Kind: NoteServer, Table: "a", From: "p1", Text: "hello there"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case n := <-notes:
+		if n.Kind != NoteServer || n.From != "p1" || n.Text != "hello there" {
+			t.Fatalf("got note %+v, want the server's own (a refused append sends none)", n)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no note")
+	}
+	if ev, err := cl.EventsFrom(ctx, "a", 1); err != nil || len(ev) != 0 {
+		t.Fatalf("EventsFrom(1) = %v, %v", ev, err)
+	}
+
+	const ttl = 400 * time.Millisecond
+	for _, p := range []string{"p1", "p2"} {
+		if err := cl.Heartbeat(ctx, p, ttl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := cl.AcquireLeases(ctx, "p1", []string{"a", "nosuch"}, ttl)
+	if err != nil || !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("p1 acquired %v, %v", got, err)
+	}
+	if got, err := cl.AcquireLeases(ctx, "p2", []string{"a"}, ttl); err != nil || len(got) != 0 {
+		t.Fatalf("p2 took a held lease: %v, %v", got, err)
+	}
+	if got, err := cl.RenewLeases(ctx, "p1", ttl); err != nil || !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("p1 renewed %v, %v", got, err)
+	}
+	if err := cl.SetPresence(ctx, "p2", "a", 1, 2); err != nil {
+		t.Fatal(err)
+	}
+	if pr, err := cl.Presence(ctx, "p1", []string{"a"}); err != nil || pr["a"][1] != 2 {
+		t.Fatalf("presence %v, %v", pr, err)
+	}
+	if pr, err := cl.Presence(ctx, "p2", []string{"a"}); err != nil || len(pr) != 0 {
+		t.Fatalf("a process counts its own presence: %v, %v", pr, err)
+	}
+	time.Sleep(ttl + 100*time.Millisecond) // p1 and p2 die
+	if pr, err := cl.Presence(ctx, "p1", []string{"a"}); err != nil || len(pr) != 0 {
+		t.Fatalf("a dead process's presence counts: %v, %v", pr, err)
+	}
+	if got, err := cl.RenewLeases(ctx, "p1", ttl); err != nil || len(got) != 0 {
+		t.Fatalf("an expired lease was renewed: %v, %v", got, err)
+	}
+	if got, err := cl.AcquireLeases(ctx, "p2", []string{"a"}, ttl); err != nil || !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("p2 did not take the expired lease: %v, %v", got, err)
+	}
+	if err := cl.ReleaseLeases(ctx, "p2", nil); err != nil {
+		t.Fatal(err)
+	}
+	want(NoteReleased, "a", 0)
+	if got, err := cl.AcquireLeases(ctx, "p1", []string{"a"}, ttl); err != nil || !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("p1 did not take the released lease: %v, %v", got, err)
+	}
+}
