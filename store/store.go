@@ -121,6 +121,40 @@ type Store interface {
 	Deals(ctx context.Context, id string) ([]Deal, error)
 	// Hands returns the records of a table's finished hands, in order.
 	Hands(ctx context.Context, id string) ([]Hand, error)
+	// History returns one page of tables, newest first, with how many
+	// hands each has finished and its last hand's record, and how many
+	// tables match in all.
+	History(ctx context.Context, q HistoryQuery) ([]Summary, int, error)
+	// PutReview stores the review of one seat in one finished hand; a
+	// review stored already is kept (reviews are deterministic).
+	// ErrNotFound for no such table.
+	PutReview(ctx context.Context, id string, r Review) error
+	// Reviews returns a table's stored reviews, by hand and seat.
+	Reviews(ctx context.Context, id string) ([]Review, error)
 	// Close releases the store.
 	Close() error
+}
+
+// HistoryQuery selects a page of History.
+type HistoryQuery struct {
+	Variant string   // only this game; "" for every game
+	IDs     []string // only these tables, when not nil
+	Offset  int
+	Limit   int
+}
+
+// Summary is one table of History: the table, how many hands it finished
+// and the record of its last finished hand (nil before the first).
+type Summary struct {
+	Table *Table
+	Hands int
+	Last  json.RawMessage
+}
+
+// Review is the stored review of one seat's decisions in one finished
+// hand (the server's JSON; the store does not read it).
+type Review struct {
+	N    int // the hand, 1 for the first
+	Seat int
+	Data json.RawMessage
 }
