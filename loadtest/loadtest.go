@@ -8,6 +8,7 @@ package loadtest
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -303,6 +304,14 @@ type state struct {
 	} `json:"view"`
 	Over  bool  `json:"match_over"`
 	Sheet []any `json:"sheet"`
+	// Fair is the next deal's commitment, which the seat's page answers
+	// with a random value, as the browser does (docs/fairness.md).
+	Fair *struct {
+		Next *struct {
+			Commitment  string `json:"commitment"`
+			Contributed []int  `json:"contributed"`
+		} `json:"next"`
+	} `json:"fair"`
 }
 
 // seat plays one seat until the match is over (true) or time is up.
@@ -354,6 +363,7 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 	sentSeq := -1
 	var sent json.RawMessage
 	hands := 0
+	answered := "" // the last commitment this connection sent a value for
 	for {
 		_, data, err := c.Read(ctx)
 		if err != nil {
@@ -383,6 +393,17 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 		if sentSeq >= 0 && st.Seq > sentSeq {
 			r.actions.Add(1)
 			sentSeq = -1
+		}
+		if f := st.Fair; f != nil && f.Next != nil && f.Next.Commitment != answered && !slices.Contains(f.Next.Contributed, seat) {
+			answered = f.Next.Commitment
+			var v [32]byte
+			for i := range v {
+				v[i] = byte(rng.IntN(256))
+			}
+			msg, _ := json.Marshal(map[string]string{"type": "contribute", "commitment": answered, "value": hex.EncodeToString(v[:])})
+			if err := c.Write(ctx, websocket.MessageText, msg); err != nil {
+				return false, err
+			}
 		}
 		if seat == 0 && len(st.Sheet) > hands {
 			r.hands.Add(int64(len(st.Sheet) - hands))

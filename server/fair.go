@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -160,7 +161,15 @@ func (t *table) deal() error {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	if err := t.srv.store.AddDeal(ctx, t.id, store.Deal{N: p.hand, Data: data}); err != nil {
-		return err
+		if !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+		// Stored already: an earlier try was committed though its answer
+		// was lost (the database went away). Deal what was stored, if it
+		// is this deal.
+		if f, err = t.storedDeal(ctx, p); err != nil {
+			return err
+		}
 	}
 	if err := t.dealWith(f); err != nil {
 		return err // cannot happen: the values were checked when they came
@@ -173,6 +182,29 @@ func (t *table) deal() error {
 	return nil
 }
 
+// storedDeal returns the stored deal of p's hand, if it is p's (its
+// commitment): the deal an earlier, interrupted try stored.
+func (t *table) storedDeal(ctx context.Context, p *pendingDeal) (*pitch.Fairness, error) {
+	deals, err := t.srv.store.Deals(ctx, t.id)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range deals {
+		if d.N != p.hand {
+			continue
+		}
+		f, err := pitch.ParseFairness(d.Data)
+		if err != nil {
+			return nil, err
+		}
+		if f.Commitment != p.commitment {
+			return nil, fmt.Errorf("hand %d was dealt from another commitment (%s), not this table's %s", p.hand, f.Commitment, p.commitment)
+		}
+		return f, nil
+	}
+	return nil, fmt.Errorf("hand %d: the store says it is dealt, but holds no deal of it", p.hand)
+}
+
 // contribute takes seat's value for the pending deal, given for the
 // commitment the page saw. The lock must be held.
 func (t *table) contribute(seat int, commitment, value string) error {
@@ -181,6 +213,11 @@ func (t *table) contribute(seat int, commitment, value string) error {
 		return errorf(Conflict, op, "no deal awaits contributions at this table").with("no_deal_pending", nil)
 	}
 	p := t.pending
+	for _, done := range []*pitch.Fairness{t.dealt, t.lastFair} {
+		if done != nil && strings.EqualFold(commitment, done.Commitment) {
+			return nil // late: the deal was made without it (the states said who was in)
+		}
+	}
 	if !strings.EqualFold(commitment, p.commitment) {
 		return errorf(Conflict, op, "commitment %.16s… is not the one awaiting contributions (%.16s…, for hand %d): contribute to the commitment of the newest state", commitment, p.commitment, p.hand).
 			with("stale_commitment", map[string]any{"Hand": p.hand})
