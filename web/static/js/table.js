@@ -709,10 +709,14 @@ function placeSeats() {
   const felt = $('#felt');
   const W = felt.clientWidth, H = felt.clientHeight;
   placedFor = W + 'x' + H + ':' + window.innerWidth;
-  for (const s of document.querySelectorAll('#seats .seat')) {
+  const seats = document.querySelectorAll('#seats .seat');
+  // With five or more seats, push the boxes out towards the corners
+  // (|cos|^0.5, |sin|^0.5), away from the trick in the middle.
+  const out = (v) => (seats.length >= 5 ? Math.sign(v) * Math.sqrt(Math.abs(v)) : v);
+  for (const s of seats) {
     const w = s.offsetWidth, hh = s.offsetHeight;
-    const x = W / 2 + Number(s.dataset.ax) * (W / 2 - w / 2 - 6);
-    const y = H / 2 + Number(s.dataset.ay) * (H / 2 - hh / 2 - 6);
+    const x = W / 2 + out(Number(s.dataset.ax)) * (W / 2 - w / 2 - 6);
+    const y = H / 2 + out(Number(s.dataset.ay)) * (H / 2 - hh / 2 - 6);
     s.style.left = Math.round(x - w / 2) + 'px';
     s.style.top = Math.round(y - hh / 2) + 'px';
   }
