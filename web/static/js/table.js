@@ -7,7 +7,15 @@ import {
   SUITS, suitName, cardLabel, cardText, isTrump, isPawneePoint, sortHand, gameName, POINT_KEYS, phaseVerb, levelName,
   $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode, errorText,
 } from './util.js';
-import { onFairState, renderFair, verifyInto } from './fairness.js';
+import { onFairState, renderFair, verifyInto, TEXT as FAIR_TEXT } from './fairness.js';
+
+// The fair-deal panel's words, from the catalog.
+const FAIR_KEYS = {
+  title: 'fair.title', nextDeal: 'fair.nextDeal', commitment: 'fair.commitment', dealing: 'fair.dealing', sent: 'fair.sent',
+  thisHand: 'fair.thisHand', secret: 'fair.secret', copy: 'fair.copy', copied: 'fair.copied', verify: 'fair.verify',
+  verifying: 'fair.verifying', ok: 'fair.ok', bad: 'fair.bad', hands: 'fair.hands', handN: 'fair.handN', none: 'fair.none',
+  cannot: 'fair.cannot',
+};
 import { t, num } from './i18n.js';
 
 // ---------- state ----------
@@ -75,6 +83,7 @@ export async function initTable(id) {
   $('#chat-form').addEventListener('submit', (ev) => { ev.preventDefault(); sendChat($('#chat-text').value); });
   for (const b of document.querySelectorAll('#chat-quick button')) b.addEventListener('click', () => sendChat(b.textContent));
   $('#chat-text').placeholder = t('chat.placeholder');
+  for (const [k, id] of Object.entries(FAIR_KEYS)) FAIR_TEXT[k] = t(id);
   roving($('#hand'), 0);
   window.addEventListener('online', () => { if (!app.ws) reconnectNow(); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden && !app.ws) reconnectNow(); });
