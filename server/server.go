@@ -90,6 +90,8 @@ type Server struct {
 	sweepStop  chan struct{}
 	sweepOnce  sync.Once
 
+	reviews reviewQueue // reviews of finished hands (review.go)
+
 	mu     sync.Mutex
 	tables map[string]*table
 	closed atomic.Bool
@@ -258,6 +260,13 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/tables/{id}/hands", s.handleHands)
 	mux.HandleFunc("GET /api/tables/{id}/hands/{n}", s.handleHand)
 	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS)
+	mux.HandleFunc("GET /api/tables/{id}/hands/{n}/replay", s.handleReplay)
+	mux.HandleFunc("GET /api/tables/{id}/hands/{n}/review", s.handleReview)
+	mux.HandleFunc("GET /api/tables/{id}/reviews", s.handleReviews)
+	mux.HandleFunc("GET /api/tables/{id}/match", s.handleMatch)
+	mux.HandleFunc("POST /api/replay", s.handlePostReplay)
+	mux.HandleFunc("POST /api/review", s.handlePostReview)
+	mux.HandleFunc("GET /api/history", s.handleHistory)
 	mux.HandleFunc("GET /api/stats", s.handleStats)
 	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, map[string]string{"status": "ok"})
@@ -268,6 +277,9 @@ func (s *Server) Handler() http.Handler {
 			http.ServeFileFS(w, r, s.opts.Static, "index.html")
 		}
 		mux.HandleFunc("GET /t/{id}", index)
+		mux.HandleFunc("GET /history", index)
+		mux.HandleFunc("GET /replay", index)
+		mux.HandleFunc("GET /t/{id}/hands/{n}", index)
 		mux.Handle("GET /", files)
 	}
 	api := s.limit(mux)

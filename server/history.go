@@ -1,0 +1,299 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"pitch"
+	"pitch/store"
+)
+
+// Replay, the whole match's records and the history of matches
+// (docs/protocol.md). Only finished hands are replayed: nothing in them is
+// secret any more.
+
+// replayStep is the hand after one action (the first step: after the
+// deal), with every hand face up.
+type replayStep struct {
+	Index  int             `json:"index"` // the action's place in the record; -1 for the deal
+	Action json.RawMessage `json:"action,omitempty"`
+	// Auto marks an action the record leaves out and the rules imply (a
+	// ten-point give_stock false).
+	Auto   bool           `json:"auto,omitempty"`
+	Text   string         `json:"text,omitempty"`
+	Hands  [][]pitch.Card `json:"hands"` // every seat's cards in hand
+	View   viewJSON       `json:"view"`  // the table as a spectator sees it
+	Taken  []int          `json:"taken"` // points each seat's side has taken so far
+	Points []pointJSON    `json:"points"`
+}
+
+// replayJSON is a whole hand's replay.
+type replayJSON struct {
+	Table  string          `json:"table,omitempty"`
+	Hand   int             `json:"hand,omitempty"`
+	Seats  []seatInfo      `json:"seats,omitempty"`
+	Record json.RawMessage `json:"record"`
+	Steps  []replayStep    `json:"steps"`
+	Result *handSummary    `json:"result"` // nil when the record stops before the end
+}
+
+// maxReplayBody is the largest hand record POST /api/replay takes.
+const maxReplayBody = 64 << 10
+
+// replaySteps replays rec with the engine, one step per action.
+func replaySteps(rec *pitch.Record) ([]replayStep, *pitch.State, error) {
+	start := *rec
+	start.Actions = nil
+	s, err := start.State()
+	if err != nil {
+		return nil, nil, err
+	}
+	steps := []replayStep{stepOf(&s, -1, pitch.Action{}, false)}
+	for i, a := range rec.Actions {
+		if s.Phase() == pitch.PhaseGiveStock && a.Kind != pitch.ActGiveStock {
+			auto := pitch.GiveStock(s.Bidder(), false)
+			if err := s.Apply(auto); err != nil {
+				return nil, nil, &pitch.RecordError{Action: i, Message: err.Error()}
+			}
+			steps = append(steps, stepOf(&s, i, auto, true))
+		}
+		if err := s.Apply(a); err != nil {
+			return nil, nil, &pitch.RecordError{Action: i, Message: err.Error()}
+		}
+		steps = append(steps, stepOf(&s, i, a, false))
+	}
+	return steps, &s, nil
+}
+
+func stepOf(s *pitch.State, i int, a pitch.Action, auto bool) replayStep {
+	v := s.View(-1)
+	st := replayStep{Index: i, Auto: auto, View: toViewJSON(&v), Points: []pointJSON{}}
+	if i >= 0 || auto {
+		raw, _ := json.Marshal(a)
+		st.Action, st.Text = raw, a.String()
+	}
+	for seat := range s.Seats() {
+		st.Hands = append(st.Hands, cards(s.Hand(seat)))
+	}
+	r := s.Result()
+	st.Taken = r.Taken
+	for _, p := range r.Points {
+		pj := pointJSON{Kind: p.Kind.String(), Seat: int(p.Seat)}
+		if p.Card != pitch.NoCard {
+			c := p.Card
+			pj.Card = &c
+		}
+		st.Points = append(st.Points, pj)
+	}
+	return st
+}
+
+// replayOf builds the replay of a record's bytes.
+func replayOf(raw []byte) (*replayJSON, error) {
+	rec, err := pitch.ReadRecord(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	steps, s, err := replaySteps(rec)
+	if err != nil {
+		return nil, err
+	}
+	norm, _ := json.Marshal(rec)
+	out := &replayJSON{Record: norm, Steps: steps}
+	if s.Terminal() {
+		out.Result = summarize(0, s)
+	}
+	return out, nil
+}
+
+// finishedHand returns the record of finished hand n of table id.
+func (s *Server) finishedHand(r *http.Request, op string) (*table, int, []byte, error) {
+	t, err := s.table(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil || n < 1 {
+		return nil, 0, nil, errorf(Invalid, op, "hand numbers start at 1, not %q", r.PathValue("n"))
+	}
+	hands, err := s.store.Hands(r.Context(), t.id)
+	if err != nil {
+		return nil, 0, nil, unavailable(op, err)
+	}
+	for _, h := range hands {
+		if h.N == n {
+			return t, n, h.Record, nil
+		}
+	}
+	return nil, 0, nil, errorf(NotFound, op, "hand %d is not finished (finished hands: %d)", n, len(hands))
+}
+
+// handleReplay serves GET /api/tables/{id}/hands/{n}/replay.
+func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
+	const op = "replay"
+	t, n, raw, err := s.finishedHand(r, op)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out, err := replayOf(raw)
+	if err != nil {
+		s.writeError(w, r, internal(op, err)) // a stored record the engine refuses
+		return
+	}
+	out.Table, out.Hand = t.id, n
+	if out.Result != nil {
+		out.Result.Hand = n
+	}
+	t.mu.Lock()
+	out.Seats = t.infoJSON().Seats
+	t.mu.Unlock()
+	writeJSON(w, 200, out)
+}
+
+// handlePostReplay serves POST /api/replay: the replay of a hand record
+// sent as the body, without a table.
+func (s *Server) handlePostReplay(w http.ResponseWriter, r *http.Request) {
+	const op = "replay"
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxReplayBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			s.writeError(w, r, errorf(Invalid, op, "the hand record is over %d bytes", maxReplayBody).with("record_large", map[string]any{"Max": maxReplayBody}))
+			return
+		}
+		s.writeError(w, r, errorf(Invalid, op, "the request body could not be read: %v", err))
+		return
+	}
+	out, err := replayOf(raw)
+	if err != nil {
+		s.writeError(w, r, recordError(op, err))
+		return
+	}
+	writeJSON(w, 200, out)
+}
+
+// recordError is a 400 carrying the engine's words and the action at
+// fault (code bad_record, params Message and Action).
+func recordError(op string, err error) *Error {
+	var re *pitch.RecordError
+	if !errors.As(err, &re) {
+		re = &pitch.RecordError{Action: -1, Message: err.Error()}
+	}
+	params := map[string]any{"Message": re.Message}
+	if re.Action >= 0 {
+		params["Action"] = re.Action
+	}
+	return errorf(Invalid, op, "%s", re.Error()).with("bad_record", params)
+}
+
+// matchJSON is a whole match's hand records, one file.
+type matchJSON struct {
+	Table tableInfo         `json:"table"`
+	Hands []json.RawMessage `json:"hands"` // the hand records, in order
+}
+
+// handleMatch serves GET /api/tables/{id}/match: every finished hand's
+// record in one file.
+func (s *Server) handleMatch(w http.ResponseWriter, r *http.Request) {
+	const op = "match records"
+	t, err := s.table(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	hands, err := s.store.Hands(r.Context(), t.id)
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	t.mu.Lock()
+	out := matchJSON{Table: t.infoJSON(), Hands: []json.RawMessage{}}
+	t.mu.Unlock()
+	for _, h := range hands {
+		out.Hands = append(out.Hands, h.Record)
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="pitch-%s-match.json"`, t.id))
+	writeJSON(w, 200, out)
+}
+
+// historyEntry is one table on the history page.
+type historyEntry struct {
+	tableInfo
+	Hands  int   `json:"hands"`            // finished hands
+	Scores []int `json:"scores,omitempty"` // the scores after the last finished hand
+	Winner []int `json:"winner,omitempty"` // the match's winners, once it is over
+}
+
+// handleHistory serves GET /api/history.
+func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
+	const op = "history"
+	q := store.HistoryQuery{Limit: 20}
+	for k, vs := range r.URL.Query() {
+		v := vs[0]
+		switch k {
+		case "game":
+			vr, err := pitch.ParseVariant(v)
+			if err != nil {
+				s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_game", map[string]any{"Game": v}))
+				return
+			}
+			q.Variant = vr.String()
+		case "offset", "limit":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || k == "offset" && n > 1_000_000 || k == "limit" && (n < 1 || n > 100) {
+				s.writeError(w, r, errorf(Invalid, op, "%s must be a number (offset 0 or more, limit 1 to 100), not %q", k, v).with("bad_page", map[string]any{"Name": k}))
+				return
+			}
+			if k == "offset" {
+				q.Offset = n
+			} else {
+				q.Limit = n
+			}
+		case "tables":
+			q.IDs = []string{}
+			for _, id := range strings.Split(v, ",") {
+				if validID(id) && len(q.IDs) < 100 {
+					q.IDs = append(q.IDs, id)
+				}
+			}
+		default:
+			s.writeError(w, r, errorf(Invalid, op, "unknown parameter %q: the history takes game, tables, offset and limit", k).with("bad_query", map[string]any{"Name": k}))
+			return
+		}
+	}
+	page, total, err := s.store.History(r.Context(), q)
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	out := struct {
+		Tables []historyEntry `json:"tables"`
+		Total  int            `json:"total"`
+		Offset int            `json:"offset"`
+		Limit  int            `json:"limit"`
+		Game   string         `json:"game,omitempty"`
+	}{Tables: []historyEntry{}, Total: total, Offset: q.Offset, Limit: q.Limit, Game: q.Variant}
+	for _, p := range page {
+		e := historyEntry{tableInfo: publicInfo(p.Table), Hands: p.Hands}
+		if p.Last != nil {
+			if rec, err := pitch.ReadRecord(bytes.NewReader(p.Last)); err == nil {
+				if st, err := rec.State(); err == nil && st.Terminal() {
+					res := st.Result()
+					e.Scores = res.Scores
+					if p.Table.Finished {
+						e.Winner = res.Winner
+					}
+				}
+			}
+		}
+		out.Tables = append(out.Tables, e)
+	}
+	writeJSON(w, 200, out)
+}

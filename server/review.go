@@ -1,0 +1,248 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"pitch"
+	"pitch/bot"
+	"pitch/store"
+)
+
+// Reviews of finished hands (docs/protocol.md): worked out on demand, a
+// few at once server-wide, never under a table's lock, and kept in the
+// store, since a review of the same record with the same seed is the same.
+
+// reviewSeed is the seed of every review the server makes.
+const reviewSeed = 1
+
+// maxReviewQueue is how many reviews may wait or run at once; past it a
+// request is refused with 503 review_busy.
+const maxReviewQueue = 64
+
+// reviewWorkers is how many reviews are worked out at once: a quarter of
+// the cores, at least one, so that live tables keep the rest.
+var reviewWorkers = max(1, runtime.NumCPU()/4)
+
+// reviewQueue is the server's queue of reviews. The zero value is ready.
+type reviewQueue struct {
+	once    sync.Once
+	slots   chan struct{} // one per review being worked out
+	mu      sync.Mutex
+	pending map[reviewKey]bool   // queued or running
+	failed  map[reviewKey]string // why a review could not be made, told once
+	queued  int                  // pending plus reviews of posted records
+}
+
+type reviewKey struct {
+	id      string
+	n, seat int
+}
+
+func (q *reviewQueue) init() {
+	q.once.Do(func() {
+		q.slots = make(chan struct{}, reviewWorkers)
+		q.pending = map[reviewKey]bool{}
+		q.failed = map[reviewKey]string{}
+	})
+}
+
+// reserve takes a place in the queue, or reports false when it is full.
+func (q *reviewQueue) reserve() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.queued >= maxReviewQueue {
+		return false
+	}
+	q.queued++
+	return true
+}
+
+func (q *reviewQueue) release() {
+	q.mu.Lock()
+	q.queued--
+	q.mu.Unlock()
+}
+
+// work reviews seat of a record in a slot.
+func (q *reviewQueue) work(ctx context.Context, raw []byte, seat int) ([]byte, error) {
+	select {
+	case q.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-q.slots }()
+	rec, err := pitch.ReadRecord(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	r, err := bot.Review(rec, seat, bot.ReviewOptions{Seed: reviewSeed})
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(r)
+}
+
+// reviewStatus is the answer to a review request.
+type reviewStatus struct {
+	Status string          `json:"status"` // "done" or "pending"
+	Hand   int             `json:"hand,omitempty"`
+	Seat   int             `json:"seat"`
+	Review json.RawMessage `json:"review,omitempty"` // a bot.HandReview, once done
+}
+
+func seatParam(r *http.Request, seats int, op string) (int, error) {
+	v := r.URL.Query().Get("seat")
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n >= seats {
+		return 0, errorf(Invalid, op, "seat must be a seat 0 to %d, not %q", seats-1, v).with("bad_seat", map[string]any{"Max": seats - 1})
+	}
+	return n, nil
+}
+
+// handleReview serves GET /api/tables/{id}/hands/{n}/review?seat=S: the
+// review when it is made (200), else 202 while it is queued or worked out.
+func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
+	const op = "review"
+	t, n, raw, err := s.finishedHand(r, op)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	seat, err := seatParam(r, t.match.Game.Seats(), op)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	stored, err := s.store.Reviews(r.Context(), t.id)
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	for _, rv := range stored {
+		if rv.N == n && rv.Seat == seat {
+			writeJSON(w, 200, reviewStatus{Status: "done", Hand: n, Seat: seat, Review: rv.Data})
+			return
+		}
+	}
+	q := &s.reviews
+	q.init()
+	k := reviewKey{t.id, n, seat}
+	q.mu.Lock()
+	if msg, ok := q.failed[k]; ok {
+		delete(q.failed, k)
+		q.mu.Unlock()
+		s.writeError(w, r, internal(op, errors.New(msg)))
+		return
+	}
+	if !q.pending[k] {
+		if q.queued >= maxReviewQueue {
+			q.mu.Unlock()
+			s.writeError(w, r, errorf(Unavailable, op, "the server is busy with other reviews: try again in a minute").with("review_busy", nil))
+			return
+		}
+		q.queued++
+		q.pending[k] = true
+		go s.makeReview(k, raw)
+	}
+	q.mu.Unlock()
+	w.Header().Set("Retry-After", "1")
+	writeJSON(w, 202, reviewStatus{Status: "pending", Hand: n, Seat: seat})
+}
+
+// makeReview works out and stores one queued review.
+func (s *Server) makeReview(k reviewKey, raw []byte) {
+	q := &s.reviews
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	data, err := q.work(ctx, raw, k.seat)
+	if err == nil {
+		err = s.store.PutReview(ctx, k.id, store.Review{N: k.n, Seat: k.seat, Data: data})
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	delete(q.pending, k)
+	q.queued--
+	if err != nil {
+		s.log.Error("review failed", "table", k.id, "hand", k.n, "seat", k.seat, "err", err.Error())
+		q.failed[k] = err.Error()
+	}
+}
+
+// handleReviews serves GET /api/tables/{id}/reviews: the match's reviews
+// made so far, counted by hand and seat.
+func (s *Server) handleReviews(w http.ResponseWriter, r *http.Request) {
+	const op = "reviews"
+	t, err := s.table(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	stored, err := s.store.Reviews(r.Context(), t.id)
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	type count struct {
+		Hand     int     `json:"hand"`
+		Seat     int     `json:"seat"`
+		Mistakes int     `json:"mistakes"`
+		Blunders int     `json:"blunders"`
+		Loss     float64 `json:"loss"`
+	}
+	out := []count{}
+	for _, rv := range stored {
+		var hr bot.HandReview
+		if json.Unmarshal(rv.Data, &hr) != nil {
+			continue
+		}
+		out = append(out, count{rv.N, rv.Seat, hr.Mistakes, hr.Blunders, hr.Loss})
+	}
+	writeJSON(w, 200, map[string]any{"reviews": out})
+}
+
+// handlePostReview serves POST /api/review?seat=S: the review of a hand
+// record sent as the body (a file from elsewhere), worked out at once in
+// a slot of the same queue, and not kept.
+func (s *Server) handlePostReview(w http.ResponseWriter, r *http.Request) {
+	const op = "review"
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxReplayBody))
+	if err != nil {
+		s.writeError(w, r, errorf(Invalid, op, "the hand record is over %d bytes", maxReplayBody).with("record_large", map[string]any{"Max": maxReplayBody}))
+		return
+	}
+	rec, err := pitch.ReadRecord(bytes.NewReader(raw))
+	if err == nil {
+		_, err = rec.State()
+	}
+	if err != nil {
+		s.writeError(w, r, recordError(op, err))
+		return
+	}
+	seat, err := seatParam(r, rec.Game.Seats(), op)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	q := &s.reviews
+	q.init()
+	if !q.reserve() {
+		s.writeError(w, r, errorf(Unavailable, op, "the server is busy with other reviews: try again in a minute").with("review_busy", nil))
+		return
+	}
+	defer q.release()
+	data, err := q.work(r.Context(), raw, seat)
+	if err != nil {
+		s.writeError(w, r, recordError(op, err))
+		return
+	}
+	writeJSON(w, 200, reviewStatus{Status: "done", Seat: seat, Review: data})
+}
