@@ -140,6 +140,9 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 		}
 		t.mu.Unlock()
 	}
+	// Several processes: the tables are the others' to drive now, at
+	// once (their clients come back to them through the load balancer).
+	s.stopCluster(true)
 	for _, c := range conns {
 		c.closeWith(statusRestart, RestartReason, true)
 	}

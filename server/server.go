@@ -71,6 +71,14 @@ type Options struct {
 	// start, and its record is kept. 0 never closes one; `pitch serve`
 	// sets 14 days.
 	IdleClose time.Duration
+	// Cluster runs the server as one of several processes sharing its
+	// store, which must be a store.Cluster (PostgreSQL): see cluster.go
+	// and docs/deploy.md. `pitch serve` sets it for PostgreSQL.
+	Cluster bool
+	// LeaseTTL is how long a table's lease lasts unrenewed in a cluster
+	// (default DefaultLeaseTTL): a process that dies has its tables taken
+	// over within about this long.
+	LeaseTTL time.Duration
 }
 
 // Server serves the API, the WebSocket play and the UI.
@@ -95,6 +103,8 @@ type Server struct {
 	mu     sync.Mutex
 	tables map[string]*table
 	closed atomic.Bool
+
+	cl *cluster // nil unless Options.Cluster
 }
 
 // New returns a server over st, with every unfinished table loaded from
@@ -136,6 +146,21 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	if opts.TablesPerHour > 0 {
 		s.creates = newLimiter(float64(opts.TablesPerHour)/3600, float64(opts.TablesPerHour))
 	}
+	var cst store.Cluster
+	if opts.Cluster {
+		var ok bool
+		if cst, ok = st.(store.Cluster); !ok {
+			return nil, fmt.Errorf("several processes need a store they can share: PostgreSQL (--db postgres://…), not this one")
+		}
+		if opts.LeaseTTL == 0 {
+			opts.LeaseTTL = DefaultLeaseTTL
+		}
+		if opts.LeaseTTL < 100*time.Millisecond {
+			return nil, fmt.Errorf("the lease time must be at least 100ms, not %s", opts.LeaseTTL)
+		}
+		s.opts.LeaseTTL = opts.LeaseTTL
+		s.newCluster(cst) // started below: tables load as not driven here
+	}
 	infos, err := st.Tables(ctx, true)
 	if err != nil {
 		return nil, fmt.Errorf("loading tables: %w", err)
@@ -144,6 +169,9 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 		if _, err := s.load(ctx, info); err != nil {
 			s.log.Error("cannot resume table", "table", info.ID, "err", err.Error())
 		}
+	}
+	if cst != nil {
+		s.runCluster()
 	}
 	if opts.IdleClose > 0 {
 		s.sweep(ctx, time.Now()) // tables idle too long are closed, not kept loaded
@@ -165,6 +193,7 @@ func (s *Server) stop() {
 // Shutdown to stop gracefully.
 func (s *Server) Close() {
 	s.stop()
+	s.stopCluster(false)
 	for _, c := range s.conns.drain() {
 		c.closeWith(statusGoingAway, shutdownReason, false)
 	}
@@ -202,6 +231,11 @@ func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
 	}
 	s.tables[info.ID] = t
 	t.mu.Lock()
+	if s.cl != nil && info.FairDeals && !t.match.Over() {
+		// The next deal is the driver's: ask for its commitment.
+		t.pending = nil
+		t.tell(serverNote{Type: "ask"})
+	}
 	if !info.Finished && !info.Closed {
 		s.unfinished.Add(1)
 	}

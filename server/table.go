@@ -57,6 +57,14 @@ type table struct {
 	pending         *pendingDeal
 	dealt, lastFair *pitch.Fairness
 	dueAt           time.Time
+	// Several processes (cluster.go): whether this process holds the
+	// table's lease and so runs its bots and timers, the connections other
+	// processes hold per seat and in all, and the pending deal last told
+	// to them.
+	driving   bool
+	remote    [pitch.MaxSeats]int
+	remoteAll int
+	announced string
 }
 
 // newTable rebuilds a table from its stored form and log (C-6: the seed and
@@ -215,7 +223,12 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	if err := t.srv.store.Append(sctx, t.id, ap); err != nil {
 		t.schedule(t.srv.opts.RetryDelay) // try the bots again later
 		if errors.Is(err, store.ErrConflict) {
-			return &Error{Kind: Conflict, Op: op, Msg: "another action was taken first; try again", Err: err}
+			if t.srv.cl != nil { // taken at another process: what it was is in the log
+				if cerr := t.catchUp(sctx); cerr != nil {
+					t.logger().Warn("cluster: catching up after a conflict", "err", cerr.Error())
+				}
+			}
+			return &Error{Kind: Conflict, Op: op, Msg: "another action was taken first; the table has moved on: act again from the newest state", Err: err}
 		}
 		return unavailable(op, err)
 	}
@@ -257,7 +270,10 @@ func (t *table) schedule(after time.Duration) {
 	if t.match.Over() || !t.full() || t.info.Closed {
 		return // play starts when every human seat is taken
 	}
-	if len(t.conns) == 0 {
+	if !t.drives() {
+		return // another process drives the table (cluster.go)
+	}
+	if !t.present() {
 		return // nobody is at the table or watching: it waits for them
 	}
 	if t.match.AwaitingDeal() {
@@ -270,7 +286,7 @@ func (t *table) schedule(after time.Duration) {
 	case after > 0:
 	case t.bots[turn] != nil:
 		delay = t.srv.opts.BotDelay
-	case t.online[turn] == 0:
+	case t.seatOnline(turn) == 0:
 		delay = t.srv.opts.AwayDelay
 	case t.info.TurnTimer > 0:
 		// The turn's clock starts once: someone connecting or leaving
@@ -302,7 +318,7 @@ func (t *table) botMove(gen int) {
 	if b == nil { // a human who is away or out of time
 		b = t.srv.standIn
 		by = "stand-in"
-		if t.online[turn] > 0 {
+		if t.seatOnline(turn) > 0 {
 			by = "timer"
 		}
 		t.away[turn] = by == "stand-in"
@@ -437,6 +453,7 @@ func discardRule(kind string, must, pool pitch.CardSet, k int) string {
 
 // broadcast sends every connection its own state. The lock must be held.
 func (t *table) broadcast() {
+	t.announce()
 	for c := range t.conns {
 		c.sendState(t.stateFor(c.seat))
 	}

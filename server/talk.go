@@ -178,6 +178,7 @@ func (c *conn) chat(t *table, text string) {
 			o.sendJSON(m)
 		}
 	}
+	t.tell(serverNote{Type: "chat", Chat: &m}) // to the other processes' connections
 }
 
 // checkChat says what is wrong with a line of table talk (a code and the

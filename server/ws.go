@@ -192,6 +192,16 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		c.closeWith(websocket.StatusPolicyViolation, `the first message must be {"type":"hello","token":...}`, false)
 		return
 	}
+	if s.cl != nil {
+		// Several processes: the newest state, not the last note's (an
+		// action just stored at another process, perhaps this client's own
+		// before it was moved here), and a seat perhaps taken at another
+		// process a moment ago.
+		t.mu.Lock()
+		unknown := hello.Token != "" && t.seatFor(hello.Token) < 0
+		t.mu.Unlock()
+		s.refresh(ctx, t, unknown)
+	}
 	t.mu.Lock()
 	if hello.Token != "" {
 		c.seat = t.seatFor(hello.Token)
@@ -207,6 +217,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		t.online[c.seat]++
 		t.away[c.seat] = false
 	}
+	t.presenceChanged()
 	t.schedule(0) // a returning player takes the seat back; a paused table wakes
 	t.broadcast() // the full current view to the newcomer, and "back" to the others
 	if c.seat >= 0 {
@@ -220,6 +231,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		t.mu.Lock()
 		delete(t.conns, c)
 		t.touch()
+		t.presenceChanged()
 		if c.seat >= 0 {
 			t.online[c.seat]--
 			t.schedule(0) // with nobody there, a bot plays for the seat
@@ -389,6 +401,11 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 		}
 		t.mu.Lock()
 		err := t.contribute(c.seat, m.Commitment, m.Value)
+		if p := t.pending; err == nil && p != nil && !t.drives() {
+			if got, ok := p.contribs[c.seat]; ok { // to the driver (cluster.go)
+				t.tell(serverNote{Type: "contribute", Commitment: p.commitment, Contribs: []pitch.Contribution{got}})
+			}
+		}
 		t.mu.Unlock()
 		if err != nil {
 			c.sendJSON(errorFor(err))

@@ -36,6 +36,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	maxTables := fs.Int("max-tables", 10000, "unfinished tables the server holds at once; past it, creating one is refused (0: no limit)")
 	idleDays := fs.Int("idle-days", 14, "close an unfinished table nobody has joined, played at or watched for this many days; its record is kept (0: never)")
 	drain := fs.Duration("drain", 10*time.Second, "on SIGTERM or SIGINT, time to let clients finish and be told the server is restarting")
+	lease := fs.Duration("lease", server.DefaultLeaseTTL, "with PostgreSQL, how long a table's lease lasts unrenewed: another process takes the tables of one that died within about this long (docs/deploy.md)")
 	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
@@ -53,7 +54,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	for _, f := range []struct {
 		name string
 		v    time.Duration
-	}{{"read-timeout", *readTimeout}, {"idle-timeout", *idleTimeout}, {"drain", *drain}} {
+	}{{"read-timeout", *readTimeout}, {"idle-timeout", *idleTimeout}, {"drain", *drain}, {"lease", *lease}} {
 		if f.v <= 0 {
 			return usageError(stderr, "serve", "--%s must be above 0, not %s", f.name, f.v)
 		}
@@ -70,7 +71,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	srv, err := server.New(ctx, st, server.Options{BotDelay: *botDelay, AwayDelay: *awayDelay, AddrRate: *addrRate,
 		AddrConns: *addrConns, MaxConns: *maxConns, ReadTimeout: *readTimeout, IdleTimeout: *idleTimeout,
 		TablesPerHour: *tablesPerHour, MaxTables: *maxTables, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
-		Logger: log, Static: web.FS()})
+		Logger: log, Static: web.FS(), Cluster: storeName(*db) == "postgresql", LeaseTTL: *lease})
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
 		return 1

@@ -1,0 +1,652 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"pitch"
+	"pitch/store"
+)
+
+// Several processes on one PostgreSQL (docs/deploy.md). Any process
+// serves any table: each keeps the tables its clients use in memory and
+// appends their actions to the shared log, whose numbering orders them
+// (an append with a taken number is refused: the process catches up from
+// the log and tells the client). Every append, deal and seat taken is a
+// note to every process (LISTEN/NOTIFY), which then reads what it missed
+// from the log and sends its connections the new state. One process at a
+// time drives a table (its bots, stand-ins, turn timers and deals): the
+// one holding its lease, renewed every LeaseTTL/5; a process with
+// connections to a table that nobody drives takes it. Each process
+// records how many connections it holds to each seat (presence), so the
+// driver plays for a player only when they are connected nowhere.
+
+// DefaultLeaseTTL is how long a table's lease lasts unrenewed: a driver
+// that dies is replaced within about this long.
+const DefaultLeaseTTL = 5 * time.Second
+
+// cluster is a server's part in a cluster of processes.
+type cluster struct {
+	st   store.Cluster
+	id   string // this process, unique among the database's processes
+	ttl  time.Duration
+	kick chan struct{} // (capacity 1) run the lease loop now
+
+	mu    sync.Mutex
+	dirty map[string]bool // tables whose presence is to be written
+	wake  chan struct{}   // (capacity 1) the presence writer has work
+
+	ctx    context.Context // ends when the cluster stops
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	stop   sync.Once
+}
+
+func newProcessID() string {
+	host, _ := os.Hostname()
+	host = strings.NewReplacer(" ", "_").Replace(host)
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// newCluster makes this process's part in a cluster over st; runCluster
+// starts it.
+func (s *Server) newCluster(st store.Cluster) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cl = &cluster{st: st, id: newProcessID(), ttl: s.opts.LeaseTTL, kick: make(chan struct{}, 1),
+		dirty: map[string]bool{}, wake: make(chan struct{}, 1), ctx: ctx, cancel: cancel}
+}
+
+// runCluster starts listening, the lease loop and the presence writer.
+func (s *Server) runCluster() {
+	cl, ctx := s.cl, s.cl.ctx
+	cl.wg.Add(3)
+	go func() {
+		defer cl.wg.Done()
+		_ = cl.st.Listen(ctx, func(n store.Note) { s.onNote(ctx, n) })
+	}()
+	go func() {
+		defer cl.wg.Done()
+		s.leaseLoop(ctx)
+	}()
+	go func() {
+		defer cl.wg.Done()
+		s.presenceLoop(ctx)
+	}()
+	s.log.Info("cluster: this process", "id", cl.id, "lease", cl.ttl.String())
+}
+
+// stopCluster stops the cluster's goroutines; with release, this
+// process's leases, presence and heartbeat are given up first, so other
+// processes take its tables at once.
+func (s *Server) stopCluster(release bool) {
+	cl := s.cl
+	if cl == nil {
+		return
+	}
+	cl.stop.Do(func() {
+		cl.cancel()
+		cl.wg.Wait()
+		if release {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			if err := cl.st.ReleaseLeases(ctx, cl.id, nil); err != nil {
+				s.log.Warn("cluster: leases not released; other processes take them when they expire", "err", err.Error())
+			}
+			cancel()
+		}
+	})
+}
+
+func (cl *cluster) kickLeases() {
+	select {
+	case cl.kick <- struct{}{}:
+	default:
+	}
+}
+
+// drives reports whether this process runs the table's bots and timers.
+// The lock must be held.
+func (t *table) drives() bool { return t.srv.cl == nil || t.driving }
+
+// present reports whether anyone is connected to the table, here or at
+// another process. The lock must be held.
+func (t *table) present() bool { return len(t.conns)+t.remoteAll > 0 }
+
+// seatOnline is how many connections seat has, here and at other
+// processes. The lock must be held.
+func (t *table) seatOnline(seat int) int { return t.online[seat] + t.remote[seat] }
+
+// presenceChanged records that the table's connections here changed.
+func (t *table) presenceChanged() {
+	cl := t.srv.cl
+	if cl == nil {
+		return
+	}
+	cl.mu.Lock()
+	cl.dirty[t.id] = true
+	cl.mu.Unlock()
+	select {
+	case cl.wake <- struct{}{}:
+	default:
+	}
+	if len(t.conns) > 0 && !t.driving {
+		cl.kickLeases()
+	}
+}
+
+// presenceLoop writes the presence of the tables whose connections
+// changed (their current counts, so writes in any order end right), and
+// tells the drivers.
+func (s *Server) presenceLoop(ctx context.Context) {
+	cl := s.cl
+	written := map[string][pitch.MaxSeats + 1]int{} // what the store holds, per table (index 0: spectators)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-cl.wake:
+		}
+		cl.mu.Lock()
+		dirty := cl.dirty
+		cl.dirty = map[string]bool{}
+		cl.mu.Unlock()
+		for id := range dirty {
+			s.mu.Lock()
+			t := s.tables[id]
+			s.mu.Unlock()
+			if t == nil {
+				continue
+			}
+			var now [pitch.MaxSeats + 1]int
+			t.mu.Lock()
+			for c := range t.conns {
+				now[c.seat+1]++
+			}
+			t.mu.Unlock()
+			old := written[id]
+			failed := false
+			for i := range now {
+				if now[i] != old[i] {
+					if err := cl.st.SetPresence(ctx, cl.id, id, i-1, now[i]); err != nil {
+						failed = true
+						break
+					}
+				}
+			}
+			if failed {
+				cl.mu.Lock()
+				cl.dirty[id] = true // again on the next change or tick
+				cl.mu.Unlock()
+				continue
+			}
+			if now == ([pitch.MaxSeats + 1]int{}) {
+				delete(written, id)
+			} else {
+				written[id] = now
+			}
+			_ = cl.st.Notify(ctx, store.Note{Kind: store.NotePresence, Table: id, From: cl.id})
+		}
+	}
+}
+
+// leaseLoop keeps this process's heartbeat and leases, takes the leases
+// of tables it has connections to that nobody drives, and reads who is
+// connected at the other processes to the tables it drives.
+func (s *Server) leaseLoop(ctx context.Context) {
+	cl := s.cl
+	tick := time.NewTicker(cl.ttl / 5)
+	defer tick.Stop()
+	for {
+		s.leaseRound(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		case <-cl.kick:
+		}
+		select { // a dirty presence left by a failed write: try again
+		case cl.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (s *Server) leaseRound(ctx context.Context) {
+	cl := s.cl
+	if s.closing() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, cl.ttl/2)
+	defer cancel()
+	if err := cl.st.Heartbeat(ctx, cl.id, cl.ttl); err != nil {
+		s.log.Warn("cluster: heartbeat failed", "err", err.Error())
+		return
+	}
+	held, err := cl.st.RenewLeases(ctx, cl.id, cl.ttl)
+	if err != nil {
+		s.log.Warn("cluster: renewing leases failed", "err", err.Error())
+		return
+	}
+	have := map[string]bool{}
+	for _, id := range held {
+		have[id] = true
+	}
+	s.mu.Lock()
+	tables := make([]*table, 0, len(s.tables))
+	for _, t := range s.tables {
+		tables = append(tables, t)
+	}
+	s.mu.Unlock()
+	var want, driven, done []string
+	for _, t := range tables {
+		t.mu.Lock()
+		if t.driving && !have[t.id] { // lost (expired while the database was away)
+			t.driving = false
+			t.schedule(0)
+		}
+		over := t.match.Over() || t.info.Closed
+		switch {
+		case have[t.id] && over:
+			done = append(done, t.id)
+		case have[t.id]:
+			driven = append(driven, t.id)
+		case !over && len(t.conns) > 0:
+			want = append(want, t.id)
+		}
+		t.mu.Unlock()
+	}
+	if len(done) > 0 {
+		_ = cl.st.ReleaseLeases(ctx, cl.id, done)
+	}
+	if len(want) > 0 {
+		got, err := cl.st.AcquireLeases(ctx, cl.id, want, cl.ttl)
+		if err != nil {
+			s.log.Warn("cluster: taking leases failed", "err", err.Error())
+		}
+		for _, id := range got {
+			if !have[id] {
+				s.takeOver(ctx, id)
+			}
+			driven = append(driven, id)
+		}
+	}
+	pres, err := cl.st.Presence(ctx, cl.id, driven)
+	if err != nil {
+		s.log.Warn("cluster: reading presence failed", "err", err.Error())
+		return
+	}
+	for _, id := range driven {
+		s.setRemote(id, pres[id])
+	}
+}
+
+// takeOver starts driving a table whose lease this process just took: from
+// the log's end, with a deal commitment of its own.
+func (s *Server) takeOver(ctx context.Context, id string) {
+	s.mu.Lock()
+	t := s.tables[id]
+	s.mu.Unlock()
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.catchUp(ctx); err != nil {
+		s.log.Warn("cluster: catching up a table taken over", "table", id, "err", err.Error())
+	}
+	t.driving = true
+	if t.info.FairDeals && !t.match.Over() && (t.pending == nil || t.pending.secret == [32]byte{}) {
+		next := t.fairHand()
+		if !t.match.AwaitingDeal() {
+			next++
+		}
+		t.newPending(next) // a secret of this process's own: another's is not known here
+	}
+	s.log.Info("cluster: driving table", "table", id, "seq", t.seq)
+	t.schedule(0)
+	t.broadcast()
+}
+
+// setRemote sets who is connected to a table at other processes.
+func (s *Server) setRemote(id string, seats map[int]int) {
+	s.mu.Lock()
+	t := s.tables[id]
+	s.mu.Unlock()
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var r [pitch.MaxSeats]int
+	all := 0
+	for seat, n := range seats {
+		all += n
+		if seat >= 0 && seat < len(r) {
+			r[seat] = n
+		}
+	}
+	if r == t.remote && all == t.remoteAll {
+		return
+	}
+	t.remote, t.remoteAll = r, all
+	back := false
+	for seat, n := range r {
+		if n > 0 && t.away[seat] && t.bots[seat] == nil {
+			t.away[seat], back = false, true // came back, at another process
+		}
+	}
+	if t.driving {
+		t.schedule(0)
+	}
+	if back {
+		t.broadcast()
+	}
+}
+
+// onNote handles a note from any process (this one's too).
+func (s *Server) onNote(ctx context.Context, n store.Note) {
+	cl := s.cl
+	if n.Kind == store.NoteResync {
+		s.mu.Lock()
+		tables := make([]*table, 0, len(s.tables))
+		for _, t := range s.tables {
+			tables = append(tables, t)
+		}
+		s.mu.Unlock()
+		for _, t := range tables {
+			s.refresh(ctx, t, true)
+		}
+		return
+	}
+	if n.Kind == store.NoteNew {
+		s.mu.Lock()
+		_, ok := s.tables[n.Table]
+		s.mu.Unlock()
+		if !ok { // for the lobby
+			if _, err := s.table(ctx, n.Table); err != nil {
+				s.log.Warn("cluster: loading a new table", "table", n.Table, "err", err.Error())
+			}
+		}
+		return
+	}
+	s.mu.Lock()
+	t := s.tables[n.Table]
+	s.mu.Unlock()
+	if t == nil {
+		return // not held here: loaded afresh when asked for
+	}
+	switch n.Kind {
+	case store.NoteEvents, store.NoteDeal:
+		t.mu.Lock()
+		behind := n.Kind == store.NoteEvents && t.seq < n.Seq || n.Kind == store.NoteDeal && t.dealtHands() < n.Seq
+		t.mu.Unlock()
+		if behind {
+			s.refresh(ctx, t, false)
+		}
+	case store.NoteInfo:
+		s.refresh(ctx, t, true)
+	case store.NotePresence:
+		if n.From == cl.id {
+			return
+		}
+		t.mu.Lock()
+		driving := t.driving
+		t.mu.Unlock()
+		if driving {
+			pres, err := cl.st.Presence(ctx, cl.id, []string{t.id})
+			if err == nil {
+				s.setRemote(t.id, pres[t.id])
+			}
+		}
+	case store.NoteReleased:
+		if n.From == cl.id {
+			return
+		}
+		t.mu.Lock()
+		if len(t.conns) > 0 {
+			cl.kickLeases()
+		}
+		t.mu.Unlock()
+	case store.NoteServer:
+		if n.From != cl.id {
+			s.onServerNote(t, n.Text)
+		}
+	}
+}
+
+// refresh brings a table up to the store: its log and deals, and with
+// info its seats, next table and closed flag.
+func (s *Server) refresh(ctx context.Context, t *table, info bool) {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	var fresh *store.Table
+	if info {
+		var err error
+		if fresh, err = s.store.Table(ctx, t.id); err != nil {
+			s.log.Warn("cluster: reading a table", "table", t.id, "err", err.Error())
+			return
+		}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if fresh != nil {
+		changed := fresh.Next != t.info.Next || fresh.Closed != t.info.Closed
+		for i, st := range fresh.Seats {
+			if i < len(t.info.Seats) && (string(st.TokenHash) != string(t.info.Seats[i].TokenHash) || st.Name != t.info.Seats[i].Name) {
+				t.info.Seats[i].Name, t.info.Seats[i].TokenHash = st.Name, st.TokenHash
+				changed = true
+			}
+		}
+		if changed {
+			t.info.Next = fresh.Next
+			if fresh.Closed && !t.info.Closed && !t.info.Finished {
+				s.unfinished.Add(-1)
+			}
+			t.info.Closed = fresh.Closed
+			t.infoVer++
+			t.publish()
+			t.schedule(0)
+			t.broadcast()
+		}
+	}
+	if err := t.catchUp(ctx); err != nil {
+		s.log.Warn("cluster: catching up", "table", t.id, "err", err.Error())
+	}
+	if t.info.FairDeals && !t.driving && t.pending == nil && !t.match.Over() {
+		t.tell(serverNote{Type: "ask"}) // the driver's commitment
+	}
+}
+
+// dealtHands is how many hands of the match have been dealt. The lock must
+// be held.
+func (t *table) dealtHands() int {
+	n := len(t.match.Records())
+	if !t.match.AwaitingDeal() {
+		n++
+	}
+	return n
+}
+
+// catchUp applies what the log holds past this table's seq (actions
+// another process stored) and the deals stored since, then tells the
+// connections here. The lock must be held.
+func (t *table) catchUp(ctx context.Context) error {
+	cl := t.srv.cl
+	if cl == nil {
+		return nil
+	}
+	events, err := cl.st.EventsFrom(ctx, t.id, t.seq)
+	if err != nil {
+		return err
+	}
+	var byHand map[int]json.RawMessage
+	if t.info.FairDeals && (len(events) > 0 || t.match.AwaitingDeal()) {
+		deals, err := t.srv.store.Deals(ctx, t.id)
+		if err != nil {
+			return err
+		}
+		byHand = map[int]json.RawMessage{}
+		for _, d := range deals {
+			byHand[d.N] = d.Data
+		}
+	}
+	before, dealt := t.seq, t.dealtHands()
+	for _, e := range events {
+		if e.Seq != t.seq {
+			continue
+		}
+		var a pitch.Action
+		if err := json.Unmarshal(e.Action, &a); err != nil {
+			return fmt.Errorf("event %d: %w", e.Seq, err)
+		}
+		if err := t.dealFromLog(byHand); err != nil {
+			return err
+		}
+		if err := t.apply(a, e.By); err != nil {
+			return fmt.Errorf("event %d: %w", e.Seq, err)
+		}
+		t.seq++
+		if seat := int(a.Seat); seat >= 0 && seat < len(t.away) && t.bots[seat] == nil {
+			t.away[seat] = e.By == "stand-in"
+		}
+		if e.At.After(t.active) {
+			t.active = e.At
+		}
+	}
+	if err := t.dealFromLog(byHand); err != nil {
+		return err
+	}
+	if t.seq == before && t.dealtHands() == dealt {
+		return nil
+	}
+	if t.match.Over() && !t.info.Finished {
+		t.pending = nil
+		t.info.Finished = true
+		t.infoVer++
+		t.publish()
+		t.srv.unfinished.Add(-1)
+	}
+	if p := t.pending; p != nil && p.hand <= t.dealtHands() {
+		t.pending = nil // dealt: the driver's next commitment comes in a note
+	}
+	if t.driving && t.pending == nil && t.info.FairDeals && !t.match.Over() {
+		t.newPending(t.dealtHands() + 1)
+	}
+	t.schedule(0)
+	t.broadcast()
+	return nil
+}
+
+// serverNote is a message between this server's processes.
+type serverNote struct {
+	Type string `json:"type"` // "commit", "contribute", "chat" or "ask"
+	// commit: the pending deal's hand, commitment, its time and the seats
+	// in; contribute: one seat's contribution to the commitment.
+	Hand        int                  `json:"hand,omitempty"`
+	Commitment  string               `json:"commitment,omitempty"`
+	CommittedAt time.Time            `json:"committed_at,omitzero"`
+	Contribs    []pitch.Contribution `json:"contribs,omitempty"`
+	Chat        *chatMsg             `json:"chat,omitempty"`
+}
+
+// tell sends a server note about the table to the other processes, in the
+// background (the lock may be held).
+func (t *table) tell(m serverNote) {
+	cl := t.srv.cl
+	if cl == nil {
+		return
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		if err := cl.st.Notify(ctx, store.Note{Kind: store.NoteServer, Table: t.id, From: cl.id, Text: string(b)}); err != nil {
+			t.srv.log.Warn("cluster: a note was not sent", "table", t.id, "type", m.Type, "err", err.Error())
+		}
+	}()
+}
+
+// announce tells the other processes this driver's pending deal, when it
+// is new or has new contributions. The lock must be held.
+func (t *table) announce() {
+	p := t.pending
+	if t.srv.cl == nil || !t.driving || p == nil || p.secret == [32]byte{} {
+		return
+	}
+	key := fmt.Sprintf("%s/%d", p.commitment, len(p.contribs))
+	if key == t.announced {
+		return
+	}
+	t.announced = key
+	m := serverNote{Type: "commit", Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedAt}
+	for _, c := range p.contribs {
+		m.Contribs = append(m.Contribs, c)
+	}
+	t.tell(m)
+}
+
+// onServerNote handles another process's note about table t.
+func (s *Server) onServerNote(t *table, text string) {
+	var m serverNote
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch m.Type {
+	case "ask":
+		t.announced = "" // say it again
+		t.announce()
+	case "commit":
+		if t.driving || t.match.Over() || m.Hand != t.dealtHands()+1 {
+			return
+		}
+		p := t.pending
+		if p == nil || p.commitment != m.Commitment {
+			p = &pendingDeal{hand: m.Hand, commitment: m.Commitment, committedAt: m.CommittedAt, contribs: map[int]pitch.Contribution{}}
+			t.pending = p
+		}
+		for _, c := range m.Contribs {
+			p.contribs[c.Seat] = c
+		}
+		t.broadcast()
+	case "contribute":
+		p := t.pending
+		if p == nil || p.commitment != m.Commitment {
+			return
+		}
+		for _, c := range m.Contribs {
+			if _, ok := p.contribs[c.Seat]; !ok {
+				p.contribs[c.Seat] = c
+			}
+		}
+		if t.driving && t.match.AwaitingDeal() {
+			t.schedule(0)
+		}
+		t.broadcast()
+	case "chat":
+		if m.Chat == nil {
+			return
+		}
+		t.chat = append(t.chat, *m.Chat)
+		if len(t.chat) > chatKept {
+			t.chat = t.chat[len(t.chat)-chatKept:]
+		}
+		for o := range t.conns {
+			if o.seat >= 0 {
+				o.sendJSON(*m.Chat)
+			}
+		}
+	}
+}
