@@ -9,6 +9,8 @@ import { $, h, hideError } from './js/util.js';
 import { LANGS, pickLang, chooseLang, loadLang, translatePage } from './js/i18n.js';
 import { initLobby } from './js/lobby.js';
 import { initTable } from './js/table.js';
+import { initReplay } from './js/replay.js';
+import { initHistory } from './js/history.js';
 
 const lang = pickLang();
 await loadLang(lang);
@@ -19,5 +21,9 @@ picker.addEventListener('change', () => { chooseLang(picker.value); location.rel
 
 const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
 $('#alert-close').addEventListener('click', hideError);
-if (match) initTable(match[1]);
+const hand = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/hands\/([1-9][0-9]{0,5})\/?$/);
+if (hand) initReplay(hand[1], Number(hand[2]));
+else if (location.pathname === '/replay') initReplay('', 0);
+else if (location.pathname === '/history') initHistory();
+else if (match) initTable(match[1]);
 else initLobby();

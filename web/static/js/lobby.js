@@ -158,6 +158,7 @@ async function loadOpen() {
 function listMine() {
   const ids = store.keys().filter((k) => k.startsWith('pitch.seat.')).map((k) => k.slice('pitch.seat.'.length));
   $('#mine').hidden = ids.length === 0;
+  $('#mine-history').href = '/history?tables=' + ids.slice(0, 100).map(encodeURIComponent).join(',');
   const list = $('#my-tables');
   list.replaceChildren();
   for (const id of ids.slice(0, 20)) {

@@ -1165,7 +1165,9 @@ async function renderRecords(m) {
   if (n === 0) { list.replaceChildren(h('li', { class: 'hint empty', text: t('records.none') })); return; }
   try {
     const hands = await api('GET', '/api/tables/' + encodeURIComponent(app.id) + '/hands');
-    list.replaceChildren(...hands.map((x) => h('li', {}, h('a', { href: x.url, download: 'pitch-' + app.id + '-hand-' + x.hand + '.json' }, t('records.hand', { N: x.hand })))));
+    list.replaceChildren(...hands.map((x) => h('li', {}, h('a', { href: x.url, download: 'pitch-' + app.id + '-hand-' + x.hand + '.json' }, t('records.hand', { N: x.hand })),
+      ' · ', h('a', { href: '/t/' + encodeURIComponent(app.id) + '/hands/' + x.hand, class: 'replay-link' }, t('records.replay')))),
+      h('li', {}, h('a', { href: '/api/tables/' + encodeURIComponent(app.id) + '/match', download: 'pitch-' + app.id + '-match.json' }, t('history.download'))));
   } catch (e) {
     app.recordsFor = -1;
   }
@@ -1225,6 +1227,7 @@ function showSummary(lh) {
   }
   body.replaceChildren(...parts);
   $('#summary-record').href = '/api/tables/' + encodeURIComponent(app.id) + '/hands/' + lh.hand;
+  $('#summary-replay').href = '/t/' + encodeURIComponent(app.id) + '/hands/' + lh.hand;
   $('#summary-fair').hidden = !m.fair;
   if (m.fair) verifyInto($('#summary-fair'), app.id, lh.hand); // the deal checked here, not taken on trust
   const dlg = $('#summary');

@@ -1,0 +1,63 @@
+// The history: the server's matches, newest first, paged and by game
+// (/history; /history?tables=ID,ID for the tables this browser sat at),
+// each with its hands' replays and the whole match as one file.
+
+import { t, num } from './i18n.js';
+import { $, h, api, showError, gameName, GAMES } from './util.js';
+
+const H = { offset: 0, limit: 20, game: '', tables: '' };
+
+export function initHistory() {
+  $('#history').hidden = false;
+  document.title = t('history.title') + ' · Pitch';
+  const q = new URLSearchParams(location.search);
+  H.tables = q.get('tables') || '';
+  H.game = q.get('game') || '';
+  $('#history-h').textContent = t(H.tables ? 'history.mine' : 'history.title');
+  const sel = $('#history-game');
+  sel.replaceChildren(h('option', { value: '' }, t('history.any')),
+    ...Object.keys(GAMES).map((v) => h('option', { value: v, selected: v === H.game }, gameName(v))));
+  sel.addEventListener('change', () => { H.game = sel.value; H.offset = 0; load(); });
+  $('#history-newer').addEventListener('click', () => { H.offset = Math.max(0, H.offset - H.limit); load(); });
+  $('#history-older').addEventListener('click', () => { H.offset += H.limit; load(); });
+  load();
+}
+
+async function load() {
+  const q = new URLSearchParams({ offset: String(H.offset), limit: String(H.limit) });
+  if (H.game) q.set('game', H.game);
+  if (H.tables) q.set('tables', H.tables);
+  let page;
+  try {
+    page = await api('GET', '/api/history?' + q);
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  const body = $('#history-list');
+  if (!page.tables.length) {
+    body.replaceChildren(h('tr', {}, h('td', { colspan: '6', class: 'hint', text: t('history.none') })));
+  } else {
+    body.replaceChildren(...page.tables.map(row));
+  }
+  $('#history-page').textContent = page.total ? t('history.page', { From: page.offset + 1, To: page.offset + page.tables.length, Total: page.total }) : '';
+  $('#history-newer').disabled = page.offset === 0;
+  $('#history-older').disabled = page.offset + page.limit >= page.total;
+}
+
+function row(tb) {
+  const names = tb.seats.map((s) => s.name || t('seat.free'));
+  let result = t(tb.closed ? 'lobby.state.closed' : 'history.running');
+  if (tb.winner && tb.winner.length) result = t('history.won', { Who: tb.winner.map((i) => names[i]).join(' & ') });
+  if (tb.scores) result += ' · ' + tb.scores.map(num).join('–');
+  const hands = [];
+  for (let n = 1; n <= tb.hands; n++) hands.push(h('a', { href: `/t/${tb.id}/hands/${n}`, class: 'hand-link' }, t('records.hand', { N: n })), ' ');
+  const date = new Date(tb.created);
+  return h('tr', { dataset: { id: tb.id } },
+    h('td', {}, h('a', { href: tb.url }, gameName(tb.variant))),
+    h('td', { text: names.join(', ') }),
+    h('td', { text: result }),
+    h('td', {}, h('time', { datetime: tb.created, text: date.toLocaleString() })),
+    h('td', { text: num(tb.hands) }),
+    h('td', {}, hands, tb.hands ? h('a', { href: `/api/tables/${tb.id}/match`, download: `pitch-${tb.id}-match.json` }, t('history.download')) : null));
+}
