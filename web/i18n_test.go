@@ -85,7 +85,7 @@ func (s *site) checkLanguage(lang, where string, english []string, shot bool) {
 				t.Errorf("%s, %s at %s: English left: %q", lang, where, sz.name, frag)
 			}
 		}
-		if sz.layout && where != "lobby" {
+		if sz.layout && where != "lobby" && !strings.HasPrefix(where, "rules") {
 			var probs []string
 			s.eval(layoutJS, &probs)
 			for _, p := range probs {
@@ -123,6 +123,20 @@ func TestBrowserLanguages(t *testing.T) {
 				t.Errorf("the language picker shows %q, want %q", got, l.Tag)
 			}
 			s.checkLanguage(l.Tag, "lobby", english, false)
+			// The rules page of each game, in the language, with its options.
+			for _, g := range []struct {
+				variant string
+				options int
+			}{{"pawnee", 4}, {"ten-point", 1}, {"auction", 4}} {
+				s.do("the rules of "+g.variant, chromedp.Navigate(s.url+"/?rules="+g.variant), chromedp.WaitVisible(chromedp.CSS("#rules-view .rules-text")))
+				if n := s.count("#rules-view table.options tr"); n != g.options {
+					t.Errorf("the rules of %s list %d options, want %d", g.variant, n, g.options)
+				}
+				if got := s.text("#rules-view .rules-text"); len(got) < 300 {
+					t.Errorf("the rules of %s say only %q", g.variant, got)
+				}
+				s.checkLanguage(l.Tag, "rules of "+g.variant, english, false)
+			}
 			id := s.createTable("pawnee", 5, "")
 			s.join("Ada")
 			checked := map[string]bool{}

@@ -36,7 +36,7 @@ func init() {
 		{"deal", "deal --variant V --seed N [--dealer D] [--players N] [--play BOT]: print a hand record of a random deal (played out by bots with --play)", runDeal},
 		{"review", "review [--seat S|all] [--worlds N] [--seed N] [--json] [FILE]: each decision of a hand record weighed from what its seat knew: mistakes, blunders and the best options", runReview},
 		{"advise", "advise [--level expert|hard|medium] [--seed N] [--json] [FILE]: the options of the seat to act at the end of a hand record, best first, with expected values and bids' chances", runAdvise},
-		{"rules", "rules [VARIANT]: print the rules as implemented, with the options and their defaults", runRules},
+		{"rules", "rules [--lang L] [VARIANT]: print the rules as implemented, with the options and their defaults", runRules},
 		{"sim", "sim --variant V (--seats B,B,... | --a B --b B) (--hands N | --matches N [--max-hands N]) [--duplicate] [--seed N] [--workers N] [--json] [--svg FILE]: bots against bots", runSim},
 	}
 }

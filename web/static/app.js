@@ -11,6 +11,7 @@ import { initLobby } from './js/lobby.js';
 import { initTable } from './js/table.js';
 import { initReplay } from './js/replay.js';
 import { initHistory } from './js/history.js';
+import { initRules } from './js/rules.js';
 
 const lang = pickLang();
 await loadLang(lang);
@@ -21,9 +22,11 @@ picker.addEventListener('change', () => { chooseLang(picker.value); location.rel
 
 const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
 $('#alert-close').addEventListener('click', hideError);
+const rules = new URLSearchParams(location.search).get('rules');
 const hand = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/hands\/([1-9][0-9]{0,5})\/?$/);
 if (hand) initReplay(hand[1], Number(hand[2]));
 else if (location.pathname === '/replay') initReplay('', 0);
 else if (location.pathname === '/history') initHistory();
 else if (match) initTable(match[1]);
+else if (rules) initRules(rules);
 else initLobby();

@@ -20,6 +20,7 @@ export function initLobby() {
   function renderRules() {
     const g = GAMES[game.value];
     $('#game-desc').textContent = t(g.desc);
+    $('#game-rules').href = '/?rules=' + encodeURIComponent(game.value);
     $('#target').value = g.target;
     const list = $('#rules-list');
     list.replaceChildren();
