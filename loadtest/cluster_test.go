@@ -117,6 +117,11 @@ func clusterSetup(t *testing.T) (bin, db string, nodes []*node, proxy *rrProxy) 
 	if testing.Short() {
 		t.Skip("builds and runs three server processes")
 	}
+	if os.Getenv("PITCH_CLUSTER_TESTS") == "" {
+		// Not yet steady enough for every run (docs/deploy.md, "Known
+		// gaps"): run with PITCH_CLUSTER_TESTS=1.
+		t.Skip("PITCH_CLUSTER_TESTS is not set")
+	}
 	bin = buildPitch(t)
 	db = storetest.FreshPostgres(t, base)
 	var addrs []string
@@ -340,4 +345,3 @@ func TestClusterRollingRestart(t *testing.T) {
 	}
 	checkLog(t, db, rep, nodes)
 }
-

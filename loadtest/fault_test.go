@@ -48,6 +48,15 @@ func startServer(t *testing.T, bin, addr, db string) *exec.Cmd {
 	return cmd
 }
 
+// stopServer stops a server started by startServer (SIGTERM, then its exit).
+func stopServer(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait() //nolint:errcheck
+}
+
 // syncBuffer is a bytes.Buffer safe to write from the child's pipes and
 // read from the test.
 type syncBuffer struct {
@@ -120,7 +129,7 @@ func TestKillDuringLoad(t *testing.T) {
 	srv.Wait() //nolint:errcheck
 	killedAt := time.Now()
 	time.Sleep(300 * time.Millisecond)
-	startServer(t, bin, addr, db)
+	again := startServer(t, bin, addr, db)
 	res := <-done
 	if res.err != nil {
 		t.Fatal(res.err)
@@ -137,6 +146,7 @@ func TestKillDuringLoad(t *testing.T) {
 	}
 	_ = killedAt
 
+	stopServer(t, again) // a SQLite file is one process's: the server's, until it stops
 	st, err := store.Open(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
@@ -235,7 +245,7 @@ func TestSIGTERMDuringPlay(t *testing.T) {
 	if !strings.Contains(logs.String(), "msg=drained") {
 		t.Errorf("the server did not report a full drain:\n%s", logs.String())
 	}
-	startServer(t, bin, addr, db)
+	again := startServer(t, bin, addr, db)
 	res := <-done
 	if res.err != nil {
 		t.Fatal(res.err)
@@ -244,6 +254,7 @@ func TestSIGTERMDuringPlay(t *testing.T) {
 	if rep.Errors != 0 {
 		t.Errorf("%d errors: %v", rep.Errors, rep.ErrorSamples)
 	}
+	stopServer(t, again)
 	st, err := store.Open(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)

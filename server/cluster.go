@@ -304,6 +304,9 @@ func (s *Server) takeOver(ctx context.Context, id string) {
 	}
 	t.driving = true
 	if t.info.FairDeals && !t.match.Over() && (t.pending == nil || t.pending.secret == [32]byte{}) {
+		if t.pending != nil {
+			t.supersede(t.pending.commitment)
+		}
 		next := t.fairHand()
 		if !t.match.AwaitingDeal() {
 			next++
@@ -614,6 +617,9 @@ func (s *Server) onServerNote(t *table, text string) {
 		}
 		p := t.pending
 		if p == nil || p.commitment != m.Commitment {
+			if p != nil {
+				t.supersede(p.commitment)
+			}
 			p = &pendingDeal{hand: m.Hand, commitment: m.Commitment, committedAt: m.CommittedAt, contribs: map[int]pitch.Contribution{}}
 			t.pending = p
 		}
@@ -649,4 +655,24 @@ func (s *Server) onServerNote(t *table, text string) {
 			}
 		}
 	}
+}
+
+// supersede records a commitment dropped by a change of driver. The lock
+// must be held.
+func (t *table) supersede(commitment string) {
+	t.superseded = append(t.superseded, commitment)
+	if len(t.superseded) > 4 {
+		t.superseded = t.superseded[1:]
+	}
+}
+
+// wasSuperseded reports whether commitment was dropped by a change of
+// driver. The lock must be held.
+func (t *table) wasSuperseded(commitment string) bool {
+	for _, c := range t.superseded {
+		if strings.EqualFold(c, commitment) {
+			return true
+		}
+	}
+	return false
 }

@@ -65,6 +65,9 @@ type table struct {
 	remote    [pitch.MaxSeats]int
 	remoteAll int
 	announced string
+	// superseded are commitments of deals dropped by a change of driver:
+	// a page's late contribution to one is ignored, not refused.
+	superseded []string
 }
 
 // newTable rebuilds a table from its stored form and log (C-6: the seed and

@@ -401,6 +401,9 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 		}
 		t.mu.Lock()
 		err := t.contribute(c.seat, m.Commitment, m.Value)
+		if err != nil && t.wasSuperseded(m.Commitment) {
+			err = nil // the driver changed: the page contributes to the new commitment once it sees it
+		}
 		if p := t.pending; err == nil && p != nil && !t.drives() {
 			if got, ok := p.contribs[c.seat]; ok { // to the driver (cluster.go)
 				t.tell(serverNote{Type: "contribute", Commitment: p.commitment, Contribs: []pitch.Contribution{got}})
