@@ -148,10 +148,10 @@ func TestReplayEveryGame(t *testing.T) {
 		}
 	}
 	for path, want := range map[string]int{
-		"/api/tables/replay-auction/hands/0/replay": 400,
-		"/api/tables/replay-auction/hands/x/review": 400,
-		"/api/tables/nope/hands/1/replay":           404,
-		"/api/tables/replay-auction/hands/1/review": 400, // no seat
+		"/api/tables/replay-auction/hands/0/replay":        400,
+		"/api/tables/replay-auction/hands/x/review":        400,
+		"/api/tables/nope/hands/1/replay":                  404,
+		"/api/tables/replay-auction/hands/1/review":        400, // no seat
 		"/api/tables/replay-auction/hands/1/review?seat=4": 400,
 	} {
 		if resp, b := ts.do("GET", path, ""); resp.StatusCode != want {

@@ -29,6 +29,7 @@ import (
 
 	"pitch"
 	"pitch/bot"
+	"pitch/i18n"
 	"pitch/store"
 )
 
@@ -307,13 +308,25 @@ func (s *Server) Handler() http.Handler {
 	})
 	if s.opts.Static != nil {
 		files := http.FileServerFS(s.opts.Static)
+		page, pageErr := fs.ReadFile(s.opts.Static, "index.html")
 		index := func(w http.ResponseWriter, r *http.Request) {
-			http.ServeFileFS(w, r, s.opts.Static, "index.html")
+			if pageErr != nil {
+				http.ServeFileFS(w, r, s.opts.Static, "index.html")
+				return
+			}
+			// The page in the language the browser asks for (the script
+			// then follows the player's choice, or navigator.languages).
+			lang := i18n.Match(r.Header.Get("Accept-Language"))
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Content-Language", lang)
+			w.Header().Add("Vary", "Accept-Language")
+			_, _ = w.Write(bytes.Replace(page, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1))
 		}
 		mux.HandleFunc("GET /t/{id}", index)
 		mux.HandleFunc("GET /history", index)
 		mux.HandleFunc("GET /replay", index)
 		mux.HandleFunc("GET /t/{id}/hands/{n}", index)
+		mux.HandleFunc("GET /{$}", index)
 		mux.Handle("GET /", files)
 	}
 	api := s.limit(mux)

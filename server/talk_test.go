@@ -4,10 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"pitch"
@@ -392,4 +395,34 @@ func TestErrorCodes(t *testing.T) {
 			t.Errorf("GET of no table: %d %s", resp.StatusCode, b)
 		}
 	})
+}
+
+// TestPageLanguage: the page the server renders (/, /t/ID) is marked with
+// the language the browser asks for (Accept-Language), English when it
+// asks for one the site does not speak.
+func TestPageLanguage(t *testing.T) {
+	opts := fastOptions()
+	opts.Static = fstest.MapFS{"index.html": {Data: []byte("<!doctype html>\n<html lang=\"en\">\n<p>page</p>")}}
+	ts := startServer(t, filepath.Join(t.TempDir(), "pitch.db"), opts)
+	for _, c := range []struct{ path, accept, want string }{
+		{"/", "fr-CH,fr;q=0.9,en;q=0.8", "fr"},
+		{"/", "", "en"},
+		{"/t/abc", "ja-JP", "ja"},
+		{"/", "de-DE", "en"},
+	} {
+		req, _ := http.NewRequest("GET", ts.hs.URL+c.path, nil)
+		if c.accept != "" {
+			req.Header.Set("Accept-Language", c.accept)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `<html lang="`+c.want+`">`) || resp.Header.Get("Content-Language") != c.want {
+			t.Errorf("GET %s with Accept-Language %q: %d, Content-Language %q, page %q; want %s",
+				c.path, c.accept, resp.StatusCode, resp.Header.Get("Content-Language"), body, c.want)
+		}
+	}
 }
