@@ -27,6 +27,35 @@ export const TEXT = {
   cannot: 'The record could not be fetched: ',
 };
 
+// PROBLEMS are what the verifier may find wrong, with their parameters
+// written {{.Name}}; a translation may replace them, like TEXT.
+export const PROBLEMS = {
+  noFairness: 'the record has no fairness object',
+  algorithm: 'the algorithm is {{.Algorithm}} version {{.Version}}; this verifier knows {{.Known}} version {{.KnownVersion}}',
+  noDeal: 'the record has no variant, dealer or hands to check',
+  badSecret: 'the secret is not 64 hexadecimal digits',
+  badCommitment: 'the commitment is not 64 hexadecimal digits',
+  mismatch: 'the secret does not match the commitment: SHA-256 of the secret is {{.Hash}}, the commitment is {{.Commitment}}',
+  shownOther: 'the commitment this page was shown before the deal ({{.Shown}}) is not the record’s ({{.Commitment}})',
+  committedAt: 'committed_at is not a time',
+  dealtAt: 'dealt_at is not a time',
+  dealBefore: 'the deal is dated before the commitment was published',
+  badSeat: 'a contribution is from seat {{.Seat}}; the seats are 0 to {{.Last}}',
+  badTime: 'seat {{.Seat}}’s contribution time is not a time',
+  early: 'seat {{.Seat}}’s contribution is dated before the commitment was published',
+  late: 'seat {{.Seat}}’s contribution is dated after the deal',
+  notMine: 'your random value ({{.Value}}) is not the one in the record',
+  hand: 'seat {{.Seat}}’s hand: the record has {{.Got}}; the deal gives {{.Want}}',
+  widow: 'the widow: the record has {{.Got}}; the deal gives {{.Want}}',
+  stock: 'the stock, card {{.N}} from the top: the record has {{.Got}}, the deal gives {{.Want}}',
+  undealt: 'the undealt cards: the record has {{.Got}}; the deal leaves {{.Want}}',
+};
+
+// say fills in problem key with p.
+function say(key, p) {
+  return PROBLEMS[key].replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, k) => (p && k in p ? String(p[k]) : ''));
+}
+
 // ---------- the algorithm (docs/fairness.md) ----------
 
 export const ALGORITHM = 'pitch-fair-sha256';
@@ -167,30 +196,30 @@ export async function verifyRecord(rec, mine) {
   let seed = '';
   const f = rec && rec.fairness;
   if (!f || typeof f !== 'object') {
-    problems.push('the record has no fairness object');
+    problems.push(say('noFairness'));
     return out();
   }
   if (f.algorithm !== ALGORITHM || f.version !== VERSION) {
-    problems.push('the algorithm is ' + f.algorithm + ' version ' + f.version + '; this verifier knows ' + ALGORITHM + ' version ' + VERSION);
+    problems.push(say('algorithm', { Algorithm: f.algorithm, Version: f.version, Known: ALGORITHM, KnownVersion: VERSION }));
     return out();
   }
   const g = GAMES[String(rec.variant).toLowerCase()];
   const hands = rec.deal && rec.deal.hands;
   if (!g || !Array.isArray(hands) || !Number.isInteger(rec.dealer)) {
-    problems.push('the record has no variant, dealer or hands to check');
+    problems.push(say('noDeal'));
     return out();
   }
   const secret = hexToBytes(f.secret), commitment = hexToBytes(f.commitment);
-  if (!secret) problems.push('the secret is not 64 hexadecimal digits');
-  if (!commitment) problems.push('the commitment is not 64 hexadecimal digits');
+  if (!secret) problems.push(say('badSecret'));
+  if (!commitment) problems.push(say('badCommitment'));
   if (secret && commitment) {
     const h = bytesToHex(await sha256(secret));
-    if (h !== f.commitment.toLowerCase()) problems.push('the secret does not match the commitment: SHA-256 of the secret is ' + h + ', the commitment is ' + f.commitment);
+    if (h !== f.commitment.toLowerCase()) problems.push(say('mismatch', { Hash: h, Commitment: f.commitment }));
     else checks.push('the commitment is the SHA-256 of the revealed secret');
   }
   if (mine && mine.commitment) {
     if (mine.commitment.toLowerCase() !== String(f.commitment).toLowerCase()) {
-      problems.push('the commitment this page was shown before the deal (' + mine.commitment + ') is not the record’s (' + f.commitment + ')');
+      problems.push(say('shownOther', { Shown: mine.commitment, Commitment: f.commitment }));
     } else {
       checks.push('the commitment is the one this page was shown before the deal');
     }
@@ -199,28 +228,28 @@ export async function verifyRecord(rec, mine) {
   const cs = Array.isArray(f.contributions) ? f.contributions : [];
   const committed = micros(f.committed_at), dealt = micros(f.dealt_at);
   let order = committed !== null && dealt !== null;
-  if (committed === null) problems.push('committed_at is not a time');
-  if (dealt === null) problems.push('dealt_at is not a time');
-  if (order && dealt < committed) { problems.push('the deal is dated before the commitment was published'); order = false; }
+  if (committed === null) problems.push(say('committedAt'));
+  if (dealt === null) problems.push(say('dealtAt'));
+  if (order && dealt < committed) { problems.push(say('dealBefore')); order = false; }
   for (const c of cs) {
     if (!Number.isInteger(c.seat) || c.seat < 0 || c.seat >= hands.length) {
-      problems.push('a contribution is from seat ' + c.seat + '; the seats are 0 to ' + (hands.length - 1));
+      problems.push(say('badSeat', { Seat: c.seat, Last: hands.length - 1 }));
       order = false;
       continue;
     }
     const at = micros(c.at);
-    if (at === null) { problems.push('seat ' + c.seat + '’s contribution time is not a time'); order = false; continue; }
+    if (at === null) { problems.push(say('badTime', { Seat: c.seat })); order = false; continue; }
     if (committed !== null && at < committed) {
-      problems.push('seat ' + c.seat + '’s contribution is dated before the commitment was published');
+      problems.push(say('early', { Seat: c.seat }));
       order = false;
     }
-    if (dealt !== null && at > dealt) { problems.push('seat ' + c.seat + '’s contribution is dated after the deal'); order = false; }
+    if (dealt !== null && at > dealt) { problems.push(say('late', { Seat: c.seat })); order = false; }
   }
   if (order) checks.push('the commitment was published before the contributions, and the deal made after them');
   if (mine && mine.value) {
     const found = cs.find((c) => c.seat === mine.seat);
     if (found && String(found.value).toLowerCase() === mine.value.toLowerCase()) checks.push('your own random value is in the deal');
-    else if (mine.acked || found) problems.push('your random value (' + mine.value + ') is not the one in the record');
+    else if (mine.acked || found) problems.push(say('notMine', { Value: mine.value }));
     else checks.push('your random value came after the deal and was not used');
   }
   if (!secret) return out();
@@ -237,20 +266,20 @@ export async function verifyRecord(rec, mine) {
   const before = problems.length;
   deal.hands.forEach((h, i) => {
     const want = setText(h.map(cardName)), got = setText(hands[i] || []);
-    if (want !== got) problems.push('seat ' + i + '’s hand: the record has ' + got + '; the deal gives ' + want);
+    if (want !== got) problems.push(say('hand', { Seat: i, Got: got, Want: want }));
   });
   const variant = String(rec.variant).toLowerCase();
   if (variant === 'pawnee') {
     const want = setText(deal.rest.map(cardName)), got = setText(rec.deal.widow || []);
-    if (want !== got) problems.push('the widow: the record has ' + got + '; the deal gives ' + want);
+    if (want !== got) problems.push(say('widow', { Got: got, Want: want }));
   } else if (variant === 'ten-point') {
     const stock = rec.deal.stock || [];
     deal.rest.forEach((c, k) => {
-      if (cardNumber(stock[k]) !== c) problems.push('the stock, card ' + (k + 1) + ' from the top: the record has ' + stock[k] + ', the deal gives ' + cardName(c));
+      if (cardNumber(stock[k]) !== c) problems.push(say('stock', { N: k + 1, Got: stock[k], Want: cardName(c) }));
     });
   } else if (rec.deal.stock && rec.deal.stock.length) {
     const want = setText(deal.rest.map(cardName)), got = setText(rec.deal.stock);
-    if (want !== got) problems.push('the undealt cards: the record has ' + got + '; the deal leaves ' + want);
+    if (want !== got) problems.push(say('undealt', { Got: got, Want: want }));
   }
   if (problems.length === before) checks.push('re-dealing the seed gives exactly the record’s deal');
   return out();

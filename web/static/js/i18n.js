@@ -68,7 +68,8 @@ export function t(id, params) {
     const form = new Intl.PluralRules(lang).select(count);
     m = m[form] != null ? m[form] : m.other;
   }
-  return String(m).replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, k) => (params && k in params ? num(params[k]) : ''));
+  if (!params) return String(m); // a template to fill in later (e.g. the fair-deal verifier's findings)
+  return String(m).replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, k) => (k in params ? num(params[k]) : ''));
 }
 
 // translatePage fills every element marked data-i18n (its text) and

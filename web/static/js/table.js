@@ -7,7 +7,7 @@ import {
   SUITS, suitName, cardLabel, cardText, isTrump, isPawneePoint, sortHand, gameName, POINT_KEYS, phaseVerb, levelName,
   $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode, errorText,
 } from './util.js';
-import { onFairState, renderFair, verifyInto, TEXT as FAIR_TEXT } from './fairness.js';
+import { onFairState, renderFair, verifyInto, TEXT as FAIR_TEXT, PROBLEMS as FAIR_PROBLEMS } from './fairness.js';
 
 // The fair-deal panel's words, from the catalog.
 const FAIR_KEYS = {
@@ -15,6 +15,28 @@ const FAIR_KEYS = {
   thisHand: 'fair.thisHand', secret: 'fair.secret', copy: 'fair.copy', copied: 'fair.copied', verify: 'fair.verify',
   verifying: 'fair.verifying', ok: 'fair.ok', bad: 'fair.bad', hands: 'fair.hands', handN: 'fair.handN', none: 'fair.none',
   cannot: 'fair.cannot',
+};
+// The verifier's findings, from the catalog.
+const FAIR_PROBLEM_KEYS = {
+  noFairness: 'fair.problem.noFairness',
+  algorithm: 'fair.problem.algorithm',
+  noDeal: 'fair.problem.noDeal',
+  badSecret: 'fair.problem.badSecret',
+  badCommitment: 'fair.problem.badCommitment',
+  mismatch: 'fair.problem.mismatch',
+  shownOther: 'fair.problem.shownOther',
+  committedAt: 'fair.problem.committedAt',
+  dealtAt: 'fair.problem.dealtAt',
+  dealBefore: 'fair.problem.dealBefore',
+  badSeat: 'fair.problem.badSeat',
+  badTime: 'fair.problem.badTime',
+  early: 'fair.problem.early',
+  late: 'fair.problem.late',
+  notMine: 'fair.problem.notMine',
+  hand: 'fair.problem.hand',
+  widow: 'fair.problem.widow',
+  stock: 'fair.problem.stock',
+  undealt: 'fair.problem.undealt',
 };
 import { t, num } from './i18n.js';
 
@@ -84,6 +106,7 @@ export async function initTable(id) {
   for (const b of document.querySelectorAll('#chat-quick button')) b.addEventListener('click', () => sendChat(b.textContent));
   $('#chat-text').placeholder = t('chat.placeholder');
   for (const [k, id] of Object.entries(FAIR_KEYS)) FAIR_TEXT[k] = t(id);
+  for (const [k, id] of Object.entries(FAIR_PROBLEM_KEYS)) FAIR_PROBLEMS[k] = t(id);
   roving($('#hand'), 0);
   window.addEventListener('online', () => { if (!app.ws) reconnectNow(); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden && !app.ws) reconnectNow(); });
