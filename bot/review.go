@@ -193,44 +193,7 @@ func reviewDecision(s *pitch.State, i int, played pitch.Action, legal []pitch.Ac
 // analyzeWith is Search.Analyze with the played action always among the
 // candidates, so that its value is measured on the same worlds as theirs.
 func analyzeWith(req Request, worlds int, played pitch.Action) []Option {
-	seat := req.View.Seat
-	first := req.View.Resample(req.Rand)
-	cands := candidates(&first, req)
-	if !isLegal(cands, played) {
-		cands = append(cands, played)
-	}
-	opts := make([]Option, len(cands))
-	for i, c := range cands {
-		opts[i].Action = c
-	}
-	for w := 0; w < worlds; w++ {
-		world := first
-		if w > 0 {
-			world = req.View.Resample(req.Rand)
-		}
-		for i, c := range cands {
-			x := world
-			if err := x.Apply(c); err != nil {
-				continue // cannot happen: candidates are legal in every world
-			}
-			rollout(&x)
-			opts[i].Value += outcome(&x, seat)
-			if c.Kind == pitch.ActBid && x.Bidder() == seat {
-				opts[i].Won++
-				if x.Made() {
-					opts[i].Made++
-				}
-			}
-		}
-	}
-	for i := range opts {
-		opts[i].Value /= float64(worlds)
-		if opts[i].Won > 0 {
-			opts[i].Made /= opts[i].Won
-		}
-		opts[i].Won /= float64(worlds)
-	}
-	return opts
+	return analyze(req, worlds, played)
 }
 
 // HindsightPlay solves the card play of s (a whole state: every card

@@ -66,9 +66,20 @@ func (b *Search) Analyze(req Request) []Option {
 	if worlds <= 0 {
 		worlds = DefaultWorlds
 	}
+	return analyze(req, worlds)
+}
+
+// analyze plays out each candidate action of req, and the actions also
+// (when not among them), in the same worlds, and averages the results.
+func analyze(req Request, worlds int, also ...pitch.Action) []Option {
 	seat := req.View.Seat
 	first := req.View.Resample(req.Rand)
 	cands := candidates(&first, req)
+	for _, a := range also {
+		if !isLegal(cands, a) {
+			cands = append(cands, a)
+		}
+	}
 	opts := make([]Option, len(cands))
 	for i, c := range cands {
 		opts[i].Action = c
