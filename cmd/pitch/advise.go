@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -61,14 +60,14 @@ func runAdvise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() > 1 {
 		return fail("give at most one FILE")
 	}
-	in, name := stdin, "standard input"
+	in, done, err := input(fs, stdin)
+	if err != nil {
+		return fail("open %s: %v", fs.Arg(0), err)
+	}
+	defer done()
+	name := "standard input"
 	if fs.NArg() == 1 {
-		f, err := os.Open(fs.Arg(0))
-		if err != nil {
-			return fail("%v", err)
-		}
-		defer f.Close()
-		in, name = f, fs.Arg(0)
+		name = fs.Arg(0)
 	}
 	b, err := bot.New(*level)
 	if err != nil {

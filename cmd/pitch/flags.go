@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"pitch"
@@ -77,3 +79,20 @@ func (f *gameFlags) game() (*pitch.Game, error) {
 
 // botNames lists the bots and levels bot.New accepts, for help text.
 func botNames() string { return strings.Join(bot.Names, ", ") }
+
+// input is where a command reads its one FILE argument: the file named, or
+// stdin without one. close releases it; err says why the file cannot be
+// opened, without the path repeated.
+func input(fs *flag.FlagSet, stdin io.Reader) (in io.Reader, close func(), err error) {
+	if fs.NArg() == 0 {
+		return stdin, func() {}, nil
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		if u := errors.Unwrap(err); u != nil {
+			err = u
+		}
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}

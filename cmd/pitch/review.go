@@ -2,11 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -47,15 +45,11 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pitch review: --worlds must be 1 to 10000, not %d\n", *worlds)
 		return 2
 	}
-	in := stdin
-	if fs.NArg() == 1 {
-		f, err := os.Open(fs.Arg(0))
-		if err != nil {
-			return printRecordError(stdout, &pitch.RecordError{Action: -1, Message: fmt.Sprintf("cannot open %s: %v", fs.Arg(0), errors.Unwrap(err))})
-		}
-		defer f.Close()
-		in = f
+	in, done, err := input(fs, stdin)
+	if err != nil {
+		return printRecordError(stdout, &pitch.RecordError{Action: -1, Message: fmt.Sprintf("cannot open %s: %v", fs.Arg(0), err)})
 	}
+	defer done()
 	rec, err := pitch.ReadRecord(in)
 	if err != nil {
 		return printRecordError(stdout, err)

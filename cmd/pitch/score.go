@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"pitch"
 )
@@ -33,15 +32,11 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "pitch score: give at most one FILE (standard input without one)")
 		return 2
 	}
-	in := stdin
-	if fs.NArg() == 1 {
-		f, err := os.Open(fs.Arg(0))
-		if err != nil {
-			return printRecordError(stdout, &pitch.RecordError{Action: -1, Message: fmt.Sprintf("cannot open %s: %v", fs.Arg(0), errors.Unwrap(err))})
-		}
-		defer f.Close()
-		in = f
+	in, done, err := input(fs, stdin)
+	if err != nil {
+		return printRecordError(stdout, &pitch.RecordError{Action: -1, Message: fmt.Sprintf("cannot open %s: %v", fs.Arg(0), err)})
 	}
+	defer done()
 	out, err := pitch.ScoreRecord(in)
 	if err != nil {
 		return printRecordError(stdout, err)

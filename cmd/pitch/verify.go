@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"pitch"
 )
@@ -34,16 +32,12 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "pitch verify: give at most one FILE (standard input without one)")
 		return 2
 	}
-	in := stdin
-	if fs.NArg() == 1 {
-		f, err := os.Open(fs.Arg(0))
-		if err != nil {
-			fmt.Fprintf(stdout, "FAILED: cannot open %s: %v\n", fs.Arg(0), errors.Unwrap(err))
-			return 1
-		}
-		defer f.Close()
-		in = f
+	in, done, err := input(fs, stdin)
+	if err != nil {
+		fmt.Fprintf(stdout, "FAILED: cannot open %s: %v\n", fs.Arg(0), err)
+		return 1
 	}
+	defer done()
 	r, err := pitch.ReadRecord(in)
 	if err != nil {
 		fmt.Fprintf(stdout, "FAILED: the hand record does not read: %v\n", err)
