@@ -49,7 +49,7 @@ const app = {
   m: null, latest: null, latestAt: 0, queue: [], playing: false, show: null,
   pending: false, picked: '', pickSuit: '', chosen: new Set(), discardKey: '', passMode: false,
   seenHand: null, recordsFor: -1, watch: false, status: '', restarting: false,
-  focusNext: false, hint: null, chat: [], refusal: '', justConnected: false, followed: false,
+  focusNext: false, hint: null, chat: [], justConnected: false, followed: false,
 };
 
 // PACE is how long each kind of step stays on screen, per speed setting
