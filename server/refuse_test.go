@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +107,24 @@ func TestRefusals(t *testing.T) {
 		}
 		refuse := func(c *client, msg, want string) {
 			t.Helper()
+			// Each page contributes to the next deal as soon as it sees its
+			// commitment (fair deals): let those land first, so that they
+			// do not change the states between the snapshots.
+			h.run(10*time.Second, "the contributions sent to be taken", func() bool {
+				f := spec.last.Fair
+				if f == nil || f.Next == nil {
+					return true
+				}
+				for _, s := range seats {
+					if s == nil {
+						continue
+					}
+					if _, sent := s.contributed[f.Next.Commitment]; sent && !slices.Contains(f.Next.Contributed, s.seat) {
+						return false
+					}
+				}
+				return true
+			})
 			c.refusedText(msg, want)
 			h.run(10*time.Second, "the refusal of "+msg, func() bool { return len(c.bad) == 0 })
 			unchanged(msg)
