@@ -37,18 +37,26 @@ func dialHello(t *testing.T, ts *testServer, id string) *websocket.Conn {
 	return ws
 }
 
+// hello dials table id as a spectator and says hello; done closes the
+// connection and ends its 10-second context.
+func hello(t *testing.T, ts *testServer, id string) (*websocket.Conn, context.Context, func()) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	ws, _, err := websocket.Dial(ctx, ts.wsURL(id), nil)
+	if err != nil {
+		cancel()
+		t.Fatalf("dial: %v", err)
+	}
+	_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello"}`))
+	return ws, ctx, func() { ws.CloseNow(); cancel() }
+}
+
 // closedWith dials table id and returns how the server closed the
 // connection (the hello is sent, any state read and skipped).
 func closedWith(t *testing.T, ts *testServer, id string) (websocket.StatusCode, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
-	defer cancel()
-	ws, _, err := websocket.Dial(ctx, ts.wsURL(id), nil)
-	if err != nil {
-		t.Fatalf("dial: %v", err)
-	}
-	defer ws.CloseNow()
-	_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello"}`))
+	ws, ctx, done := hello(t, ts, id)
+	defer done()
 	for {
 		_, _, err := ws.Read(ctx)
 		if err != nil {
@@ -112,15 +120,9 @@ func TestConnectionCapPerAddress(t *testing.T) {
 // admitted (it gets a state), or the close code and reason.
 func closedWithin(t *testing.T, ts *testServer, id string) (websocket.StatusCode, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
-	defer cancel()
-	ws, _, err := websocket.Dial(ctx, ts.wsURL(id), nil)
-	if err != nil {
-		t.Fatalf("dial: %v", err)
-	}
-	defer ws.CloseNow()
-	_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello"}`))
-	_, _, err = ws.Read(ctx)
+	ws, ctx, done := hello(t, ts, id)
+	defer done()
+	_, _, err := ws.Read(ctx)
 	var ce websocket.CloseError
 	if errors.As(err, &ce) {
 		return ce.Code, ce.Reason
