@@ -318,3 +318,103 @@ func TestPostReviewMarksTheMistake(t *testing.T) {
 		t.Errorf("seat 9: %d %s", resp.StatusCode, got)
 	}
 }
+
+type matchReviewResp struct {
+	Status  string `json:"status"`
+	Hands   int    `json:"hands"`
+	Seats   []int  `json:"seats"`
+	Wanted  int    `json:"wanted"`
+	Done    int    `json:"done"`
+	Pending int    `json:"pending"`
+	Waiting int    `json:"waiting"`
+	Failed  int    `json:"failed"`
+	Busy    bool   `json:"busy"`
+	Reviews []struct {
+		Hand     int `json:"hand"`
+		Seat     int `json:"seat"`
+		Mistakes int `json:"mistakes"`
+	} `json:"reviews"`
+}
+
+// TestMatchReview: POST /api/tables/{id}/reviews queues the reviews of
+// every finished hand a few at a time and says how far they are, until
+// all are made (200); for one seat, then for every seat; bad requests
+// change nothing.
+func TestMatchReview(t *testing.T) {
+	ts := startServer(t, t.TempDir()+"/pitch.db", fastOptions())
+	recs := playedTable(t, ts.st, "mr", pitch.Auction, 11, 6, false, time.Now())
+	hands := len(recs)
+	post := func(q string) (int, matchReviewResp) {
+		t.Helper()
+		resp, b := ts.do("POST", "/api/tables/mr/reviews"+q, "")
+		var m matchReviewResp
+		if resp.StatusCode != 200 && resp.StatusCode != 202 || json.Unmarshal(b, &m) != nil {
+			t.Fatalf("POST reviews%s: %d %s", q, resp.StatusCode, b)
+		}
+		if (resp.StatusCode == 200) != (m.Status == "done") || resp.StatusCode == 202 && resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("POST reviews%s: %d with status %q, Retry-After %q", q, resp.StatusCode, m.Status, resp.Header.Get("Retry-After"))
+		}
+		if m.Done+m.Pending+m.Waiting+m.Failed != m.Wanted || m.Wanted != m.Hands*len(m.Seats) || m.Hands != hands {
+			t.Fatalf("POST reviews%s: the counts do not add up: %+v", q, m)
+		}
+		return resp.StatusCode, m
+	}
+	until := func(q string) matchReviewResp {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Minute)
+		for {
+			code, m := post(q)
+			if m.Pending > 4 {
+				t.Fatalf("a match review has %d of the table's reviews queued at once, want at most 4", m.Pending)
+			}
+			if code == 200 {
+				return m
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the match review is not done after 2 minutes: %+v", m)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	code, first := post("?seat=2")
+	if code != 202 || first.Done != 0 || first.Pending != 4 || first.Waiting != hands-4 || fmt.Sprint(first.Seats) != "[2]" {
+		t.Fatalf("the first request: %d %+v, want 202 with 4 queued and %d waiting", code, first, hands-4)
+	}
+	m := until("?seat=2")
+	if m.Done != hands || m.Failed != 0 {
+		t.Errorf("seat 2: %+v, want %d done", m, hands)
+	}
+	kept, _ := ts.st.Reviews(bg, "mr")
+	if len(kept) != hands {
+		t.Errorf("the store keeps %d reviews, want %d", len(kept), hands)
+	}
+	m = until("")
+	if m.Wanted != hands*4 || m.Done != hands*4 || len(m.Reviews) != hands*4 {
+		t.Errorf("every seat: %+v, want %d done and counted", m, hands*4)
+	}
+	// GET reviews counts them too, with the hands finished.
+	resp, b := ts.do("GET", "/api/tables/mr/reviews", "")
+	var all struct {
+		Hands   int               `json:"hands"`
+		Reviews []json.RawMessage `json:"reviews"`
+	}
+	if resp.StatusCode != 200 || json.Unmarshal(b, &all) != nil || all.Hands != hands || len(all.Reviews) != hands*4 {
+		t.Errorf("GET reviews: %d %.300s", resp.StatusCode, b)
+	}
+	for q, want := range map[string]string{
+		"?seat=4":     "bad_seat",
+		"?seat=x":     "bad_seat",
+		"?seats=1":    "bad_query",
+		"?seat=1&x=2": "bad_query",
+	} {
+		if resp, b := ts.do("POST", "/api/tables/mr/reviews"+q, ""); resp.StatusCode != 400 || !strings.Contains(string(b), want) {
+			t.Errorf("POST reviews%s: %d %s, want 400 %s", q, resp.StatusCode, b, want)
+		}
+	}
+	if resp, b := ts.do("POST", "/api/tables/nope/reviews", ""); resp.StatusCode != 404 {
+		t.Errorf("POST reviews of no table: %d %s", resp.StatusCode, b)
+	}
+	if after, _ := ts.st.Reviews(bg, "mr"); len(after) != hands*4 {
+		t.Errorf("the bad requests changed the stored reviews: %d, want %d", len(after), hands*4)
+	}
+}

@@ -149,13 +149,20 @@ func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, errorf(Unavailable, op, "the server is busy with other reviews: try again in a minute").with("review_busy", nil))
 			return
 		}
-		q.queued++
-		q.pending[k] = true
-		go s.makeReview(k, raw)
+		s.enqueueLocked(k, raw)
 	}
 	q.mu.Unlock()
 	w.Header().Set("Retry-After", "1")
 	writeJSON(w, 202, reviewStatus{Status: "pending", Hand: n, Seat: seat})
+}
+
+// enqueueLocked queues the review k of the record raw; q.mu is held and
+// the queue has room.
+func (s *Server) enqueueLocked(k reviewKey, raw []byte) {
+	q := &s.reviews
+	q.queued++
+	q.pending[k] = true
+	go s.makeReview(k, raw)
 }
 
 // makeReview works out and stores one queued review.
@@ -177,8 +184,30 @@ func (s *Server) makeReview(k reviewKey, raw []byte) {
 	}
 }
 
+// reviewCount is one stored review, counted.
+type reviewCount struct {
+	Hand     int     `json:"hand"`
+	Seat     int     `json:"seat"`
+	Mistakes int     `json:"mistakes"`
+	Blunders int     `json:"blunders"`
+	Loss     float64 `json:"loss"`
+}
+
+// countReviews counts the mistakes and blunders of stored reviews.
+func countReviews(stored []store.Review) []reviewCount {
+	out := []reviewCount{}
+	for _, rv := range stored {
+		var hr bot.HandReview
+		if json.Unmarshal(rv.Data, &hr) != nil {
+			continue
+		}
+		out = append(out, reviewCount{rv.N, rv.Seat, hr.Mistakes, hr.Blunders, hr.Loss})
+	}
+	return out
+}
+
 // handleReviews serves GET /api/tables/{id}/reviews: the match's reviews
-// made so far, counted by hand and seat.
+// made so far, counted by hand and seat, and how many hands are finished.
 func (s *Server) handleReviews(w http.ResponseWriter, r *http.Request) {
 	const op = "reviews"
 	t, err := s.table(r.Context(), r.PathValue("id"))
@@ -186,27 +215,133 @@ func (s *Server) handleReviews(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	hands, err := s.store.Hands(r.Context(), t.id)
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
 	stored, err := s.store.Reviews(r.Context(), t.id)
 	if err != nil {
 		s.writeError(w, r, unavailable(op, err))
 		return
 	}
-	type count struct {
-		Hand     int     `json:"hand"`
-		Seat     int     `json:"seat"`
-		Mistakes int     `json:"mistakes"`
-		Blunders int     `json:"blunders"`
-		Loss     float64 `json:"loss"`
+	writeJSON(w, 200, map[string]any{"hands": len(hands), "reviews": countReviews(stored)})
+}
+
+// A match review asks for the reviews of every finished hand of a table
+// for some seats. It goes through the same queue as a hand's review, a
+// few at a time: it never has more than matchReviewBatch of a table's
+// reviews queued at once, and never takes the last matchReviewRoom places
+// of the queue, which are kept for single hands' reviews.
+const (
+	matchReviewBatch = 4
+	matchReviewRoom  = maxReviewQueue / 4
+)
+
+// matchReviewStatus is the answer to a match review request.
+type matchReviewStatus struct {
+	Status  string        `json:"status"` // "done" or "pending"
+	Hands   int           `json:"hands"`  // finished hands
+	Seats   []int         `json:"seats"`  // the seats asked for
+	Wanted  int           `json:"wanted"` // hands × seats
+	Done    int           `json:"done"`
+	Pending int           `json:"pending"` // queued or being worked out
+	Waiting int           `json:"waiting"` // not queued yet: ask again
+	Failed  int           `json:"failed"`
+	Busy    bool          `json:"busy"` // the queue is full: ask again later
+	Reviews []reviewCount `json:"reviews"`
+}
+
+// handleMatchReview serves POST /api/tables/{id}/reviews?seat=S: the
+// reviews of every finished hand for seat S (every seat without it),
+// queued a few at a time. The answer says how far they are, 200 when all
+// are made (or failed), else 202: ask again after Retry-After seconds.
+func (s *Server) handleMatchReview(w http.ResponseWriter, r *http.Request) {
+	const op = "match review"
+	t, err := s.table(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
 	}
-	out := []count{}
-	for _, rv := range stored {
-		var hr bot.HandReview
-		if json.Unmarshal(rv.Data, &hr) != nil {
-			continue
+	n := t.match.Game.Seats()
+	var seats []int
+	for k := range r.URL.Query() {
+		if k != "seat" {
+			s.writeError(w, r, errorf(Invalid, op, "unknown parameter %q: a match review takes only seat", k).with("bad_query", map[string]any{"Name": k}))
+			return
 		}
-		out = append(out, count{rv.N, rv.Seat, hr.Mistakes, hr.Blunders, hr.Loss})
 	}
-	writeJSON(w, 200, map[string]any{"reviews": out})
+	if v := r.URL.Query().Get("seat"); v == "" || v == "all" {
+		for i := range n {
+			seats = append(seats, i)
+		}
+	} else {
+		seat, err := seatParam(r, n, op)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		seats = []int{seat}
+	}
+	hands, err := s.store.Hands(r.Context(), t.id)
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	stored, err := s.store.Reviews(r.Context(), t.id)
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	made := map[[2]int]bool{}
+	for _, rv := range stored {
+		made[[2]int{rv.N, rv.Seat}] = true
+	}
+	out := matchReviewStatus{Hands: len(hands), Seats: seats, Wanted: len(hands) * len(seats), Reviews: countReviews(stored)}
+	q := &s.reviews
+	q.init()
+	q.mu.Lock()
+	mine := 0 // this table's reviews in the queue
+	for k := range q.pending {
+		if k.id == t.id {
+			mine++
+		}
+	}
+	for _, h := range hands {
+		for _, seat := range seats {
+			k := reviewKey{t.id, h.N, seat}
+			_, failed := q.failed[k]
+			switch {
+			case made[[2]int{h.N, seat}]:
+				out.Done++
+			case failed:
+				out.Failed++
+			case q.pending[k]:
+				out.Pending++
+			case q.queued >= maxReviewQueue-matchReviewRoom:
+				out.Waiting++
+				out.Busy = true
+			case mine >= matchReviewBatch:
+				out.Waiting++
+			default:
+				s.enqueueLocked(k, h.Record)
+				mine++
+				out.Pending++
+			}
+		}
+	}
+	q.mu.Unlock()
+	if out.Done+out.Failed == out.Wanted {
+		out.Status = "done"
+		writeJSON(w, 200, out)
+		return
+	}
+	out.Status = "pending"
+	w.Header().Set("Retry-After", "1")
+	if out.Busy {
+		w.Header().Set("Retry-After", "5")
+	}
+	writeJSON(w, 202, out)
 }
 
 // handlePostReview serves POST /api/review?seat=S: the review of a hand

@@ -298,6 +298,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/tables/{id}/hands/{n}/replay", s.handleReplay)
 	mux.HandleFunc("GET /api/tables/{id}/hands/{n}/review", s.handleReview)
 	mux.HandleFunc("GET /api/tables/{id}/reviews", s.handleReviews)
+	mux.HandleFunc("POST /api/tables/{id}/reviews", s.handleMatchReview)
 	mux.HandleFunc("GET /api/tables/{id}/match", s.handleMatch)
 	mux.HandleFunc("POST /api/replay", s.handlePostReplay)
 	mux.HandleFunc("POST /api/review", s.handlePostReview)
