@@ -42,6 +42,11 @@ type cluster struct {
 	mu    sync.Mutex
 	dirty map[string]bool // tables whose presence is to be written
 	wake  chan struct{}   // (capacity 1) the presence writer has work
+	// rewrite asks the presence writer to write every table's presence
+	// afresh: the heartbeat lapsed so long that other processes may have
+	// swept this one's records (store.Cluster.Sweep).
+	rewrite  bool
+	lastBeat time.Time // the last heartbeat stored (the lease loop's own)
 
 	ctx    context.Context // ends when the cluster stops
 	cancel context.CancelFunc
@@ -105,6 +110,10 @@ func (s *Server) stopCluster(release bool) {
 	})
 }
 
+// gone is how long a process's heartbeat must have run out before the
+// others sweep its presence away (store.Cluster.Sweep).
+func (cl *cluster) gone() time.Duration { return max(time.Minute, 10*cl.ttl) }
+
 func (cl *cluster) kickLeases() {
 	select {
 	case cl.kick <- struct{}{}:
@@ -157,7 +166,21 @@ func (s *Server) presenceLoop(ctx context.Context) {
 		cl.mu.Lock()
 		dirty := cl.dirty
 		cl.dirty = map[string]bool{}
+		rewrite := cl.rewrite
+		cl.rewrite = false
 		cl.mu.Unlock()
+		if rewrite {
+			written = map[string][pitch.MaxSeats + 1]int{}
+			s.mu.Lock()
+			for id, t := range s.tables {
+				t.mu.Lock()
+				if len(t.conns) > 0 {
+					dirty[id] = true
+				}
+				t.mu.Unlock()
+			}
+			s.mu.Unlock()
+		}
 		for id := range dirty {
 			s.mu.Lock()
 			t := s.tables[id]
@@ -224,16 +247,37 @@ func (s *Server) leaseRound(ctx context.Context) {
 	if s.closing() {
 		return
 	}
+	stopping := ctx
 	ctx, cancel := context.WithTimeout(ctx, cl.ttl/2)
 	defer cancel()
+	warn := func(msg string, err error) {
+		if stopping.Err() == nil { // not the cluster stopping mid-round
+			s.log.Warn(msg, "err", err.Error())
+		}
+	}
 	if err := cl.st.Heartbeat(ctx, cl.id, cl.ttl); err != nil {
-		s.log.Warn("cluster: heartbeat failed", "err", err.Error())
+		warn("cluster: heartbeat failed", err)
 		return
 	}
+	now := time.Now()
+	if !cl.lastBeat.IsZero() && now.Sub(cl.lastBeat) >= cl.gone()-cl.ttl {
+		// Away so long that another process may have swept this one's
+		// presence: write it all again.
+		cl.mu.Lock()
+		cl.rewrite = true
+		cl.mu.Unlock()
+	}
+	cl.lastBeat = now
 	held, err := cl.st.RenewLeases(ctx, cl.id, cl.ttl)
 	if err != nil {
-		s.log.Warn("cluster: renewing leases failed", "err", err.Error())
+		warn("cluster: renewing leases failed", err)
 		return
+	}
+	// What dead processes left: an expired lease that nobody takes over
+	// (a table that finished just before its driver died, say) would
+	// otherwise stay with the dead process for good.
+	if err := cl.st.Sweep(ctx, cl.gone()); err != nil {
+		warn("cluster: sweeping dead processes' leases failed", err)
 	}
 	have := map[string]bool{}
 	for _, id := range held {
@@ -269,7 +313,7 @@ func (s *Server) leaseRound(ctx context.Context) {
 	if len(want) > 0 {
 		got, err := cl.st.AcquireLeases(ctx, cl.id, want, cl.ttl)
 		if err != nil {
-			s.log.Warn("cluster: taking leases failed", "err", err.Error())
+			warn("cluster: taking leases failed", err)
 		}
 		for _, id := range got {
 			if !have[id] {
@@ -280,7 +324,7 @@ func (s *Server) leaseRound(ctx context.Context) {
 	}
 	pres, err := cl.st.Presence(ctx, cl.id, driven)
 	if err != nil {
-		s.log.Warn("cluster: reading presence failed", "err", err.Error())
+		warn("cluster: reading presence failed", err)
 		return
 	}
 	for _, id := range driven {
@@ -303,6 +347,11 @@ func (s *Server) takeOver(ctx context.Context, id string) {
 		s.log.Warn("cluster: catching up a table taken over", "table", id, "err", err.Error())
 	}
 	t.driving = true
+	if !t.remoteDeadline.IsZero() && t.remoteDeadlineSeq == t.seq {
+		// The turn's clock goes on from the old driver's: a change of
+		// driver does not wind it back.
+		t.deadline, t.deadlineSeq = t.remoteDeadline, t.remoteDeadlineSeq
+	}
 	if t.info.FairDeals && !t.match.Over() && (t.pending == nil || t.pending.secret == [32]byte{}) {
 		if t.pending != nil {
 			t.supersede(t.pending.commitment)
@@ -347,7 +396,9 @@ func (s *Server) setRemote(id string, seats map[int]int) {
 		}
 	}
 	if t.driving {
+		before := t.deadline
 		t.schedule(0)
+		back = back || !t.deadline.Equal(before) // a turn timer started or stopped
 	}
 	if back {
 		t.broadcast()
@@ -548,9 +599,54 @@ func (t *table) catchUp(ctx context.Context) error {
 	return nil
 }
 
+// turnDeadline is when the running turn timer runs out and the event it
+// is for: this process's own when it drives the table, else the driver's
+// as told (zero: no timer runs). The lock must be held.
+func (t *table) turnDeadline() (time.Time, int) {
+	if t.drives() {
+		return t.deadline, t.deadlineSeq
+	}
+	return t.remoteDeadline, t.remoteDeadlineSeq
+}
+
+// timerKey is a turn timer told to the other processes: the event it is
+// for and its deadline (zero: none).
+type timerKey struct {
+	seq int
+	at  time.Time
+}
+
+// tellTimer tells the other processes the driver's turn timer when it
+// changes, as the time left (the machines' clocks may differ), so that
+// their clients see the countdown too; a timer told and then stopped
+// for the same turn (its player left, say) is told as stopped. The lock
+// must be held.
+func (t *table) tellTimer() {
+	if t.srv.cl == nil || !t.driving {
+		return
+	}
+	key := timerKey{seq: t.seq}
+	if !t.deadline.IsZero() && t.deadlineSeq == t.seq {
+		key.at = t.deadline
+	}
+	if key == t.timerTold {
+		return
+	}
+	told := t.timerTold
+	t.timerTold = key
+	if key.at.IsZero() && (told.seq != t.seq || told.at.IsZero()) {
+		return // nothing was told for this turn: nothing to take back
+	}
+	left := int64(-1)
+	if !key.at.IsZero() {
+		left = max(time.Until(key.at).Milliseconds(), 0)
+	}
+	t.tell(serverNote{Type: "timer", Seq: t.seq, LeftMS: left})
+}
+
 // serverNote is a message between this server's processes.
 type serverNote struct {
-	Type string `json:"type"` // "commit", "contribute", "chat" or "ask"
+	Type string `json:"type"` // "commit", "contribute", "chat", "timer" or "ask"
 	// commit: the pending deal's hand, commitment, its time and the seats
 	// in; contribute: one seat's contribution to the commitment.
 	Hand        int                  `json:"hand,omitempty"`
@@ -558,6 +654,10 @@ type serverNote struct {
 	CommittedAt time.Time            `json:"committed_at,omitzero"`
 	Contribs    []pitch.Contribution `json:"contribs,omitempty"`
 	Chat        *chatMsg             `json:"chat,omitempty"`
+	// timer: the turn timer of event Seq runs out in LeftMS
+	// milliseconds (-1: it was stopped).
+	Seq    int   `json:"seq,omitempty"`
+	LeftMS int64 `json:"left_ms,omitempty"`
 }
 
 // tell sends a server note about the table to the other processes, in the
@@ -571,10 +671,13 @@ func (t *table) tell(m serverNote) {
 	if err != nil {
 		return
 	}
+	if cl.ctx.Err() != nil {
+		return // stopped: the others drive the table now
+	}
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		ctx, cancel := context.WithTimeout(cl.ctx, storeTimeout)
 		defer cancel()
-		if err := cl.st.Notify(ctx, store.Note{Kind: store.NoteServer, Table: t.id, From: cl.id, Text: string(b)}); err != nil {
+		if err := cl.st.Notify(ctx, store.Note{Kind: store.NoteServer, Table: t.id, From: cl.id, Text: string(b)}); err != nil && cl.ctx.Err() == nil {
 			t.srv.log.Warn("cluster: a note was not sent", "table", t.id, "type", m.Type, "err", err.Error())
 		}
 	}()
@@ -609,8 +712,20 @@ func (s *Server) onServerNote(t *table, text string) {
 	defer t.mu.Unlock()
 	switch m.Type {
 	case "ask":
-		t.announced = "" // say it again
+		t.announced, t.timerTold = "", timerKey{} // say it again
 		t.announce()
+		t.tellTimer()
+	case "timer":
+		if t.driving || m.Seq < t.seq {
+			return
+		}
+		t.remoteDeadline, t.remoteDeadlineSeq = time.Time{}, m.Seq
+		if m.LeftMS >= 0 {
+			t.remoteDeadline = time.Now().Add(time.Duration(m.LeftMS) * time.Millisecond)
+		}
+		if m.Seq == t.seq {
+			t.broadcast()
+		}
 	case "commit":
 		if t.driving || t.match.Over() || m.Hand != t.dealtHands()+1 {
 			return

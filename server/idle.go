@@ -74,6 +74,9 @@ func (s *Server) sweep(ctx context.Context, now time.Time) {
 
 // closeIdle closes t if it is still idle.
 func (s *Server) closeIdle(ctx context.Context, t *table, now time.Time) {
+	if s.cl != nil && !s.idleEverywhere(ctx, t) {
+		return
+	}
 	t.mu.Lock()
 	if t.info.Finished || t.info.Closed || len(t.conns) > 0 || now.Sub(t.active) < s.opts.IdleClose {
 		t.mu.Unlock()
@@ -100,4 +103,34 @@ func (s *Server) closeIdle(ctx context.Context, t *table, now time.Time) {
 	}
 	s.mu.Unlock()
 	s.log.Info("closed an idle table", "table", t.id, "idle", idleFor.Round(time.Minute).String())
+}
+
+// idleEverywhere reports whether, as far as the other processes sharing
+// the store know too, nobody is at table t: none of them holds a
+// connection to it (presence), and the store's activity record (each
+// process records the tables it has connections to, at every sweep) and
+// log are no newer than t's own idea of its last activity, which it takes
+// from them. An error counts as not idle: the next sweep tries again.
+func (s *Server) idleEverywhere(ctx context.Context, t *table) bool {
+	cl := s.cl
+	pres, err := cl.st.Presence(ctx, cl.id, []string{t.id})
+	if err != nil {
+		s.log.Warn("cannot tell whether an idle table has someone at another process; will try again", "table", t.id, "err", err.Error())
+		return false
+	}
+	if len(pres[t.id]) > 0 {
+		return false
+	}
+	info, err := s.store.Table(ctx, t.id)
+	if err != nil {
+		s.log.Warn("cannot read an idle table's activity; will try again", "table", t.id, "err", err.Error())
+		return false
+	}
+	s.refresh(ctx, t, false) // actions stored by the others, with their times
+	t.mu.Lock()
+	if info.Active.After(t.active) {
+		t.active = info.Active
+	}
+	t.mu.Unlock()
+	return true
 }

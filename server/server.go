@@ -232,9 +232,12 @@ func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
 	}
 	s.tables[info.ID] = t
 	t.mu.Lock()
-	if s.cl != nil && info.FairDeals && !t.match.Over() {
-		// The next deal is the driver's: ask for its commitment.
-		t.pending = nil
+	if s.cl != nil && (info.FairDeals || info.TurnTimer > 0) && !t.match.Over() {
+		// The next deal and the turn timer are the driver's: ask for its
+		// commitment and deadline.
+		if info.FairDeals {
+			t.pending = nil
+		}
 		t.tell(serverNote{Type: "ask"})
 	}
 	if !info.Finished && !info.Closed {

@@ -65,6 +65,12 @@ type table struct {
 	remote    [pitch.MaxSeats]int
 	remoteAll int
 	announced string
+	// The turn timer as the driver tells it (at a process that does not
+	// drive the table): when the timer of event remoteDeadlineSeq runs
+	// out. timerTold is what the driver told last.
+	remoteDeadline    time.Time
+	remoteDeadlineSeq int
+	timerTold         timerKey
 	// superseded are commitments of deals dropped by a change of driver:
 	// a page's late contribution to one is ignored, not refused.
 	superseded []string
@@ -262,6 +268,7 @@ const storeTimeout = 10 * time.Second
 // natural pause; a human's turn when the human is away (no connection), or
 // when the table's turn timer runs out. The lock must be held.
 func (t *table) schedule(after time.Duration) {
+	defer t.tellTimer() // the other processes' clients see the same countdown
 	if t.timer != nil {
 		t.timer.Stop()
 		t.timer = nil
@@ -415,8 +422,8 @@ func (t *table) stateFor(seat int) stateMsg {
 	if last := t.match.LastHand(); last != nil {
 		m.LastHand = summarize(len(t.match.Records()), last)
 	}
-	if !t.deadline.IsZero() && t.deadlineSeq == t.seq {
-		m.Timer = &timerJSON{Seat: s.Turn(), LeftMS: max(time.Until(t.deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
+	if deadline, dseq := t.turnDeadline(); !deadline.IsZero() && dseq == t.seq && !t.match.Over() {
+		m.Timer = &timerJSON{Seat: s.Turn(), LeftMS: max(time.Until(deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
 	}
 	m.NextTable = t.info.Next
 	m.Fair = t.fairState()

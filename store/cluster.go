@@ -45,6 +45,12 @@ type Cluster interface {
 	// presence and heartbeat, when ids is nil), and sends a NoteReleased
 	// for each table so another process takes it at once.
 	ReleaseLeases(ctx context.Context, process string, ids []string) error
+	// Sweep deletes what dead processes leave behind: every lease that
+	// has expired (a table nobody took over, a finished one say, would
+	// otherwise stay leased to a process that is gone), and the
+	// heartbeats and presence of processes whose heartbeat ran out more
+	// than gone ago.
+	Sweep(ctx context.Context, gone time.Duration) error
 	// SetPresence records that process holds conns connections to seat
 	// (-1: spectators) of table id; 0 removes the record.
 	SetPresence(ctx context.Context, process, id string, seat, conns int) error
@@ -320,6 +326,26 @@ func (s *sqlStore) ReleaseLeases(ctx context.Context, process string, ids []stri
 	})
 	if err != nil {
 		return fmt.Errorf("store: release leases: %w", err)
+	}
+	return nil
+}
+
+// Sweep implements Cluster.
+func (s *sqlStore) Sweep(ctx context.Context, gone time.Duration) error {
+	if err := s.cluster(); err != nil {
+		return err
+	}
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM leases WHERE expires <= now()`); err != nil {
+		return fmt.Errorf("store: sweep leases: %w", err)
+	}
+	// The presence first: a process whose heartbeat is deleted in between
+	// is swept again next time.
+	dead := `SELECT id FROM processes WHERE expires <= now() - $1 * interval '1 millisecond'`
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM presence WHERE owner IN (`+dead+`)`, ms(gone)); err != nil {
+		return fmt.Errorf("store: sweep presence: %w", err)
+	}
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM processes WHERE id IN (`+dead+`)`, ms(gone)); err != nil {
+		return fmt.Errorf("store: sweep processes: %w", err)
 	}
 	return nil
 }

@@ -151,4 +151,48 @@ func TestCluster(t *testing.T) {
 	if got, err := cl.AcquireLeases(ctx, "p1", []string{"a"}, ttl); err != nil || !slices.Equal(got, []string{"a"}) {
 		t.Fatalf("p1 did not take the released lease: %v, %v", got, err)
 	}
+
+	// Sweep: an expired lease nobody takes over (a finished table's, say)
+	// goes; a live one stays; a dead process's heartbeat and presence go
+	// once it has been gone long enough.
+	mustCreate(t, s, newTable("b", time.Time{}))
+	if err := cl.Heartbeat(ctx, "p3", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := cl.AcquireLeases(ctx, "p3", []string{"b"}, time.Minute); err != nil || !slices.Equal(got, []string{"b"}) {
+		t.Fatalf("p3 acquired %v, %v", got, err)
+	}
+	if err := cl.SetPresence(ctx, "p3", "b", 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Heartbeat(ctx, "p1", ttl); err != nil { // p1 holds a's lease; p1 dies and is gone a while
+		t.Fatal(err)
+	}
+	if err := cl.SetPresence(ctx, "p1", "a", 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2*ttl + 100*time.Millisecond)
+	if err := cl.Sweep(ctx, ttl); err != nil {
+		t.Fatal(err)
+	}
+	count := func(q string) int {
+		t.Helper()
+		var n int
+		if err := s.(*sqlStore).r.QueryRowContext(ctx, q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(`SELECT count(*) FROM leases WHERE table_id = 'a'`); n != 0 {
+		t.Errorf("the expired lease of a dead process is still there after a sweep")
+	}
+	if n := count(`SELECT count(*) FROM leases WHERE table_id = 'b'`); n != 1 {
+		t.Errorf("a live lease was swept")
+	}
+	if n := count(`SELECT count(*) FROM processes`); n != 1 {
+		t.Errorf("%d processes after the sweep, want p3 alone", n)
+	}
+	if n := count(`SELECT count(*) FROM presence`); n != 1 {
+		t.Errorf("%d presence rows after the sweep, want p3's alone", n)
+	}
 }

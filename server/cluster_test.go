@@ -1,0 +1,134 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"pitch/store/storetest"
+)
+
+// watch dials table id at ts (with token, or as a spectator) and sends
+// every state it gets on the channel returned, until the test ends.
+func watch(t *testing.T, ts *testServer, id, token string) <-chan *wire {
+	t.Helper()
+	ctx, cancel := context.WithCancel(bg)
+	t.Cleanup(cancel)
+	ws, _, err := websocket.Dial(ctx, ts.wsURL(id), nil)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	t.Cleanup(func() { ws.CloseNow() })
+	ws.SetReadLimit(1 << 22)
+	hello, _ := json.Marshal(map[string]string{"type": "hello", "token": token})
+	if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
+		t.Fatalf("hello: %v", err)
+	}
+	out := make(chan *wire, 1024)
+	go func() {
+		defer close(out)
+		for {
+			_, data, err := ws.Read(ctx)
+			if err != nil {
+				return
+			}
+			var m wire
+			if json.Unmarshal(data, &m) == nil && m.Type == "state" {
+				select {
+				case out <- &m:
+				default: // the test reads only the newest it needs
+				}
+			}
+		}
+	}()
+	return out
+}
+
+// waitState reads states from c until ok says one will do, or fails the
+// test after d.
+func waitState(t *testing.T, c <-chan *wire, d time.Duration, what string, ok func(*wire) bool) *wire {
+	t.Helper()
+	timeout := time.After(d)
+	for {
+		select {
+		case m, open := <-c:
+			if !open {
+				t.Fatalf("the connection ended while waiting for %s", what)
+			}
+			if ok(m) {
+				return m
+			}
+		case <-timeout:
+			t.Fatalf("no state with %s within %v", what, d)
+		}
+	}
+}
+
+// TestClusterTurnTimer: with two processes on one PostgreSQL, a player
+// connected to the process that does not drive the table sees the turn
+// timer's countdown, the driver's deadline; when the driver stops, the
+// process that takes over goes on from that deadline instead of starting
+// the turn's clock again.
+func TestClusterTurnTimer(t *testing.T) {
+	base := os.Getenv("PITCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PITCH_TEST_POSTGRES is not set")
+	}
+	dsn := storetest.FreshPostgres(t, base)
+	opts := fastOptions()
+	opts.Cluster, opts.LeaseTTL = true, time.Second
+	a := startServer(t, dsn, opts)
+	b := startServer(t, dsn, opts)
+	const timer = 30 // seconds
+	tab := a.create(`{"variant":"auction","turn_timer":30,"seats":` + seatsBody("h", "easy", "easy", "easy") + `}`)
+	token := a.join(tab.ID, 0, "Ann")
+
+	// A spectator at a: a takes the table's lease and its bots play up to
+	// seat 0's turn (seat 0 is connected nowhere yet: no timer runs).
+	spec := watch(t, a, tab.ID, "")
+	waitState(t, spec, 20*time.Second, "seat 0 to act", func(m *wire) bool {
+		return !m.Waiting && m.View.Turn == 0 && m.Fair != nil && !m.Fair.Dealing
+	})
+	if !strings.Contains(a.all.String(), "driving table") {
+		t.Fatalf("a does not drive the table:\n%s", a.all.String())
+	}
+
+	// Seat 0 connects to b, which does not drive the table: its countdown
+	// is a's.
+	ann := watch(t, b, tab.ID, token)
+	at := waitState(t, ann, 10*time.Second, "the turn timer at b", func(m *wire) bool { return m.Timer != nil })
+	seen := time.Now()
+	if strings.Contains(b.all.String(), "driving table") {
+		t.Fatalf("b drives the table too:\n%s", b.all.String())
+	}
+	if at.Timer.Seat != 0 || at.Timer.TotalMS != timer*1000 || at.Timer.LeftMS <= (timer-5)*1000 || at.Timer.LeftMS > timer*1000 {
+		t.Fatalf("b shows the timer %+v; want seat 0's, %d s in all, most of it left", *at.Timer, timer)
+	}
+	sp := waitState(t, spec, 10*time.Second, "the turn timer at a", func(m *wire) bool { return m.Timer != nil })
+	if d := sp.Timer.LeftMS - at.Timer.LeftMS; d < -2000 || d > 2000 {
+		t.Errorf("a shows %d ms left, b %d ms: not the same deadline", sp.Timer.LeftMS, at.Timer.LeftMS)
+	}
+
+	// a stops without handing over: b takes the table when the lease
+	// runs out, and the turn's clock goes on from a's deadline.
+	for len(ann) > 0 { // what b sent before
+		<-ann
+	}
+	a.stop()
+	after := waitState(t, ann, 10*time.Second, "a state after b took over", func(m *wire) bool {
+		return strings.Contains(b.all.String(), "driving table")
+	})
+	for after.Timer == nil {
+		after = waitState(t, ann, 5*time.Second, "the turn timer after the takeover", func(m *wire) bool { return m.Timer != nil })
+	}
+	elapsed := time.Since(seen).Milliseconds()
+	if after.Seq != at.Seq || after.Timer.LeftMS > at.Timer.LeftMS-elapsed+1000 {
+		t.Errorf("after the takeover: seq %d, %d ms left, %d ms after %d were left at seq %d: the turn's clock was wound back",
+			after.Seq, after.Timer.LeftMS, elapsed, at.Timer.LeftMS, at.Seq)
+	}
+}
