@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"net"
@@ -117,11 +118,6 @@ func clusterSetup(t *testing.T) (bin, db string, nodes []*node, proxy *rrProxy) 
 	if testing.Short() {
 		t.Skip("builds and runs three server processes")
 	}
-	if os.Getenv("PITCH_CLUSTER_TESTS") == "" {
-		// Not yet steady enough for every run (docs/deploy.md, "Known
-		// gaps"): run with PITCH_CLUSTER_TESTS=1.
-		t.Skip("PITCH_CLUSTER_TESTS is not set")
-	}
 	bin = buildPitch(t)
 	db = storetest.FreshPostgres(t, base)
 	var addrs []string
@@ -131,6 +127,38 @@ func clusterSetup(t *testing.T) (bin, db string, nodes []*node, proxy *rrProxy) 
 		nodes = append(nodes, startNode(t, bin, a, db))
 	}
 	return bin, db, nodes, newProxy(t, addrs)
+}
+
+// explain, when the test has failed, logs what the processes warned of
+// and the leases left, to say why.
+func explain(t *testing.T, db string, nodes []*node) {
+	if !t.Failed() {
+		return
+	}
+	for i, n := range nodes {
+		for _, line := range strings.Split(n.logs.String(), "\n") {
+			if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") {
+				t.Logf("process %d (%s): %s", i, n.addr, line)
+			}
+		}
+	}
+	c, err := sql.Open("pgx", db)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	rows, err := c.Query(`SELECT l.table_id, l.owner, l.expires - now(), t.finished FROM leases l JOIN tables t ON t.id = l.table_id`)
+	if err != nil {
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, owner, left string
+		var finished bool
+		if rows.Scan(&id, &owner, &left, &finished) == nil {
+			t.Logf("lease of %s (finished %v): %s, %s left", id, finished, owner, left)
+		}
+	}
 }
 
 // checkLog checks that what the clients were told is in the log, as sent,
@@ -203,6 +231,7 @@ func spectatorSeq(t *testing.T, addr, table string) int {
 // table at the log's end.
 func TestClusterKill(t *testing.T) {
 	_, db, nodes, proxy := clusterSetup(t)
+	defer explain(t, db, nodes)
 	const tables = 12
 	type result struct {
 		rep *Report
@@ -247,7 +276,7 @@ func TestClusterKill(t *testing.T) {
 			break
 		}
 		if time.Since(killedAt) > clusterLease+clusterLease/2+time.Second {
-			t.Fatalf("%d tables still held by the dead process %s after the kill", len(left), time.Since(killedAt))
+			t.Fatalf("%d tables still held by the dead process %s after the kill: %v", len(left), time.Since(killedAt), left)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -301,6 +330,8 @@ func leasesOf(t *testing.T, db string, pid int) []string {
 // restart's close and their reconnects, and nothing is lost.
 func TestClusterRollingRestart(t *testing.T) {
 	bin, db, nodes, proxy := clusterSetup(t)
+	all := append([]*node(nil), nodes...) // the processes replaced too
+	defer func() { explain(t, db, all) }()
 	const tables = 12
 	type result struct {
 		rep *Report
@@ -324,6 +355,7 @@ func TestClusterRollingRestart(t *testing.T) {
 		}
 		t.Logf("process %d drained in %v", i, time.Since(start))
 		nodes[i] = startNode(t, bin, n.addr, db)
+		all = append(all, nodes[i])
 		time.Sleep(1500 * time.Millisecond) // play on before the next
 	}
 	res := <-done

@@ -416,7 +416,7 @@ func (s *Server) onNote(ctx context.Context, n store.Note) {
 		}
 		s.mu.Unlock()
 		for _, t := range tables {
-			s.refresh(ctx, t, true)
+			_ = s.refresh(ctx, t, true)
 		}
 		return
 	}
@@ -443,10 +443,10 @@ func (s *Server) onNote(ctx context.Context, n store.Note) {
 		behind := n.Kind == store.NoteEvents && t.seq < n.Seq || n.Kind == store.NoteDeal && t.dealtHands() < n.Seq
 		t.mu.Unlock()
 		if behind {
-			s.refresh(ctx, t, false)
+			_ = s.refresh(ctx, t, false)
 		}
 	case store.NoteInfo:
-		s.refresh(ctx, t, true)
+		_ = s.refresh(ctx, t, true)
 	case store.NotePresence:
 		if n.From == cl.id {
 			return
@@ -477,8 +477,9 @@ func (s *Server) onNote(ctx context.Context, n store.Note) {
 }
 
 // refresh brings a table up to the store: its log and deals, and with
-// info its seats, next table and closed flag.
-func (s *Server) refresh(ctx context.Context, t *table, info bool) {
+// info its seats, next table and closed flag. An error (logged) says the
+// table may be behind the store.
+func (s *Server) refresh(ctx context.Context, t *table, info bool) error {
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	var fresh *store.Table
@@ -486,7 +487,7 @@ func (s *Server) refresh(ctx context.Context, t *table, info bool) {
 		var err error
 		if fresh, err = s.store.Table(ctx, t.id); err != nil {
 			s.log.Warn("cluster: reading a table", "table", t.id, "err", err.Error())
-			return
+			return err
 		}
 	}
 	t.mu.Lock()
@@ -511,12 +512,14 @@ func (s *Server) refresh(ctx context.Context, t *table, info bool) {
 			t.broadcast()
 		}
 	}
-	if err := t.catchUp(ctx); err != nil {
+	err := t.catchUp(ctx)
+	if err != nil {
 		s.log.Warn("cluster: catching up", "table", t.id, "err", err.Error())
 	}
 	if t.info.FairDeals && !t.driving && t.pending == nil && !t.match.Over() {
 		t.tell(serverNote{Type: "ask"}) // the driver's commitment
 	}
+	return err
 }
 
 // dealtHands is how many hands of the match have been dealt. The lock must

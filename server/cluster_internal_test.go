@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -103,5 +105,81 @@ func TestIdleCloseCluster(t *testing.T) {
 	a.sweep(ctx, now.Add(idle/2+idle+time.Hour))
 	if !closed() {
 		t.Fatal("a table nobody has been at anywhere for IdleClose was not closed")
+	}
+}
+
+// TestClusterHelloNeedsTheLog: a process of several that cannot read the
+// table's log when a client says hello closes the connection with 1013
+// and a reason, instead of sending a state that may be older than the log
+// (and lack the client's own action, stored at another process a moment
+// before); once the database is back, the client gets the newest state.
+func TestClusterHelloNeedsTheLog(t *testing.T) {
+	base := os.Getenv("PITCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PITCH_TEST_POSTGRES is not set")
+	}
+	ctx := context.Background()
+	direct := storetest.FreshPostgres(t, base)
+	u, err := url.Parse(direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newCutProxy(t, u.Host)
+	u.Host = proxy.ln.Addr().String()
+	q := u.Query()
+	q.Set("connect_timeout", "2")
+	u.RawQuery = q.Encode()
+	st, err := store.Open(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := New(ctx, st, Options{BotDelay: 1 << 40, Cluster: true, LeaseTTL: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	w := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(w, httptest.NewRequest("POST", "/api/tables", strings.NewReader(`{"variant":"pawnee"}`)))
+	var info tableInfo
+	if w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &info) != nil {
+		t.Fatalf("create: %d %s", w.Code, w.Body.String())
+	}
+	hello := func() (int, error) {
+		wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		ws, _, err := websocket.Dial(wctx, "ws"+strings.TrimPrefix(hs.URL, "http")+"/api/tables/"+info.ID+"/ws", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ws.CloseNow()
+		ws.SetReadLimit(1 << 22)
+		if err := ws.Write(wctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil {
+			t.Fatal(err)
+		}
+		_, data, err := ws.Read(wctx)
+		if err != nil {
+			return -1, err
+		}
+		var m struct {
+			Type string `json:"type"`
+			Seq  int    `json:"seq"`
+		}
+		if json.Unmarshal(data, &m) != nil || m.Type != "state" {
+			t.Fatalf("the first message is not a state: %s", data)
+		}
+		return m.Seq, nil
+	}
+	proxy.cut(true)
+	_, err = hello()
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.StatusTryAgainLater || ce.Reason != behindReason {
+		t.Fatalf("with the database away, the hello got %v; want close 1013 %q", err, behindReason)
+	}
+	proxy.cut(false)
+	if seq, err := hello(); err != nil || seq != 0 {
+		t.Fatalf("with the database back: seq %d, %v", seq, err)
 	}
 }

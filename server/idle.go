@@ -126,7 +126,9 @@ func (s *Server) idleEverywhere(ctx context.Context, t *table) bool {
 		s.log.Warn("cannot read an idle table's activity; will try again", "table", t.id, "err", err.Error())
 		return false
 	}
-	s.refresh(ctx, t, false) // actions stored by the others, with their times
+	if s.refresh(ctx, t, false) != nil { // actions stored by the others, with their times
+		return false
+	}
 	t.mu.Lock()
 	if info.Active.After(t.active) {
 		t.active = info.Active

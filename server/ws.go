@@ -62,6 +62,7 @@ const (
 	shutdownReason  = "the server is shutting down"
 	serverFullFmt   = "the server is full (%d connections, its limit): try again in a minute"
 	addrFullFmt     = "too many connections from your address (%d, the limit): close another tab or connection first"
+	behindReason    = "the server cannot read the table's newest state from its database just now: reconnect in a moment"
 	statusRestart   = websocket.StatusServiceRestart // 1012
 	statusTryLater  = websocket.StatusTryAgainLater  // 1013
 	statusGoingAway = websocket.StatusGoingAway      // 1001
@@ -200,7 +201,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		t.mu.Lock()
 		unknown := hello.Token != "" && t.seatFor(hello.Token) < 0
 		t.mu.Unlock()
-		s.refresh(ctx, t, unknown)
+		if err := s.refresh(ctx, t, unknown); err != nil {
+			// Never a state older than the log: it may lack this client's
+			// own action, stored at another process just before.
+			c.closeWith(statusTryLater, behindReason, false)
+			return
+		}
 	}
 	t.mu.Lock()
 	if hello.Token != "" {
