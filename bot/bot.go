@@ -6,6 +6,7 @@ package bot
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"pitch"
@@ -25,6 +26,11 @@ type Bot interface {
 	Act(req Request) pitch.Action
 }
 
+// MediumWorlds is the medium level's budget of worlds per decision: few
+// enough that it stands clearly between easy and hard in every game
+// (docs/bots.md, "Strength").
+const MediumWorlds = 10
+
 // Levels are the levels people choose among, weakest first.
 var Levels = []string{"easy", "medium", "hard", "expert"}
 
@@ -33,10 +39,10 @@ var Names = []string{"random", "heuristic", "search", "easy", "medium", "hard", 
 
 // New returns the bot or level called name: random, heuristic, search
 // (default strength), or a level for people: easy (heuristic), medium
-// (search with a small budget), hard (search at default strength) and
+// (search with MediumWorlds worlds), hard (search at default strength) and
 // expert (Expert). "expert-raw" (without its bid calibration) and
 // "expert-blind" (without its auction reading) are how those parts are
-// measured; they are not listed.
+// measured; they are not listed, nor are "expert:SETTINGS" (expertVariant) and "search:worlds=N".
 func New(name string) (Bot, error) {
 	switch strings.ToLower(name) {
 	case "random":
@@ -44,7 +50,7 @@ func New(name string) (Bot, error) {
 	case "heuristic", "easy":
 		return Heuristic{}, nil
 	case "medium":
-		return &Search{Worlds: 40, Label: "medium"}, nil
+		return &Search{Worlds: MediumWorlds, Label: "medium"}, nil
 	case "search", "hard":
 		return &Search{Label: strings.ToLower(name)}, nil
 	case "expert":
@@ -54,7 +60,45 @@ func New(name string) (Bot, error) {
 	case "expert-blind":
 		return &Expert{Blind: true, Label: "expert-blind"}, nil
 	}
+	if rest, ok := strings.CutPrefix(strings.ToLower(name), "expert:"); ok {
+		return expertVariant(name, rest)
+	}
+	if rest, ok := strings.CutPrefix(strings.ToLower(name), "search:worlds="); ok {
+		if n, err := strconv.Atoi(rest); err == nil && n > 0 {
+			return &Search{Worlds: n, Label: strings.ToLower(name)}, nil
+		}
+		return nil, fmt.Errorf("bot %q: the worlds must be a whole number above 0", name)
+	}
 	return nil, fmt.Errorf("unknown bot %q: the bots are %s", name, strings.Join(Names, ", "))
+}
+
+// expertVariant builds an expert with some of its settings changed, for
+// measuring them with pitch sim: "expert:minmake=0.5,endgame=20000,
+// worlds=100,raw,blind".
+func expertVariant(name, settings string) (Bot, error) {
+	b := &Expert{Label: strings.ToLower(name)}
+	for _, kv := range strings.Split(settings, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		var err error
+		switch k {
+		case "raw":
+			b.Raw = true
+		case "blind":
+			b.Blind = true
+		case "minmake":
+			b.MinMake, err = strconv.ParseFloat(v, 64)
+		case "endgame":
+			b.Endgame, err = strconv.Atoi(v)
+		case "worlds":
+			b.Worlds, err = strconv.Atoi(v)
+		default:
+			return nil, fmt.Errorf("bot %q: unknown expert setting %q: the settings are raw, blind, minmake=P, endgame=N, worlds=N", name, k)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bot %q: setting %q: %q is not a number", name, k, v)
+		}
+	}
+	return b, nil
 }
 
 // Decide builds the request for the seat to act in s, as that seat sees

@@ -339,7 +339,7 @@ func TestNewNames(t *testing.T) {
 		{"search", "search", &Search{Label: "search"}},
 		{"Search", "search", &Search{Label: "search"}},
 		{"hard", "hard", &Search{Label: "hard"}},
-		{"medium", "medium", &Search{Worlds: 40, Label: "medium"}},
+		{"medium", "medium", &Search{Worlds: MediumWorlds, Label: "medium"}},
 		{"expert", "expert", &Expert{}},
 		{"Expert", "expert", &Expert{}},
 		{"expert-raw", "expert-raw", &Expert{Raw: true, Label: "expert-raw"}},

@@ -29,6 +29,13 @@ type Expert struct {
 	// Blind turns the auction reading off: worlds are drawn from the view
 	// alone, as Search draws them. It is how the reading is measured.
 	Blind bool
+	// MinMake is the least calibrated chance of a bid it makes when it
+	// may pass; 0 means the game's setting (expertTuning), a negative
+	// value no limit (the bid with the best value).
+	MinMake float64
+	// Endgame is the most lines of play solved exactly; 0 means the
+	// game's setting (expertTuning).
+	Endgame int
 
 	forecasts [8]forecast // the last bids it made, for Forecast
 	nf        int
@@ -40,10 +47,26 @@ const DefaultExpertWorlds = 300
 
 const expertDraw = 3
 
-// ExpertMinMake is the least calibrated chance of making a bid that the
-// expert accepts when it may pass: the search bot's MinMake, on a chance
-// that is measured rather than the playouts' own.
-const ExpertMinMake = MinMake
+// expertTuning holds, per game, the settings pitch sim measured best for
+// the expert (docs/bots.md, "Tuning"):
+//
+//   - minMake, the least calibrated chance of making a bid it accepts when
+//     it may pass; negative for none. In auction the bid with the best
+//     value is made whatever its chance (its chances are calibrated, so
+//     the value already weighs the risk); in pawnee, where a set costs the
+//     bidder alone and the playouts' values are least sure, it keeps the
+//     search bot's discipline.
+//   - endgame, the most lines of play left at which every world is solved
+//     exactly. Ten-point's hands thin out fast (only trumps are held), so
+//     its endgames are solved from earlier on.
+var expertTuning = map[pitch.Variant]struct {
+	minMake float64
+	endgame int
+}{
+	pitch.Auction:  {minMake: -1, endgame: endgameLines},
+	pitch.TenPoint: {minMake: -1, endgame: 20000},
+	pitch.Pawnee:   {minMake: MinMake, endgame: endgameLines},
+}
 
 type forecast struct {
 	hand   pitch.CardSet
@@ -83,7 +106,11 @@ func (b *Expert) Act(req Request) pitch.Action {
 		return req.Legal[0]
 	}
 	opts := b.Analyze(req)
-	best := pickBest(opts, ExpertMinMake)
+	mm := b.MinMake
+	if mm == 0 {
+		mm = expertTuning[req.View.Game.Variant].minMake
+	}
+	best := pickBest(opts, mm)
 	a := opts[best].Action
 	if a.Kind == pitch.ActBid {
 		b.forecasts[b.nf%len(b.forecasts)] = forecast{hand: req.View.Hand, bid: int(a.Bid), chance: opts[best].Made}
@@ -94,7 +121,7 @@ func (b *Expert) Act(req Request) pitch.Action {
 
 // pickBest returns the index of the option with the best value, keeping
 // to the bid discipline: no bid made less often than minMake when a pass
-// is allowed.
+// is allowed, and no bid that never won the auction in the worlds.
 func pickBest(opts []Option, minMake float64) int {
 	best := -1
 	for i, o := range opts {
@@ -121,8 +148,12 @@ func (b *Expert) Analyze(req Request) []Option {
 	}
 	v := req.View
 	seat := v.Seat
-	lines := endgameLinesOf(v)
-	endgame := v.Phase == pitch.PhasePlay && lines <= endgameLines
+	maxLines := b.Endgame
+	if maxLines <= 0 {
+		maxLines = expertTuning[v.Game.Variant].endgame
+	}
+	lines := endgameLinesOf(v, maxLines)
+	endgame := v.Phase == pitch.PhasePlay && lines <= maxLines
 	if endgame {
 		// Fewer worlds the longer the endgame: about the same work.
 		n = min(n, max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines)))
@@ -365,13 +396,13 @@ func passedAllBut(v *pitch.View, i int) bool {
 
 // endgameLinesOf bounds the lines of play left: the product over the
 // seats of the factorial of their card counts (stopping past
-// endgameLines).
-func endgameLinesOf(v *pitch.View) int {
+// limit).
+func endgameLinesOf(v *pitch.View, limit int) int {
 	lines := 1
 	for i := range v.Game.Seats() {
 		for k := 2; k <= v.Counts[i]; k++ {
 			lines *= k
-			if lines > endgameLines {
+			if lines > limit {
 				return lines
 			}
 		}
