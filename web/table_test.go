@@ -18,12 +18,15 @@ import (
 // The table as a person meets it: every card seen, one screen at desktop
 // and phone sizes, turns and time, refusals explained, the keyboard.
 
-// sizes are the screens the table must fit without scrolling.
-var sizes = []struct {
+// screen is a browser window's size.
+type screen struct {
 	name          string
 	width, height int64
 	phone         bool
-}{
+}
+
+// sizes are the screens the table must fit without scrolling.
+var sizes = []screen{
 	{"desktop", 1280, 720, false},
 	{"laptop", 1366, 768, false},
 	{"phone", 390, 844, true},
@@ -53,11 +56,12 @@ const recorderJS = `(() => {
   return 'true';
 })()`
 
-// layoutJS lists what is wrong with the table on this screen: what matters
-// (the prompt, the hand, the trick, the seat to act) outside the viewport,
-// an element outside its container, seat boxes over trick cards, sideways
-// scrolling, and on a phone text under 12 px and tap targets under 40 px.
-const layoutJS = `(() => {
+// layoutHelpersJS starts a layout check run in the page: probs collects
+// what is wrong; inView(e, what) says e is not wholly in the viewport,
+// inside(e, box) that e is not wholly inside box, tapsOK(sel) that on a
+// phone a target sel matches is under 40 px, and sideways() that the page
+// scrolls sideways.
+const layoutHelpersJS = `
   const probs = [];
   const vw = innerWidth, vh = innerHeight;
   const $ = (s) => document.querySelector(s), $$ = (s) => Array.from(document.querySelectorAll(s));
@@ -77,6 +81,23 @@ const layoutJS = `(() => {
       probs.push(name(e) + ' overflows ' + name(box) + ': ' + [a.left, a.top, a.right, a.bottom].map(Math.round).join(',') +
         ' in ' + [b.left, b.top, b.right, b.bottom].map(Math.round).join(','));
   };
+  const tapsOK = (sel) => {
+    if (vw >= 600) return;
+    $$(sel).forEach((e) => {
+      const r = rect(e);
+      if (r.width > 0 && (r.width < 40 || r.height < 40)) probs.push(name(e) + ' is a ' + Math.round(r.width) + 'x' + Math.round(r.height) + ' tap target');
+    });
+  };
+  const sideways = () => {
+    if (document.documentElement.scrollWidth > vw + 1) probs.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + vw);
+  };
+`
+
+// layoutJS lists what is wrong with the table on this screen: what matters
+// (the prompt, the hand, the trick, the seat to act) outside the viewport,
+// an element outside its container, seat boxes over trick cards, sideways
+// scrolling, and on a phone text under 12 px and tap targets under 40 px.
+const layoutJS = `(() => {` + layoutHelpersJS + `
   const tv = $('#table-view').dataset;
   const seated = Number(tv.seat) >= 0;
   inView($('#actions'), 'the prompt');
@@ -92,16 +113,13 @@ const layoutJS = `(() => {
     if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) probs.push('seat ' + s.dataset.seat + ' covers trick card ' + c.dataset.card);
   }));
   $$('#sheet th, #sheet td').forEach((e) => inside(e, $('#sheet').closest('.panel')));
-  if (document.documentElement.scrollWidth > vw + 1) probs.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + vw);
+  sideways();
   if (vw < 600) {
     $$('#table-view .badge, #table-view .s-stats, #table-view .c-tag, #table-view .c-label, #actions .hint, #table-info').forEach((e) => {
       if (rect(e).width > 0 && parseFloat(getComputedStyle(e).fontSize) < 12) probs.push(name(e) + ' text is ' + getComputedStyle(e).fontSize);
     });
-    $$('#actions button, #hand button.card, #hand-actions button').forEach((e) => {
-      const r = rect(e);
-      if (r.width > 0 && (r.width < 40 || r.height < 40)) probs.push(name(e) + ' is a ' + Math.round(r.width) + 'x' + Math.round(r.height) + ' tap target');
-    });
   }
+  tapsOK('#actions button, #hand button.card, #hand-actions button');
   return JSON.stringify(probs);
 })()`
 
@@ -111,22 +129,56 @@ func (s *site) checkLayout(what string, shots map[string]bool) {
 	t := s.t
 	t.Helper()
 	for _, sz := range sizes {
-		scale := 1.0
-		if sz.phone {
-			scale = 2
-		}
-		s.do("resize to "+sz.name, chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(scale)), chromedp.Sleep(300*time.Millisecond))
-		var probs []string
-		s.eval(layoutJS, &probs)
-		for _, p := range probs {
-			t.Errorf("%s at %s %dx%d: %s", what, sz.name, sz.width, sz.height, p)
-		}
+		s.layoutAt(what, sz, layoutJS)
 		if name := what + "-" + sz.name; !shots[name] && sz.name != "laptop" {
 			shots[name] = true
 			s.shot("table-"+name, false)
 		}
 	}
 	s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
+}
+
+// layoutAt resizes the page to sz and fails the test with each problem
+// the layout check js (layoutJS, pageLayoutJS) finds.
+func (b *browser) layoutAt(what string, sz screen, js string) {
+	b.t.Helper()
+	scale := 1.0
+	if sz.phone {
+		scale = 2
+	}
+	b.do("resize to "+sz.name, chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(scale)), chromedp.Sleep(300*time.Millisecond))
+	var probs []string
+	b.eval(js, &probs)
+	for _, p := range probs {
+		b.t.Errorf("%s at %s %dx%d: %s", what, sz.name, sz.width, sz.height, p)
+	}
+}
+
+// pageLayoutJS lists what is wrong with a page other than the table on
+// this screen: what view matches outside the viewport at the top of the
+// page, an element outside its panel, sideways scrolling, and on a phone
+// tap targets that taps matches under 40 px.
+func pageLayoutJS(view, taps string) string {
+	return `(() => {` + layoutHelpersJS + fmt.Sprintf(`
+  scrollTo(0, 0);
+  $$(%q).forEach((e) => inView(e, name(e)));
+  $$('main .panel').filter((p) => rect(p).width > 0).forEach((p) => p.querySelectorAll('*').forEach((e) => {
+    if (!e.closest('.sr-only') && !e.parentElement.closest('.table-scroll')) inside(e, p);
+  }));
+  sideways();
+  tapsOK(%q);
+  return JSON.stringify(probs);
+})()`, view, taps)
+}
+
+// checkPage checks a page other than the table at every size with
+// pageLayoutJS(view, taps), and puts the desktop size back.
+func (b *browser) checkPage(what, view, taps string) {
+	b.t.Helper()
+	for _, sz := range sizes {
+		b.layoutAt(what, sz, pageLayoutJS(view, taps))
+	}
+	b.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
 }
 
 // tricksOf lists a record's tricks in order, each as its cards in play

@@ -1,11 +1,13 @@
 // The history: the server's matches, newest first, paged and by game
 // (/history; /history?tables=ID,ID for the tables this browser sat at),
-// each with its hands' replays and the whole match as one file.
+// each with its hands' replays, the whole match as one file, and the
+// review of the whole match.
 
 import { t, num } from './i18n.js';
 import { $, h, api, showError, gameName, GAMES } from './util.js';
+import { matchReview } from './matchreview.js';
 
-const H = { offset: 0, limit: 20, game: '', tables: '' };
+const H = { offset: 0, limit: 20, game: '', tables: '', review: null };
 
 export function initHistory() {
   $('#history').hidden = false;
@@ -59,5 +61,21 @@ function row(tb) {
     h('td', { text: result }),
     h('td', {}, h('time', { datetime: tb.created, text: date.toLocaleString() })),
     h('td', { text: num(tb.hands) }),
-    h('td', {}, hands, tb.hands ? h('a', { href: `/api/tables/${tb.id}/match`, download: `pitch-${tb.id}-match.json` }, t('history.download')) : null));
+    h('td', {}, hands, tb.hands ? [
+      h('a', { href: `/api/tables/${tb.id}/match`, download: `pitch-${tb.id}-match.json` }, t('history.download')), ' ',
+      h('button', { type: 'button', class: 'linkish review-match', onclick: () => reviewMatch(tb, names) }, t('review.matchButton')),
+    ] : null));
+}
+
+// reviewMatch opens the review of a match below the list and starts it
+// for every seat.
+function reviewMatch(tb, names) {
+  const panel = $('#history-review');
+  panel.hidden = false;
+  $('#history-review-h').textContent = t('review.matchOf', { Game: gameName(tb.variant), Players: names.join(', ') });
+  panel.dataset.id = tb.id;
+  if (H.review) H.review.stop();
+  H.review = matchReview($('#history-mr'), tb.id, names);
+  H.review.start('');
+  panel.scrollIntoView();
 }

@@ -5,6 +5,7 @@
 
 import { t, num } from './i18n.js';
 import { $, h, api, errorText, showError, cardNode, cardText, suitName, SUITS, gameName, sortHand, POINT_KEYS } from './util.js';
+import { matchReview } from './matchreview.js';
 
 const R = { data: null, k: 0, id: '', n: 0, reviews: {} };
 
@@ -85,9 +86,15 @@ function show(data) {
   $('#rp-main').hidden = false;
   $('#rp-review').hidden = false;
   $('#rp-all').hidden = !R.id;
+  $('#rp-match').hidden = !R.id;
   if (R.id) {
     $('#rp-all').onclick = () => { for (let i = 0; i < seats; i++) review(i, true); };
-    summary();
+    R.match = matchReview($('#rp-match'), R.id, Array.from({ length: seats }, (_, i) => nameOf(i)), handSummary);
+    // The table page's "Review the match" link comes here with #match.
+    if (location.hash === '#match') {
+      $('#rp-match').scrollIntoView();
+      R.match.start('');
+    }
   }
   go(0);
 }
@@ -203,21 +210,17 @@ function markDecision() {
   }
 }
 
-// summary shows the hand's reviews made so far, by seat.
-async function summary() {
-  try {
-    const all = await api('GET', `/api/tables/${encodeURIComponent(R.id)}/reviews`);
-    const mine = all.reviews.filter((x) => x.hand === R.n);
-    const match = {};
-    for (const x of all.reviews) {
-      match[x.seat] = match[x.seat] || { m: 0, b: 0 };
-      match[x.seat].m += x.mistakes;
-      match[x.seat].b += x.blunders;
-    }
-    $('#rp-summary').replaceChildren(
-      h('p', { class: 'hint', text: t('review.handSummary') }),
-      h('ul', {}, mine.map((x) => h('li', { text: t('review.count', { Who: nameOf(x.seat), Mistakes: x.mistakes, Blunders: x.blunders, Loss: x.loss.toFixed(2) }) }))),
-      h('p', { class: 'hint', text: t('review.matchSummary') }),
-      h('ul', {}, Object.entries(match).map(([s, x]) => h('li', { text: t('review.matchCount', { Who: nameOf(Number(s)), Mistakes: x.m, Blunders: x.b }) }))));
-  } catch (e) { /* the summary is an extra */ }
+// summary shows the reviews made so far again: the match's, and the
+// hand's by handSummary.
+function summary() {
+  if (R.match) R.match.refresh();
+}
+
+// handSummary shows the hand's reviews made so far, by seat, from what
+// GET or POST …/reviews answered.
+function handSummary(all) {
+  const mine = all.reviews.filter((x) => x.hand === R.n).sort((a, b) => a.seat - b.seat);
+  $('#rp-summary').replaceChildren(
+    h('p', { class: 'hint', text: t('review.handSummary') }),
+    h('ul', {}, mine.map((x) => h('li', { dataset: { seat: String(x.seat) }, text: t('review.count', { Who: nameOf(x.seat), Mistakes: x.mistakes, Blunders: x.blunders, Loss: x.loss.toFixed(2) }) }))));
 }

@@ -110,6 +110,16 @@ export async function initTable(id) {
   roving($('#hand'), 0);
   window.addEventListener('online', () => { if (!app.ws) reconnectNow(); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden && !app.ws) reconnectNow(); });
+  // A page left for another (kept in the back/forward cache) lets its
+  // connection go, so that the table does not play on for a page nobody
+  // sees; shown again, it connects afresh.
+  window.addEventListener('pagehide', () => {
+    const ws = app.ws;
+    app.ws = null;
+    clearTimeout(app.retryTimer);
+    if (ws) ws.close(1000);
+  });
+  window.addEventListener('pageshow', (ev) => { if (ev.persisted && !app.ws) reconnectNow(); });
   new ResizeObserver(() => placeSeats()).observe($('#felt'));
   window.addEventListener('resize', () => placeSeats()); // seat boxes change size with the screen too
   setInterval(tick, 250);
@@ -1118,7 +1128,7 @@ function renderSheet(m) {
   const head = h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: t('sheet.bid') }),
     ...Array.from({ length: n }, (_, i) => h('th', { scope: 'col', class: i === m.seat ? 'me' : '', title: nameOf(i) }, shortName(i, 5))));
   const rows = m.sheet.map((r) => h('tr', { class: r.made ? 'made' : 'set' },
-    h('th', { scope: 'row', text: num(r.hand) }),
+    h('th', { scope: 'row' }, h('a', { href: '/t/' + encodeURIComponent(app.id) + '/hands/' + r.hand, class: 'replay-link', title: t('records.replay') }, num(r.hand))),
     h('td', { title: t(r.made ? 'result.made' : 'result.set', { Who: nameOf(r.bidder), Bid: r.bid }) },
       num(r.bid) + ' #' + r.bidder, h('span', { class: r.made ? 'ok' : 'bad', text: r.made ? '✓' : '✗' }),
       h('span', { class: 'sr-only', text: ' ' + t(r.made ? 'sheet.made' : 'sheet.set') })),
@@ -1190,7 +1200,8 @@ async function renderRecords(m) {
     const hands = await api('GET', '/api/tables/' + encodeURIComponent(app.id) + '/hands');
     list.replaceChildren(...hands.map((x) => h('li', {}, h('a', { href: x.url, download: 'pitch-' + app.id + '-hand-' + x.hand + '.json' }, t('records.hand', { N: x.hand })),
       ' · ', h('a', { href: '/t/' + encodeURIComponent(app.id) + '/hands/' + x.hand, class: 'replay-link' }, t('records.replay')))),
-      h('li', {}, h('a', { href: '/api/tables/' + encodeURIComponent(app.id) + '/match', download: 'pitch-' + app.id + '-match.json' }, t('history.download'))));
+      h('li', {}, h('a', { href: '/api/tables/' + encodeURIComponent(app.id) + '/match', download: 'pitch-' + app.id + '-match.json' }, t('history.download'))),
+      h('li', {}, h('a', { href: '/t/' + encodeURIComponent(app.id) + '/hands/' + n + '#match', class: 'review-match' }, t('review.matchButton'))));
   } catch (e) {
     app.recordsFor = -1;
   }
