@@ -480,13 +480,16 @@ func (s *Server) onNote(ctx context.Context, n store.Note) {
 // info its seats, next table and closed flag. An error (logged) says the
 // table may be behind the store.
 func (s *Server) refresh(ctx context.Context, t *table, info bool) error {
+	asked := ctx
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	var fresh *store.Table
 	if info {
 		var err error
 		if fresh, err = s.store.Table(ctx, t.id); err != nil {
-			s.log.Warn("cluster: reading a table", "table", t.id, "err", err.Error())
+			if asked.Err() == nil { // not a client that left, nor the cluster stopping
+				s.log.Warn("cluster: reading a table", "table", t.id, "err", err.Error())
+			}
 			return err
 		}
 	}
@@ -513,7 +516,7 @@ func (s *Server) refresh(ctx context.Context, t *table, info bool) error {
 		}
 	}
 	err := t.catchUp(ctx)
-	if err != nil {
+	if err != nil && asked.Err() == nil {
 		s.log.Warn("cluster: catching up", "table", t.id, "err", err.Error())
 	}
 	if t.info.FairDeals && !t.driving && t.pending == nil && !t.match.Over() {
