@@ -120,11 +120,17 @@ func newSite(t *testing.T) *site {
 // newSiteWith is newSite with the server's options changed by tweak.
 func newSiteWith(t *testing.T, tweak func(*server.Options)) *site {
 	t.Helper()
+	return newSiteFor(t, 100*time.Second, tweak)
+}
+
+// newSiteFor is newSiteWith for a test that may take up to d in all.
+func newSiteFor(t *testing.T, d time.Duration, tweak func(*server.Options)) *site {
+	t.Helper()
 	chromium := chromiumPath()
 	if chromium == "" {
 		t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium)")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pitch.db"))

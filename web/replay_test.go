@@ -305,7 +305,7 @@ func (s *site) checkReviewPanel(b *browser, id string, n, seat int) {
 // hand's own address. The pages fit the desktop and the phone; the last
 // match is reviewed from the history page too.
 func TestBrowserReplayTable(t *testing.T) {
-	s := newSite(t)
+	s := newSiteFor(t, 200*time.Second, nil) // three hands played, reviewed and replayed twice
 	tab, cancel := chromedp.NewContext(s.ctx, chromedp.WithNewBrowserContext())
 	defer cancel()
 	visitor := &browser{t: t, ctx: tab, shots: s.shots}
@@ -354,7 +354,14 @@ func TestBrowserReplayTable(t *testing.T) {
 	for i, g := range games {
 		s.do("watch "+g.variant, chromedp.Navigate(s.url+"/t/"+g.id+"?watch=1"), chromedp.WaitVisible(chromedp.CSS("#felt")))
 		waitFor(t, g.variant+": the finished hand on the table page", func() bool { return s.count(g.open) > 0 }, 10*time.Second)
-		s.click(g.open) // the first such link: hand 1, or (review-match) the last hand
+		// The first such link: hand 1, or (review-match) the last hand.
+		// The bots play on while we watch, and the list may be drawn
+		// again at any moment: the link is found and clicked in one go.
+		var clicked bool
+		s.eval(fmt.Sprintf(`(() => { const a = document.querySelector(%q); if (a) a.click(); return JSON.stringify(!!a); })()`, g.open), &clicked)
+		if !clicked {
+			t.Fatalf("%s: no link %s to click", g.variant, g.open)
+		}
 		s.do("the replay", chromedp.WaitVisible(chromedp.CSS("#rp-main")))
 		loc, err := chromedp.Run(s.ctx, chromedp.Location())
 		if err != nil {
