@@ -26,19 +26,39 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed for the clients' choices")
 	reconnect := fs.Bool("reconnect", true, "redial dropped connections, as browsers do")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	reviewers := fs.Int("reviewers", 0, "clients asking for reviews of every finished hand and seat during play, again and again (0 to 100)")
 	if !parseFlags(fs, args, stderr) {
+		return 2
+	}
+	if *reviewers < 0 || *reviewers > 100 {
+		fmt.Fprintf(stderr, "pitch loadtest: --reviewers must be 0 to 100, not %d\n", *reviewers)
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	var reviews *loadtest.ReviewReport
+	rctx, stopReviews := context.WithCancel(ctx)
+	reviewsDone := make(chan struct{})
+	go func() {
+		defer close(reviewsDone)
+		if *reviewers > 0 {
+			reviews, _ = loadtest.Reviews(rctx, loadtest.ReviewConfig{URL: *addr, Workers: *reviewers})
+		}
+	}()
 	rep, err := loadtest.Run(ctx, loadtest.Config{URL: *addr, Tables: *tables, Duration: *duration, Variant: *variant,
 		Think: *think, Seed: *seed, Reconnect: *reconnect})
+	stopReviews()
+	<-reviewsDone
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch loadtest: %v\n", err)
 		return 1
 	}
 	if *asJSON {
-		b, _ := json.MarshalIndent(rep, "", "  ")
+		out := struct {
+			*loadtest.Report
+			Reviews *loadtest.ReviewReport `json:"reviews,omitempty"`
+		}{rep, reviews}
+		b, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintf(stdout, "%s\n", b)
 		return 0
 	}
@@ -52,5 +72,9 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "server heap: %.1f MiB before, %.1f MiB after; %d connections open at the end\n",
 		float64(rep.HeapBefore)/(1<<20), float64(rep.HeapAfter)/(1<<20), rep.Connections)
+	if reviews != nil {
+		fmt.Fprintf(stdout, "review requests %d: %d done (200), %d pending (202), %d busy (503), %d errors\n",
+			reviews.Requests, reviews.Done, reviews.Pending, reviews.Busy, reviews.Errors)
+	}
 	return 0
 }

@@ -1,0 +1,72 @@
+package loadtest
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"pitch/server"
+	"pitch/store"
+)
+
+// TestReviewsDuringLoad runs review traffic beside a short load test on
+// an in-process server: every review request gets one of the review
+// answers (made, queued, queue full), none fails, and play goes on.
+func TestReviewsDuringLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays tables for seconds")
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pitch.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := server.New(ctx, st, server.Options{BotDelay: time.Millisecond, AwayDelay: time.Minute,
+		RetryDelay: 20 * time.Millisecond, DealWait: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	defer srv.Close()
+
+	rctx, stop := context.WithCancel(ctx)
+	got := make(chan *ReviewReport, 1)
+	go func() {
+		rep, err := Reviews(rctx, ReviewConfig{URL: hs.URL, Workers: 2})
+		if err != nil {
+			t.Error(err)
+		}
+		got <- rep
+	}()
+	rep, err := Run(ctx, Config{URL: hs.URL, Tables: 4, Duration: 4 * time.Second, Variant: "auction", Think: time.Millisecond, Seed: 3})
+	stop()
+	reviews := <-got
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Hands == 0 || rep.Errors != 0 {
+		t.Fatalf("the load test played %d hands with %d errors (%v), want hands and no errors", rep.Hands, rep.Errors, rep.ErrorSamples)
+	}
+	if reviews == nil {
+		t.Fatal("no review report")
+	}
+	if reviews.Requests == 0 || reviews.Errors != 0 || reviews.Done+reviews.Pending+reviews.Busy != reviews.Requests {
+		t.Errorf("review requests: %+v, want some, every one answered 200, 202 or 503", *reviews)
+	}
+	if reviews.Done+reviews.Pending == 0 {
+		t.Errorf("review requests: %+v, want some queued or made", *reviews)
+	}
+}
+
+// TestReviewsBadConfig: a worker count out of range is refused.
+func TestReviewsBadConfig(t *testing.T) {
+	for _, n := range []int{0, -1, 101} {
+		if _, err := Reviews(context.Background(), ReviewConfig{URL: "http://127.0.0.1:1", Workers: n}); err == nil {
+			t.Errorf("Reviews with %d workers: no error", n)
+		}
+	}
+}
