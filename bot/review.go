@@ -238,3 +238,49 @@ func HindsightPlay(s *pitch.State, played pitch.Action) *Hindsight {
 }
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// SeatTally is one seat's reviews over the hands of a match, counted: the
+// sums of its HandReviews' counts (a decision's verdict is Review's, from
+// MistakeLoss and BlunderLoss).
+type SeatTally struct {
+	Seat      int     `json:"seat"`
+	Hands     int     `json:"hands"` // hands reviewed for the seat
+	Decisions int     `json:"decisions"`
+	Mistakes  int     `json:"mistakes"` // decisions marked "mistake" (blunders not counted)
+	Blunders  int     `json:"blunders"`
+	Loss      float64 `json:"loss"` // the sum of the hands' losses
+	// Marked are the hands, numbered from 1, with a mistake or a blunder
+	// of the seat.
+	Marked []int `json:"marked"`
+}
+
+// TallyBySeat counts the reviews of a match by seat: hands[k] holds the
+// reviews (of any seats) of hand k+1. The tallies are in seat order; a
+// seat with no review is left out.
+func TallyBySeat(hands [][]*HandReview) []SeatTally {
+	by := map[int]*SeatTally{}
+	for k, reviews := range hands {
+		for _, r := range reviews {
+			t := by[r.Seat]
+			if t == nil {
+				t = &SeatTally{Seat: r.Seat, Marked: []int{}}
+				by[r.Seat] = t
+			}
+			t.Hands++
+			t.Decisions += len(r.Decisions)
+			t.Mistakes += r.Mistakes
+			t.Blunders += r.Blunders
+			t.Loss += r.Loss
+			if r.Mistakes+r.Blunders > 0 {
+				t.Marked = append(t.Marked, k+1)
+			}
+		}
+	}
+	out := []SeatTally{}
+	for _, t := range by {
+		t.Loss = round2(t.Loss)
+		out = append(out, *t)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Seat < out[b].Seat })
+	return out
+}

@@ -7,7 +7,7 @@
 //	pitch deal --variant V --seed N [--dealer D] [--players N] [--play BOT]
 //	pitch rules [VARIANT]      the rules as implemented, with options and defaults
 //	pitch advise [--level L] [--json] [FILE]  a bot's ranked options at a decision
-//	pitch review [--seat S] [--json] [FILE]   each decision of a hand weighed: mistakes and blunders
+//	pitch review [--seat S] [--json] [FILE]   each decision of a hand (or of a match file's hands) weighed: mistakes and blunders
 package main
 
 import (
@@ -34,7 +34,7 @@ func init() {
 		{"score", "score [FILE]: score a hand record and print the result as JSON", runScore},
 		{"verify", "verify [FILE]: check that a hand record from a pitch serve table was dealt fairly (docs/fairness.md)", runVerify},
 		{"deal", "deal --variant V --seed N [--dealer D] [--players N] [--play BOT]: print a hand record of a random deal (played out by bots with --play)", runDeal},
-		{"review", "review [--seat S|all] [--worlds N] [--seed N] [--json] [FILE]: each decision of a hand record weighed from what its seat knew: mistakes, blunders and the best options", runReview},
+		{"review", "review [--seat S|all] [--worlds N] [--seed N] [--json] [FILE]: each decision of a hand record (or of every hand of a match file) weighed from what its seat knew: mistakes, blunders and the best options, counted by seat for a match", runReview},
 		{"advise", "advise [--level expert|hard|medium] [--seed N] [--json] [FILE]: the options of the seat to act at the end of a hand record, best first, with expected values and bids' chances", runAdvise},
 		{"rules", "rules [--lang L] [VARIANT]: print the rules as implemented, with the options and their defaults", runRules},
 		{"sim", "sim --variant V (--seats B,B,... | --a B --b B) (--hands N | --matches N [--max-hands N]) [--duplicate] [--seed N] [--workers N] [--json] [--svg FILE]: bots against bots", runSim},
