@@ -46,7 +46,7 @@ type cluster struct {
 	// afresh: the heartbeat lapsed so long that other processes may have
 	// swept this one's records (store.Cluster.Sweep).
 	rewrite  bool
-	lastBeat time.Time // the last heartbeat stored (the lease loop's own)
+	lastBeat time.Time // when the last heartbeat was stored
 
 	ctx    context.Context // ends when the cluster stops
 	cancel context.CancelFunc
@@ -172,14 +172,18 @@ func (s *Server) presenceLoop(ctx context.Context) {
 		if rewrite {
 			written = map[string][pitch.MaxSeats + 1]int{}
 			s.mu.Lock()
-			for id, t := range s.tables {
+			tables := make([]*table, 0, len(s.tables))
+			for _, t := range s.tables {
+				tables = append(tables, t)
+			}
+			s.mu.Unlock()
+			for _, t := range tables {
 				t.mu.Lock()
 				if len(t.conns) > 0 {
-					dirty[id] = true
+					dirty[t.id] = true
 				}
 				t.mu.Unlock()
 			}
-			s.mu.Unlock()
 		}
 		for id := range dirty {
 			s.mu.Lock()
@@ -260,14 +264,14 @@ func (s *Server) leaseRound(ctx context.Context) {
 		return
 	}
 	now := time.Now()
+	cl.mu.Lock()
 	if !cl.lastBeat.IsZero() && now.Sub(cl.lastBeat) >= cl.gone()-cl.ttl {
 		// Away so long that another process may have swept this one's
 		// presence: write it all again.
-		cl.mu.Lock()
 		cl.rewrite = true
-		cl.mu.Unlock()
 	}
 	cl.lastBeat = now
+	cl.mu.Unlock()
 	held, err := cl.st.RenewLeases(ctx, cl.id, cl.ttl)
 	if err != nil {
 		warn("cluster: renewing leases failed", err)

@@ -183,3 +183,68 @@ func TestClusterHelloNeedsTheLog(t *testing.T) {
 		t.Fatalf("with the database back: seq %d, %v", seq, err)
 	}
 }
+
+// TestClusterPresenceRewrite: a process whose heartbeat lapsed long
+// enough for the others to sweep its presence writes it all again.
+func TestClusterPresenceRewrite(t *testing.T) {
+	base := os.Getenv("PITCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PITCH_TEST_POSTGRES is not set")
+	}
+	ctx := context.Background()
+	dsn := storetest.FreshPostgres(t, base)
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := New(ctx, st, Options{BotDelay: 1 << 40, Cluster: true, LeaseTTL: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	w := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(w, httptest.NewRequest("POST", "/api/tables", strings.NewReader(`{"variant":"pawnee"}`)))
+	var info tableInfo
+	if w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &info) != nil {
+		t.Fatalf("create: %d %s", w.Code, w.Body.String())
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(wctx, "ws"+strings.TrimPrefix(hs.URL, "http")+"/api/tables/"+info.ID+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	if err := ws.Write(wctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil {
+		t.Fatal(err)
+	}
+	cl := srv.cl
+	present := func() bool {
+		pres, err := cl.st.Presence(ctx, "someone else", []string{info.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pres[info.ID][-1] == 1
+	}
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !ok(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("not %s within 10s", what)
+			}
+		}
+	}
+	waitFor("present", present)
+	// As a sweep by another process does after the heartbeat lapsed.
+	if err := cl.st.SetPresence(ctx, cl.id, info.ID, -1, 0); err != nil {
+		t.Fatal(err)
+	}
+	cl.mu.Lock()
+	cl.lastBeat = time.Now().Add(-cl.gone()) // the heartbeat lapsed that long ago
+	cl.mu.Unlock()
+	cl.kickLeases()
+	waitFor("present again", present)
+}
