@@ -171,12 +171,7 @@ func (s *Server) presenceLoop(ctx context.Context) {
 		cl.mu.Unlock()
 		if rewrite {
 			written = map[string][pitch.MaxSeats + 1]int{}
-			s.mu.Lock()
-			tables := make([]*table, 0, len(s.tables))
-			for _, t := range s.tables {
-				tables = append(tables, t)
-			}
-			s.mu.Unlock()
+			tables := s.tableList()
 			for _, t := range tables {
 				t.mu.Lock()
 				if len(t.conns) > 0 {
@@ -287,12 +282,7 @@ func (s *Server) leaseRound(ctx context.Context) {
 	for _, id := range held {
 		have[id] = true
 	}
-	s.mu.Lock()
-	tables := make([]*table, 0, len(s.tables))
-	for _, t := range s.tables {
-		tables = append(tables, t)
-	}
-	s.mu.Unlock()
+	tables := s.tableList()
 	var want, driven, done []string
 	for _, t := range tables {
 		t.mu.Lock()
@@ -413,12 +403,7 @@ func (s *Server) setRemote(id string, seats map[int]int) {
 func (s *Server) onNote(ctx context.Context, n store.Note) {
 	cl := s.cl
 	if n.Kind == store.NoteResync {
-		s.mu.Lock()
-		tables := make([]*table, 0, len(s.tables))
-		for _, t := range s.tables {
-			tables = append(tables, t)
-		}
-		s.mu.Unlock()
+		tables := s.tableList()
 		for _, t := range tables {
 			_ = s.refresh(ctx, t, true)
 		}

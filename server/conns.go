@@ -127,12 +127,7 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 	for _, c := range conns {
 		c.deaf.Store(true)
 	}
-	s.mu.Lock()
-	tables := make([]*table, 0, len(s.tables))
-	for _, t := range s.tables {
-		tables = append(tables, t)
-	}
-	s.mu.Unlock()
+	tables := s.tableList()
 	for _, t := range tables {
 		t.mu.Lock()
 		if t.timer != nil {

@@ -31,12 +31,7 @@ func (s *Server) sweeper(every time.Duration) {
 // store, keeps its record, leaves the lobby and memory, and is no longer
 // loaded at start.
 func (s *Server) sweep(ctx context.Context, now time.Time) {
-	s.mu.Lock()
-	tables := make([]*table, 0, len(s.tables))
-	for _, t := range s.tables {
-		tables = append(tables, t)
-	}
-	s.mu.Unlock()
+	tables := s.tableList()
 	var touched, idle []*table
 	for _, t := range tables {
 		t.mu.Lock()

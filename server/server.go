@@ -712,3 +712,15 @@ func (s *Server) handleHand(w http.ResponseWriter, r *http.Request) {
 	}
 	s.writeError(w, r, errorf(NotFound, op, "hand %d is not finished (finished hands: %d)", n, len(hands)))
 }
+
+// tableList returns the tables in memory, taken under the server's lock
+// and returned without it, so that each can then be locked on its own.
+func (s *Server) tableList() []*table {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tables := make([]*table, 0, len(s.tables))
+	for _, t := range s.tables {
+		tables = append(tables, t)
+	}
+	return tables
+}
