@@ -213,7 +213,10 @@ func TestSIGTERMDuringPlay(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		rep, err := Run(context.Background(), Config{URL: "http://" + addr, Tables: tables, Duration: 6 * time.Second,
+		// Play lasts 12 s so that after the signal at 3 s, the drain and
+		// the restart (seconds on a loaded machine) leave every table time
+		// to go on.
+		rep, err := Run(context.Background(), Config{URL: "http://" + addr, Tables: tables, Duration: 12 * time.Second,
 			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 8, Reconnect: true, Once: true,
 			Options: map[string]any{"target": 1000}})
 
