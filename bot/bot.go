@@ -74,7 +74,7 @@ func New(name string) (Bot, error) {
 
 // expertVariant builds an expert with some of its settings changed, for
 // measuring them with pitch sim: "expert:minmake=0.5,endgame=20000,
-// worlds=100,raw,blind".
+// worlds=100,bidworlds=1000,raw,blind".
 func expertVariant(name, settings string) (Bot, error) {
 	b := &Expert{Label: strings.ToLower(name)}
 	for _, kv := range strings.Split(settings, ",") {
@@ -91,8 +91,10 @@ func expertVariant(name, settings string) (Bot, error) {
 			b.Endgame, err = strconv.Atoi(v)
 		case "worlds":
 			b.Worlds, err = strconv.Atoi(v)
+		case "bidworlds":
+			b.BidWorlds, err = strconv.Atoi(v)
 		default:
-			return nil, fmt.Errorf("bot %q: unknown expert setting %q: the settings are raw, blind, minmake=P, endgame=N, worlds=N", name, k)
+			return nil, fmt.Errorf("bot %q: unknown expert setting %q: the settings are raw, blind, minmake=P, endgame=N, worlds=N, bidworlds=N", name, k)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("bot %q: setting %q: %q is not a number", name, k, v)

@@ -36,6 +36,9 @@ type Expert struct {
 	// Endgame is the most lines of play solved exactly; 0 means the
 	// game's setting (expertTuning).
 	Endgame int
+	// BidWorlds, when above 0, is the worlds searched for a bid instead
+	// of Worlds.
+	BidWorlds int
 
 	forecasts [8]forecast // the last bids it made, for Forecast
 	nf        int
@@ -147,6 +150,9 @@ func (b *Expert) Analyze(req Request) []Option {
 		n = DefaultExpertWorlds
 	}
 	v := req.View
+	if v.Phase == pitch.PhaseBid && b.BidWorlds > 0 {
+		n = b.BidWorlds
+	}
 	seat := v.Seat
 	maxLines := b.Endgame
 	if maxLines <= 0 {
