@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"time"
 
 	"pitch"
 )
@@ -28,6 +29,10 @@ const hindsightLines = 3000
 type ReviewOptions struct {
 	Worlds int    // worlds drawn per decision; 0 means ReviewWorlds
 	Seed   uint64 // mixed with each decision's place: the same record, seat and seed give the same review
+	// Pause, when set, is called after each decision is weighed, with the
+	// time that took: a server rests there so that reviews leave the
+	// cores to live play. It does not change the review.
+	Pause func(took time.Duration)
 }
 
 // ReviewOption is one action weighed at a reviewed decision.
@@ -110,7 +115,11 @@ func Review(rec *pitch.Record, seat int, opts ReviewOptions) (*HandReview, error
 		if int(a.Seat) == seat && s.Turn() == seat && !s.Terminal() {
 			legal := s.Legal(nil)
 			if len(legal) > 1 && isLegal(legal, a) {
+				t0 := time.Now()
 				out.Decisions = append(out.Decisions, reviewDecision(&s, i, a, legal, opts))
+				if opts.Pause != nil {
+					opts.Pause(time.Since(t0))
+				}
 			}
 		}
 		if err := s.Apply(a); err != nil {

@@ -14,8 +14,10 @@ import (
 
 // ReviewConfig is review traffic to run beside a load test: Workers
 // clients that ask, again and again, for the review of every finished hand
-// of the server's tables and every seat, as people opening replays would,
-// until the context ends.
+// of the server's tables and every seat, as people opening replays would
+// (a request every reviewPace each), until the context ends. They ask for
+// far more reviews than the server's queue holds, so its review workers
+// never rest for want of work.
 type ReviewConfig struct {
 	URL     string // the server, as Config.URL
 	Workers int    // clients asking at once (1 to 100)
@@ -29,6 +31,10 @@ type ReviewReport struct {
 	Busy     int `json:"busy"`    // 503 review_busy: the queue was full
 	Errors   int `json:"errors"`  // anything else, or no answer
 }
+
+// reviewPace is the pause between one review client's requests: a person
+// stepping through hands quickly.
+const reviewPace = 100 * time.Millisecond
 
 // Reviews runs cfg's review traffic until ctx ends and reports it.
 func Reviews(ctx context.Context, cfg ReviewConfig) (*ReviewReport, error) {
@@ -87,6 +93,7 @@ func Reviews(ctx context.Context, cfg ReviewConfig) (*ReviewReport, error) {
 							if ctx.Err() != nil {
 								return
 							}
+							sleep(ctx, reviewPace)
 							requests.Add(1)
 							switch code {
 							case http.StatusOK:

@@ -42,7 +42,7 @@ func TestReviewsDuringLoad(t *testing.T) {
 		}
 		got <- rep
 	}()
-	rep, err := Run(ctx, Config{URL: hs.URL, Tables: 4, Duration: 4 * time.Second, Variant: "auction", Think: time.Millisecond, Seed: 3})
+	rep, err := Run(ctx, Config{URL: hs.URL, Tables: 4, Duration: 5 * time.Second, Variant: "auction", Think: 20 * time.Millisecond, Seed: 3})
 	stop()
 	reviews := <-got
 	if err != nil {

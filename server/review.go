@@ -32,6 +32,16 @@ const maxReviewQueue = 64
 // the cores, at least one, so that live tables keep the rest.
 var reviewWorkers = max(1, runtime.NumCPU()/4)
 
+// reviewRest is how long a review worker rests after weighing a decision,
+// as a multiple of the time the weighing took: at 3 a worker uses at most
+// a quarter of a core, so that on a small machine (where the one worker
+// would otherwise take one core of two) live tables keep their latency.
+// Reviews take that much longer; docs/reliability.md has the figures.
+const reviewRest = 3
+
+// restAfter is the review workers' bot.ReviewOptions.Pause.
+func restAfter(took time.Duration) { time.Sleep(reviewRest * took) }
+
 // reviewQueue is the server's queue of reviews. The zero value is ready.
 type reviewQueue struct {
 	once    sync.Once
@@ -84,7 +94,7 @@ func (q *reviewQueue) work(ctx context.Context, raw []byte, seat int) ([]byte, e
 	if err != nil {
 		return nil, err
 	}
-	r, err := bot.Review(rec, seat, bot.ReviewOptions{Seed: reviewSeed})
+	r, err := bot.Review(rec, seat, bot.ReviewOptions{Seed: reviewSeed, Pause: restAfter})
 	if err != nil {
 		return nil, err
 	}
