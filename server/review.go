@@ -216,6 +216,20 @@ func countReviews(stored []store.Review) []reviewCount {
 	return out
 }
 
+// handsAndReviews reads a table's finished hands and the reviews made of
+// them.
+func (s *Server) handsAndReviews(ctx context.Context, id, op string) ([]store.Hand, []store.Review, error) {
+	hands, err := s.store.Hands(ctx, id)
+	if err != nil {
+		return nil, nil, unavailable(op, err)
+	}
+	stored, err := s.store.Reviews(ctx, id)
+	if err != nil {
+		return nil, nil, unavailable(op, err)
+	}
+	return hands, stored, nil
+}
+
 // handleReviews serves GET /api/tables/{id}/reviews: the match's reviews
 // made so far, counted by hand and seat, and how many hands are finished.
 func (s *Server) handleReviews(w http.ResponseWriter, r *http.Request) {
@@ -225,14 +239,9 @@ func (s *Server) handleReviews(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	hands, err := s.store.Hands(r.Context(), t.id)
+	hands, stored, err := s.handsAndReviews(r.Context(), t.id, op)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
-		return
-	}
-	stored, err := s.store.Reviews(r.Context(), t.id)
-	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, 200, map[string]any{"hands": len(hands), "reviews": countReviews(stored)})
@@ -293,14 +302,9 @@ func (s *Server) handleMatchReview(w http.ResponseWriter, r *http.Request) {
 		}
 		seats = []int{seat}
 	}
-	hands, err := s.store.Hands(r.Context(), t.id)
+	hands, stored, err := s.handsAndReviews(r.Context(), t.id, op)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
-		return
-	}
-	stored, err := s.store.Reviews(r.Context(), t.id)
-	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, err)
 		return
 	}
 	made := map[[2]int]bool{}
