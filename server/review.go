@@ -132,16 +132,14 @@ func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	stored, err := s.store.Reviews(r.Context(), t.id)
-	if err != nil {
+	rv, err := s.store.Review(r.Context(), t.id, n, seat)
+	switch {
+	case err == nil:
+		writeJSON(w, 200, reviewStatus{Status: "done", Hand: n, Seat: seat, Review: rv.Data})
+		return
+	case !errors.Is(err, store.ErrNotFound):
 		s.writeError(w, r, unavailable(op, err))
 		return
-	}
-	for _, rv := range stored {
-		if rv.N == n && rv.Seat == seat {
-			writeJSON(w, 200, reviewStatus{Status: "done", Hand: n, Seat: seat, Review: rv.Data})
-			return
-		}
 	}
 	q := &s.reviews
 	q.init()

@@ -95,6 +95,18 @@ func testHistoryAndReviews(t *testing.T, s Store) {
 	if _, err := s.Reviews(ctx, "nope"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("reviews of no table: %v", err)
 	}
+	one, err := s.Review(ctx, "c", 1, 2)
+	if err != nil || one.N != 1 || one.Seat != 2 || string(one.Data) != `{"seat":2}` {
+		t.Errorf("review of c hand 1 seat 2: %+v, %v", one, err)
+	}
+	for _, k := range [][2]int{{1, 1}, {2, 2}} {
+		if _, err := s.Review(ctx, "c", k[0], k[1]); !errors.Is(err, ErrNotFound) {
+			t.Errorf("review of c hand %d seat %d, not made: %v", k[0], k[1], err)
+		}
+	}
+	if _, err := s.Review(ctx, "nope", 1, 0); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a review of no table: %v", err)
+	}
 }
 
 func ids(page []Summary) []string {

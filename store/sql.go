@@ -700,6 +700,24 @@ func (s *sqlStore) PutReview(ctx context.Context, id string, r Review) error {
 	return nil
 }
 
+// Review implements Store.
+func (s *sqlStore) Review(ctx context.Context, id string, n, seat int) (Review, error) {
+	r := Review{N: n, Seat: seat}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var data string
+		err := tx.QueryRowContext(ctx, s.d.q(`SELECT review FROM reviews WHERE table_id = ? AND n = ? AND seat = ?`), id, n, seat).Scan(&data)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		r.Data = json.RawMessage(data)
+		return s.explain(err)
+	})
+	if err != nil {
+		return Review{}, fmt.Errorf("store: read the review of hand %d seat %d of table %s: %w", n, seat, id, err)
+	}
+	return r, nil
+}
+
 // Reviews implements Store.
 func (s *sqlStore) Reviews(ctx context.Context, id string) ([]Review, error) {
 	list := []Review{}

@@ -131,6 +131,9 @@ type Store interface {
 	PutReview(ctx context.Context, id string, r Review) error
 	// Reviews returns a table's stored reviews, by hand and seat.
 	Reviews(ctx context.Context, id string) ([]Review, error)
+	// Review returns the stored review of seat in hand n, or ErrNotFound
+	// when there is none (or no such table).
+	Review(ctx context.Context, id string, n, seat int) (Review, error)
 	// Close releases the store.
 	Close() error
 }
