@@ -98,7 +98,7 @@ func normalize(s string) string {
 
 // checkReplaySteps steps the replay page shown from its first step to the
 // last and back, by the buttons or by the keys → and ←, then to the end
-// and the start (End and Home, or ⏭ and ⏮), and checks at every step that
+// and the start (End and Home, or the ▶| and |◀ buttons), and checks at every step that
 // the cards shown in every seat's hand are want's for that step; at the
 // end, that the result is shown.
 func (b *browser) checkReplaySteps(name string, want [][]string, buttons bool) {

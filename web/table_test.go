@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -172,11 +173,18 @@ func pageLayoutJS(view, taps string) string {
 }
 
 // checkPage checks a page other than the table at every size with
-// pageLayoutJS(view, taps), and puts the desktop size back.
+// pageLayoutJS(view, taps), takes its screenshot at desktop and phone
+// size (named for what, "page-…"), and puts the desktop size back.
 func (b *browser) checkPage(what, view, taps string) {
 	b.t.Helper()
+	name := "page-" + strings.Join(strings.FieldsFunc(strings.ToLower(what), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), "-")
 	for _, sz := range sizes {
 		b.layoutAt(what, sz, pageLayoutJS(view, taps))
+		if sz.name != "laptop" {
+			b.shot(name+"-"+sz.name, false)
+		}
 	}
 	b.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
 }

@@ -51,7 +51,7 @@ function row(tb) {
   const names = tb.seats.map((s) => s.name || t('seat.free'));
   let result = t(tb.closed ? 'lobby.state.closed' : 'history.running');
   if (tb.winner && tb.winner.length) result = t('history.won', { Who: tb.winner.map((i) => names[i]).join(' & ') });
-  if (tb.scores) result += ' · ' + tb.scores.map(num).join('–');
+  if (tb.scores) result += ' · ' + tb.scores.map(num).join(', ');
   const hands = [];
   for (let n = 1; n <= tb.hands; n++) hands.push(h('a', { href: `/t/${tb.id}/hands/${n}`, class: 'hand-link' }, t('records.hand', { N: n })), ' ');
   const date = new Date(tb.created);
