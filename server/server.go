@@ -687,30 +687,14 @@ func (s *Server) handleHands(w http.ResponseWriter, r *http.Request) {
 // handleHand serves a finished hand's record; a hand in progress has none.
 func (s *Server) handleHand(w http.ResponseWriter, r *http.Request) {
 	const op = "hand record"
-	t, err := s.table(r.Context(), r.PathValue("id"))
+	t, n, raw, err := s.finishedHand(r, op)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	n, err := strconv.Atoi(r.PathValue("n"))
-	if err != nil || n < 1 {
-		s.writeError(w, r, errorf(Invalid, op, "hand numbers start at 1, not %q", r.PathValue("n")))
-		return
-	}
-	hands, err := s.store.Hands(r.Context(), t.id)
-	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
-		return
-	}
-	for _, h := range hands {
-		if h.N == n {
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="pitch-%s-hand-%d.json"`, t.id, n))
-			_, _ = w.Write(h.Record)
-			return
-		}
-	}
-	s.writeError(w, r, errorf(NotFound, op, "hand %d is not finished (finished hands: %d)", n, len(hands)))
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="pitch-%s-hand-%d.json"`, t.id, n))
+	_, _ = w.Write(raw)
 }
 
 // tableList returns the tables in memory, taken under the server's lock
