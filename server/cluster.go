@@ -181,9 +181,7 @@ func (s *Server) presenceLoop(ctx context.Context) {
 			}
 		}
 		for id := range dirty {
-			s.mu.Lock()
-			t := s.tables[id]
-			s.mu.Unlock()
+			t := s.inMemory(id)
 			if t == nil {
 				continue
 			}
@@ -329,9 +327,7 @@ func (s *Server) leaseRound(ctx context.Context) {
 // takeOver starts driving a table whose lease this process just took: from
 // the log's end, with a deal commitment of its own.
 func (s *Server) takeOver(ctx context.Context, id string) {
-	s.mu.Lock()
-	t := s.tables[id]
-	s.mu.Unlock()
+	t := s.inMemory(id)
 	if t == nil {
 		return
 	}
@@ -363,9 +359,7 @@ func (s *Server) takeOver(ctx context.Context, id string) {
 
 // setRemote sets who is connected to a table at other processes.
 func (s *Server) setRemote(id string, seats map[int]int) {
-	s.mu.Lock()
-	t := s.tables[id]
-	s.mu.Unlock()
+	t := s.inMemory(id)
 	if t == nil {
 		return
 	}
@@ -420,9 +414,7 @@ func (s *Server) onNote(ctx context.Context, n store.Note) {
 		}
 		return
 	}
-	s.mu.Lock()
-	t := s.tables[n.Table]
-	s.mu.Unlock()
+	t := s.inMemory(n.Table)
 	if t == nil {
 		return // not held here: loaded afresh when asked for
 	}

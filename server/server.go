@@ -708,3 +708,10 @@ func (s *Server) tableList() []*table {
 	}
 	return tables
 }
+
+// inMemory returns the table with id if this process holds it, or nil.
+func (s *Server) inMemory(id string) *table {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tables[id]
+}
