@@ -63,6 +63,12 @@ func New(name string) (Bot, error) {
 	if rest, ok := strings.CutPrefix(strings.ToLower(name), "expert:"); ok {
 		return expertVariant(name, rest)
 	}
+	if rest, ok := strings.CutPrefix(strings.ToLower(name), "heuristic:bidshift="); ok {
+		if x, err := strconv.ParseFloat(rest, 64); err == nil {
+			return Heuristic{BidShift: x, Label: strings.ToLower(name)}, nil
+		}
+		return nil, fmt.Errorf("bot %q: the bid shift must be a number of points", name)
+	}
 	if rest, ok := strings.CutPrefix(strings.ToLower(name), "search:worlds="); ok {
 		if n, err := strconv.Atoi(rest); err == nil && n > 0 {
 			return &Search{Worlds: n, Label: strings.ToLower(name)}, nil
@@ -78,13 +84,23 @@ func New(name string) (Bot, error) {
 func expertVariant(name, settings string) (Bot, error) {
 	b := &Expert{Label: strings.ToLower(name)}
 	for _, kv := range strings.Split(settings, ",") {
-		k, v, _ := strings.Cut(kv, "=")
+		k, v, hasValue := strings.Cut(kv, "=")
 		var err error
+		switch k {
+		case "raw", "blind", "sides", "look":
+			if hasValue {
+				return nil, fmt.Errorf("bot %q: the expert setting %q takes no value", name, k)
+			}
+		}
 		switch k {
 		case "raw":
 			b.Raw = true
 		case "blind":
 			b.Blind = true
+		case "look":
+			b.Look = true
+		case "sides":
+			b.Sides = true
 		case "minmake":
 			b.MinMake, err = strconv.ParseFloat(v, 64)
 		case "endgame":
@@ -93,8 +109,15 @@ func expertVariant(name, settings string) (Bot, error) {
 			b.Worlds, err = strconv.Atoi(v)
 		case "bidworlds":
 			b.BidWorlds, err = strconv.Atoi(v)
+		case "bidshift":
+			b.BidShift, err = strconv.ParseFloat(v, 64)
+		case "others":
+			b.Others, err = strconv.ParseFloat(v, 64)
+			if err == nil && b.Others == 0 {
+				b.Others = -1 // 0 asked for: Others keeps 0 for the game's setting
+			}
 		default:
-			return nil, fmt.Errorf("bot %q: unknown expert setting %q: the settings are raw, blind, minmake=P, endgame=N, worlds=N, bidworlds=N", name, k)
+			return nil, fmt.Errorf("bot %q: unknown expert setting %q: the settings are raw, blind, sides, look, minmake=P, endgame=N, worlds=N, bidworlds=N, others=W, bidshift=X", name, k)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("bot %q: setting %q: %q is not a number", name, k, v)

@@ -344,6 +344,9 @@ func TestNewNames(t *testing.T) {
 		{"Expert", "expert", &Expert{}},
 		{"expert-raw", "expert-raw", &Expert{Raw: true, Label: "expert-raw"}},
 		{"expert-blind", "expert-blind", &Expert{Blind: true, Label: "expert-blind"}},
+		{"expert:look,bidshift=0.75,others=0,sides", "expert:look,bidshift=0.75,others=0,sides",
+			&Expert{Look: true, BidShift: 0.75, Others: -1, Sides: true, Label: "expert:look,bidshift=0.75,others=0,sides"}},
+		{"heuristic:bidshift=-1.5", "heuristic:bidshift=-1.5", Heuristic{BidShift: -1.5, Label: "heuristic:bidshift=-1.5"}},
 	}
 	for _, tc := range tests {
 		b, err := New(tc.name)
@@ -358,6 +361,13 @@ func TestNewNames(t *testing.T) {
 	for _, n := range Names {
 		if _, err := New(n); err != nil {
 			t.Errorf("New(%q), a listed name: %v", n, err)
+		}
+	}
+	for _, bad := range []string{"expert:look=", "expert:bidshift=much", "expert:fast", "heuristic:bidshift=x"} {
+		if b, err := New(bad); err == nil {
+			t.Errorf("New(%q) = %v, want an error", bad, b)
+		} else if !strings.Contains(err.Error(), bad) {
+			t.Errorf("New(%q) error %q does not name it", bad, err)
 		}
 	}
 	for _, bad := range []string{"", "grandmaster", "searchy"} {

@@ -39,6 +39,20 @@ type Expert struct {
 	// BidWorlds, when above 0, is the worlds searched for a bid instead
 	// of Worlds.
 	BidWorlds int
+	// Others is the weight its results give its rivals' average score
+	// (objective): 1 plays for its standing, 0 for its own score alone.
+	// 0 means the game's setting (expertTuning), a negative value 0.
+	Others float64
+	// Sides scores a hand as the search bot does, against the other side
+	// of the hand only, not every rival for the match (objective). It is
+	// how the difference is measured.
+	Sides bool
+	// BidShift moves the bids of the playouts' heuristic by this many
+	// points (model); 0 means the game's setting (expertTuning).
+	BidShift float64
+	// Look models the other seats' play by a one-step look ahead in each
+	// world (model) instead of the heuristic.
+	Look bool
 
 	forecasts [8]forecast // the last bids it made, for Forecast
 	nf        int
@@ -63,12 +77,14 @@ const expertDraw = 3
 //     exactly. Ten-point's hands thin out fast (only trumps are held), so
 //     its endgames are solved from earlier on.
 var expertTuning = map[pitch.Variant]struct {
-	minMake float64
-	endgame int
+	minMake  float64
+	endgame  int
+	others   float64
+	bidShift float64
 }{
-	pitch.Auction:  {minMake: -1, endgame: endgameLines},
-	pitch.TenPoint: {minMake: -1, endgame: 20000},
-	pitch.Pawnee:   {minMake: MinMake, endgame: endgameLines},
+	pitch.Auction:  {minMake: -1, endgame: endgameLines, others: 1},
+	pitch.TenPoint: {minMake: -1, endgame: 20000, others: 1},
+	pitch.Pawnee:   {minMake: MinMake, endgame: endgameLines, others: 1},
 }
 
 type forecast struct {
@@ -158,14 +174,27 @@ func (b *Expert) Analyze(req Request) []Option {
 	if maxLines <= 0 {
 		maxLines = expertTuning[v.Game.Variant].endgame
 	}
+	m := model{Bid: b.BidShift, Look: b.Look}
+	if m.Bid == 0 {
+		m.Bid = expertTuning[v.Game.Variant].bidShift
+	}
+	ob := objective{W: b.Others, Standing: !b.Sides}
+	if ob.W == 0 {
+		ob.W = expertTuning[v.Game.Variant].others
+	} else if ob.W < 0 {
+		ob.W = 0
+	}
 	lines := endgameLinesOf(v, maxLines)
 	endgame := v.Phase == pitch.PhasePlay && lines <= maxLines
 	if endgame {
 		// Fewer worlds the longer the endgame: about the same work.
 		n = min(n, max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines)))
 	}
-	worlds := drawWorlds(v, req.Rand, n, !b.Blind)
+	worlds := drawWorlds(v, req.Rand, n, !b.Blind, m)
 	cands := candidates(&worlds[0], req)
+	if v.Phase == pitch.PhaseCall {
+		cands = append(cands, aloneCalls(req, cands)...)
+	}
 	opts := make([]Option, len(cands))
 	type bidStats struct{ made, set, lost float64 }
 	stats := make([]bidStats, len(cands))
@@ -180,10 +209,10 @@ func (b *Expert) Analyze(req Request) []Option {
 			}
 			var val float64
 			if endgame {
-				val = solveFor(&x, seat)
+				val = solveWith(&x, seat, ob)
 			} else {
-				rollout(&x)
-				val = outcome(&x, seat)
+				rolloutModel(&x, m)
+				val = ob.of(&x, seat)
 			}
 			opts[i].Value += val
 			if c.Kind == pitch.ActBid {
@@ -233,6 +262,29 @@ func (b *Expert) Analyze(req Request) []Option {
 	return opts
 }
 
+// aloneCalls returns the calls that leave the bidder alone, which the
+// search bot's candidates only reach by chance: in each suit, the highest
+// card of its own (when the rules let it call one), if not in have.
+// Playing alone keeps the whole take from a partner who is a rival for
+// the match.
+func aloneCalls(req Request, have []pitch.Action) []pitch.Action {
+	var out []pitch.Action
+	seat := req.View.Seat
+	for t := pitch.Clubs; t < pitch.NoSuit; t++ {
+		for _, c := range trumpOrders[1][t] {
+			if c.IsJoker() || c.Suit() != t || !req.View.Hand.Has(c) {
+				continue
+			}
+			a := pitch.Call(seat, c)
+			if isLegal(req.Legal, a) && !isLegal(have, a) {
+				out = append(out, a)
+			}
+			break
+		}
+	}
+	return out
+}
+
 // swing is about what a bid changes between made and set: the bid lost
 // and what the side would have taken.
 func swing(v *pitch.View, bid int) float64 {
@@ -247,7 +299,7 @@ func swing(v *pitch.View, bid int) float64 {
 // weighs them by the auction (auctionLikelihood) and keeps n of them by
 // systematic resampling, so a world is kept about in proportion to its
 // weight.
-func drawWorlds(v *pitch.View, rng *rand.Rand, n int, read bool) []pitch.State {
+func drawWorlds(v *pitch.View, rng *rand.Rand, n int, read bool, mod model) []pitch.State {
 	if !read || v.Bidder < 0 && v.Passed == 0 {
 		out := make([]pitch.State, n)
 		for i := range out {
@@ -261,7 +313,7 @@ func drawWorlds(v *pitch.View, rng *rand.Rand, n int, read bool) []pitch.State {
 	total := 0.0
 	for i := range pool {
 		pool[i] = v.Resample(rng)
-		w[i] = auctionLikelihood(&pool[i], v)
+		w[i] = auctionLikelihood(&pool[i], v, mod)
 		total += w[i]
 	}
 	out := make([]pitch.State, 0, n)
@@ -326,7 +378,7 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 // outbid is unlikely to have had nothing. Each seat's action is a soft
 // step (a logistic in points) with a floor, since people and bots bid
 // differently.
-func auctionLikelihood(w *pitch.State, v *pitch.View) float64 {
+func auctionLikelihood(w *pitch.State, v *pitch.View, m model) float64 {
 	g := v.Game
 	n := g.Seats()
 	lo := float64(minBid(g.Variant))
@@ -365,7 +417,7 @@ func auctionLikelihood(w *pitch.State, v *pitch.View) float64 {
 		if i == v.Bidder && v.Trump != pitch.NoSuit {
 			t = v.Trump
 		}
-		taken := handTaken(g, w.Dealt(i), t)
+		taken := handTaken(g, w.Dealt(i), t) + m.Bid
 		var p float64
 		switch {
 		case i == v.Bidder:
@@ -431,17 +483,21 @@ const (
 // against the defenders) it is a minimax with alpha-beta pruning;
 // with every seat for itself, each seat picks what is best for itself
 // (solve).
-func solveFor(s *pitch.State, seat int) float64 {
+func solveFor(s *pitch.State, seat int) float64 { return solveWith(s, seat, sideObjective) }
+
+// solveWith is solveFor with seat's outcome scored by ob; the other seats
+// keep the search bot's objective.
+func solveWith(s *pitch.State, seat int, ob objective) float64 {
 	g := s.Game()
 	if g.Variant == pitch.Auction && !g.FixedTeams() {
-		return solve(s)[seat]
+		return solve(s, seat, ob)[seat]
 	}
-	return alphaBeta(s, seat, math.Inf(-1), math.Inf(1))
+	return alphaBeta(s, seat, ob, math.Inf(-1), math.Inf(1))
 }
 
-func alphaBeta(s *pitch.State, me int, alpha, beta float64) float64 {
+func alphaBeta(s *pitch.State, me int, ob objective, alpha, beta float64) float64 {
 	if s.Terminal() {
-		return outcome(s, me)
+		return ob.of(s, me)
 	}
 	seat := s.Turn()
 	maxing := s.SameSide(seat, me)
@@ -454,7 +510,7 @@ func alphaBeta(s *pitch.State, me int, alpha, beta float64) float64 {
 		if err := x.Apply(pitch.Play(seat, c.First())); err != nil {
 			panic("bot: solve: " + err.Error())
 		}
-		v := alphaBeta(&x, me, alpha, beta)
+		v := alphaBeta(&x, me, ob, alpha, beta)
 		if maxing {
 			best = math.Max(best, v)
 			alpha = math.Max(alpha, v)
@@ -470,14 +526,15 @@ func alphaBeta(s *pitch.State, me int, alpha, beta float64) float64 {
 }
 
 // solve plays the rest of the hand in s with all cards open, every seat
-// choosing the card best for itself (its outcome, as outcome scores it),
-// and returns each seat's outcome. Ties go to the first card.
-func solve(s *pitch.State) [pitch.MaxSeats]float64 {
+// choosing the card best for itself (its outcome, as outcome scores it;
+// me's by ob), and returns each seat's outcome. Ties go to the first card.
+func solve(s *pitch.State, me int, ob objective) [pitch.MaxSeats]float64 {
 	var res [pitch.MaxSeats]float64
 	if s.Terminal() {
 		for i := range s.Seats() {
 			res[i] = outcome(s, i)
 		}
+		res[me] = ob.of(s, me)
 		return res
 	}
 	seat := s.Turn()
@@ -487,7 +544,7 @@ func solve(s *pitch.State) [pitch.MaxSeats]float64 {
 		if err := x.Apply(pitch.Play(seat, c.First())); err != nil {
 			panic("bot: solve: " + err.Error())
 		}
-		r := solve(&x)
+		r := solve(&x, me, ob)
 		if first || r[seat] > res[seat] {
 			res, first = r, false
 		}

@@ -60,7 +60,7 @@ func TestAlphaBetaAgreesWithFullSearch(t *testing.T) {
 				continue
 			}
 			seat := s.Turn()
-			want, got := solve(&s)[seat], solveFor(&s, seat)
+			want, got := solve(&s, seat, sideObjective)[seat], solveFor(&s, seat)
 			if math.Abs(want-got) > 1e-9 {
 				t.Fatalf("%s, trick %d, seat %d: alpha-beta %v, full search %v", v, s.Tricks()+1, seat, got, want)
 			}
@@ -89,8 +89,177 @@ func TestAuctionLikelihoodReadsPasses(t *testing.T) {
 	bid(&a)
 	bid(&b)
 	v := a.View(0)
-	la, lb := auctionLikelihood(&a, &v), auctionLikelihood(&b, &v)
+	la, lb := auctionLikelihood(&a, &v, model{}), auctionLikelihood(&b, &v, model{})
 	if !(lb > 4*la) {
 		t.Errorf("passer strong, bidder weak: %.4f; passer weak, bidder strong: %.4f; want the second over 4 times the first", la, lb)
+	}
+}
+
+// TestObjectiveStanding: in pawnee every seat keeps its own score (PW-1),
+// so the expert counts the partner among its rivals: a seat's standing is
+// its score change less the mean of all four others', while the search
+// bot's side objective leaves the partner out (PW-SC-1 pays the partner
+// the side's take). In the team and auction games the two agree.
+func TestObjectiveStanding(t *testing.T) {
+	standing := objective{W: 1, Standing: true}
+	rng := pitch.NewRand(5)
+	partnered := 0
+	for _, v := range []pitch.Variant{pitch.Auction, pitch.TenPoint, pitch.Pawnee} {
+		for i := range 60 {
+			s := testDeal(v, i, rng)
+			if s.Game().Seats() != map[pitch.Variant]int{pitch.Auction: 4, pitch.TenPoint: 4, pitch.Pawnee: 5}[v] {
+				continue
+			}
+			rollout(&s)
+			if s.MatchDecided() {
+				continue // the bonus is the same for both
+			}
+			for seat := range s.Seats() {
+				side, st := sideObjective.of(&s, seat), standing.of(&s, seat)
+				if v != pitch.Pawnee || s.Game().FixedTeams() {
+					if side != st {
+						t.Fatalf("%s seat %d: side %v, standing %v; want equal", v, seat, side, st)
+					}
+					continue
+				}
+				sum := 0
+				for o := range s.Seats() {
+					if o != seat {
+						sum += s.Delta(o)
+					}
+				}
+				if want := float64(s.Delta(seat)) - float64(sum)/4; math.Abs(st-want) > 1e-9 {
+					t.Fatalf("pawnee seat %d: standing %v, want %v (deltas %v)", seat, st, want, deltas(&s))
+				}
+				if p := s.Partner(); p >= 0 && p != s.Bidder() && seat == s.Bidder() && s.Delta(p) > 0 {
+					partnered++
+					if !(st < side) {
+						t.Errorf("pawnee bidder with a partner who gained %d: standing %v, side %v; want standing lower", s.Delta(p), st, side)
+					}
+				}
+			}
+		}
+	}
+	if partnered < 5 {
+		t.Fatalf("only %d pawnee hands with a partner who gained", partnered)
+	}
+}
+
+func deltas(s *pitch.State) []int {
+	var out []int
+	for i := range s.Seats() {
+		out = append(out, s.Delta(i))
+	}
+	return out
+}
+
+// TestBidShiftBidsMore: the heuristic's bid moved up by a point bids at
+// least as high as unmoved (a pass counted as 0), higher somewhere, and
+// moved far down passes whenever it may (AP-BID-1, TP-BID-1, PW-BID-1);
+// a forced dealer still bids (TP-BID-2, PW-BID-3).
+func TestBidShiftBidsMore(t *testing.T) {
+	for _, v := range []pitch.Variant{pitch.Auction, pitch.TenPoint, pitch.Pawnee} {
+		higher := 0
+		for _, s := range decisionPoints(v, 60, 17) {
+			if s.Phase() != pitch.PhaseBid {
+				continue
+			}
+			seat := s.Turn()
+			up, base, down := bidShifted(&s, seat, 1), bidShifted(&s, seat, 0), bidShifted(&s, seat, -20)
+			for _, a := range []pitch.Action{up, base, down} {
+				if !legalHas(&s, a) {
+					t.Fatalf("%s: shifted bid %v is not legal", v, a)
+				}
+			}
+			if up.Bid < base.Bid {
+				t.Fatalf("%s seat %d: moved up it bids %v, unmoved %v", v, seat, up, base)
+			}
+			if up.Bid > base.Bid {
+				higher++
+			}
+			if _, canPass := s.BidOptions(); canPass && down.Kind != pitch.ActPass {
+				t.Fatalf("%s seat %d: moved far down it bids %v, want a pass", v, seat, down)
+			}
+		}
+		if higher == 0 {
+			t.Errorf("%s: moving the bids up a point never bid higher", v)
+		}
+	}
+}
+
+// TestAloneCalls: the expert also weighs playing alone (PW-CALL-1): in
+// each suit it holds, a call of its own highest card, only when the rules
+// let a bidder call its own card.
+func TestAloneCalls(t *testing.T) {
+	hands := []string{"AH KH 3H 9S 2S JC 4D 5D 6D 7D"}
+	for _, own := range []bool{true, false} {
+		g := pitch.MustNewGame(pitch.Pawnee, pitch.WithCallOwnCard(own))
+		s := fixedDeal{g: g, dealer: 4, hands: hands}.state(t)
+		play(t, &s, pitch.Bid(0, 6), pitch.Pass(1), pitch.Pass(2), pitch.Pass(3), pitch.Pass(4))
+		v := s.View(0)
+		got := aloneCalls(Request{View: &v, Legal: s.Legal(nil), Rand: pitch.NewRand(1)}, nil)
+		want := []pitch.Action{pitch.Call(0, card("JC")), pitch.Call(0, card("7D")), pitch.Call(0, card("AH")), pitch.Call(0, card("9S"))}
+		if !own {
+			want = nil
+		}
+		if !equalActions(got, want) {
+			t.Errorf("call_own_card %v: alone calls %v, want %v", own, got, want)
+		}
+		if own {
+			have := []pitch.Action{pitch.Call(0, card("AH"))}
+			if got := aloneCalls(Request{View: &v, Legal: s.Legal(nil)}, have); len(got) != 3 {
+				t.Errorf("with AH among the candidates: %v, want the three others", got)
+			}
+		}
+	}
+}
+
+func equalActions(a, b []pitch.Action) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestLookAheadPlaysBestForItsSide: the look-ahead model plays a legal
+// card whose heuristic playout is best for the seat's side among all its
+// legal cards (TP-PLAY-1, PW-PLAY-2, AP-PLAY-1 say which are legal), and
+// it is not the heuristic's own choice everywhere.
+func TestLookAheadPlaysBestForItsSide(t *testing.T) {
+	for _, v := range []pitch.Variant{pitch.Auction, pitch.TenPoint, pitch.Pawnee} {
+		differ := 0
+		for _, s := range decisionPoints(v, 20, 23) {
+			if s.Phase() != pitch.PhasePlay {
+				continue
+			}
+			seat := s.Turn()
+			a := lookAhead(&s)
+			if !legalHas(&s, a) {
+				t.Fatalf("%s: look-ahead chose %v, not legal", v, a)
+			}
+			value := func(a pitch.Action) float64 {
+				x := s
+				play(t, &x, a)
+				rollout(&x)
+				return outcome(&x, seat)
+			}
+			got := value(a)
+			for c := s.LegalPlays(); c != 0; c &= c - 1 {
+				if o := value(pitch.Play(seat, c.First())); o > got {
+					t.Fatalf("%s: look-ahead played %v for %v, but %v gives %v", v, a, got, c.First(), o)
+				}
+			}
+			if a != policy(&s) {
+				differ++
+			}
+		}
+		if differ == 0 {
+			t.Errorf("%s: the look-ahead always played as the heuristic", v)
+		}
 	}
 }

@@ -10,16 +10,26 @@ import (
 // take in its best suit, counting the cost of being set; it plays to take
 // points with its boss trumps, guard the jack and the 3, feed points to a
 // partner who is winning, and take tricks from the bidder's side.
-type Heuristic struct{}
+type Heuristic struct {
+	// BidShift moves its bids by this many points (bidShifted); it is
+	// how the expert's model of other players is fitted.
+	BidShift float64
+	Label    string // the name it reports; "heuristic" by default
+}
 
-// Name returns "heuristic".
-func (Heuristic) Name() string { return "heuristic" }
+// Name returns the bot's label, "heuristic" by default.
+func (h Heuristic) Name() string {
+	if h.Label != "" {
+		return h.Label
+	}
+	return "heuristic"
+}
 
 // Act decides from the view. It reasons on a world drawn from the view but
 // reads only what the seat knows: its own cards and the public facts.
-func (Heuristic) Act(req Request) pitch.Action {
+func (h Heuristic) Act(req Request) pitch.Action {
 	w := req.View.Resample(req.Rand)
-	a := policy(&w)
+	a := model{Bid: h.BidShift}.act(&w)
 	for _, l := range req.Legal {
 		if l == a {
 			return a
@@ -192,7 +202,11 @@ func pointValue(c pitch.Card) float64 {
 	return 1
 }
 
-func bidAction(s *pitch.State, seat int) pitch.Action {
+func bidAction(s *pitch.State, seat int) pitch.Action { return bidShifted(s, seat, 0) }
+
+// bidShifted is bidAction with the points the hand expects to take moved
+// by shift: above 0 it bids more often and higher.
+func bidShifted(s *pitch.State, seat int, shift float64) pitch.Action {
 	bids, canPass := s.BidOptions()
 	_, e := bestSuit(s, seat)
 	g := s.Game()
@@ -207,7 +221,7 @@ func bidAction(s *pitch.State, seat int) pitch.Action {
 	default:
 		taken = 4.47 + 0.64*e - 0.6
 	}
-	want := int(taken)
+	want := int(taken + shift)
 	if g.Variant == pitch.Auction && want < 2 {
 		want = 0
 	}

@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"math"
+
 	"pitch"
 )
 
@@ -115,9 +117,61 @@ func analyze(req Request, worlds int, also ...pitch.Action) []Option {
 }
 
 // rollout plays the hand out with the heuristic for every seat.
-func rollout(s *pitch.State) {
+func rollout(s *pitch.State) { rolloutModel(s, model{}) }
+
+// A model is how a search expects every seat to act in its playouts:
+// the heuristic, with its bids moved by Bid points (bidShifted), so that
+// it bids about as often as the players it models.
+type model struct {
+	Bid float64
+	// Look plays each card by a one-step look ahead in the world: the
+	// card whose heuristic playout scores best for the seat's side. It is
+	// closer to how a search bot plays than the heuristic's rules of
+	// thumb, at the cost of seeing every card of the world.
+	Look bool
+}
+
+func (m model) act(s *pitch.State) pitch.Action {
+	switch s.Phase() {
+	case pitch.PhaseBid:
+		if m.Bid != 0 {
+			return bidShifted(s, s.Turn(), m.Bid)
+		}
+	case pitch.PhasePlay:
+		if m.Look {
+			return lookAhead(s)
+		}
+	}
+	return policy(s)
+}
+
+// lookAhead returns the play of the seat to act in s whose heuristic
+// playout gives its side the best outcome.
+func lookAhead(s *pitch.State) pitch.Action {
+	seat := s.Turn()
+	legal := s.LegalPlays()
+	if legal.Len() == 1 {
+		return pitch.Play(seat, legal.First())
+	}
+	best, bv := pitch.Action{}, math.Inf(-1)
+	for c := legal; c != 0; c &= c - 1 {
+		a := pitch.Play(seat, c.First())
+		x := *s
+		if err := x.Apply(a); err != nil {
+			continue
+		}
+		rollout(&x)
+		if v := outcome(&x, seat); v > bv {
+			best, bv = a, v
+		}
+	}
+	return best
+}
+
+// rolloutModel plays the hand out with m for every seat.
+func rolloutModel(s *pitch.State, m model) {
 	for !s.Terminal() {
-		if err := s.Apply(policy(s)); err != nil {
+		if err := s.Apply(m.act(s)); err != nil {
 			panic("bot: heuristic chose an illegal action: " + err.Error())
 		}
 	}
@@ -125,17 +179,39 @@ func rollout(s *pitch.State) {
 
 // outcome scores a finished hand for seat: its side's score change less
 // the others' average, and a bonus or malus when the hand ends the match.
-func outcome(s *pitch.State, seat int) float64 {
+// It is the search bot's objective.
+func outcome(s *pitch.State, seat int) float64 { return sideObjective.of(s, seat) }
+
+// An objective scores a finished hand for a seat: its own score change
+// less W times the average change of its rivals, and a bonus or malus
+// when the hand ends the match. The rivals are the seats on the other
+// side of the hand, or with Standing every seat that keeps a score of its
+// own apart from the seat's (in pawnee, the partner too: it is a rival
+// for the match, whatever side it played on).
+type objective struct {
+	W        float64
+	Standing bool
+}
+
+// sideObjective is the search bot's: the hand's two sides.
+var sideObjective = objective{W: 1}
+
+func (ob objective) of(s *pitch.State, seat int) float64 {
 	others, n := 0, 0
+	team := s.Game().FixedTeams()
 	for o := range s.Seats() {
-		if !s.SameSide(o, seat) {
+		rival := !s.SameSide(o, seat)
+		if ob.Standing && !team {
+			rival = o != seat
+		}
+		if rival {
 			others += s.Delta(o)
 			n++
 		}
 	}
 	v := float64(s.Delta(seat))
 	if n > 0 {
-		v -= float64(others) / float64(n)
+		v -= ob.W * float64(others) / float64(n)
 	}
 	if s.MatchDecided() {
 		bonus := float64(s.Game().Options.Target) / 4
