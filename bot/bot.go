@@ -42,7 +42,8 @@ var Names = []string{"random", "heuristic", "search", "easy", "medium", "hard", 
 // (search with MediumWorlds worlds), hard (search at default strength) and
 // expert (Expert). "expert-raw" (without its bid calibration) and
 // "expert-blind" (without its auction reading) are how those parts are
-// measured; they are not listed, nor are "expert:SETTINGS" (expertVariant) and "search:worlds=N".
+// measured; they are not listed, nor are "expert:SETTINGS"
+// (expertVariant), "search:worlds=N" and "heuristic:bidshift=X".
 func New(name string) (Bot, error) {
 	switch strings.ToLower(name) {
 	case "random":
@@ -56,9 +57,9 @@ func New(name string) (Bot, error) {
 	case "expert":
 		return &Expert{}, nil
 	case "expert-raw":
-		return &Expert{Raw: true, Label: "expert-raw"}, nil
+		return &Expert{changes: []setting{{key: "raw"}}, Label: "expert-raw"}, nil
 	case "expert-blind":
-		return &Expert{Blind: true, Label: "expert-blind"}, nil
+		return &Expert{changes: []setting{{key: "blind"}}, Label: "expert-blind"}, nil
 	}
 	if rest, ok := strings.CutPrefix(strings.ToLower(name), "expert:"); ok {
 		return expertVariant(name, rest)
@@ -78,50 +79,42 @@ func New(name string) (Bot, error) {
 	return nil, fmt.Errorf("unknown bot %q: the bots are %s", name, strings.Join(Names, ", "))
 }
 
-// expertVariant builds an expert with some of its settings changed, for
-// measuring them with pitch sim: "expert:minmake=0.5,endgame=20000,
-// worlds=100,bidworlds=1000,raw,blind".
+// expertVariant builds an expert with some of its game's settings
+// changed (ExpertSettings), for measuring them with pitch sim:
+// "expert:minmake=0.5,endgame=20000,worlds=100,bidworlds=1000,
+// bidshift=0.5,look=0,raw,blind,sides".
 func expertVariant(name, settings string) (Bot, error) {
 	b := &Expert{Label: strings.ToLower(name)}
+	const known = "raw, blind, sides, look (or look=0), minmake=P, endgame=N, worlds=N, bidworlds=N, bidshift=X"
 	for _, kv := range strings.Split(settings, ",") {
 		k, v, hasValue := strings.Cut(kv, "=")
-		var err error
+		c := setting{key: k, x: 1}
 		switch k {
-		case "raw", "blind", "sides", "look":
+		case "raw", "blind", "sides":
 			if hasValue {
 				return nil, fmt.Errorf("bot %q: the expert setting %q takes no value", name, k)
 			}
-		}
-		switch k {
-		case "raw":
-			b.Raw = true
-		case "blind":
-			b.Blind = true
 		case "look":
-			b.Look = true
-		case "sides":
-			b.Sides = true
-		case "minmake":
-			b.MinMake, err = strconv.ParseFloat(v, 64)
-		case "endgame":
-			b.Endgame, err = strconv.Atoi(v)
-		case "worlds":
-			b.Worlds, err = strconv.Atoi(v)
-		case "bidworlds":
-			b.BidWorlds, err = strconv.Atoi(v)
-		case "bidshift":
-			b.BidShift, err = strconv.ParseFloat(v, 64)
-		case "others":
-			b.Others, err = strconv.ParseFloat(v, 64)
-			if err == nil && b.Others == 0 {
-				b.Others = -1 // 0 asked for: Others keeps 0 for the game's setting
+			if hasValue && v != "0" && v != "1" {
+				return nil, fmt.Errorf("bot %q: the expert setting look is on (look or look=1) or off (look=0), not %q", name, v)
 			}
+			c.x = map[bool]float64{true: 1, false: 0}[v != "0"]
+		case "minmake", "bidshift":
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return nil, fmt.Errorf("bot %q: setting %q: %q is not a number", name, k, v)
+			}
+			c.x = x
+		case "endgame", "worlds", "bidworlds":
+			x, err := strconv.Atoi(v)
+			if err != nil || x <= 0 {
+				return nil, fmt.Errorf("bot %q: setting %q: %q is not a whole number above 0", name, k, v)
+			}
+			c.x = float64(x)
 		default:
-			return nil, fmt.Errorf("bot %q: unknown expert setting %q: the settings are raw, blind, sides, look, minmake=P, endgame=N, worlds=N, bidworlds=N, others=W, bidshift=X", name, k)
+			return nil, fmt.Errorf("bot %q: unknown expert setting %q: the settings are %s", name, k, known)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("bot %q: setting %q: %q is not a number", name, k, v)
-		}
+		b.changes = append(b.changes, c)
 	}
 	return b, nil
 }

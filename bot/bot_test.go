@@ -342,10 +342,10 @@ func TestNewNames(t *testing.T) {
 		{"medium", "medium", &Search{Worlds: MediumWorlds, Label: "medium"}},
 		{"expert", "expert", &Expert{}},
 		{"Expert", "expert", &Expert{}},
-		{"expert-raw", "expert-raw", &Expert{Raw: true, Label: "expert-raw"}},
-		{"expert-blind", "expert-blind", &Expert{Blind: true, Label: "expert-blind"}},
-		{"expert:look,bidshift=0.75,others=0,sides", "expert:look,bidshift=0.75,others=0,sides",
-			&Expert{Look: true, BidShift: 0.75, Others: -1, Sides: true, Label: "expert:look,bidshift=0.75,others=0,sides"}},
+		{"expert-raw", "expert-raw", &Expert{changes: []setting{{key: "raw"}}, Label: "expert-raw"}},
+		{"expert-blind", "expert-blind", &Expert{changes: []setting{{key: "blind"}}, Label: "expert-blind"}},
+		{"expert:look=0,bidshift=-0.5,sides", "expert:look=0,bidshift=-0.5,sides",
+			&Expert{changes: []setting{{"look", 0}, {"bidshift", -0.5}, {"sides", 1}}, Label: "expert:look=0,bidshift=-0.5,sides"}},
 		{"heuristic:bidshift=-1.5", "heuristic:bidshift=-1.5", Heuristic{BidShift: -1.5, Label: "heuristic:bidshift=-1.5"}},
 	}
 	for _, tc := range tests {
@@ -363,7 +363,7 @@ func TestNewNames(t *testing.T) {
 			t.Errorf("New(%q), a listed name: %v", n, err)
 		}
 	}
-	for _, bad := range []string{"expert:look=", "expert:bidshift=much", "expert:fast", "heuristic:bidshift=x"} {
+	for _, bad := range []string{"expert:look=2", "expert:raw=1", "expert:bidshift=much", "expert:worlds=0", "expert:fast", "heuristic:bidshift=x"} {
 		if b, err := New(bad); err == nil {
 			t.Errorf("New(%q) = %v, want an error", bad, b)
 		} else if !strings.Contains(err.Error(), bad) {

@@ -21,70 +21,110 @@ import (
 //     playouts give is mapped to the chance measured against hard bots
 //     (calibrate), and a bid's value is recomputed with that chance.
 type Expert struct {
-	Worlds int    // worlds searched per decision; 0 means DefaultExpertWorlds
+	Worlds int    // worlds searched per decision; 0 means the game's setting
 	Label  string // the name it reports; "expert" by default
-	// Raw turns the bid calibration off: Made is the playouts' own rate.
-	// It is how the calibration table is measured.
-	Raw bool
-	// Blind turns the auction reading off: worlds are drawn from the view
-	// alone, as Search draws them. It is how the reading is measured.
-	Blind bool
-	// MinMake is the least calibrated chance of a bid it makes when it
-	// may pass; 0 means the game's setting (expertTuning), a negative
-	// value no limit (the bid with the best value).
-	MinMake float64
-	// Endgame is the most lines of play solved exactly; 0 means the
-	// game's setting (expertTuning).
-	Endgame int
-	// BidWorlds, when above 0, is the worlds searched for a bid instead
-	// of Worlds.
-	BidWorlds int
-	// Others is the weight its results give its rivals' average score
-	// (objective): 1 plays for its standing, 0 for its own score alone.
-	// 0 means the game's setting (expertTuning), a negative value 0.
-	Others float64
-	// Sides scores a hand as the search bot does, against the other side
-	// of the hand only, not every rival for the match (objective). It is
-	// how the difference is measured.
-	Sides bool
-	// BidShift moves the bids of the playouts' heuristic by this many
-	// points (model); 0 means the game's setting (expertTuning).
-	BidShift float64
-	// Look models the other seats' play by a one-step look ahead in each
-	// world (model) instead of the heuristic.
-	Look bool
+
+	// changes are settings changed from the game's (expertTuning), as
+	// "expert:SETTINGS" names them for measuring them with pitch sim.
+	changes []setting
 
 	forecasts [8]forecast // the last bids it made, for Forecast
 	nf        int
 }
 
-// DefaultExpertWorlds is the expert's budget of searched worlds per
-// decision; it draws expertDraw times as many before reading the auction.
-const DefaultExpertWorlds = 300
+// ExpertSettings are the expert's settings for one game.
+type ExpertSettings struct {
+	// Worlds is the worlds searched per decision, BidWorlds for a bid.
+	// It draws expertDraw times as many before reading the auction.
+	Worlds, BidWorlds int
+	// MinMake is the least calibrated chance of making a bid it accepts
+	// when it may pass; negative for none.
+	MinMake float64
+	// Endgame is the most lines of play left at which every world is
+	// solved exactly.
+	Endgame int
+	// BidShift and Look are its model of how every seat acts in its
+	// playouts (model): the heuristic with its bids moved by BidShift
+	// points, and with Look each card played by a one-step look ahead.
+	BidShift float64
+	Look     bool
+	// Sides scores a hand against the other side of the hand only, as
+	// the search bot does, not against every rival for the match
+	// (objective).
+	Sides bool
+	// Raw turns the bid calibration off: Made is the playouts' own rate.
+	Raw bool
+	// Blind turns the auction reading off: worlds are drawn from the view
+	// alone, as Search draws them.
+	Blind bool
+	// Calibration maps the playouts' chance of making a bid to the chance
+	// measured (calibrate); nil is the identity.
+	Calibration [][2]float64
+}
+
+// A setting is one change to the game's settings: a key of
+// expertVariant and its value.
+type setting struct {
+	key string
+	x   float64
+}
+
+// Settings returns the expert's settings for game v: the game's
+// (expertTuning) with the bot's changes.
+func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
+	st := expertTuning[v]
+	if b.Worlds > 0 {
+		st.Worlds = b.Worlds
+	}
+	for _, c := range b.changes {
+		switch c.key {
+		case "raw":
+			st.Raw = true
+		case "blind":
+			st.Blind = true
+		case "sides":
+			st.Sides = true
+		case "look":
+			st.Look = c.x != 0
+		case "minmake":
+			st.MinMake = c.x
+		case "endgame":
+			st.Endgame = int(c.x)
+		case "worlds":
+			st.Worlds = int(c.x)
+		case "bidworlds":
+			st.BidWorlds = int(c.x)
+		case "bidshift":
+			st.BidShift = c.x
+		}
+	}
+	if st.BidWorlds <= 0 {
+		st.BidWorlds = st.Worlds
+	}
+	return st
+}
 
 const expertDraw = 3
 
 // expertTuning holds, per game, the settings pitch sim measured best for
 // the expert (docs/bots.md, "Tuning"):
 //
-//   - minMake, the least calibrated chance of making a bid it accepts when
-//     it may pass; negative for none. In auction the bid with the best
-//     value is made whatever its chance (its chances are calibrated, so
-//     the value already weighs the risk); in pawnee, where a set costs the
-//     bidder alone and the playouts' values are least sure, it keeps the
-//     search bot's discipline.
-//   - endgame, the most lines of play left at which every world is solved
-//     exactly. Ten-point's hands thin out fast (only trumps are held), so
+//   - MinMake: in auction and ten-point the bid with the best value is
+//     made whatever its chance (its chances are calibrated, so the value
+//     already weighs the risk); in pawnee, where the playouts' values are
+//     least sure, it keeps the search bot's discipline.
+//   - Endgame: ten-point's hands thin out fast (only trumps are held), so
 //     its endgames are solved from earlier on.
-var expertTuning = map[pitch.Variant]struct {
-	minMake  float64
-	endgame  int
-	others   float64
-	bidShift float64
-}{
-	pitch.Auction:  {minMake: -1, endgame: endgameLines, others: 1},
-	pitch.TenPoint: {minMake: -1, endgame: 20000, others: 1},
-	pitch.Pawnee:   {minMake: MinMake, endgame: endgameLines, others: 1},
+//   - BidShift: the heuristic's bids moved so that it passes about as
+//     often as hard bots do in the same seats (auction and pawnee: hard
+//     bots bid more often than the heuristic).
+//   - Look: in auction and ten-point the playouts' play is a one-step
+//     look ahead, over fewer worlds; in pawnee it did not help.
+//   - Calibration: measured for each game's playouts as they are.
+var expertTuning = map[pitch.Variant]ExpertSettings{
+	pitch.Auction:  {Worlds: 50, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true},
+	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true},
+	pitch.Pawnee:   {Worlds: 300, MinMake: MinMake, Endgame: endgameLines, BidShift: 0.75},
 }
 
 type forecast struct {
@@ -125,11 +165,7 @@ func (b *Expert) Act(req Request) pitch.Action {
 		return req.Legal[0]
 	}
 	opts := b.Analyze(req)
-	mm := b.MinMake
-	if mm == 0 {
-		mm = expertTuning[req.View.Game.Variant].minMake
-	}
-	best := pickBest(opts, mm)
+	best := pickBest(opts, b.Settings(req.View.Game.Variant).MinMake)
 	a := opts[best].Action
 	if a.Kind == pitch.ActBid {
 		b.forecasts[b.nf%len(b.forecasts)] = forecast{hand: req.View.Hand, bid: int(a.Bid), chance: opts[best].Made}
@@ -161,36 +197,22 @@ func pickBest(opts []Option, minMake float64) int {
 // mean result for the seat's side over the worlds, Made (for a bid) the
 // calibrated chance of making it when it wins the auction.
 func (b *Expert) Analyze(req Request) []Option {
-	n := b.Worlds
-	if n <= 0 {
-		n = DefaultExpertWorlds
-	}
 	v := req.View
-	if v.Phase == pitch.PhaseBid && b.BidWorlds > 0 {
-		n = b.BidWorlds
+	st := b.Settings(v.Game.Variant)
+	n := st.Worlds
+	if v.Phase == pitch.PhaseBid {
+		n = st.BidWorlds
 	}
 	seat := v.Seat
-	maxLines := b.Endgame
-	if maxLines <= 0 {
-		maxLines = expertTuning[v.Game.Variant].endgame
-	}
-	m := model{Bid: b.BidShift, Look: b.Look}
-	if m.Bid == 0 {
-		m.Bid = expertTuning[v.Game.Variant].bidShift
-	}
-	ob := objective{W: b.Others, Standing: !b.Sides}
-	if ob.W == 0 {
-		ob.W = expertTuning[v.Game.Variant].others
-	} else if ob.W < 0 {
-		ob.W = 0
-	}
-	lines := endgameLinesOf(v, maxLines)
-	endgame := v.Phase == pitch.PhasePlay && lines <= maxLines
+	m := model{Bid: st.BidShift, Look: st.Look}
+	ob := objective{W: 1, Standing: !st.Sides}
+	lines := endgameLinesOf(v, st.Endgame)
+	endgame := v.Phase == pitch.PhasePlay && lines <= st.Endgame
 	if endgame {
 		// Fewer worlds the longer the endgame: about the same work.
 		n = min(n, max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines)))
 	}
-	worlds := drawWorlds(v, req.Rand, n, !b.Blind, m)
+	worlds := drawWorlds(v, req.Rand, n, !st.Blind, m)
 	cands := candidates(&worlds[0], req)
 	if v.Phase == pitch.PhaseCall {
 		cands = append(cands, aloneCalls(req, cands)...)
@@ -240,8 +262,8 @@ func (b *Expert) Analyze(req Request) []Option {
 		}
 		made, won := o.Made, o.Won
 		p := made / won
-		if !b.Raw {
-			pc := calibrate(v.Game.Variant, p)
+		if !st.Raw {
+			pc := calibrate(st.Calibration, p)
 			// The value again, with the calibrated chance: the mean
 			// result when made and when set, weighed by it. A side that
 			// was always made (or set) in the worlds has no mean for the
@@ -552,24 +574,11 @@ func solve(s *pitch.State, me int, ob objective) [pitch.MaxSeats]float64 {
 	return res
 }
 
-// calibration maps, per game, the chance of making a bid that the
-// playouts give (x) to the rate measured for the expert's winning bids in
-// a field of hard bots (y), at these points; calibrate interpolates
-// linearly between them. Measured as docs/bots.md says: in ten-point the
-// playouts overrate bids by about 5 points in two runs (368 bids of
-// expert-raw, 423 of expert); in auction and pawnee the two runs
-// disagreed in sign within their intervals (596 and 849 bids; 283 and 266)
-// and were calibrated overall within 5 points, so the map is the identity.
-var calibration = map[pitch.Variant][][2]float64{
-	pitch.Auction:  {{0, 0}, {1, 1}},
-	pitch.TenPoint: {{0, 0}, {0.659, 0.581}, {0.81, 0.761}, {0.918, 0.886}, {0.984, 0.962}, {1, 0.98}},
-	pitch.Pawnee:   {{0, 0}, {1, 1}},
-}
-
 // calibrate returns the measured chance of making a bid that the
-// playouts make with chance p.
-func calibrate(v pitch.Variant, p float64) float64 {
-	pts := calibration[v]
+// playouts make with chance p, from the map pts: pairs of the playouts'
+// chance and the chance measured, interpolated linearly; nil is the
+// identity.
+func calibrate(pts [][2]float64, p float64) float64 {
 	for i := 1; i < len(pts); i++ {
 		if p <= pts[i][0] || i == len(pts)-1 {
 			a, b := pts[i-1], pts[i]

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"pitch"
@@ -260,6 +261,28 @@ func TestLookAheadPlaysBestForItsSide(t *testing.T) {
 		}
 		if differ == 0 {
 			t.Errorf("%s: the look-ahead always played as the heuristic", v)
+		}
+	}
+}
+
+// TestExpertSettings: a named expert variant changes only the settings it
+// names, on top of each game's own (expertTuning); Worlds overrides the
+// game's worlds, for bids too unless bidworlds is named.
+func TestExpertSettings(t *testing.T) {
+	b, err := New("expert:look=0,bidshift=-0.5,bidworlds=7,raw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range pitch.Variants {
+		got := b.(*Expert).Settings(v)
+		want := expertTuning[v]
+		want.Look, want.BidShift, want.BidWorlds, want.Raw = false, -0.5, 7, true
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: settings %+v, want %+v", v, got, want)
+		}
+		plain := (&Expert{Worlds: 3}).Settings(v)
+		if plain.Worlds != 3 || plain.BidWorlds != 3 || plain.Look != expertTuning[v].Look {
+			t.Errorf("%s: Expert{Worlds: 3} has settings %+v", v, plain)
 		}
 	}
 }

@@ -12,14 +12,14 @@ import (
 func (r *Result) WriteTable(w io.Writer) {
 	fmt.Fprintf(w, "%s: %d %s × %d seatings = %d hands in %.1fs\n\n", r.Variant, r.Deals, r.Unit, r.Rotations, r.Hands, r.Elapsed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bot\tseat-hands\tpoints/hand\t±95%\tbids\tset\tmatch wins\t±95%\tdecisions/s\t")
+	fmt.Fprintln(tw, "bot\tseat-hands\tpoints/hand\t±95%\tpassed\tbids\tset\tmatch wins\t±95%\tdecisions/s\t")
 	for _, s := range r.Sides {
 		wins := "-\t-"
 		if s.Matches > 0 {
 			wins = fmt.Sprintf("%.1f%%\t%.1f%%", 100*s.WinRate, 100*s.WinCI)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%+.3f\t%.3f\t%d\t%.1f%%\t%s\t%.0f\t\n", s.Bot, s.SeatHands, s.PointsHand, s.PointsCI,
-			s.Bids, 100*s.SetRate, wins, s.DecisionSec)
+		fmt.Fprintf(tw, "%s\t%d\t%+.3f\t%.3f\t%.1f%%\t%d\t%.1f%%\t%s\t%.0f\t\n", s.Bot, s.SeatHands, s.PointsHand, s.PointsCI,
+			100*s.PassRate, s.Bids, 100*s.SetRate, wins, s.DecisionSec)
 	}
 	tw.Flush()
 	for _, s := range r.Sides {

@@ -47,6 +47,8 @@ type SideStats struct {
 	SeatHands   int     `json:"seat_hands"`      // hands played, counted per seat it held
 	PointsHand  float64 `json:"points_per_hand"` // mean change of its seats' match score per hand
 	PointsCI    float64 `json:"points_ci95"`     // half-width of the 95% interval of PointsHand
+	BidTurns    int     `json:"bid_turns"`       // its turns in the auction with a choice, passing allowed
+	PassRate    float64 `json:"pass_rate"`       // the share of BidTurns it passed
 	Bids        int     `json:"bids"`            // hands it won the auction
 	Set         int     `json:"set"`             // of those, hands it was set
 	SetRate     float64 `json:"set_rate"`
@@ -183,6 +185,8 @@ func layout(c *Config) ([]string, int, error) {
 type dealResult struct {
 	points     map[string]float64 // summed score change per bot
 	count      map[string]int     // seat-hands per bot
+	bidTurns   map[string]int // turns in the auction with a choice, passing allowed
+	passes     map[string]int // of those, turns it passed
 	bids       map[string]int
 	set        map[string]int
 	wins       map[string]int
@@ -280,12 +284,15 @@ func Run(c Config) (*Result, error) {
 		st := SideStats{Bot: n}
 		var t time.Duration
 		var cal calAcc
+		passes := 0
 		for _, r := range results {
 			if c := r.cal[n]; c != nil {
 				cal.merge(c)
 			}
 			st.SeatHands += r.count[n]
 			st.Bids += r.bids[n]
+			st.BidTurns += r.bidTurns[n]
+			passes += r.passes[n]
 			st.Set += r.set[n]
 			st.MatchWins += r.wins[n]
 			st.Matches += r.matches
@@ -295,6 +302,9 @@ func Run(c Config) (*Result, error) {
 		st.PointsHand, st.PointsCI = meanCI(perDeal[n])
 		if st.Bids > 0 {
 			st.SetRate = float64(st.Set) / float64(st.Bids)
+		}
+		if st.BidTurns > 0 {
+			st.PassRate = float64(passes) / float64(st.BidTurns)
 		}
 		if st.Matches > 0 {
 			p := float64(st.MatchWins) / float64(st.Matches)
@@ -367,6 +377,7 @@ func seedFor(seed uint64, parts ...uint64) uint64 {
 
 func playDeal(c *Config, seats []string, rots, d int) dealResult {
 	r := dealResult{points: map[string]float64{}, count: map[string]int{}, bids: map[string]int{},
+		bidTurns: map[string]int{}, passes: map[string]int{},
 		set: map[string]int{}, wins: map[string]int{}, decs: map[string]int{}, decTime: map[string]time.Duration{},
 		cal: map[string]*calAcc{}}
 	n := c.Game.Seats()
@@ -392,6 +403,12 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 			a := bot.Decide(bots[seat], s, rng)
 			r.decTime[at[seat]] += time.Since(t)
 			r.decs[at[seat]]++
+			if _, canPass := s.BidOptions(); s.Phase() == pitch.PhaseBid && canPass && len(s.Legal(nil)) > 1 {
+				r.bidTurns[at[seat]]++
+				if a.Kind == pitch.ActPass {
+					r.passes[at[seat]]++
+				}
+			}
 			return a
 		}
 		account := func(s *pitch.State) {

@@ -280,7 +280,7 @@ func sampleResult() *Result {
 	return &Result{
 		Variant: "pawnee", Deals: 10, Unit: "deals", Rotations: 5, Hands: 50,
 		Sides: []SideStats{
-			{Bot: "search", SeatHands: 50, PointsHand: 1.25, PointsCI: 0.5, Bids: 12, Set: 3, SetRate: 0.25, Decisions: 900, DecisionSec: 400},
+			{Bot: "search", SeatHands: 50, PointsHand: 1.25, PointsCI: 0.5, BidTurns: 40, PassRate: 0.625, Bids: 12, Set: 3, SetRate: 0.25, Decisions: 900, DecisionSec: 400},
 			{Bot: "heuristic", SeatHands: 200, PointsHand: -0.5, PointsCI: 0.125, Bids: 30, Set: 9, SetRate: 0.3, Decisions: 3000, DecisionSec: 250000},
 		},
 		Diff: 1.75, DiffCI: 0.625, Cumulative: []float64{2, -1, 3, 17.5}, Elapsed: 1.5,
@@ -298,12 +298,12 @@ func TestWriteTable(t *testing.T) {
 		if got, want := lines[0], "pawnee: 10 deals × 5 seatings = 50 hands in 1.5s"; got != want {
 			t.Errorf("summary %q, want %q", got, want)
 		}
-		if got, want := strings.Fields(lines[2]), []string{"bot", "seat-hands", "points/hand", "±95%", "bids", "set", "match", "wins", "±95%", "decisions/s"}; !reflect.DeepEqual(got, want) {
+		if got, want := strings.Fields(lines[2]), []string{"bot", "seat-hands", "points/hand", "±95%", "passed", "bids", "set", "match", "wins", "±95%", "decisions/s"}; !reflect.DeepEqual(got, want) {
 			t.Errorf("header %q, want %q", got, want)
 		}
 		rows := [][]string{
-			{"search", "50", "+1.250", "0.500", "12", "25.0%", "-", "-", "400"},
-			{"heuristic", "200", "-0.500", "0.125", "30", "30.0%", "-", "-", "250000"},
+			{"search", "50", "+1.250", "0.500", "62.5%", "12", "25.0%", "-", "-", "400"},
+			{"heuristic", "200", "-0.500", "0.125", "0.0%", "30", "30.0%", "-", "-", "250000"},
 		}
 		for i, want := range rows {
 			if got := strings.Fields(lines[3+i]); !reflect.DeepEqual(got, want) {
@@ -328,7 +328,7 @@ func TestWriteTable(t *testing.T) {
 		if len(lines) != 4 {
 			t.Fatalf("%d lines, want 4 (no difference line with one bot):\n%s", len(lines), b.String())
 		}
-		if got, want := strings.Fields(lines[3])[6:8], []string{"37.5%", "25.0%"}; !reflect.DeepEqual(got, want) {
+		if got, want := strings.Fields(lines[3])[7:9], []string{"37.5%", "25.0%"}; !reflect.DeepEqual(got, want) {
 			t.Errorf("match columns %q, want %q", got, want)
 		}
 	})
@@ -439,3 +439,26 @@ func TestWriteSVG(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, io.ErrShortWrite }
+
+// TestRunPassRate: the pass rate counts the turns in the auction where a
+// bot could pass and had a choice (AP-BID-1, TP-BID-1, PW-BID-1), not the
+// forced dealer's (TP-BID-2, PW-BID-3): a heuristic whose bids are moved
+// far down passes every such turn, and the plain heuristic does not.
+func TestRunPassRate(t *testing.T) {
+	for _, v := range pitch.Variants {
+		g := pitch.MustNewGame(v)
+		seats := make([]string, g.Seats())
+		for i := range seats {
+			seats[i] = "heuristic"
+		}
+		seats[0] = "heuristic:bidshift=-20"
+		r := mustRun(t, Config{Game: g, Seats: seats, Hands: 20, Seed: 4, Duplicate: true})
+		never, plain := r.Sides[0], r.Sides[1]
+		if never.BidTurns == 0 || never.PassRate != 1 {
+			t.Errorf("%s: never bidding: %d bid turns, passed %.3f; want some, all passed", v, never.BidTurns, never.PassRate)
+		}
+		if plain.BidTurns == 0 || plain.PassRate >= 1 {
+			t.Errorf("%s: heuristic: %d bid turns, passed %.3f; want some, not all passed", v, plain.BidTurns, plain.PassRate)
+		}
+	}
+}
