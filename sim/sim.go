@@ -185,8 +185,8 @@ func layout(c *Config) ([]string, int, error) {
 type dealResult struct {
 	points     map[string]float64 // summed score change per bot
 	count      map[string]int     // seat-hands per bot
-	bidTurns   map[string]int // turns in the auction with a choice, passing allowed
-	passes     map[string]int // of those, turns it passed
+	bidTurns   map[string]int     // turns in the auction with a choice, passing allowed
+	passes     map[string]int     // of those, turns it passed
 	bids       map[string]int
 	set        map[string]int
 	wins       map[string]int
