@@ -122,9 +122,9 @@ const expertDraw = 3
 //     look ahead, over fewer worlds; in pawnee it did not help.
 //   - Calibration: measured for each game's playouts as they are.
 var expertTuning = map[pitch.Variant]ExpertSettings{
-	pitch.Auction:  {Worlds: 50, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true},
+	pitch.Auction:  {Worlds: 100, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true},
 	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true},
-	pitch.Pawnee:   {Worlds: 300, MinMake: MinMake, Endgame: endgameLines, BidShift: 0.75},
+	pitch.Pawnee:   {Worlds: 300, MinMake: MinMake, Endgame: endgameLines, BidShift: 1},
 }
 
 type forecast struct {
@@ -205,7 +205,7 @@ func (b *Expert) Analyze(req Request) []Option {
 	}
 	seat := v.Seat
 	m := model{Bid: st.BidShift, Look: st.Look}
-	ob := objective{W: 1, Standing: !st.Sides}
+	ob := objective{Standing: !st.Sides}
 	lines := endgameLinesOf(v, st.Endgame)
 	endgame := v.Phase == pitch.PhasePlay && lines <= st.Endgame
 	if endgame {

@@ -102,7 +102,7 @@ func TestAuctionLikelihoodReadsPasses(t *testing.T) {
 // bot's side objective leaves the partner out (PW-SC-1 pays the partner
 // the side's take). In the team and auction games the two agree.
 func TestObjectiveStanding(t *testing.T) {
-	standing := objective{W: 1, Standing: true}
+	standing := objective{Standing: true}
 	rng := pitch.NewRand(5)
 	partnered := 0
 	for _, v := range []pitch.Variant{pitch.Auction, pitch.TenPoint, pitch.Pawnee} {

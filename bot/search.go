@@ -183,18 +183,17 @@ func rolloutModel(s *pitch.State, m model) {
 func outcome(s *pitch.State, seat int) float64 { return sideObjective.of(s, seat) }
 
 // An objective scores a finished hand for a seat: its own score change
-// less W times the average change of its rivals, and a bonus or malus
-// when the hand ends the match. The rivals are the seats on the other
+// less the average change of its rivals, and a bonus or malus when the
+// hand ends the match. The rivals are the seats on the other
 // side of the hand, or with Standing every seat that keeps a score of its
 // own apart from the seat's (in pawnee, the partner too: it is a rival
 // for the match, whatever side it played on).
 type objective struct {
-	W        float64
 	Standing bool
 }
 
 // sideObjective is the search bot's: the hand's two sides.
-var sideObjective = objective{W: 1}
+var sideObjective = objective{}
 
 func (ob objective) of(s *pitch.State, seat int) float64 {
 	others, n := 0, 0
@@ -211,7 +210,7 @@ func (ob objective) of(s *pitch.State, seat int) float64 {
 	}
 	v := float64(s.Delta(seat))
 	if n > 0 {
-		v -= ob.W * float64(others) / float64(n)
+		v -= float64(others) / float64(n)
 	}
 	if s.MatchDecided() {
 		bonus := float64(s.Game().Options.Target) / 4
