@@ -98,7 +98,9 @@ func expertVariant(name, settings string) (Bot, error) {
 			if hasValue && v != "0" && v != "1" {
 				return nil, fmt.Errorf("bot %q: the expert setting look is on (look or look=1) or off (look=0), not %q", name, v)
 			}
-			c.x = map[bool]float64{true: 1, false: 0}[v != "0"]
+			if v == "0" {
+				c.x = 0
+			}
 		case "minmake", "bidshift":
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil {

@@ -8,8 +8,14 @@ import (
 )
 
 // Expert is the strongest level. It is a determinized search like
-// Search, with three differences:
+// Search, with these differences, set per game (ExpertSettings):
 //
+//   - Its playouts model the other players as hard bots act, not as the
+//     heuristic does: bids moved to pass as often as they do, and play by
+//     a one-step look ahead (model).
+//   - It plays for its standing: a hand's result is its score change less
+//     the mean of every rival's, the pawnee partner included (objective),
+//     and in pawnee it weighs playing alone (aloneCalls).
 //   - It reads the auction: it draws several times the worlds it needs,
 //     weighs each by how likely every other seat's bids and passes are
 //     with the cards the world gives it (auctionLikelihood), and keeps
@@ -18,8 +24,8 @@ import (
 //     world's play is solved exactly with all cards open (solve: every
 //     seat picks its best card for its own side), instead of played out.
 //   - It bids what it can make: the chance of making a bid that the
-//     playouts give is mapped to the chance measured against hard bots
-//     (calibrate), and a bid's value is recomputed with that chance.
+//     playouts give can be mapped to the chance measured against hard
+//     bots (calibrate), and a bid's value is recomputed with that chance.
 type Expert struct {
 	Worlds int    // worlds searched per decision; 0 means the game's setting
 	Label  string // the name it reports; "expert" by default

@@ -3,6 +3,7 @@ package bot
 import (
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 
 	"pitch"
@@ -203,7 +204,7 @@ func TestAloneCalls(t *testing.T) {
 		if !own {
 			want = nil
 		}
-		if !equalActions(got, want) {
+		if !slices.Equal(got, want) {
 			t.Errorf("call_own_card %v: alone calls %v, want %v", own, got, want)
 		}
 		if own {
@@ -213,18 +214,6 @@ func TestAloneCalls(t *testing.T) {
 			}
 		}
 	}
-}
-
-func equalActions(a, b []pitch.Action) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestLookAheadPlaysBestForItsSide: the look-ahead model plays a legal
