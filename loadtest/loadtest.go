@@ -355,8 +355,19 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(1 << 20)
+	// write keeps to the server's limit of 10 messages a second on a
+	// connection: a seat with turn after turn (a pawnee seat alone with
+	// trumps) at a short think time would otherwise go over it.
+	var lastWrite time.Time
+	write := func(msg []byte) error {
+		if d := time.Until(lastWrite.Add(writeGap)); d > 0 {
+			sleep(ctx, d)
+		}
+		lastWrite = time.Now()
+		return c.Write(ctx, websocket.MessageText, msg)
+	}
 	hello, _ := json.Marshal(map[string]string{"type": "hello", "token": token})
-	if err := c.Write(ctx, websocket.MessageText, hello); err != nil {
+	if err := write(hello); err != nil {
 		return false, err
 	}
 	var sentAt time.Time
@@ -401,7 +412,7 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 				v[i] = byte(rng.IntN(256))
 			}
 			msg, _ := json.Marshal(map[string]string{"type": "contribute", "commitment": answered, "value": hex.EncodeToString(v[:])})
-			if err := c.Write(ctx, websocket.MessageText, msg); err != nil {
+			if err := write(msg); err != nil {
 				return false, err
 			}
 		}
@@ -426,12 +437,18 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 			}
 		}
 		msg, _ := json.Marshal(map[string]any{"type": "action", "action": a})
-		sentAt, sentSeq, sent = time.Now(), st.Seq, a
-		if err := c.Write(ctx, websocket.MessageText, msg); err != nil {
+		sentSeq, sent = st.Seq, a
+		err = write(msg)
+		sentAt = lastWrite // after any wait for the rate limit
+		if err != nil {
 			return false, err
 		}
 	}
 }
+
+// writeGap is the least time between two messages a client sends on one
+// connection: the server takes 10 a second.
+const writeGap = 105 * time.Millisecond
 
 // choose picks a random legal action from a state message.
 func choose(st *state, seat int, rng *rand.Rand) json.RawMessage {
