@@ -324,9 +324,9 @@ func swing(v *pitch.View, bid int) float64 {
 
 // drawWorlds returns n worlds consistent with the view. With read, once
 // the auction has said something, it draws expertDraw times as many,
-// weighs them by the auction (auctionLikelihood) and keeps n of them by
-// systematic resampling, so a world is kept about in proportion to its
-// weight.
+// weighs them by the auction as mod would have bid it (auctionLikelihood)
+// and keeps n of them by systematic resampling, so a world is kept about
+// in proportion to its weight.
 func drawWorlds(v *pitch.View, rng *rand.Rand, n int, read bool, mod model) []pitch.State {
 	if !read || v.Bidder < 0 && v.Passed == 0 {
 		out := make([]pitch.State, n)
@@ -405,7 +405,8 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 // bidder is unlikely to hold one worth much less than its bid, and a seat
 // outbid is unlikely to have had nothing. Each seat's action is a soft
 // step (a logistic in points) with a floor, since people and bots bid
-// differently.
+// differently; a hand's points are moved by the model's bid shift, as
+// the playouts bid them (bidShifted).
 func auctionLikelihood(w *pitch.State, v *pitch.View, m model) float64 {
 	g := v.Game
 	n := g.Seats()
