@@ -143,3 +143,33 @@ func (s *State) Dealt(seat int) CardSet { return s.dealt[seat] }
 // PassedTrumps returns the trumps seat passed to its partner (ten-point,
 // TP-TR-5); empty elsewhere.
 func (s *State) PassedTrumps(seat int) CardSet { return s.passedTo[seat] }
+
+// PlayKey returns a hash of everything that decides the rest of a hand in
+// play and how it scores: each seat's hand, the cards it has played and
+// won and the tricks it has taken, the trick on the table, the trump and
+// the seat to act. Two states of one deal with the same key play out
+// alike and score alike, whatever order of play led to them (barring a
+// 64-bit hash collision), so an endgame solver may key a transposition
+// table on it. What only a view needs (the last trick, who is known to be
+// void) is left out.
+func (s *State) PlayKey() uint64 {
+	h := mix(0, uint64(s.turn)&0xff|uint64(s.trump)<<8|uint64(s.tricks)<<16|uint64(s.trickLen)<<24|uint64(s.leader)&0xff<<32|uint64(s.win)&0xffff<<40)
+	for i := range s.n & 7 {
+		h = mix(h, uint64(s.hands[i]))
+		h = mix(h, uint64(s.played[i]))
+		h = mix(h, uint64(s.won[i]))
+		h = mix(h, uint64(s.trickWins[i]))
+	}
+	for i := range s.trickLen & 7 {
+		h = mix(h, uint64(s.trick[i])|uint64(s.trickSeat[i])<<8)
+	}
+	return h
+}
+
+// mix folds x into the hash h (a splitmix64 step).
+func mix(h, x uint64) uint64 {
+	h ^= x + 0x9e3779b97f4a7c15 + h<<6 + h>>2
+	h = (h ^ h>>30) * 0xbf58476d1ce4e5b9
+	h = (h ^ h>>27) * 0x94d049bb133111eb
+	return h ^ h>>31
+}

@@ -212,17 +212,25 @@ func (b *Expert) Analyze(req Request) []Option {
 	seat := v.Seat
 	m := model{Bid: st.BidShift, Look: st.Look}
 	ob := objective{Standing: !st.Sides}
-	lines := endgameLinesOf(v, st.Endgame)
-	endgame := v.Phase == pitch.PhasePlay && lines <= st.Endgame
-	if endgame {
-		// Fewer worlds the longer the endgame: about the same work.
-		n = min(n, max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines)))
-	}
 	worlds := drawWorlds(v, req.Rand, n, !st.Blind, m)
+	endgame := false
+	if v.Phase == pitch.PhasePlay {
+		// The lines left differ between worlds only in pawnee, where
+		// the trumps each seat holds are hidden; the longest decides.
+		lines := 0
+		for i := range worlds {
+			lines = max(lines, worldLines(&worlds[i], st.Endgame))
+		}
+		if endgame = lines <= st.Endgame; endgame {
+			// Fewer worlds the longer the endgame: about the same work.
+			worlds = worlds[:min(n, max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines)))]
+		}
+	}
 	cands := candidates(&worlds[0], req)
 	if v.Phase == pitch.PhaseCall {
 		cands = append(cands, aloneCalls(req, cands)...)
 	}
+	sv := newSolver(seat, ob) // one table for every world and candidate
 	opts := make([]Option, len(cands))
 	type bidStats struct{ made, set, lost float64 }
 	stats := make([]bidStats, len(cands))
@@ -237,7 +245,7 @@ func (b *Expert) Analyze(req Request) []Option {
 			}
 			var val float64
 			if endgame {
-				val = solveWith(&x, seat, ob)
+				val = sv.value(&x)
 			} else {
 				rolloutModel(&x, m)
 				val = ob.of(&x, seat)
@@ -481,13 +489,18 @@ func passedAllBut(v *pitch.View, i int) bool {
 	return true
 }
 
-// endgameLinesOf bounds the lines of play left: the product over the
-// seats of the factorial of their card counts (stopping past
-// limit).
-func endgameLinesOf(v *pitch.View, limit int) int {
+// worldLines bounds the lines of play left in world s: the product over
+// the seats of the factorial of the cards each may still play (stopping
+// past limit). In pawnee only trumps are ever played (PW-PLAY-2), so a
+// seat's other cards do not count.
+func worldLines(s *pitch.State, limit int) int {
 	lines := 1
-	for i := range v.Game.Seats() {
-		for k := 2; k <= v.Counts[i]; k++ {
+	for i := range s.Seats() {
+		h := s.Hand(i)
+		if s.Game().Variant == pitch.Pawnee {
+			h &= s.Trumps()
+		}
+		for k := 2; k <= h.Len(); k++ {
 			lines *= k
 			if lines > limit {
 				return lines
@@ -509,27 +522,83 @@ const (
 
 // solveFor returns seat's outcome of the rest of the hand in s played
 // with all cards open. With two sides (teams, or a pawnee bidder's side
-// against the defenders) it is a minimax with alpha-beta pruning;
-// with every seat for itself, each seat picks what is best for itself
-// (solve).
-func solveFor(s *pitch.State, seat int) float64 { return solveWith(s, seat, sideObjective) }
-
-// solveWith is solveFor with seat's outcome scored by ob; the other seats
-// keep the search bot's objective.
-func solveWith(s *pitch.State, seat int, ob objective) float64 {
-	g := s.Game()
-	if g.Variant == pitch.Auction && !g.FixedTeams() {
-		return solve(s, seat, ob)[seat]
-	}
-	return alphaBeta(s, seat, ob, math.Inf(-1), math.Inf(1))
+// against the defenders) it is a minimax with alpha-beta pruning and a
+// transposition table; with every seat for itself, each seat picks what
+// is best for itself (solve).
+func solveFor(s *pitch.State, seat int) float64 {
+	return newSolver(seat, sideObjective).value(s)
 }
 
-func alphaBeta(s *pitch.State, me int, ob objective, alpha, beta float64) float64 {
-	if s.Terminal() {
-		return ob.of(s, me)
+// A solver solves positions of one decision exactly, for seat me scored
+// by ob, and remembers what it found: the transposition table is keyed by
+// the position (State.PlayKey), which holds every seat's cards, so the
+// worlds and candidates of one decision share it.
+type solver struct {
+	me  int
+	ob  objective
+	tab []ttEntry
+}
+
+// A ttEntry is what the search found for one position: its value, exact
+// or a bound.
+type ttEntry struct {
+	key  uint64
+	val  float64
+	kind uint8 // ttEmpty, ttExact, ttLower (the value is at least val) or ttUpper
+}
+
+const (
+	ttEmpty uint8 = iota
+	ttExact
+	ttLower
+	ttUpper
+)
+
+// ttSize is the transposition table's entries (a power of two): 2^14,
+// 384 KiB, holds a pawnee or ten-point endgame of 20,000 lines.
+const ttSize = 1 << 14
+
+func newSolver(me int, ob objective) *solver {
+	return &solver{me: me, ob: ob}
+}
+
+// value returns me's outcome of the rest of the hand in s played with all
+// cards open.
+func (sv *solver) value(s *pitch.State) float64 {
+	g := s.Game()
+	if g.Variant == pitch.Auction && !g.FixedTeams() {
+		return solve(s, sv.me, sv.ob)[sv.me]
 	}
+	if sv.tab == nil {
+		sv.tab = make([]ttEntry, ttSize)
+	}
+	return sv.alphaBeta(s, math.Inf(-1), math.Inf(1))
+}
+
+// alphaBeta is a fail-soft minimax: me's side maximizes me's outcome, the
+// other side minimizes it.
+func (sv *solver) alphaBeta(s *pitch.State, alpha, beta float64) float64 {
+	if s.Terminal() {
+		return sv.ob.of(s, sv.me)
+	}
+	key := s.PlayKey()
+	e := &sv.tab[key&(ttSize-1)]
+	if e.kind != ttEmpty && e.key == key {
+		switch e.kind {
+		case ttExact:
+			return e.val
+		case ttLower:
+			alpha = math.Max(alpha, e.val)
+		case ttUpper:
+			beta = math.Min(beta, e.val)
+		}
+		if alpha >= beta {
+			return e.val
+		}
+	}
+	a0, b0 := alpha, beta
 	seat := s.Turn()
-	maxing := s.SameSide(seat, me)
+	maxing := s.SameSide(seat, sv.me)
 	best := math.Inf(1)
 	if maxing {
 		best = math.Inf(-1)
@@ -539,7 +608,7 @@ func alphaBeta(s *pitch.State, me int, ob objective, alpha, beta float64) float6
 		if err := x.Apply(pitch.Play(seat, c.First())); err != nil {
 			panic("bot: solve: " + err.Error())
 		}
-		v := alphaBeta(&x, me, ob, alpha, beta)
+		v := sv.alphaBeta(&x, alpha, beta)
 		if maxing {
 			best = math.Max(best, v)
 			alpha = math.Max(alpha, v)
@@ -551,6 +620,14 @@ func alphaBeta(s *pitch.State, me int, ob objective, alpha, beta float64) float6
 			break
 		}
 	}
+	kind := ttExact
+	switch {
+	case best <= a0:
+		kind = ttUpper
+	case best >= b0:
+		kind = ttLower
+	}
+	*e = ttEntry{key: key, val: best, kind: kind}
 	return best
 }
 

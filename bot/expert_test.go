@@ -74,6 +74,77 @@ func TestAlphaBetaAgreesWithFullSearch(t *testing.T) {
 	}
 }
 
+// TestSolverTableAgreesWithFullSearch: one solver, its transposition
+// table shared by every position it is asked about (as the expert shares
+// it between the worlds and candidates of a decision), still gives each
+// position the value of the unpruned search (TP-PLAY-1, PW-PLAY-2: the
+// tricks as the rules play them). The positions come from the deals'
+// middle tricks too, where transpositions are most common.
+func TestSolverTableAgreesWithFullSearch(t *testing.T) {
+	for _, v := range []pitch.Variant{pitch.TenPoint, pitch.Pawnee} {
+		solvers := map[int]*solver{}
+		n := 0
+		for _, s := range decisionPoints(v, 40, 17+uint64(v)) {
+			if s.Phase() != pitch.PhasePlay || worldLines(&s, 3000) > 3000 {
+				continue
+			}
+			seat := s.Turn()
+			if solvers[seat] == nil {
+				solvers[seat] = newSolver(seat, sideObjective)
+			}
+			want := solve(&s, seat, sideObjective)[seat]
+			for range 2 { // the second time from the table
+				if got := solvers[seat].value(&s); math.Abs(want-got) > 1e-9 {
+					t.Fatalf("%s, trick %d, seat %d: shared-table alpha-beta %v, full search %v", v, s.Tricks()+1, seat, got, want)
+				}
+			}
+			n++
+		}
+		if n < 30 {
+			t.Fatalf("%s: only %d positions", v, n)
+		}
+	}
+}
+
+// TestWorldLinesCountsPlayableCards: in pawnee only trumps are played
+// (PW-PLAY-2), so the lines of play left count a seat's trumps, not its
+// other cards; in auction every card is played.
+func TestWorldLinesCountsPlayableCards(t *testing.T) {
+	for _, v := range []pitch.Variant{pitch.Auction, pitch.Pawnee} {
+		checked := 0
+		for _, s := range decisionPoints(v, 20, 3) {
+			if s.Phase() != pitch.PhasePlay {
+				continue
+			}
+			want := 1.0
+			for i := range s.Seats() {
+				h := s.Hand(i)
+				if v == pitch.Pawnee {
+					h &= s.Trumps()
+				}
+				for k := 2; k <= h.Len(); k++ {
+					want *= float64(k)
+				}
+			}
+			if want > 1e6 {
+				continue
+			}
+			if got := worldLines(&s, 1e6); float64(got) != want {
+				t.Fatalf("%s, trick %d: %d lines, want %.0f", v, s.Tricks()+1, got, want)
+			}
+			if want > 10 {
+				if got := worldLines(&s, 10); got <= 10 {
+					t.Fatalf("%s: with a limit of 10, %d lines of %.0f", v, got, want)
+				}
+			}
+			checked++
+		}
+		if checked < 20 {
+			t.Fatalf("%s: only %d positions", v, checked)
+		}
+	}
+}
+
 // TestAuctionLikelihoodReadsPasses: a world in which a seat that passed
 // (AP-BID-1) holds A K J T 3 2 of a suit is much less likely than one in
 // which it holds nothing, and the high bidder with nothing is less likely
