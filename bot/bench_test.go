@@ -94,3 +94,29 @@ func BenchmarkDecision(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSolve times solving one position exactly with all cards open,
+// as the expert solves each world of an endgame: the first positions of
+// play (tricks 1-2) of hands played by the heuristic whose lines of play
+// left are at most 200,000 (worldLines), each with a fresh transposition
+// table.
+func BenchmarkSolve(b *testing.B) {
+	for _, v := range []pitch.Variant{pitch.TenPoint, pitch.Pawnee} {
+		b.Run(v.String(), func(b *testing.B) {
+			var pool []pitch.State
+			for _, s := range decisionPoints(v, 200, 7) {
+				if s.Phase() == pitch.PhasePlay && s.Tricks() < 2 && worldLines(&s, 200000) <= 200000 {
+					pool = append(pool, s)
+				}
+			}
+			if len(pool) < 20 {
+				b.Fatalf("only %d positions", len(pool))
+			}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				s := pool[i%len(pool)]
+				newSolver(s.Turn(), sideObjective).value(&s)
+			}
+		})
+	}
+}

@@ -534,9 +534,10 @@ func solveFor(s *pitch.State, seat int) float64 {
 // the position (State.PlayKey), which holds every seat's cards, so the
 // worlds and candidates of one decision share it.
 type solver struct {
-	me  int
-	ob  objective
-	tab []ttEntry
+	me    int
+	ob    objective
+	tab   []ttEntry
+	stack []pitch.State // the position after each move of the line being searched, reused
 }
 
 // A ttEntry is what the search found for one position: its value, exact
@@ -544,7 +545,8 @@ type solver struct {
 type ttEntry struct {
 	key  uint64
 	val  float64
-	kind uint8 // ttEmpty, ttExact, ttLower (the value is at least val) or ttUpper
+	kind uint8      // ttEmpty, ttExact, ttLower (the value is at least val) or ttUpper
+	best pitch.Card // the card that gave val, tried first when the position comes again
 }
 
 const (
@@ -572,18 +574,23 @@ func (sv *solver) value(s *pitch.State) float64 {
 	if sv.tab == nil {
 		sv.tab = make([]ttEntry, ttSize)
 	}
-	return sv.alphaBeta(s, math.Inf(-1), math.Inf(1))
+	if len(sv.stack) == 0 {
+		sv.stack = make([]pitch.State, 16)
+	}
+	return sv.alphaBeta(s, 0, math.Inf(-1), math.Inf(1))
 }
 
 // alphaBeta is a fail-soft minimax: me's side maximizes me's outcome, the
 // other side minimizes it.
-func (sv *solver) alphaBeta(s *pitch.State, alpha, beta float64) float64 {
+func (sv *solver) alphaBeta(s *pitch.State, depth int, alpha, beta float64) float64 {
 	if s.Terminal() {
 		return sv.ob.of(s, sv.me)
 	}
 	key := s.PlayKey()
 	e := &sv.tab[key&(ttSize-1)]
+	first := pitch.NoCard
 	if e.kind != ttEmpty && e.key == key {
+		first = e.best
 		switch e.kind {
 		case ttExact:
 			return e.val
@@ -603,22 +610,35 @@ func (sv *solver) alphaBeta(s *pitch.State, alpha, beta float64) float64 {
 	if maxing {
 		best = math.Inf(-1)
 	}
-	for c := s.LegalPlays(); c != 0; c &= c - 1 {
-		x := *s
-		if err := x.Apply(pitch.Play(seat, c.First())); err != nil {
+	rest := s.LegalPlays()
+	card := first // the table's best card first: most cut-offs come from it
+	if first == pitch.NoCard || !rest.Has(first) {
+		card = rest.First()
+	}
+	bestCard := pitch.NoCard
+	for rest != 0 {
+		rest &^= card.Set()
+		if depth == len(sv.stack) {
+			sv.stack = append(sv.stack, pitch.State{})
+		}
+		x := &sv.stack[depth]
+		*x = *s
+		if err := x.Apply(pitch.Play(seat, card)); err != nil {
 			panic("bot: solve: " + err.Error())
 		}
-		v := sv.alphaBeta(&x, alpha, beta)
+		v := sv.alphaBeta(x, depth+1, alpha, beta)
+		if maxing && v > best || !maxing && v < best {
+			best, bestCard = v, card
+		}
 		if maxing {
-			best = math.Max(best, v)
 			alpha = math.Max(alpha, v)
 		} else {
-			best = math.Min(best, v)
 			beta = math.Min(beta, v)
 		}
 		if alpha >= beta {
 			break
 		}
+		card = rest.First()
 	}
 	kind := ttExact
 	switch {
@@ -627,7 +647,7 @@ func (sv *solver) alphaBeta(s *pitch.State, alpha, beta float64) float64 {
 	case best >= b0:
 		kind = ttLower
 	}
-	*e = ttEntry{key: key, val: best, kind: kind}
+	*e = ttEntry{key: key, val: best, kind: kind, best: bestCard}
 	return best
 }
 
