@@ -81,11 +81,11 @@ func New(name string) (Bot, error) {
 
 // expertVariant builds an expert with some of its game's settings
 // changed (ExpertSettings), for measuring them with pitch sim:
-// "expert:minmake=0.5,endgame=20000,worlds=100,bidworlds=1000,
+// "expert:minmake=0.5,endgame=20000,endworlds=100,worlds=100,bidworlds=1000,
 // bidshift=0.5,look=0,raw,blind,sides".
 func expertVariant(name, settings string) (Bot, error) {
 	b := &Expert{Label: strings.ToLower(name)}
-	const known = "raw, blind, sides, look (or look=0), minmake=P, endgame=N, worlds=N, bidworlds=N, bidshift=X"
+	const known = "raw, blind, sides, look (or look=0), minmake=P, endgame=N, endworlds=N, worlds=N, bidworlds=N, bidshift=X"
 	for _, kv := range strings.Split(settings, ",") {
 		k, v, hasValue := strings.Cut(kv, "=")
 		c := setting{key: k, x: 1}
@@ -107,7 +107,7 @@ func expertVariant(name, settings string) (Bot, error) {
 				return nil, fmt.Errorf("bot %q: setting %q: %q is not a number", name, k, v)
 			}
 			c.x = x
-		case "endgame", "worlds", "bidworlds":
+		case "endgame", "endworlds", "worlds", "bidworlds":
 			x, err := strconv.Atoi(v)
 			if err != nil || x <= 0 {
 				return nil, fmt.Errorf("bot %q: setting %q: %q is not a whole number above 0", name, k, v)

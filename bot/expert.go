@@ -49,6 +49,9 @@ type ExpertSettings struct {
 	// Endgame is the most lines of play left at which every world is
 	// solved exactly.
 	Endgame int
+	// EndWorlds, above 0, is the worlds solved in every endgame, however
+	// long; 0 leaves it to the length (endgameWorlds).
+	EndWorlds int
 	// BidShift and Look are its model of how every seat acts in its
 	// playouts (model): the heuristic with its bids moved by BidShift
 	// points, and with Look each card played by a one-step look ahead.
@@ -96,6 +99,8 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 			st.MinMake = c.x
 		case "endgame":
 			st.Endgame = int(c.x)
+		case "endworlds":
+			st.EndWorlds = int(c.x)
 		case "worlds":
 			st.Worlds = int(c.x)
 		case "bidworlds":
@@ -118,9 +123,12 @@ const expertDraw = 3
 //   - MinMake: in auction and ten-point the bid with the best value is
 //     made whatever its chance (its chances are calibrated, so the value
 //     already weighs the risk); in pawnee, where the playouts' values are
-//     least sure, it keeps the search bot's discipline.
+//     least sure, it keeps a discipline, at 60% (the search bot's 70%
+//     and 50% measured worse).
 //   - Endgame: ten-point's hands thin out fast (only trumps are held), so
-//     its endgames are solved from earlier on.
+//     its endgames are solved from earlier on; in pawnee only trumps are
+//     played, and with the transposition table nearly all of play is
+//     solved, always in EndWorlds worlds.
 //   - BidShift: the heuristic's bids moved so that it passes about as
 //     often as hard bots do in the same seats (auction and pawnee: hard
 //     bots bid more often than the heuristic).
@@ -130,7 +138,7 @@ const expertDraw = 3
 var expertTuning = map[pitch.Variant]ExpertSettings{
 	pitch.Auction:  {Worlds: 100, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true},
 	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true},
-	pitch.Pawnee:   {Worlds: 300, MinMake: MinMake, Endgame: endgameLines, BidShift: 1},
+	pitch.Pawnee:   {Worlds: 300, MinMake: 0.6, Endgame: 200000, EndWorlds: 100, BidShift: 1},
 }
 
 type forecast struct {
@@ -222,8 +230,12 @@ func (b *Expert) Analyze(req Request) []Option {
 			lines = max(lines, worldLines(&worlds[i], st.Endgame))
 		}
 		if endgame = lines <= st.Endgame; endgame {
-			// Fewer worlds the longer the endgame: about the same work.
-			worlds = worlds[:min(n, max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines)))]
+			k := st.EndWorlds
+			if k <= 0 {
+				// Fewer worlds the longer the endgame: about the same work.
+				k = max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines))
+			}
+			worlds = worlds[:min(n, k)]
 		}
 	}
 	cands := candidates(&worlds[0], req)
