@@ -220,22 +220,25 @@ func (b *Expert) Analyze(req Request) []Option {
 	seat := v.Seat
 	m := model{Bid: st.BidShift, Look: st.Look}
 	ob := objective{Standing: !st.Sides}
+	endgame, lines := false, 0
+	if v.Phase == pitch.PhasePlay && v.Game.Variant != pitch.Pawnee {
+		// Every card held may be played in time and the cards each seat
+		// holds are counted in the view: the view knows the lines left.
+		lines = endgameLinesOf(v, st.Endgame)
+		if endgame = lines <= st.Endgame; endgame {
+			n = min(n, st.endgameWorlds(lines))
+		}
+	}
 	worlds := drawWorlds(v, req.Rand, n, !st.Blind, m)
-	endgame := false
-	if v.Phase == pitch.PhasePlay {
-		// The lines left differ between worlds only in pawnee, where
-		// the trumps each seat holds are hidden; the longest decides.
-		lines := 0
+	if v.Phase == pitch.PhasePlay && v.Game.Variant == pitch.Pawnee {
+		// Only trumps are played (PW-PLAY-2), and how many each seat
+		// holds differs between worlds: the world with the most lines
+		// left decides.
 		for i := range worlds {
 			lines = max(lines, worldLines(&worlds[i], st.Endgame))
 		}
 		if endgame = lines <= st.Endgame; endgame {
-			k := st.EndWorlds
-			if k <= 0 {
-				// Fewer worlds the longer the endgame: about the same work.
-				k = max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines))
-			}
-			worlds = worlds[:min(n, k)]
+			worlds = worlds[:min(n, st.endgameWorlds(lines))]
 		}
 	}
 	cands := candidates(&worlds[0], req)
@@ -499,6 +502,32 @@ func passedAllBut(v *pitch.View, i int) bool {
 		}
 	}
 	return true
+}
+
+// endgameWorlds is how many worlds an endgame of lines lines of play is
+// solved in: EndWorlds, or fewer the longer it is, for about the same
+// work.
+func (st *ExpertSettings) endgameWorlds(lines int) int {
+	if st.EndWorlds > 0 {
+		return st.EndWorlds
+	}
+	return max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines))
+}
+
+// endgameLinesOf bounds the lines of play left as the view counts them:
+// the product over the seats of the factorial of their card counts
+// (stopping past limit). Outside pawnee every card held is played.
+func endgameLinesOf(v *pitch.View, limit int) int {
+	lines := 1
+	for i := range v.Game.Seats() {
+		for k := 2; k <= v.Counts[i]; k++ {
+			lines *= k
+			if lines > limit {
+				return lines
+			}
+		}
+	}
+	return lines
 }
 
 // worldLines bounds the lines of play left in world s: the product over
