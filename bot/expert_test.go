@@ -50,36 +50,14 @@ func TestUnseenLeavesPassedTrumps(t *testing.T) {
 	}
 }
 
-// TestAlphaBetaAgreesWithFullSearch: with two sides (ten-point teams, a
-// pawnee bidder's side against the defenders) the pruned minimax gives
-// every late position the same value as the unpruned search in which
-// each seat picks its own best card (solve).
-func TestAlphaBetaAgreesWithFullSearch(t *testing.T) {
-	for _, v := range []pitch.Variant{pitch.TenPoint, pitch.Pawnee} {
-		n := 0
-		for _, s := range decisionPoints(v, 80, 91+uint64(v)) {
-			if s.Phase() != pitch.PhasePlay || s.Tricks() < 4 {
-				continue
-			}
-			seat := s.Turn()
-			want, got := solve(&s, seat, sideObjective)[seat], solveFor(&s, seat)
-			if math.Abs(want-got) > 1e-9 {
-				t.Fatalf("%s, trick %d, seat %d: alpha-beta %v, full search %v", v, s.Tricks()+1, seat, got, want)
-			}
-			n++
-		}
-		if n < 20 {
-			t.Fatalf("%s: only %d late positions", v, n)
-		}
-	}
-}
-
-// TestSolverTableAgreesWithFullSearch: one solver, its transposition
-// table shared by every position it is asked about (as the expert shares
-// it between the worlds and candidates of a decision), still gives each
-// position the value of the unpruned search (TP-PLAY-1, PW-PLAY-2: the
-// tricks as the rules play them). The positions come from the deals'
-// middle tricks too, where transpositions are most common.
+// TestSolverTableAgreesWithFullSearch: with two sides (ten-point teams,
+// a pawnee bidder's side against the defenders) the alpha-beta solver
+// gives every position the value of the unpruned search in which each
+// seat picks its own best card (solve), with one solver's transposition
+// table shared by every position it is asked about, as the expert shares
+// it between the worlds and candidates of a decision (TP-PLAY-1,
+// PW-PLAY-2: the tricks as the rules play them). The positions come from
+// the middle tricks too, where transpositions are most common.
 func TestSolverTableAgreesWithFullSearch(t *testing.T) {
 	for _, v := range []pitch.Variant{pitch.TenPoint, pitch.Pawnee} {
 		solvers := map[int]*solver{}

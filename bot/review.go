@@ -20,9 +20,10 @@ const (
 	BlunderLoss = 1.5
 )
 
-// hindsightLines bounds the lines of play (the product over the seats of
-// the factorial of their card counts) of a position the review solves
-// with all cards open: about the last three tricks.
+// hindsightLines bounds the lines of play (worldLines: the product over
+// the seats of the factorial of the cards each may still play, in pawnee
+// only trumps) of a position the review solves with all cards open:
+// about the last three tricks.
 const hindsightLines = 3000
 
 // ReviewOptions sets how a hand is reviewed.
@@ -214,16 +215,11 @@ func HindsightPlay(s *pitch.State, played pitch.Action) *Hindsight {
 	if s.Phase() != pitch.PhasePlay || s.Terminal() {
 		return nil
 	}
-	lines := 1
-	for i := range s.Seats() {
-		for k := 2; k <= s.Hand(i).Len(); k++ {
-			lines *= k
-			if lines > hindsightLines {
-				return nil
-			}
-		}
+	if worldLines(s, hindsightLines) > hindsightLines {
+		return nil
 	}
 	seat := s.Turn()
+	sv := newSolver(seat, sideObjective) // one table for every card tried
 	h := &Hindsight{Value: math.Inf(-1)}
 	for c := s.LegalPlays(); c != 0; c &= c - 1 {
 		a := pitch.Play(seat, c.First())
@@ -231,7 +227,7 @@ func HindsightPlay(s *pitch.State, played pitch.Action) *Hindsight {
 		if err := x.Apply(a); err != nil {
 			return nil
 		}
-		v := solveFor(&x, seat)
+		v := sv.value(&x)
 		if v > h.Value {
 			h.Best, h.Value = a, v
 		}

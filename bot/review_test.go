@@ -175,6 +175,40 @@ func TestReviewHindsightAtTheEnd(t *testing.T) {
 	}
 }
 
+// TestHindsightPawneeCountsTrumps: a pawnee seat out of trumps keeps its
+// other cards but never plays them (PW-PLAY-2), so hindsight solves a
+// position once few trumps are left, however many other cards the seats
+// hold; the best card found is legal and scores at least the card played.
+func TestHindsightPawneeCountsTrumps(t *testing.T) {
+	solved := 0
+	for _, s := range decisionPoints(pitch.Pawnee, 30, 11) {
+		if s.Phase() != pitch.PhasePlay {
+			continue
+		}
+		allCards := 1.0
+		for i := range s.Seats() {
+			for k := 2; k <= s.Hand(i).Len(); k++ {
+				allCards *= float64(k)
+			}
+		}
+		if allCards <= hindsightLines || worldLines(&s, hindsightLines) > hindsightLines {
+			continue
+		}
+		played := pitch.Play(s.Turn(), s.LegalPlays().First())
+		h := HindsightPlay(&s, played)
+		if h == nil {
+			t.Fatalf("trick %d: no hindsight with %d lines of trump play left", s.Tricks()+1, worldLines(&s, hindsightLines))
+		}
+		if !s.LegalPlays().Has(h.Best.Card) || h.Played > h.Value {
+			t.Fatalf("trick %d: best %v (legal %v), value %.2f, played %.2f", s.Tricks()+1, h.Best, s.LegalPlays(), h.Value, h.Played)
+		}
+		solved++
+	}
+	if solved < 10 {
+		t.Fatalf("only %d positions with few trumps and many cards", solved)
+	}
+}
+
 func TestReviewRefusesBadInput(t *testing.T) {
 	rec := craftedMistake(t)
 	if _, err := Review(rec, 4, reviewTestOpts); err == nil {
