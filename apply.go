@@ -181,7 +181,6 @@ func (s *State) applyBid(a Action) error {
 				"seat %d is the dealer and everyone else passed: the dealer must bid %s%s (%s)", a.Seat, exactly[s.variant], bidList(bids, false), forcedRule[s.variant])
 		}
 		s.passed |= 1 << a.Seat
-		s.passAt[a.Seat&7] = s.bid
 	} else {
 		if a.Bid < 0 || a.Bid > 15 || bids&(1<<a.Bid) == 0 {
 			if !canPass && s.variant != Auction { // TP-BID-2, PW-BID-3
@@ -196,7 +195,6 @@ func (s *State) applyBid(a Action) error {
 				"seat %d may not bid %d: allowed are %s", a.Seat, a.Bid, bidList(bids, canPass))
 		}
 		s.bid, s.bidder = a.Bid, a.Seat
-		s.bids[a.Seat&7] = a.Bid
 	}
 	s.bidTurns++
 	over := false

@@ -1626,30 +1626,3 @@ func init() {
 		goldenCase{"pawnee-refused-play-nontrump", "PW-PLAY-2 C-7"},
 	)
 }
-
-// TestViewAuctionHistory: pawnee bidding circles (PW-BID-1), so a view
-// says each seat's highest bid and the bid standing when it passed; the
-// auction is public, so every seat and a spectator see the same, and a
-// world drawn from a view keeps it.
-func TestViewAuctionHistory(t *testing.T) {
-	s := Deal(MustNewGame(Pawnee), 0, nil, NewRand(3))
-	for _, a := range []Action{Bid(1, 5), Bid(2, 8), Pass(3), Pass(4), Pass(0), Bid(1, 9), Pass(2)} {
-		if err := s.Apply(a); err != nil {
-			t.Fatal(err)
-		}
-	}
-	wantBids := [MaxSeats]int{1: 9, 2: 8}
-	wantAt := [MaxSeats]int{0: 8, 2: 9, 3: 8, 4: 8}
-	for seat := -1; seat < 5; seat++ {
-		v := s.View(seat)
-		if v.Bids != wantBids || v.PassedAt != wantAt {
-			t.Errorf("seat %d sees bids %v and passes at %v; want %v and %v", seat, v.Bids, v.PassedAt, wantBids, wantAt)
-		}
-		if seat >= 0 {
-			w := v.Resample(NewRand(uint64(seat)))
-			if got := w.View(seat); got.Bids != wantBids || got.PassedAt != wantAt {
-				t.Errorf("seat %d: a world drawn from its view has bids %v and passes at %v", seat, got.Bids, got.PassedAt)
-			}
-		}
-	}
-}

@@ -31,7 +31,6 @@ func (v *View) Resample(rng *rand.Rand) State {
 	}
 	for i := range n {
 		s.scores[i] = int32(v.Scores[i])
-		s.bids[i], s.passAt[i] = int8(v.Bids[i]), int8(v.PassedAt[i])
 		s.notIn[i] = v.NotIn[i]
 		s.fillGot[i] = int8(v.FillGot[i])
 		s.played[i] = v.Played[i]

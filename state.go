@@ -62,9 +62,7 @@ type State struct {
 	bid      int8 // high bid, 0 for none
 	bidder   int8 // high bidder, -1 for none
 	passed   uint8
-	bidTurns int8        // turns taken in a one-round auction
-	bids     [slots]int8 // each seat's highest bid, 0 for none
-	passAt   [slots]int8 // the high bid standing when each seat passed, 0 for none
+	bidTurns int8 // turns taken in a one-round auction
 
 	trump   Suit
 	tmask   CardSet      // the trumps, once trump is known

@@ -26,9 +26,6 @@ type View struct {
 	Bid    int   // high bid, 0 for none
 	Bidder int   // high bidder, -1 for none
 	Passed uint8 // seats that passed in the auction
-	// Bids is each seat's highest bid, 0 for none; PassedAt the high bid
-	// standing when each seat passed, 0 for none (the auction is public).
-	Bids, PassedAt [MaxSeats]int
 
 	Trump        Suit
 	Called       Card
@@ -66,7 +63,6 @@ func (s *State) View(seat int) View {
 	pawneeDiscarding := s.variant == Pawnee && s.phase == PhaseDiscard
 	for i := range s.n {
 		v.Scores[i] = int(s.scores[i])
-		v.Bids[i], v.PassedAt[i] = int(s.bids[i]), int(s.passAt[i])
 		v.Counts[i] = s.hands[i].Len()
 		v.Hidden[i] = s.hidden[i].Len()
 		if pawneeDiscarding {

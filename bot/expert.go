@@ -446,7 +446,7 @@ func auctionLikelihood(w *pitch.State, v *pitch.View, m model) float64 {
 			return true
 		}
 		if g.Variant == pitch.Pawnee {
-			return v.Bids[i] > 0 // outbid, and still in or not
+			return false
 		}
 		if v.Phase != pitch.PhaseBid {
 			return !(v.Bid == 10 || (g.Variant == pitch.Auction && v.Bid == 4)) // closed early: not all spoke
@@ -485,27 +485,9 @@ func auctionLikelihood(w *pitch.State, v *pitch.View, m model) float64 {
 					th = float64(v.Bid) + 0.3 // it could have stolen
 				}
 			}
-			if g.Variant == pitch.Pawnee {
-				// The bidding circles (PW-BID-1): it passed over the bid
-				// standing then, after bidding its own or not.
-				if v.PassedAt[i] > 0 {
-					th = float64(v.PassedAt[i]) + 0.7
-				}
-				if v.Bids[i] > 0 {
-					p = sigmoid((taken - (float64(v.Bids[i]) - 0.7)) / scale)
-				} else {
-					p = 1
-				}
-			} else {
-				p = 1
-			}
-			p *= sigmoid((th - taken) / scale)
-		default: // outbid: in pawnee, at its own bid
-			bid := lo
-			if g.Variant == pitch.Pawnee {
-				bid = float64(v.Bids[i])
-			}
-			p = sigmoid((taken - (bid - 0.7)) / scale)
+			p = sigmoid((th - taken) / scale)
+		default: // outbid
+			p = sigmoid((taken - (lo - 0.7)) / scale)
 		}
 		l *= floor + (1-floor)*p
 	}

@@ -146,47 +146,6 @@ func TestAuctionLikelihoodReadsPasses(t *testing.T) {
 	}
 }
 
-// TestAuctionLikelihoodReadsPawneeRounds: pawnee bidding circles
-// (PW-BID-1), so a seat that bid 8 and later passed over 9 holds a hand
-// worth about 8 or 9, not one it would have passed at the start: a world
-// giving it a good hand is likelier than one giving it a poor one (read as
-// a plain pass, as before the auction's history was read, it was the
-// other way round).
-func TestAuctionLikelihoodReadsPawneeRounds(t *testing.T) {
-	g := pitch.MustNewGame(pitch.Pawnee)
-	good, poor := "AS KS 3S 5S 7H 8H 9D 4C 6D TD", "2H 4H 7D 8D 8C 9C 6S 7S 5H 9H"
-	hand := func(h string) pitch.CardSet {
-		cs, err := pitch.ParseCards(h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var set pitch.CardSet
-		for _, c := range cs {
-			set |= c.Set()
-		}
-		return set
-	}
-	if a, b := handTaken(g, hand(good), pitch.NoSuit), handTaken(g, hand(poor), pitch.NoSuit); !(a > 8 && a < 9 && b < 7) {
-		t.Fatalf("setup: the good hand is worth %.2f, the poor %.2f", a, b)
-	}
-	// The viewer, seat 0, is not read: the two worlds swap its hand and
-	// seat 2's, and deal the other seats alike.
-	world := func(seat0, seat2 string) pitch.State {
-		s := fixedDeal{g: g, dealer: 0, hands: []string{seat0, "", seat2}}.state(t)
-		play(t, &s, pitch.Bid(1, 5), pitch.Bid(2, 8), pitch.Pass(3), pitch.Pass(4), pitch.Pass(0), pitch.Bid(1, 9), pitch.Pass(2))
-		return s
-	}
-	a, b := world(poor, good), world(good, poor)
-	if a.Phase() != pitch.PhaseCall || a.Bidder() != 1 {
-		t.Fatalf("setup: phase %s, bidder %d", a.Phase(), a.Bidder())
-	}
-	v := a.View(0)
-	la, lb := auctionLikelihood(&a, &v, model{}), auctionLikelihood(&b, &v, model{})
-	if !(la > 1.3*lb) {
-		t.Errorf("seat 2 bid 8 and passed over 9: with the good hand %.4f, with the poor %.4f; want the first over 1.3 times the second", la, lb)
-	}
-}
-
 // TestObjectiveStanding: in pawnee every seat keeps its own score (PW-1),
 // so the expert counts the partner among its rivals: a seat's standing is
 // its score change less the mean of all four others', while the search
