@@ -561,15 +561,6 @@ const (
 	endgameWork      = 25000
 )
 
-// solveFor returns seat's outcome of the rest of the hand in s played
-// with all cards open. With two sides (teams, or a pawnee bidder's side
-// against the defenders) it is a minimax with alpha-beta pruning and a
-// transposition table; with every seat for itself, each seat picks what
-// is best for itself (solve).
-func solveFor(s *pitch.State, seat int) float64 {
-	return newSolver(seat, sideObjective).value(s)
-}
-
 // A solver solves positions of one decision exactly, for seat me scored
 // by ob, and remembers what it found: the transposition table is keyed by
 // the position (State.PlayKey), which holds every seat's cards, so the
@@ -606,7 +597,10 @@ func newSolver(me int, ob objective) *solver {
 }
 
 // value returns me's outcome of the rest of the hand in s played with all
-// cards open.
+// cards open. With two sides (teams, or a pawnee bidder's side against
+// the defenders) it is a minimax with alpha-beta pruning and the table;
+// with every seat for itself, each seat picks what is best for itself
+// (solve).
 func (sv *solver) value(s *pitch.State) float64 {
 	g := s.Game()
 	if g.Variant == pitch.Auction && !g.FixedTeams() {
