@@ -589,9 +589,12 @@ const (
 )
 
 // ttSize is the transposition table's entries (a power of two): 2^14,
-// 384 KiB, holds a pawnee or ten-point endgame of 20,000 lines.
+// 384 KiB. A new position takes its slot from the old one, so a longer
+// endgame is still solved exactly, with fewer positions remembered.
 const ttSize = 1 << 14
 
+// newSolver returns a solver for seat me scored by ob; its table is made
+// at its first use.
 func newSolver(me int, ob objective) *solver {
 	return &solver{me: me, ob: ob}
 }
