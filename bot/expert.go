@@ -514,34 +514,34 @@ func (st *ExpertSettings) endgameWorlds(lines int) int {
 	return max(endgameMinWorlds, min(endgameWorlds, endgameWork/lines))
 }
 
-// endgameLinesOf bounds the lines of play left as the view counts them:
-// the product over the seats of the factorial of their card counts
-// (stopping past limit). Outside pawnee every card held is played.
+// endgameLinesOf bounds the lines of play left as the view counts them
+// (linesOf its seats' card counts). Outside pawnee every card held is
+// played.
 func endgameLinesOf(v *pitch.View, limit int) int {
-	lines := 1
-	for i := range v.Game.Seats() {
-		for k := 2; k <= v.Counts[i]; k++ {
-			lines *= k
-			if lines > limit {
-				return lines
-			}
-		}
-	}
-	return lines
+	return linesOf(v.Counts[:v.Game.Seats()], limit)
 }
 
-// worldLines bounds the lines of play left in world s: the product over
-// the seats of the factorial of the cards each may still play (stopping
-// past limit). In pawnee only trumps are ever played (PW-PLAY-2), so a
-// seat's other cards do not count.
+// worldLines bounds the lines of play left in world s: linesOf the cards
+// each seat may still play. In pawnee only trumps are ever played
+// (PW-PLAY-2), so a seat's other cards do not count.
 func worldLines(s *pitch.State, limit int) int {
-	lines := 1
+	var counts [pitch.MaxSeats]int
 	for i := range s.Seats() {
 		h := s.Hand(i)
 		if s.Game().Variant == pitch.Pawnee {
 			h &= s.Trumps()
 		}
-		for k := 2; k <= h.Len(); k++ {
+		counts[i] = h.Len()
+	}
+	return linesOf(counts[:s.Seats()], limit)
+}
+
+// linesOf is the product of the factorials of counts, the lines of play
+// of seats holding that many playable cards each, stopping past limit.
+func linesOf(counts []int, limit int) int {
+	lines := 1
+	for _, c := range counts {
+		for k := 2; k <= c; k++ {
 			lines *= k
 			if lines > limit {
 				return lines
