@@ -173,20 +173,32 @@ func (s *Server) enqueueLocked(k reviewKey, raw []byte) {
 	go s.makeReview(k, raw)
 }
 
-// makeReview works out and stores one queued review.
+// makeReview works out and stores one queued review. A request may queue
+// a review again just as it is stored (it read the store before the
+// review was put there, and the queue after it left it), so one already
+// stored is not made twice. A review finished once the server is closing
+// is dropped: the store may be closed, and the review is made again when
+// asked for.
 func (s *Server) makeReview(k reviewKey, raw []byte) {
 	q := &s.reviews
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	data, err := q.work(ctx, raw, k.seat)
-	if err == nil {
-		err = s.store.PutReview(ctx, k.id, store.Review{N: k.n, Seat: k.seat, Data: data})
+	_, err := s.store.Review(ctx, k.id, k.n, k.seat)
+	switch {
+	case err == nil: // made meanwhile
+	case !errors.Is(err, store.ErrNotFound):
+	default:
+		var data []byte
+		data, err = q.work(ctx, raw, k.seat)
+		if err == nil && !s.closing() {
+			err = s.store.PutReview(ctx, k.id, store.Review{N: k.n, Seat: k.seat, Data: data})
+		}
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	delete(q.pending, k)
 	q.queued--
-	if err != nil {
+	if err != nil && !s.closing() {
 		s.log.Error("review failed", "table", k.id, "hand", k.n, "seat", k.seat, "err", err.Error())
 		q.failed[k] = err.Error()
 	}

@@ -82,3 +82,53 @@ func TestMatchReviewLeavesRoom(t *testing.T) {
 		t.Errorf("the single hand's review: %d %s, want 200 once made", w.Code, w.Body)
 	}
 }
+
+// TestMakeReviewSkipsStored: a review queued again just as it was stored
+// (a request read the store before the review was put there) is not made
+// twice: the stored review stays, and the queued one neither works nor
+// fails, even on a record it could not read.
+func TestMakeReviewSkipsStored(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "p.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := New(ctx, st, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	opts, _ := json.Marshal(pitch.MustNewGame(pitch.Auction).OptionMap())
+	if err := st.CreateTable(ctx, &store.Table{ID: "twice", Variant: "auction", Options: opts, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	stored := []byte(`{"stored":true}`)
+	if err := st.PutReview(ctx, "twice", store.Review{N: 1, Seat: 2, Data: stored}); err != nil {
+		t.Fatal(err)
+	}
+	q := &srv.reviews
+	q.init()
+	k := reviewKey{"twice", 1, 2}
+	q.mu.Lock()
+	srv.enqueueLocked(k, []byte("not a record"))
+	q.mu.Unlock()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		q.mu.Lock()
+		done := !q.pending[k]
+		q.mu.Unlock()
+		if done {
+			break
+		}
+	}
+	q.mu.Lock()
+	pending, failed, queued := q.pending[k], q.failed[k], q.queued
+	q.mu.Unlock()
+	if pending || failed != "" || queued != 0 {
+		t.Fatalf("after the queued review: pending %v, failed %q, queued %d; want it gone without failing", pending, failed, queued)
+	}
+	rv, err := st.Review(ctx, "twice", 1, 2)
+	if err != nil || string(rv.Data) != string(stored) {
+		t.Fatalf("the stored review: %s %v, want %s kept", rv.Data, err, stored)
+	}
+}
