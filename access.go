@@ -140,6 +140,9 @@ func (s *State) MatchDecided() bool { return s.res.winners != 0 }
 // is not kept); for a pawnee bidder, without the widow.
 func (s *State) Dealt(seat int) CardSet { return s.dealt[seat] }
 
+// HasPassed reports whether seat has passed in the auction.
+func (s *State) HasPassed(seat int) bool { return s.passed&(1<<seat) != 0 }
+
 // PassedTrumps returns the trumps seat passed to its partner (ten-point,
 // TP-TR-5); empty elsewhere.
 func (s *State) PassedTrumps(seat int) CardSet { return s.passedTo[seat] }

@@ -52,11 +52,14 @@ type ExpertSettings struct {
 	// EndWorlds, above 0, is the worlds solved in every endgame, however
 	// long; 0 leaves it to the length (endgameWorlds).
 	EndWorlds int
-	// BidShift and Look are its model of how every seat acts in its
-	// playouts (model): the heuristic with its bids moved by BidShift
-	// points, and with Look each card played by a one-step look ahead.
+	// BidShift, Look and Fit are its model of how every seat acts in
+	// its playouts (model): the heuristic with its bids moved by BidShift
+	// points, with Look each card played by a one-step look ahead, and
+	// with Fit (pawnee) the bids of a model fitted to hard bots' bids
+	// instead (bidFitted).
 	BidShift float64
 	Look     bool
+	Fit      bool
 	// Sides scores a hand against the other side of the hand only, as
 	// the search bot does, not against every rival for the match
 	// (objective).
@@ -95,6 +98,8 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 			st.Sides = true
 		case "look":
 			st.Look = c.x != 0
+		case "fit":
+			st.Fit = c.x != 0
 		case "minmake":
 			st.MinMake = c.x
 		case "endgame":
@@ -134,11 +139,13 @@ const expertDraw = 3
 //     bots bid more often than the heuristic).
 //   - Look: in auction and ten-point the playouts' play is a one-step
 //     look ahead, over fewer worlds; in pawnee it did not help.
+//   - Fit: in pawnee the playouts bid as a model fitted to hard bots'
+//     bids does; BidShift still moves the hands the auction is read with.
 //   - Calibration: measured for each game's playouts as they are.
 var expertTuning = map[pitch.Variant]ExpertSettings{
 	pitch.Auction:  {Worlds: 100, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true},
 	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true},
-	pitch.Pawnee:   {Worlds: 300, MinMake: 0.6, Endgame: 200000, EndWorlds: 100, BidShift: 1},
+	pitch.Pawnee:   {Worlds: 300, MinMake: 0.6, Endgame: 200000, EndWorlds: 100, BidShift: 1, Fit: true},
 }
 
 type forecast struct {
@@ -218,7 +225,7 @@ func (b *Expert) Analyze(req Request) []Option {
 		n = st.BidWorlds
 	}
 	seat := v.Seat
-	m := model{Bid: st.BidShift, Look: st.Look}
+	m := model{Bid: st.BidShift, Look: st.Look, Fit: st.Fit}
 	ob := objective{Standing: !st.Sides}
 	endgame, lines := false, 0
 	if v.Phase == pitch.PhasePlay && v.Game.Variant != pitch.Pawnee {

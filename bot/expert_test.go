@@ -307,14 +307,14 @@ func TestLookAheadPlaysBestForItsSide(t *testing.T) {
 // names, on top of each game's own (expertTuning); Worlds overrides the
 // game's worlds, for bids too unless bidworlds is named.
 func TestExpertSettings(t *testing.T) {
-	b, err := New("expert:look=0,bidshift=-0.5,bidworlds=7,endworlds=40,raw")
+	b, err := New("expert:look=0,fit=0,bidshift=-0.5,bidworlds=7,endworlds=40,raw")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range pitch.Variants {
 		got := b.(*Expert).Settings(v)
 		want := expertTuning[v]
-		want.Look, want.BidShift, want.BidWorlds, want.EndWorlds, want.Raw = false, -0.5, 7, 40, true
+		want.Look, want.Fit, want.BidShift, want.BidWorlds, want.EndWorlds, want.Raw = false, false, -0.5, 7, 40, true
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: settings %+v, want %+v", v, got, want)
 		}

@@ -129,11 +129,17 @@ type model struct {
 	// closer to how a search bot plays than the heuristic's rules of
 	// thumb, at the cost of seeing every card of the world.
 	Look bool
+	// Fit bids as hard bots do, by a model fitted to their bids
+	// (bidFitted; pawnee only).
+	Fit bool
 }
 
 func (m model) act(s *pitch.State) pitch.Action {
 	switch s.Phase() {
 	case pitch.PhaseBid:
+		if m.Fit && s.Game().Variant == pitch.Pawnee {
+			return bidFitted(s, s.Turn())
+		}
 		if m.Bid != 0 {
 			return bidShifted(s, s.Turn(), m.Bid)
 		}
