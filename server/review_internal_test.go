@@ -12,22 +12,31 @@ import (
 	"pitch/store"
 )
 
+// reviewServer returns a server on a fresh SQLite store, both closed when
+// the test ends.
+func reviewServer(t *testing.T) (store.Store, *Server) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "p.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	srv, err := New(ctx, st, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return st, srv
+}
+
 // TestMatchReviewLeavesRoom: a match review never takes the queue's last
 // places, kept for single hands' reviews; with the queue that full it
 // queues nothing, says busy with a longer Retry-After (not an error), and
 // a single hand's review is still queued.
 func TestMatchReviewLeavesRoom(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "p.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	srv, err := New(ctx, st, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	st, srv := reviewServer(t)
 	g := pitch.MustNewGame(pitch.Auction)
 	m := pitch.NewMatch(g, 5)
 	rng := pitch.NewRand(5)
@@ -89,16 +98,7 @@ func TestMatchReviewLeavesRoom(t *testing.T) {
 // fails, even on a record it could not read.
 func TestMakeReviewSkipsStored(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "p.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	srv, err := New(ctx, st, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	st, srv := reviewServer(t)
 	opts, _ := json.Marshal(pitch.MustNewGame(pitch.Auction).OptionMap())
 	if err := st.CreateTable(ctx, &store.Table{ID: "twice", Variant: "auction", Options: opts, Seed: 5}); err != nil {
 		t.Fatal(err)
