@@ -2,6 +2,7 @@ package bot
 
 import (
 	"math"
+	"math/bits"
 
 	"pitch"
 )
@@ -83,18 +84,10 @@ func dot(w, x [8]float64) float64 {
 // A seat that may not pass bids the least it may.
 func bidFitted(s *pitch.State, seat int) pitch.Action {
 	bids, canPass := s.BidOptions()
-	lowest := -1
-	for b := 0; b < 16 && lowest < 0; b++ {
-		if bids&(1<<b) != 0 {
-			lowest = b
-		}
-	}
+	lowest := bits.TrailingZeros16(bids) // 16 when there is none
 	x := bidFeatures(s, seat)
-	if canPass {
-		u := float64(s.PlayKey()>>11) / (1 << 53)
-		if lowest < 0 || lowest >= 10 || u >= bidChance(x) {
-			return pitch.Pass(seat)
-		}
+	if canPass && (lowest >= 10 || float64(s.PlayKey()>>11)/(1<<53) >= bidChance(x)) {
+		return pitch.Pass(seat)
 	}
 	for b := max(lowest, min(fittedBid(s, x), 9)); b > lowest; b-- {
 		if bids&(1<<b) != 0 {
