@@ -59,7 +59,7 @@ func bidFeatures(s *pitch.State, seat int) [8]float64 {
 // bidChance is the fitted chance that a hard bot bids on the turn x
 // describes.
 func bidChance(x [8]float64) float64 {
-	return 1 / (1 + math.Exp(-dot(pawneeBidFit.bid, x)))
+	return sigmoid(dot(pawneeBidFit.bid, x))
 }
 
 // fittedBid is the bid the fit expects of a hard bot that bids on the

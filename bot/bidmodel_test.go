@@ -144,7 +144,7 @@ func fitLogistic(x [][8]float64, y []float64) [8]float64 {
 		var h [8][8]float64
 		var g [8]float64
 		for n := range x {
-			p := 1 / (1 + math.Exp(-dot(w, x[n])))
+			p := sigmoid(dot(w, x[n]))
 			for j := range 8 {
 				g[j] += (y[n] - p) * x[n][j]
 				for k := range 8 {
