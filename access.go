@@ -143,6 +143,19 @@ func (s *State) Dealt(seat int) CardSet { return s.dealt[seat] }
 // HasPassed reports whether seat has passed in the auction.
 func (s *State) HasPassed(seat int) bool { return s.passed&(1<<seat) != 0 }
 
+// Auction returns every bid and pass so far, in order.
+func (s *State) Auction() []Action {
+	out := make([]Action, s.nbids)
+	for i, e := range s.bids[:s.nbids] {
+		if bid := int(e >> 3); bid > 0 {
+			out[i] = Bid(int(e&7), bid)
+		} else {
+			out[i] = Pass(int(e & 7))
+		}
+	}
+	return out
+}
+
 // PassedTrumps returns the trumps seat passed to its partner (ten-point,
 // TP-TR-5); empty elsewhere.
 func (s *State) PassedTrumps(seat int) CardSet { return s.passedTo[seat] }

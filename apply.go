@@ -196,13 +196,20 @@ func (s *State) applyBid(a Action) error {
 		}
 		s.bid, s.bidder = a.Bid, a.Seat
 	}
-	s.bidTurns++
+	if s.nbids < maxBidTurns {
+		e := uint8(a.Seat)
+		if a.Kind == ActBid {
+			e |= uint8(a.Bid) << 3
+		}
+		s.bids[s.nbids] = e
+		s.nbids++
+	}
 	over := false
 	switch s.variant {
 	case Auction:
-		over = s.bid == 4 || s.bidTurns == s.n // AP-BID-1, AP-BID-2
+		over = s.bid == 4 || s.nbids == s.n // AP-BID-1, AP-BID-2
 	case TenPoint:
-		over = s.bid == 10 || s.bidTurns == s.n // TP-BID-1
+		over = s.bid == 10 || s.nbids == s.n // TP-BID-1
 	case Pawnee:
 		over = s.bid == 10 || (s.bid > 0 && bits.OnesCount8(s.passed) == int(s.n)-1) // PW-BID-2
 	}

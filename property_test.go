@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -150,7 +151,7 @@ func (p *propHand) play(actions []Action) []Action {
 			cutState = s
 		}
 		if p.sample {
-			p.checkViews(&s)
+			p.checkViews(&s, actions)
 			p.checkLegal(&s)
 		}
 		a := s.RandomAction(rng)
@@ -198,7 +199,7 @@ func (p *propHand) play(actions []Action) []Action {
 	p.c.hands++
 	p.checkPoints(&s)
 	if p.sample {
-		p.checkViews(&s)
+		p.checkViews(&s, actions)
 		p.c.sampled++
 	}
 	if p.export {
@@ -631,11 +632,18 @@ func (p *propHand) checkLegal(s *State) {
 }
 
 // checkViews: no view holds a card its seat may not see, each view is
-// consistent with the public one, and a state resampled from a view gives
-// back the same view, keeps hidden cards where they may be, and plays on
-// legally to the end.
-func (p *propHand) checkViews(s *State) {
+// consistent with the public one and shows the auction so far (actions,
+// the hand's actions to s) in order, and a state resampled from a view
+// gives back the same view, keeps hidden cards where they may be, and
+// plays on legally to the end.
+func (p *propHand) checkViews(s *State, actions []Action) {
 	g := p.g
+	var auction []Action
+	for _, a := range actions {
+		if a.Kind == ActBid || a.Kind == ActPass {
+			auction = append(auction, a)
+		}
+	}
 	spect := s.View(-1)
 	holder := s.bidder
 	if s.partner >= 0 {
@@ -644,6 +652,9 @@ func (p *propHand) checkViews(s *State) {
 	for seat := -1; seat < int(s.n); seat++ {
 		v := s.View(seat)
 		p.c.views++
+		if !slices.Equal(v.Auction, auction) { // AP-BID-1, TP-BID-1, PW-BID-1: the auction is public
+			p.fatalf(s, "seat %d's view shows the auction %v; it went %v", seat, v.Auction, auction)
+		}
 		// the cards this seat may not see
 		var secret CardSet
 		for j := range s.n {

@@ -26,8 +26,9 @@ func (v *View) Resample(rng *rand.Rand) State {
 		partner: -1, give: v.Give, receiver: int8(v.Receiver), passBurn: int8(v.PassBurn),
 		discards: int8(v.Discards), shown: v.Shown, leader: int8(v.Leader), tricks: int8(v.Tricks),
 		lastWon: int8(v.LastWon)}
-	if v.Phase == PhaseBid && g.Variant != Pawnee {
-		s.bidTurns = (s.turn - s.dealer - 1 + 2*n) % n
+	for _, a := range v.Auction[:min(len(v.Auction), maxBidTurns)] {
+		s.bids[s.nbids] = uint8(a.Seat) | uint8(a.Bid)<<3
+		s.nbids++
 	}
 	for i := range n {
 		s.scores[i] = int32(v.Scores[i])

@@ -37,6 +37,11 @@ func (p Phase) String() string {
 // the compiler can drop the bounds checks.
 const slots = 8
 
+// maxBidTurns bounds the bids and passes of one auction: a one-round
+// auction has a turn per seat, and a pawnee one at most six rising bids
+// (5 to 10) and four passes.
+const maxBidTurns = 12
+
 // State is one hand of a match: everything on the table, hidden or not.
 // It is a plain value: assignment clones it. Nothing outside this package
 // should show a State to a player; use View.
@@ -59,10 +64,13 @@ type State struct {
 	undlt    CardSet // auction: cards not dealt
 
 	// auction
-	bid      int8 // high bid, 0 for none
-	bidder   int8 // high bidder, -1 for none
-	passed   uint8
-	bidTurns int8 // turns taken in a one-round auction
+	bid    int8 // high bid, 0 for none
+	bidder int8 // high bidder, -1 for none
+	passed uint8
+	// bids is every bid and pass so far, in order, each as seat | bid<<3
+	// (bid 0 for a pass); nbids counts them. The auction is public.
+	bids  [maxBidTurns]uint8
+	nbids int8
 
 	trump   Suit
 	tmask   CardSet      // the trumps, once trump is known

@@ -26,6 +26,9 @@ type View struct {
 	Bid    int   // high bid, 0 for none
 	Bidder int   // high bidder, -1 for none
 	Passed uint8 // seats that passed in the auction
+	// Auction is every bid and pass so far, in order (the auction is
+	// public).
+	Auction []Action
 
 	Trump        Suit
 	Called       Card
@@ -60,6 +63,7 @@ func (s *State) View(seat int) View {
 		Bid: int(s.bid), Bidder: int(s.bidder), Passed: s.passed, Trump: s.trump, Called: s.called,
 		Partner: -1, Give: s.give, Receiver: int(s.receiver), PassBurn: int(s.passBurn), Discards: int(s.discards),
 		Shown: s.shown, Leader: int(s.leader), Tricks: int(s.tricks), LastWon: int(s.lastWon)}
+	v.Auction = s.Auction()
 	pawneeDiscarding := s.variant == Pawnee && s.phase == PhaseDiscard
 	for i := range s.n {
 		v.Scores[i] = int(s.scores[i])
