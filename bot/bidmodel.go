@@ -30,9 +30,25 @@ var pawneeBidFit = struct{ bid, raise [8]float64 }{
 // the suit's three top trumps, the standing bid (0 when none), whether it
 // opens (no bid yet) and how many seats have passed.
 func bidFeatures(s *pitch.State, seat int) [8]float64 {
-	g := s.Game()
-	t, e := bestSuit(s, seat)
-	tr := s.Hand(seat) & pitch.Trumps(t, g.Jokers())
+	passed := 0
+	for i := range s.Seats() {
+		if s.HasPassed(i) {
+			passed++
+		}
+	}
+	return handFeatures(s.Game(), s.Hand(seat), s.HighBid(), passed)
+}
+
+// handFeatures is bidFeatures for a seat holding hand, with standing the
+// standing bid and passed the seats that have passed.
+func handFeatures(g *pitch.Game, hand pitch.CardSet, standing, passed int) [8]float64 {
+	t, e := pitch.Clubs, -1.0
+	for s := pitch.Clubs; s < pitch.NoSuit; s++ {
+		if x := estimateHand(g, hand, s, pointsFor(g.Variant, s)); x > e {
+			t, e = s, x
+		}
+	}
+	tr := hand & pitch.Trumps(t, g.Jokers())
 	pts := 0.0
 	for c := tr & pointsFor(g.Variant, t); c != 0; c &= c - 1 {
 		pts += pointValue(c.First())
@@ -44,16 +60,10 @@ func bidFeatures(s *pitch.State, seat int) [8]float64 {
 		}
 	}
 	opens := 0.0
-	if s.HighBid() == 0 {
+	if standing == 0 {
 		opens = 1
 	}
-	passed := 0
-	for i := range s.Seats() {
-		if s.HasPassed(i) {
-			passed++
-		}
-	}
-	return [8]float64{1, e, float64(tr.Len()), pts, float64(top), float64(s.HighBid()), opens, float64(passed)}
+	return [8]float64{1, e, float64(tr.Len()), pts, float64(top), float64(standing), opens, float64(passed)}
 }
 
 // bidChance is the fitted chance that a hard bot bids on the turn x
@@ -96,3 +106,40 @@ func bidFitted(s *pitch.State, seat int) pitch.Action {
 	}
 	return pitch.Bid(seat, lowest)
 }
+
+// fittedLikelihood is how likely the pawnee auction the view shows is in
+// world w if every other seat bid as pawneeBidFit says hard bots do: a
+// pass has the fitted chance of passing, a bid the fitted chance of
+// bidding times a bell (bidSpread wide) around the bid the fit expects.
+// Each has a floor, since people and other bots bid otherwise; a forced
+// bid says nothing.
+func fittedLikelihood(w *pitch.State, v *pitch.View) float64 {
+	const floor = 0.08
+	n := v.Game.Seats()
+	standing, passed := 0, 0
+	l := 1.0
+	for _, a := range v.Auction {
+		i := int(a.Seat)
+		if i != v.Seat && (standing > 0 || passed < n-1) {
+			x := handFeatures(v.Game, w.Dealt(i), standing, passed)
+			p := 1 - bidChance(x)
+			if a.Kind == pitch.ActBid {
+				want := float64(standing) + dot(pawneeBidFit.raise, x)
+				want = math.Max(float64(max(standing+1, 5)), math.Min(want, 9))
+				d := (float64(a.Bid) - want) / bidSpread
+				p = (1 - p) * math.Exp(-d*d/2)
+			}
+			l *= floor + (1-floor)*p
+		}
+		if a.Kind == pitch.ActBid {
+			standing = int(a.Bid)
+		} else {
+			passed++
+		}
+	}
+	return l
+}
+
+// bidSpread is how far, in points, hard bots' bids stray from the
+// fitted ones (pawneeBidFit.raise gives the bid exactly 70% of the time).
+const bidSpread = 0.75

@@ -209,3 +209,63 @@ func solveLinear(a [8][8]float64, b [8]float64) [8]float64 {
 	}
 	return x
 }
+
+// TestFittedLikelihoodReads checks that reading a pawnee auction by the
+// fitted model (fittedLikelihood) moves the worlds the way the bids say
+// (PW-BID-1: the auction is public): weighed by it, the high bidder holds
+// a stronger hand, and a seat that passed a weaker one, than in worlds
+// drawn from the view alone. Strength is the fit's chance of bidding with
+// the hand at the opening.
+func TestFittedLikelihoodReads(t *testing.T) {
+	g := pitch.MustNewGame(pitch.Pawnee)
+	rng := pitch.NewRand(5)
+	var bidderUp, passerDown, points int
+	for _, s := range decisionPoints(pitch.Pawnee, 60, 29) {
+		if s.Phase() != pitch.PhaseCall {
+			continue
+		}
+		// A defender's view once the auction is over.
+		me := (s.Bidder() + 1 + points%4) % 5
+		v := s.View(me)
+		var plain, weighed [5]float64
+		total := 0.0
+		const worlds = 400
+		for range worlds {
+			w := v.Resample(rng)
+			l := fittedLikelihood(&w, &v)
+			total += l
+			for i := range 5 {
+				c := bidChance(handFeatures(g, w.Dealt(i), 0, 0))
+				plain[i] += c / worlds
+				weighed[i] += l * c
+			}
+		}
+		points++
+		for i := range 5 {
+			weighed[i] /= total
+			switch {
+			case i == me:
+			case i == s.Bidder():
+				if weighed[i] > plain[i] {
+					bidderUp++
+				}
+			case s.HasPassed(i):
+				if weighed[i] < plain[i] {
+					passerDown++
+				}
+			}
+		}
+	}
+	if points < 40 {
+		t.Fatalf("only %d auctions read", points)
+	}
+	// Some forced dealers' bids say nothing, and a pass over a high bid
+	// says little; most must move the right way.
+	if bidderUp < points*3/4 {
+		t.Errorf("the bidder's hand is stronger in the read worlds in %d of %d auctions", bidderUp, points)
+	}
+	if passerDown < points*3*3/4 {
+		t.Errorf("a passer's hand is weaker in the read worlds %d times in %d auctions (about 3 passers each)", passerDown, points)
+	}
+	t.Logf("%d auctions: bidder stronger %d, passer weaker %d", points, bidderUp, passerDown)
+}

@@ -85,7 +85,7 @@ func New(name string) (Bot, error) {
 // bidshift=0.5,look=0,fit=0,raw,blind,sides".
 func expertVariant(name, settings string) (Bot, error) {
 	b := &Expert{Label: strings.ToLower(name)}
-	const known = "raw, blind, sides, look (or look=0), fit (or fit=0), minmake=P, endgame=N, endworlds=N, worlds=N, bidworlds=N, bidshift=X"
+	const known = "raw, blind, sides, look (or look=0), fit (or fit=0), readfit (or readfit=0), minmake=P, endgame=N, endworlds=N, worlds=N, bidworlds=N, bidshift=X"
 	for _, kv := range strings.Split(settings, ",") {
 		k, v, hasValue := strings.Cut(kv, "=")
 		c := setting{key: k, x: 1}
@@ -94,7 +94,7 @@ func expertVariant(name, settings string) (Bot, error) {
 			if hasValue {
 				return nil, fmt.Errorf("bot %q: the expert setting %q takes no value", name, k)
 			}
-		case "look", "fit":
+		case "look", "fit", "readfit":
 			if hasValue && v != "0" && v != "1" {
 				return nil, fmt.Errorf("bot %q: the expert setting %s is on (%s or %s=1) or off (%s=0), not %q", name, k, k, k, k, v)
 			}

@@ -132,6 +132,9 @@ type model struct {
 	// Fit bids as hard bots do, by a model fitted to their bids
 	// (bidFitted; pawnee only).
 	Fit bool
+	// ReadFit reads the pawnee auction by the fitted model too
+	// (fittedLikelihood).
+	ReadFit bool
 }
 
 func (m model) act(s *pitch.State) pitch.Action {
