@@ -38,6 +38,17 @@ func (r *Result) WriteTable(w io.Writer) {
 		}
 		tw.Flush()
 	}
+	if r.Unit != "matches" {
+		var won []string
+		for _, s := range r.Sides {
+			if s.HandsWonMatch > 0 {
+				won = append(won, fmt.Sprintf("%s %d (%.2f%% of its seat-hands)", s.Bot, s.HandsWonMatch, 100*float64(s.HandsWonMatch)/float64(s.SeatHands)))
+			}
+		}
+		if len(won) > 0 {
+			fmt.Fprintf(w, "\nhands that won the match outright from zero (not counted in points/hand): %s\n", strings.Join(won, ", "))
+		}
+	}
 	if r.Unit == "matches" {
 		fmt.Fprintf(w, "\nunfinished: %d of %d matches (%.1f%%) had no winner after %d hands\n",
 			r.Unfinished, r.Deals*r.Rotations, 100*r.UnfinishedShare, r.MaxHands)

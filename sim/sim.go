@@ -43,21 +43,26 @@ const DefaultMaxHands = 1000
 
 // SideStats is what one bot achieved.
 type SideStats struct {
-	Bot         string  `json:"bot"`
-	SeatHands   int     `json:"seat_hands"`      // hands played, counted per seat it held
-	PointsHand  float64 `json:"points_per_hand"` // mean change of its seats' match score per hand
-	PointsCI    float64 `json:"points_ci95"`     // half-width of the 95% interval of PointsHand
-	BidTurns    int     `json:"bid_turns"`       // its turns in the auction with a choice, passing allowed
-	PassRate    float64 `json:"pass_rate"`       // the share of BidTurns it passed
-	Bids        int     `json:"bids"`            // hands it won the auction
-	Set         int     `json:"set"`             // of those, hands it was set
-	SetRate     float64 `json:"set_rate"`
-	Matches     int     `json:"matches,omitempty"` // matches played, unfinished ones included
-	MatchWins   int     `json:"match_wins,omitempty"`
-	WinRate     float64 `json:"match_win_rate,omitempty"` // MatchWins / Matches
-	WinCI       float64 `json:"match_win_ci95,omitempty"`
-	Decisions   int     `json:"decisions"`
-	DecisionSec float64 `json:"decisions_per_second"` // per core: decisions / time spent deciding
+	Bot        string  `json:"bot"`
+	SeatHands  int     `json:"seat_hands"`      // hands played, counted per seat it held
+	PointsHand float64 `json:"points_per_hand"` // mean change of its seats' match score per hand
+	PointsCI   float64 `json:"points_ci95"`     // half-width of the 95% interval of PointsHand
+	BidTurns   int     `json:"bid_turns"`       // its turns in the auction with a choice, passing allowed
+	PassRate   float64 `json:"pass_rate"`       // the share of BidTurns it passed
+	Bids       int     `json:"bids"`            // hands it won the auction
+	Set        int     `json:"set"`             // of those, hands it was set
+	// HandsWonMatch counts its seat-hands whose hand won the match for
+	// that seat. With Config.Hands every deal starts from zero scores, so
+	// only a moon does: made in pawnee (PW-MOON-1), made or failed in
+	// ten-point (TP-MOON-1). Points/hand does not count it.
+	HandsWonMatch int     `json:"hands_won_match"`
+	SetRate       float64 `json:"set_rate"`
+	Matches       int     `json:"matches,omitempty"` // matches played, unfinished ones included
+	MatchWins     int     `json:"match_wins,omitempty"`
+	WinRate       float64 `json:"match_win_rate,omitempty"` // MatchWins / Matches
+	WinCI         float64 `json:"match_win_ci95,omitempty"`
+	Decisions     int     `json:"decisions"`
+	DecisionSec   float64 `json:"decisions_per_second"` // per core: decisions / time spent deciding
 	// Calibration compares, for a bot that forecasts its bids
 	// (bot.Forecaster), the chance it gave its winning bids with how
 	// often they were made, by bucket of the chance given. Bids it did
@@ -190,8 +195,9 @@ type dealResult struct {
 	bids       map[string]int
 	set        map[string]int
 	wins       map[string]int
-	matches    int // played, finished or not
-	unfinished int // stopped after MaxHands hands
+	wonMatch   map[string]int // hands that won the match for a seat of the bot
+	matches    int            // played, finished or not
+	unfinished int            // stopped after MaxHands hands
 	hands      int
 	decs       map[string]int
 	decTime    map[string]time.Duration
@@ -295,6 +301,7 @@ func Run(c Config) (*Result, error) {
 			passes += r.passes[n]
 			st.Set += r.set[n]
 			st.MatchWins += r.wins[n]
+			st.HandsWonMatch += r.wonMatch[n]
 			st.Matches += r.matches
 			st.Decisions += r.decs[n]
 			t += r.decTime[n]
@@ -378,7 +385,7 @@ func seedFor(seed uint64, parts ...uint64) uint64 {
 func playDeal(c *Config, seats []string, rots, d int) dealResult {
 	r := dealResult{points: map[string]float64{}, count: map[string]int{}, bids: map[string]int{},
 		bidTurns: map[string]int{}, passes: map[string]int{},
-		set: map[string]int{}, wins: map[string]int{}, decs: map[string]int{}, decTime: map[string]time.Duration{},
+		set: map[string]int{}, wins: map[string]int{}, wonMatch: map[string]int{}, decs: map[string]int{}, decTime: map[string]time.Duration{},
 		cal: map[string]*calAcc{}}
 	n := c.Game.Seats()
 	rot0 := 0
@@ -416,6 +423,9 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 			for i := range n {
 				r.points[at[i]] += float64(s.Delta(i))
 				r.count[at[i]]++
+				if s.WonMatch(i) {
+					r.wonMatch[at[i]]++
+				}
 			}
 			if b := s.Bidder(); b >= 0 {
 				r.bids[at[b]]++

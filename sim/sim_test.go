@@ -348,10 +348,53 @@ func TestWriteTable(t *testing.T) {
 				first = append(first, f[0])
 			}
 		}
-		if want := []string{"ten-point:", "bot", "random", "heuristic", "random"}; !reflect.DeepEqual(first, want) {
+		if want := []string{"ten-point:", "bot", "random", "heuristic", "hands", "random"}; !reflect.DeepEqual(first, want) {
 			t.Errorf("lines begin %q, want %q:\n%s", first, want, out)
 		}
 	})
+}
+
+// TestHandsWonMatch: in hands mode every deal starts from zero scores, so
+// a hand wins the match only by a moon: in pawnee one made, for its
+// bidder alone (PW-MOON-1); in ten-point for a whole team, made or failed
+// (TP-MOON-1); in auction never (AP-END-1: four points a hand). The table
+// reports those hands, which points/hand leaves out. Random bots bid the
+// moon often.
+func TestHandsWonMatch(t *testing.T) {
+	r := mustRun(t, Config{Game: pitch.MustNewGame(pitch.Pawnee), A: "random", B: "heuristic", Hands: 60, Seed: 8, Duplicate: true})
+	total := 0
+	for _, s := range r.Sides {
+		if made := s.Bids - s.Set; s.HandsWonMatch > made {
+			t.Errorf("%s: %d hands won the match, more than its %d bids made", s.Bot, s.HandsWonMatch, made)
+		}
+		total += s.HandsWonMatch
+	}
+	if total == 0 {
+		t.Fatalf("no hand won the match in 300 hands of random and heuristic bots: %+v", r.Sides)
+	}
+	var b bytes.Buffer
+	r.WriteTable(&b)
+	want := fmt.Sprintf("random %d (%.2f%% of its seat-hands)", r.Sides[0].HandsWonMatch, 100*float64(r.Sides[0].HandsWonMatch)/float64(r.Sides[0].SeatHands))
+	if !strings.Contains(b.String(), "hands that won the match outright from zero") || r.Sides[0].HandsWonMatch > 0 && !strings.Contains(b.String(), want) {
+		t.Errorf("table lacks the hands that won the match (%q):\n%s", want, b.String())
+	}
+	r = mustRun(t, Config{Game: pitch.MustNewGame(pitch.TenPoint), A: "random", B: "heuristic", Hands: 40, Seed: 8})
+	for _, s := range r.Sides {
+		if s.HandsWonMatch%2 != 0 {
+			t.Errorf("ten-point: %s won the match in %d seat-hands; a team wins together", s.Bot, s.HandsWonMatch)
+		}
+	}
+	r = mustRun(t, Config{Game: pitch.MustNewGame(pitch.Auction), A: "random", B: "heuristic", Hands: 40, Seed: 8})
+	for _, s := range r.Sides {
+		if s.HandsWonMatch != 0 {
+			t.Errorf("auction: %s won the match in %d hands from zero scores; no one hand reaches the target", s.Bot, s.HandsWonMatch)
+		}
+	}
+	b.Reset()
+	r.WriteTable(&b)
+	if strings.Contains(b.String(), "won the match outright") {
+		t.Errorf("auction: the table reports hands that won the match where none did:\n%s", b.String())
+	}
 }
 
 // svgDoc is the part of the SVG the tests read.
