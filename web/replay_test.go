@@ -400,6 +400,14 @@ func TestBrowserReplayTable(t *testing.T) {
 	s.do("the history", chromedp.Navigate(s.url+"/history"), chromedp.WaitVisible(chromedp.CSS("#history-list")))
 	row := fmt.Sprintf(`#history-list tr[data-id=%q]`, g.id)
 	waitFor(t, "the match in the history", func() bool { return s.count(row+" .review-match") == 1 }, 10*time.Second)
+	// The button reads as a link before anyone focuses it: underlined,
+	// and not in the text's colour.
+	var look struct{ Line, Color, Text string }
+	s.eval(`(() => { const b = document.querySelector(`+strconv.Quote(row+" .review-match")+`), cs = getComputedStyle(b);
+		return JSON.stringify({line: cs.textDecorationLine, color: cs.color, text: getComputedStyle(b.closest('tr')).color}); })()`, &look)
+	if !strings.Contains(look.Line, "underline") || look.Color == look.Text {
+		t.Errorf("the history's review button looks like plain text: decoration %q, colour %s (the row's: %s)", look.Line, look.Color, look.Text)
+	}
 	s.click(row + " .review-match")
 	s.do("the match review", chromedp.WaitVisible(chromedp.CSS("#history-review")))
 	s.checkMatchReview(s.browser, "#history-mr", g.id, g.seats, "")
