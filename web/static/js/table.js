@@ -743,7 +743,8 @@ function renderFelt(m) {
   trick.setAttribute('aria-label', held ? t('trick.ariaDone', { Who: nameOf(winner) }) : faded ? t('trick.ariaLast', { Who: nameOf(v.last_winner) }) : t('trick.aria'));
 }
 
-// placeSeats puts the seat boxes round the felt, each wholly inside it.
+// placeSeats puts the seat boxes round the felt, each wholly inside it
+// and, where the felt leaves room, clear of the places of the trick cards.
 // It runs on every render, when the felt or the window changes size, and
 // (if the felt's size changed unseen) from tick.
 let placedFor = '';
@@ -755,12 +756,29 @@ function placeSeats() {
   // With five or more seats, push the boxes out towards the corners
   // (|cos|^0.5, |sin|^0.5), away from the trick in the middle.
   const out = (v) => (seats.length >= 5 ? Math.sign(v) * Math.sqrt(Math.abs(v)) : v);
+  // Where each seat's trick card lies (as .card.tcard places it), so that
+  // a tall box (long badges) can step aside from the cards.
+  const css = seats.length ? getComputedStyle(seats[0]) : null;
+  const v = (name) => parseFloat(css.getPropertyValue(name));
+  const cards = css ? Array.from(seats, (s) => {
+    const tw = v('--tw'), th = v('--th');
+    const l = W / 2 + Number(s.dataset.ax) * tw * v('--rx') - tw / 2, t = H / 2 + Number(s.dataset.ay) * th * v('--ry') - th / 2;
+    return { l, t, r: l + tw, b: t + th };
+  }) : [];
   for (const s of seats) {
-    const w = s.offsetWidth, hh = s.offsetHeight;
-    const x = W / 2 + out(Number(s.dataset.ax)) * (W / 2 - w / 2 - 6);
+    const w = s.offsetWidth, hh = s.offsetHeight, ax = Number(s.dataset.ax);
+    const x = W / 2 + out(ax) * (W / 2 - w / 2 - 6);
     const y = H / 2 + out(Number(s.dataset.ay)) * (H / 2 - hh / 2 - 6);
-    s.style.left = Math.round(x - w / 2) + 'px';
-    s.style.top = Math.round(y - hh / 2) + 'px';
+    let left = x - w / 2;
+    const top = y - hh / 2;
+    for (const c of cards) {
+      if (top >= c.b || c.t >= top + hh || left >= c.r || c.l >= left + w) continue;
+      if (ax < 0) left = Math.min(left, c.l - w - 2);
+      else if (ax > 0) left = Math.max(left, c.r + 2);
+    }
+    left = Math.max(6, Math.min(left, W - w - 6));
+    s.style.left = Math.round(left) + 'px';
+    s.style.top = Math.round(top) + 'px';
   }
 }
 
