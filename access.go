@@ -143,6 +143,19 @@ func (s *State) Dealt(seat int) CardSet { return s.dealt[seat] }
 // HasPassed reports whether seat has passed in the auction.
 func (s *State) HasPassed(seat int) bool { return s.passed&(1<<seat) != 0 }
 
+// logBid adds a bid or pass to the auction's log (State.bids).
+func (s *State) logBid(a Action) {
+	if s.nbids == maxBidTurns {
+		return // cannot happen: maxBidTurns bounds every auction
+	}
+	e := uint8(a.Seat)
+	if a.Kind == ActBid {
+		e |= uint8(a.Bid) << 3
+	}
+	s.bids[s.nbids] = e
+	s.nbids++
+}
+
 // Auction returns every bid and pass so far, in order.
 func (s *State) Auction() []Action {
 	out := make([]Action, s.nbids)

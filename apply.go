@@ -196,14 +196,7 @@ func (s *State) applyBid(a Action) error {
 		}
 		s.bid, s.bidder = a.Bid, a.Seat
 	}
-	if s.nbids < maxBidTurns {
-		e := uint8(a.Seat)
-		if a.Kind == ActBid {
-			e |= uint8(a.Bid) << 3
-		}
-		s.bids[s.nbids] = e
-		s.nbids++
-	}
+	s.logBid(a)
 	over := false
 	switch s.variant {
 	case Auction:

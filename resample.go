@@ -26,9 +26,8 @@ func (v *View) Resample(rng *rand.Rand) State {
 		partner: -1, give: v.Give, receiver: int8(v.Receiver), passBurn: int8(v.PassBurn),
 		discards: int8(v.Discards), shown: v.Shown, leader: int8(v.Leader), tricks: int8(v.Tricks),
 		lastWon: int8(v.LastWon)}
-	for _, a := range v.Auction[:min(len(v.Auction), maxBidTurns)] {
-		s.bids[s.nbids] = uint8(a.Seat) | uint8(a.Bid)<<3
-		s.nbids++
+	for _, a := range v.Auction {
+		s.logBid(a)
 	}
 	for i := range n {
 		s.scores[i] = int32(v.Scores[i])

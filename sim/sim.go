@@ -51,16 +51,16 @@ type SideStats struct {
 	PassRate   float64 `json:"pass_rate"`       // the share of BidTurns it passed
 	Bids       int     `json:"bids"`            // hands it won the auction
 	Set        int     `json:"set"`             // of those, hands it was set
+	SetRate    float64 `json:"set_rate"`
+	Matches    int     `json:"matches,omitempty"` // matches played, unfinished ones included
+	MatchWins  int     `json:"match_wins,omitempty"`
+	WinRate    float64 `json:"match_win_rate,omitempty"` // MatchWins / Matches
+	WinCI      float64 `json:"match_win_ci95,omitempty"`
 	// HandsWonMatch counts its seat-hands whose hand won the match for
 	// that seat. With Config.Hands every deal starts from zero scores, so
 	// only a moon does: made in pawnee (PW-MOON-1), made or failed in
 	// ten-point (TP-MOON-1). Points/hand does not count it.
 	HandsWonMatch int     `json:"hands_won_match"`
-	SetRate       float64 `json:"set_rate"`
-	Matches       int     `json:"matches,omitempty"` // matches played, unfinished ones included
-	MatchWins     int     `json:"match_wins,omitempty"`
-	WinRate       float64 `json:"match_win_rate,omitempty"` // MatchWins / Matches
-	WinCI         float64 `json:"match_win_ci95,omitempty"`
 	Decisions     int     `json:"decisions"`
 	DecisionSec   float64 `json:"decisions_per_second"` // per core: decisions / time spent deciding
 	// Calibration compares, for a bot that forecasts its bids
