@@ -758,13 +758,15 @@ function placeSeats() {
   const out = (v) => (seats.length >= 5 ? Math.sign(v) * Math.sqrt(Math.abs(v)) : v);
   // Where each seat's trick card lies (as .card.tcard places it), so that
   // a tall box (long badges) can step aside from the cards.
-  const css = seats.length ? getComputedStyle(seats[0]) : null;
-  const v = (name) => parseFloat(css.getPropertyValue(name));
-  const cards = css ? Array.from(seats, (s) => {
-    const tw = v('--tw'), th = v('--th');
-    const l = W / 2 + Number(s.dataset.ax) * tw * v('--rx') - tw / 2, t = H / 2 + Number(s.dataset.ay) * th * v('--ry') - th / 2;
-    return { l, t, r: l + tw, b: t + th };
-  }) : [];
+  const cards = [];
+  if (seats.length) {
+    const css = getComputedStyle(seats[0]), v = (name) => parseFloat(css.getPropertyValue(name));
+    const tw = v('--tw'), th = v('--th'), rx = v('--rx'), ry = v('--ry');
+    for (const s of seats) {
+      const l = W / 2 + Number(s.dataset.ax) * tw * rx - tw / 2, top = H / 2 + Number(s.dataset.ay) * th * ry - th / 2;
+      cards.push({ l, t: top, r: l + tw, b: top + th });
+    }
+  }
   for (const s of seats) {
     const w = s.offsetWidth, hh = s.offsetHeight, ax = Number(s.dataset.ax);
     const x = W / 2 + out(ax) * (W / 2 - w / 2 - 6);
