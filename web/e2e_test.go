@@ -472,6 +472,12 @@ func (s *site) playUntilOurBid(shots map[string]string) []hand {
 			if got := s.text("#call-confirm"); !strings.Contains(got, cardText(c)) {
 				t.Fatalf("after picking %s the call button says %q", c, got)
 			}
+			// The rank picker open: every rank inside the prompt, at
+			// every size.
+			for _, sz := range sizes {
+				s.layoutAt("the call picker", sz, layoutJS)
+			}
+			s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
 			shoot("call")
 			s.click("#call-confirm")
 			cur.actions = append(cur.actions, pitch.Call(0, pitch.MustParseCard(c)))
