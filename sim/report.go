@@ -10,7 +10,11 @@ import (
 
 // WriteTable writes the result as a plain table.
 func (r *Result) WriteTable(w io.Writer) {
-	fmt.Fprintf(w, "%s: %d %s × %d seatings = %d hands in %.1fs\n\n", r.Variant, r.Deals, r.Unit, r.Rotations, r.Hands, r.Elapsed)
+	if r.Against != "" {
+		fmt.Fprintf(w, "%s: %d %s × %d seats × 2 bots = %d hands in %.1fs\n\n", r.Variant, r.Deals, r.Unit, r.Rotations, r.Hands, r.Elapsed)
+	} else {
+		fmt.Fprintf(w, "%s: %d %s × %d seatings = %d hands in %.1fs\n\n", r.Variant, r.Deals, r.Unit, r.Rotations, r.Hands, r.Elapsed)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bot\tseat-hands\tpoints/hand\t±95%\tpassed\tbids\tset\tmatch wins\t±95%\tdecisions/s\t")
 	for _, s := range r.Sides {
@@ -53,7 +57,10 @@ func (r *Result) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, "\nunfinished: %d of %d matches (%.1f%%) had no winner after %d hands\n",
 			r.Unfinished, r.Deals*r.Rotations, 100*r.UnfinishedShare, r.MaxHands)
 	}
-	if len(r.Sides) >= 2 {
+	if r.Against != "" && len(r.Sides) >= 2 {
+		fmt.Fprintf(w, "\n%s − %s, each in one seat among %s: %+.3f ± %.3f points of standing per hand (95%%, %d paired %s; %d of %d seat-hands differ)\n",
+			r.Sides[0].Bot, r.Sides[1].Bot, r.Against, r.Diff, r.DiffCI, len(r.Cumulative), r.Unit, r.Differ, r.SeatHands)
+	} else if len(r.Sides) >= 2 {
 		fmt.Fprintf(w, "\n%s − %s: %+.3f ± %.3f points per hand (95%%, %d paired %s)\n",
 			r.Sides[0].Bot, r.Sides[1].Bot, r.Diff, r.DiffCI, len(r.Cumulative), r.Unit)
 	}

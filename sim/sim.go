@@ -5,6 +5,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"time"
@@ -32,8 +33,14 @@ type Config struct {
 	// Duplicate replays every deal (or match seed) with the seating
 	// rotated, so that every bot sits at every seat on the same cards.
 	Duplicate bool
-	Workers   int                   // 0 means every core
-	Progress  func(done, total int) // called as deals finish (from one goroutine at a time)
+	// Against, when set, compares A and B in one seat among Against bots
+	// (Pair): every deal is played once per seat with A there and once
+	// with B, with the same cards and every decision drawing its own
+	// random stream, so that the two games differ only where A and B
+	// decide differently. Only with Hands.
+	Against  string
+	Workers  int                   // 0 means every core
+	Progress func(done, total int) // called as deals finish (from one goroutine at a time)
 }
 
 // DefaultMaxHands is the number of hands after which a match that is not
@@ -152,11 +159,17 @@ type Result struct {
 	Sides           []SideStats `json:"sides"`
 	// Diff is the first side's points per hand less the second's, from
 	// paired deals, with its 95% interval; Cumulative is its running sum
-	// over deals.
+	// over deals. With Config.Against it is the seat's standing (its
+	// score change less the others' mean) with A less that with B.
 	Diff       float64   `json:"diff"`
 	DiffCI     float64   `json:"diff_ci95"`
 	Cumulative []float64 `json:"-"`
 	Elapsed    float64   `json:"elapsed_seconds"`
+	// Against is Config.Against; Differ counts, then, the seat-hands whose
+	// results differ between A and B, of SeatHands.
+	Against   string `json:"against,omitempty"`
+	Differ    int    `json:"differing_seat_hands,omitempty"`
+	SeatHands int    `json:"paired_seat_hands,omitempty"`
 }
 
 // layout returns the bot name of every seat before rotation, and the
@@ -203,6 +216,10 @@ type dealResult struct {
 	decTime    map[string]time.Duration
 	cal        map[string]*calAcc
 	err        error
+	// With Config.Against: the mean over the seats of the seat's
+	// standing with A less with B, and how many seats' results differ.
+	pairDiff float64
+	differ   int
 }
 
 // Run plays the simulation. The result depends only on the config, not
@@ -214,6 +231,22 @@ func Run(c Config) (*Result, error) {
 	seats, rots, err := layout(&c)
 	if err != nil {
 		return nil, err
+	}
+	if c.Against != "" {
+		if len(c.Seats) > 0 {
+			return nil, fmt.Errorf("--against compares --a and --b in one seat among its bots: give --a and --b, not --seats")
+		}
+		if c.A == c.B {
+			return nil, fmt.Errorf("--a and --b are both %q: --against compares two different bots", c.A)
+		}
+		if c.Matches > 0 {
+			return nil, fmt.Errorf("--against compares bots on single hands: give --hands, not --matches")
+		}
+		if _, err := bot.New(c.Against); err != nil {
+			return nil, err
+		}
+		seats, rots = []string{c.A, c.B}, c.Game.Seats()
+		c.Duplicate = true // every seat in turn
 	}
 	var names []string
 	for _, s := range seats {
@@ -246,7 +279,11 @@ func Run(c Config) (*Result, error) {
 		go func() {
 			defer wg.Done()
 			for d := range jobs {
-				results[d] = playDeal(&c, seats, rots, d)
+				if c.Against != "" {
+					results[d] = playPaired(&c, d)
+				} else {
+					results[d] = playDeal(&c, seats, rots, d)
+				}
 				if c.Progress != nil {
 					mu.Lock()
 					done++
@@ -325,7 +362,19 @@ func Run(c Config) (*Result, error) {
 		st.Calibration = cal.table()
 		res.Sides = append(res.Sides, st)
 	}
-	if len(names) >= 2 {
+	if c.Against != "" {
+		res.Against = c.Against
+		sum := 0.0
+		var diffs []float64
+		for _, r := range results {
+			diffs = append(diffs, r.pairDiff)
+			sum += r.pairDiff
+			res.Cumulative = append(res.Cumulative, sum)
+			res.Differ += r.differ
+			res.SeatHands += rots
+		}
+		res.Diff, res.DiffCI = meanCI(diffs)
+	} else if len(names) >= 2 {
 		a, b := names[0], names[1]
 		var diffs []float64
 		sum := 0.0
@@ -382,11 +431,84 @@ func seedFor(seed uint64, parts ...uint64) uint64 {
 	return x
 }
 
-func playDeal(c *Config, seats []string, rots, d int) dealResult {
-	r := dealResult{points: map[string]float64{}, count: map[string]int{}, bids: map[string]int{},
+// newDealResult returns an empty dealResult.
+func newDealResult() dealResult {
+	return dealResult{points: map[string]float64{}, count: map[string]int{}, bids: map[string]int{},
 		bidTurns: map[string]int{}, passes: map[string]int{},
 		set: map[string]int{}, wins: map[string]int{}, wonMatch: map[string]int{}, decs: map[string]int{}, decTime: map[string]time.Duration{},
 		cal: map[string]*calAcc{}}
+}
+
+// A seating is one game's players: the bot name and the bot at every
+// seat.
+type seating struct {
+	at   []string
+	bots []bot.Bot
+}
+
+// seat returns the seating with name(i) at seat i of n.
+func seat(n int, name func(i int) string) seating {
+	t := seating{at: make([]string, n), bots: make([]bot.Bot, n)}
+	for i := range n {
+		t.at[i] = name(i)
+		t.bots[i], _ = bot.New(t.at[i]) // every name was checked by Run
+	}
+	return t
+}
+
+// decide asks the seat to act in s for its action, and counts the
+// decision, its time and, in the auction, whether it passed.
+func (r *dealResult) decide(t *seating, s *pitch.State, rng *rand.Rand) pitch.Action {
+	seat := s.Turn()
+	start := time.Now()
+	a := bot.Decide(t.bots[seat], s, rng)
+	r.decTime[t.at[seat]] += time.Since(start)
+	r.decs[t.at[seat]]++
+	if _, canPass := s.BidOptions(); s.Phase() == pitch.PhaseBid && canPass && len(s.Legal(nil)) > 1 {
+		r.bidTurns[t.at[seat]]++
+		if a.Kind == pitch.ActPass {
+			r.passes[t.at[seat]]++
+		}
+	}
+	return a
+}
+
+// account counts the finished hand s for the seats for which count is
+// true: their score changes, match wins, bids and forecasts.
+func (r *dealResult) account(t *seating, s *pitch.State, count func(seat int) bool) {
+	r.hands++
+	for i := range t.at {
+		if !count(i) {
+			continue
+		}
+		r.points[t.at[i]] += float64(s.Delta(i))
+		r.count[t.at[i]]++
+		if s.WonMatch(i) {
+			r.wonMatch[t.at[i]]++
+		}
+	}
+	b := s.Bidder()
+	if b < 0 || !count(b) {
+		return
+	}
+	r.bids[t.at[b]]++
+	if !s.Made() {
+		r.set[t.at[b]]++
+	}
+	if f, ok := t.bots[b].(bot.Forecaster); ok {
+		if p, ok := f.Forecast(s.Dealt(b), s.HighBid()); ok {
+			if r.cal[t.at[b]] == nil {
+				r.cal[t.at[b]] = new(calAcc)
+			}
+			r.cal[t.at[b]].add(p, s.Made())
+		}
+	}
+}
+
+func every(int) bool { return true }
+
+func playDeal(c *Config, seats []string, rots, d int) dealResult {
+	r := newDealResult()
 	n := c.Game.Seats()
 	rot0 := 0
 	if !c.Duplicate {
@@ -397,51 +519,8 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 	}
 	for k := range rots {
 		rot := rot0 + k
-		at := make([]string, n)
-		bots := make([]bot.Bot, n)
-		for i := range n {
-			at[i] = seats[(i+rot)%n]
-			bots[i], _ = bot.New(at[i])
-		}
+		t := seat(n, func(i int) string { return seats[(i+rot)%n] })
 		rng := pitch.NewRand(seedFor(c.Seed, uint64(d), uint64(rot), 1))
-		decide := func(s *pitch.State) pitch.Action {
-			seat := s.Turn()
-			t := time.Now()
-			a := bot.Decide(bots[seat], s, rng)
-			r.decTime[at[seat]] += time.Since(t)
-			r.decs[at[seat]]++
-			if _, canPass := s.BidOptions(); s.Phase() == pitch.PhaseBid && canPass && len(s.Legal(nil)) > 1 {
-				r.bidTurns[at[seat]]++
-				if a.Kind == pitch.ActPass {
-					r.passes[at[seat]]++
-				}
-			}
-			return a
-		}
-		account := func(s *pitch.State) {
-			r.hands++
-			for i := range n {
-				r.points[at[i]] += float64(s.Delta(i))
-				r.count[at[i]]++
-				if s.WonMatch(i) {
-					r.wonMatch[at[i]]++
-				}
-			}
-			if b := s.Bidder(); b >= 0 {
-				r.bids[at[b]]++
-				if !s.Made() {
-					r.set[at[b]]++
-				}
-				if f, ok := bots[b].(bot.Forecaster); ok {
-					if p, ok := f.Forecast(s.Dealt(b), s.HighBid()); ok {
-						if r.cal[at[b]] == nil {
-							r.cal[at[b]] = new(calAcc)
-						}
-						r.cal[at[b]].add(p, s.Made())
-					}
-				}
-			}
-		}
 		if c.Matches > 0 {
 			maxHands := c.MaxHands
 			if maxHands <= 0 {
@@ -450,12 +529,12 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 			m := pitch.NewMatch(c.Game, seedFor(c.Seed, uint64(d), 0, 2))
 			for !m.Over() && len(m.Records()) < maxHands {
 				hands := len(m.Records())
-				if err := m.Apply(decide(m.State())); err != nil {
-					r.err = fmt.Errorf("match %d: %s played an illegal action: %v", d, at[m.State().Turn()], err)
+				if err := m.Apply(r.decide(&t, m.State(), rng)); err != nil {
+					r.err = fmt.Errorf("match %d: %s played an illegal action: %v", d, t.at[m.State().Turn()], err)
 					return r
 				}
 				if len(m.Records()) > hands {
-					account(m.LastHand())
+					r.account(&t, m.LastHand(), every)
 				}
 			}
 			r.matches++
@@ -465,9 +544,9 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 			}
 			credited := map[string]bool{}
 			for _, w := range m.Winner() {
-				if !credited[at[w]] {
-					credited[at[w]] = true
-					r.wins[at[w]]++
+				if !credited[t.at[w]] {
+					credited[t.at[w]] = true
+					r.wins[t.at[w]]++
 				}
 			}
 			continue
@@ -475,12 +554,63 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 		s := pitch.Deal(c.Game, d%n, nil, pitch.NewRand(seedFor(c.Seed, uint64(d), 0, 3)))
 		for !s.Terminal() {
 			seat := s.Turn()
-			if err := s.Apply(decide(&s)); err != nil {
-				r.err = fmt.Errorf("deal %d: %s played an illegal action: %v", d, at[seat], err)
+			if err := s.Apply(r.decide(&t, &s, rng)); err != nil {
+				r.err = fmt.Errorf("deal %d: %s played an illegal action: %v", d, t.at[seat], err)
 				return r
 			}
 		}
-		account(&s)
+		r.account(&t, &s, every)
 	}
 	return r
+}
+
+// playPaired plays deal d for Config.Against: for every seat, once with
+// A there and once with B, the other seats held by Against bots. Each
+// seat's k-th decision of the hand draws from a random stream of its
+// own, the same in both games, so a bot that meets the same position
+// in both decides the same. Only A's and B's seats are counted.
+func playPaired(c *Config, d int) dealResult {
+	r := newDealResult()
+	n := c.Game.Seats()
+	for at := range n {
+		var standing [2]float64
+		for k, name := range []string{c.A, c.B} {
+			t := seat(n, func(i int) string {
+				if i == at {
+					return name
+				}
+				return c.Against
+			})
+			s := pitch.Deal(c.Game, d%n, nil, pitch.NewRand(seedFor(c.Seed, uint64(d), 0, 3)))
+			var decisions [pitch.MaxSeats]uint64
+			for !s.Terminal() {
+				i := s.Turn()
+				rng := pitch.NewRand(seedFor(c.Seed, uint64(d), uint64(i), decisions[i], 4))
+				decisions[i]++
+				if err := s.Apply(r.decide(&t, &s, rng)); err != nil {
+					r.err = fmt.Errorf("deal %d: %s played an illegal action: %v", d, t.at[i], err)
+					return r
+				}
+			}
+			r.account(&t, &s, func(i int) bool { return i == at })
+			standing[k] = standingOf(&s, at)
+		}
+		x := standing[0] - standing[1]
+		r.pairDiff += x / float64(n)
+		if x != 0 {
+			r.differ++
+		}
+	}
+	return r
+}
+
+// standingOf is seat's score change in s less the others' mean.
+func standingOf(s *pitch.State, seat int) float64 {
+	others := 0.0
+	for i := range s.Seats() {
+		if i != seat {
+			others += float64(s.Delta(i))
+		}
+	}
+	return float64(s.Delta(seat)) - others/float64(s.Seats()-1)
 }

@@ -180,6 +180,10 @@ func TestRunConfigErrors(t *testing.T) {
 			[]string{`"nobody"`, "heuristic"}},
 		{"neither hands nor matches", Config{Game: tp, A: "heuristic", B: "random"}, []string{"hands", "matches"}},
 		{"negative hands", Config{Game: tp, A: "heuristic", B: "random", Hands: -3}, []string{"hands", "matches"}},
+		{"against with matches", Config{Game: tp, A: "heuristic", B: "random", Against: "random", Matches: 3}, []string{"--against", "--hands", "--matches"}},
+		{"against with seats", Config{Game: tp, Seats: []string{"random", "random", "random", "random"}, Against: "random", Hands: 3}, []string{"--against", "--a", "--seats"}},
+		{"against the same bot", Config{Game: tp, A: "heuristic", B: "heuristic", Against: "random", Hands: 3}, []string{`"heuristic"`, "two different bots"}},
+		{"against an unknown bot", Config{Game: tp, A: "heuristic", B: "random", Against: "hall", Hands: 3}, []string{`"hall"`, "heuristic"}},
 	}
 	for _, tc := range tests {
 		r, err := Run(tc.c)
@@ -192,6 +196,54 @@ func TestRunConfigErrors(t *testing.T) {
 				t.Errorf("%s: error %q does not say %q", tc.name, err, w)
 			}
 		}
+	}
+}
+
+// TestRunAgainst: with Against, A and B each sit in every seat among
+// the Against bots on the same cards. The same bot under two names
+// decides the same everywhere, so nothing differs; a strong bot against
+// a weak one shows on the right side; and the result does not depend on
+// the workers.
+func TestRunAgainst(t *testing.T) {
+	const hands = 12
+	for _, v := range []pitch.Variant{pitch.Auction, pitch.TenPoint, pitch.Pawnee} {
+		g := pitch.MustNewGame(v)
+		n := g.Seats()
+		t.Run(v.String()+"/same bot", func(t *testing.T) {
+			r, err := Run(Config{Game: g, A: "easy", B: "heuristic", Against: "random", Hands: hands, Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Diff != 0 || r.Differ != 0 {
+				t.Errorf("easy − heuristic (the same bot): diff %+.3f, %d seat-hands differ; want 0 and 0", r.Diff, r.Differ)
+			}
+			if r.SeatHands != hands*n || r.Hands != 2*hands*n {
+				t.Errorf("%d paired seat-hands, %d hands; want %d and %d", r.SeatHands, r.Hands, hands*n, 2*hands*n)
+			}
+			for _, s := range r.Sides {
+				if s.SeatHands != hands*n {
+					t.Errorf("%s: %d seat-hands, want one per deal and seat (%d)", s.Bot, s.SeatHands, hands*n)
+				}
+			}
+		})
+		t.Run(v.String()+"/strong against weak", func(t *testing.T) {
+			c := Config{Game: g, A: "heuristic", B: "random", Against: "heuristic", Hands: hands, Seed: 5, Workers: 1}
+			r1, err := Run(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r1.Diff-r1.DiffCI <= 0 || r1.Differ == 0 {
+				t.Errorf("heuristic − random among heuristics: %+.3f ± %.3f, %d seat-hands differ; want above 0", r1.Diff, r1.DiffCI, r1.Differ)
+			}
+			c.Workers = 3
+			r3, err := Run(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r1.Diff != r3.Diff || r1.Differ != r3.Differ || !reflect.DeepEqual(r1.Cumulative, r3.Cumulative) {
+				t.Errorf("1 worker: %+.4f (%d differ); 3 workers: %+.4f (%d differ); want the same", r1.Diff, r1.Differ, r3.Diff, r3.Differ)
+			}
+		})
 	}
 }
 
@@ -315,6 +367,22 @@ func TestWriteTable(t *testing.T) {
 			t.Errorf("rows not aligned with the header:\n%s", b.String())
 		}
 		if got, want := lines[6], "search − heuristic: +1.750 ± 0.625 points per hand (95%, 4 paired deals)"; got != want {
+			t.Errorf("difference line %q, want %q", got, want)
+		}
+	})
+	t.Run("against", func(t *testing.T) {
+		r := sampleResult()
+		r.Against, r.Differ, r.SeatHands, r.Hands = "hard", 7, 50, 100
+		var b bytes.Buffer
+		r.WriteTable(&b)
+		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+		if len(lines) != 7 {
+			t.Fatalf("%d lines, want 7 (summary, blank, header, 2 rows, blank, difference):\n%s", len(lines), b.String())
+		}
+		if got, want := lines[0], "pawnee: 10 deals × 5 seats × 2 bots = 100 hands in 1.5s"; got != want {
+			t.Errorf("summary %q, want %q", got, want)
+		}
+		if got, want := lines[6], "search − heuristic, each in one seat among hard: +1.750 ± 0.625 points of standing per hand (95%, 4 paired deals; 7 of 50 seat-hands differ)"; got != want {
 			t.Errorf("difference line %q, want %q", got, want)
 		}
 	})

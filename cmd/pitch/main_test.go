@@ -573,3 +573,22 @@ func TestVerify(t *testing.T) {
 	}
 	_ = f
 }
+
+// `pitch sim --against` compares --a and --b in one seat among its bots
+// and prints the paired difference; a bot compared with itself under
+// another name differs nowhere, and --against with --matches is refused
+// with what to give instead.
+func TestSimAgainst(t *testing.T) {
+	code, stdout, stderr := runCmd(t, "", "sim", "--variant", "pawnee", "--a", "easy", "--b", "heuristic", "--against", "random", "--hands", "4")
+	want := "easy − heuristic, each in one seat among random: +0.000 ± 0.000 points of standing per hand (95%, 4 paired deals; 0 of 20 seat-hands differ)"
+	if code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("sim --against: exit %d stderr %q, want %q in\n%s", code, stderr, want, stdout)
+	}
+	if !strings.Contains(stdout, "pawnee: 4 deals × 5 seats × 2 bots = 40 hands") {
+		t.Errorf("sim --against: summary line missing in\n%s", stdout)
+	}
+	code, _, stderr = runCmd(t, "", "sim", "--a", "easy", "--b", "random", "--against", "random", "--matches", "2")
+	if code != 2 || !strings.Contains(stderr, "give --hands, not --matches") {
+		t.Errorf("sim --against --matches: exit %d stderr %q", code, stderr)
+	}
+}

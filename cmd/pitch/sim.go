@@ -26,11 +26,13 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			"players can go on for ever) is stopped and counted as unfinished.\n\n"+
 			"examples:\n"+
 			"  pitch sim --variant ten-point --a search --b heuristic --hands 2000 --duplicate\n"+
-			"  pitch sim --variant auction --a random --b random --matches 50")
+			"  pitch sim --variant auction --a random --b random --matches 50\n"+
+			"  pitch sim --variant pawnee --a expert --b hard --against hard --hands 400")
 	gf := addGameFlags(fs)
 	seats := fs.String("seats", "", "a bot per seat, comma-separated (e.g. search,heuristic,heuristic,heuristic)")
 	a := fs.String("a", "", "side A's bot (with --b): partners in team games, one seat among B's otherwise")
 	b := fs.String("b", "", "side B's bot")
+	against := fs.String("against", "", "compare --a and --b in one seat among these bots, every seat in turn, on the same cards and random streams (with --hands)")
 	hands := fs.Int("hands", 0, "number of deals, each played as one hand from zero scores")
 	matches := fs.Int("matches", 0, "number of whole matches (instead of --hands)")
 	maxHands := fs.Int("max-hands", sim.DefaultMaxHands, "with --matches: stop a match that has no winner after this many hands and count it as unfinished")
@@ -53,7 +55,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *maxHands < 1 {
 		return fail("--max-hands %d: give a number of hands above 0", *maxHands)
 	}
-	cfg := sim.Config{Game: g, A: *a, B: *b, Hands: *hands, Matches: *matches, MaxHands: *maxHands, Seed: *seed, Duplicate: *dup, Workers: *workers}
+	cfg := sim.Config{Game: g, A: *a, B: *b, Hands: *hands, Matches: *matches, MaxHands: *maxHands, Seed: *seed, Duplicate: *dup, Against: *against, Workers: *workers}
 	if *seats != "" {
 		if *a != "" || *b != "" {
 			return fail("give --seats or --a/--b, not both")
