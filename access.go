@@ -182,21 +182,22 @@ func (s *State) PassedTrumps(seat int) CardSet { return s.passedTo[seat] }
 // table on it. What only a view needs (the last trick, who is known to be
 // void) is left out.
 func (s *State) PlayKey() uint64 {
-	h := mix(0, uint64(s.turn)&0xff|uint64(s.trump)<<8|uint64(s.tricks)<<16|uint64(s.trickLen)<<24|uint64(s.leader)&0xff<<32|uint64(s.win)&0xffff<<40)
+	h := Mix(0, uint64(s.turn)&0xff|uint64(s.trump)<<8|uint64(s.tricks)<<16|uint64(s.trickLen)<<24|uint64(s.leader)&0xff<<32|uint64(s.win)&0xffff<<40)
 	for i := range s.n & 7 {
-		h = mix(h, uint64(s.hands[i]))
-		h = mix(h, uint64(s.played[i]))
-		h = mix(h, uint64(s.won[i]))
-		h = mix(h, uint64(s.trickWins[i]))
+		h = Mix(h, uint64(s.hands[i]))
+		h = Mix(h, uint64(s.played[i]))
+		h = Mix(h, uint64(s.won[i]))
+		h = Mix(h, uint64(s.trickWins[i]))
 	}
 	for i := range s.trickLen & 7 {
-		h = mix(h, uint64(s.trick[i])|uint64(s.trickSeat[i])<<8)
+		h = Mix(h, uint64(s.trick[i])|uint64(s.trickSeat[i])<<8)
 	}
 	return h
 }
 
-// mix folds x into the hash h (a splitmix64 step).
-func mix(h, x uint64) uint64 {
+// Mix folds x into the hash h (a splitmix64 step): for keys and seeds
+// derived from several numbers, e.g. a run's seed with a deal and a seat.
+func Mix(h, x uint64) uint64 {
 	h ^= x + 0x9e3779b97f4a7c15 + h<<6 + h>>2
 	h = (h ^ h>>30) * 0xbf58476d1ce4e5b9
 	h = (h ^ h>>27) * 0x94d049bb133111eb

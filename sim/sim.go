@@ -419,16 +419,12 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// seedFor mixes the run's seed with a deal and rotation (splitmix64).
+// seedFor mixes the run's seed with a deal and rotation (pitch.Mix).
 func seedFor(seed uint64, parts ...uint64) uint64 {
-	x := seed
 	for _, p := range parts {
-		x ^= p + 0x9e3779b97f4a7c15 + x<<6 + x>>2
-		x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-		x = (x ^ x>>27) * 0x94d049bb133111eb
-		x ^= x >> 31
+		seed = pitch.Mix(seed, p)
 	}
-	return x
+	return seed
 }
 
 // newDealResult returns an empty dealResult.
