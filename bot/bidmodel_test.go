@@ -269,3 +269,63 @@ func TestFittedLikelihoodReads(t *testing.T) {
 	}
 	t.Logf("%d auctions: bidder stronger %d, passer weaker %d", points, bidderUp, passerDown)
 }
+
+// TestCallLikelihoodReads: reading the pawnee call (PW-CALL-1) favours
+// worlds in which the bidder was dealt every card of the trump suit above
+// the one it called, as the heuristic calls. The true deal, called by the
+// heuristic, is never marked down, and the read worlds give the bidder
+// those cards more often than worlds drawn from the view alone.
+func TestCallLikelihoodReads(t *testing.T) {
+	m := model{ReadCall: true}
+	rng := pitch.NewRand(9)
+	var reads, up int
+	for _, s := range decisionPoints(pitch.Pawnee, 120, 31) {
+		if s.Phase() != pitch.PhaseDiscard || s.View(0).Discards != 0 {
+			continue
+		}
+		me := (s.Bidder() + 1 + reads%4) % 5 // a defender or the partner
+		v := s.View(me)
+		if l := callLikelihood(&s, &v, m); l != 1 {
+			t.Errorf("the true deal (the heuristic called %v) read as %.3f, want 1", v.Called, l)
+		}
+		if got := callLikelihood(&s, &v, model{}); got != 1 {
+			t.Errorf("with ReadCall off the call read as %.3f, want 1", got)
+		}
+		above := pitch.CardSet(0)
+		for _, c := range pitch.TrumpOrder(v.Trump, true) {
+			if c == v.Called {
+				break
+			}
+			if !c.IsJoker() && c.Suit() == v.Trump {
+				above |= c.Set()
+			}
+		}
+		if above == 0 || above&v.Hand != 0 {
+			continue // nothing above it to read, or this seat holds some of it
+		}
+		reads++
+		const worlds = 300
+		plain, weighed, total := 0.0, 0.0, 0.0
+		for range worlds {
+			w := v.Resample(rng)
+			l := callLikelihood(&w, &v, m)
+			held := 0.0
+			if w.Dealt(s.Bidder())&above == above {
+				held = 1
+			}
+			plain += held / worlds
+			weighed += l * held
+			total += l
+		}
+		if weighed/total > plain {
+			up++
+		}
+	}
+	if reads < 20 {
+		t.Fatalf("only %d calls read", reads)
+	}
+	if up < reads*9/10 {
+		t.Errorf("the bidder holds the cards above the call more often in the read worlds in %d of %d calls", up, reads)
+	}
+	t.Logf("%d calls: read worlds favour the bidder holding the cards above the call in %d", reads, up)
+}

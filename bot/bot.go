@@ -82,19 +82,19 @@ func New(name string) (Bot, error) {
 // expertVariant builds an expert with some of its game's settings
 // changed (ExpertSettings), for measuring them with pitch sim:
 // "expert:minmake=0.5,endgame=20000,endworlds=100,worlds=100,bidworlds=1000,
-// bidshift=0.5,look=0,fit=0,raw,blind,sides".
+// bidshift=0.5,look=0,fit=0,readfit,readcall=0,raw,blind,sides,nobonus".
 func expertVariant(name, settings string) (Bot, error) {
 	b := &Expert{Label: strings.ToLower(name)}
-	const known = "raw, blind, sides, look (or look=0), fit (or fit=0), readfit (or readfit=0), minmake=P, endgame=N, endworlds=N, worlds=N, bidworlds=N, bidshift=X"
+	const known = "raw, blind, sides, nobonus, look (or look=0), fit (or fit=0), readfit (or readfit=0), readcall (or readcall=0), minmake=P, endgame=N, endworlds=N, worlds=N, bidworlds=N, bidshift=X"
 	for _, kv := range strings.Split(settings, ",") {
 		k, v, hasValue := strings.Cut(kv, "=")
 		c := setting{key: k, x: 1}
 		switch k {
-		case "raw", "blind", "sides":
+		case "raw", "blind", "sides", "nobonus":
 			if hasValue {
 				return nil, fmt.Errorf("bot %q: the expert setting %q takes no value", name, k)
 			}
-		case "look", "fit", "readfit":
+		case "look", "fit", "readfit", "readcall":
 			if hasValue && v != "0" && v != "1" {
 				return nil, fmt.Errorf("bot %q: the expert setting %s is on (%s or %s=1) or off (%s=0), not %q", name, k, k, k, k, v)
 			}

@@ -154,7 +154,7 @@ func TestAuctionLikelihoodReadsPasses(t *testing.T) {
 func TestObjectiveStanding(t *testing.T) {
 	standing := objective{Standing: true}
 	rng := pitch.NewRand(5)
-	partnered := 0
+	partnered, decided := 0, 0
 	for _, v := range []pitch.Variant{pitch.Auction, pitch.TenPoint, pitch.Pawnee} {
 		for i := range 60 {
 			s := testDeal(v, i, rng)
@@ -163,7 +163,20 @@ func TestObjectiveStanding(t *testing.T) {
 			}
 			rollout(&s)
 			if s.MatchDecided() {
-				continue // the bonus is the same for both
+				// PW-MOON-1, TP-MOON-1: the bonus (a quarter of the
+				// target) is the same for both, and NoBonus leaves it out.
+				for seat := range s.Seats() {
+					bonus := float64(s.Game().Options.Target) / 4
+					if !s.WonMatch(seat) {
+						bonus = -bonus
+					}
+					plain := objective{Standing: true, NoBonus: true}.of(&s, seat)
+					if got := standing.of(&s, seat); math.Abs(got-plain-bonus) > 1e-9 {
+						t.Errorf("%s seat %d, match decided: standing %v, without the bonus %v; want %+v apart", v, seat, got, plain, bonus)
+					}
+					decided++
+				}
+				continue
 			}
 			for seat := range s.Seats() {
 				side, st := sideObjective.of(&s, seat), standing.of(&s, seat)
@@ -193,6 +206,9 @@ func TestObjectiveStanding(t *testing.T) {
 	}
 	if partnered < 5 {
 		t.Fatalf("only %d pawnee hands with a partner who gained", partnered)
+	}
+	if decided == 0 {
+		t.Errorf("no hand decided the match: the bonus went unchecked")
 	}
 }
 
@@ -307,7 +323,7 @@ func TestLookAheadPlaysBestForItsSide(t *testing.T) {
 // names, on top of each game's own (expertTuning); Worlds overrides the
 // game's worlds, for bids too unless bidworlds is named.
 func TestExpertSettings(t *testing.T) {
-	b, err := New("expert:look=0,fit=0,bidshift=-0.5,bidworlds=7,endworlds=40,raw")
+	b, err := New("expert:look=0,fit=0,bidshift=-0.5,bidworlds=7,endworlds=40,raw,nobonus,readcall=0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,6 +331,7 @@ func TestExpertSettings(t *testing.T) {
 		got := b.(*Expert).Settings(v)
 		want := expertTuning[v]
 		want.Look, want.Fit, want.BidShift, want.BidWorlds, want.EndWorlds, want.Raw = false, false, -0.5, 7, 40, true
+		want.NoBonus, want.ReadCall = true, false
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: settings %+v, want %+v", v, got, want)
 		}

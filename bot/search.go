@@ -135,6 +135,8 @@ type model struct {
 	// ReadFit reads the pawnee auction by the fitted model too
 	// (fittedLikelihood).
 	ReadFit bool
+	// ReadCall reads the pawnee call (callLikelihood).
+	ReadCall bool
 }
 
 func (m model) act(s *pitch.State) pitch.Action {
@@ -199,6 +201,9 @@ func outcome(s *pitch.State, seat int) float64 { return sideObjective.of(s, seat
 // for the match, whatever side it played on).
 type objective struct {
 	Standing bool
+	// NoBonus leaves out the bonus and malus of a hand that decides
+	// the match.
+	NoBonus bool
 }
 
 // sideObjective is the search bot's: the hand's two sides.
@@ -221,7 +226,7 @@ func (ob objective) of(s *pitch.State, seat int) float64 {
 	if n > 0 {
 		v -= float64(others) / float64(n)
 	}
-	if s.MatchDecided() {
+	if s.MatchDecided() && !ob.NoBonus {
 		bonus := float64(s.Game().Options.Target) / 4
 		if s.WonMatch(seat) {
 			v += bonus
