@@ -363,7 +363,7 @@ func TestNewNames(t *testing.T) {
 			t.Errorf("New(%q), a listed name: %v", n, err)
 		}
 	}
-	for _, bad := range []string{"expert:look=2", "expert:fit=yes", "expert:raw=1", "expert:bidshift=much", "expert:worlds=0", "expert:endworlds=-3", "expert:fast", "heuristic:bidshift=x"} {
+	for _, bad := range []string{"expert:look=2", "expert:fit=yes", "expert:raw=1", "expert:bidshift=much", "expert:worlds=0", "expert:endworlds=-3", "expert:bonus=0", "expert:bonus=-1", "expert:fast", "heuristic:bidshift=x"} {
 		if b, err := New(bad); err == nil {
 			t.Errorf("New(%q) = %v, want an error", bad, b)
 		} else if !strings.Contains(err.Error(), bad) {

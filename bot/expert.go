@@ -70,6 +70,9 @@ type ExpertSettings struct {
 	// NoBonus scores a hand that wins or loses the match like any other
 	// (objective.NoBonus): what a moon is worth in points alone.
 	NoBonus bool
+	// Bonus, above 0, is the bonus of a hand that wins the match as a
+	// share of the target instead of a quarter (objective.Bonus).
+	Bonus float64
 	// Sides scores a hand against the other side of the hand only, as
 	// the search bot does, not against every rival for the match
 	// (objective).
@@ -114,6 +117,8 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 			st.ReadFit = c.x != 0
 		case "nobonus":
 			st.NoBonus = true
+		case "bonus":
+			st.Bonus = c.x
 		case "readcall":
 			st.ReadCall = c.x != 0
 		case "minmake":
@@ -250,7 +255,7 @@ func (b *Expert) Analyze(req Request) []Option {
 	}
 	seat := v.Seat
 	m := model{Bid: st.BidShift, Look: st.Look, Fit: st.Fit, ReadFit: st.ReadFit, ReadCall: st.ReadCall}
-	ob := objective{Standing: !st.Sides, NoBonus: st.NoBonus}
+	ob := objective{Standing: !st.Sides, NoBonus: st.NoBonus, Bonus: st.Bonus}
 	endgame, lines := false, 0
 	if v.Phase == pitch.PhasePlay && v.Game.Variant != pitch.Pawnee {
 		// Every card held may be played in time and the cards each seat

@@ -174,6 +174,9 @@ func TestObjectiveStanding(t *testing.T) {
 					if got := standing.of(&s, seat); math.Abs(got-plain-bonus) > 1e-9 {
 						t.Errorf("%s seat %d, match decided: standing %v, without the bonus %v; want %+v apart", v, seat, got, plain, bonus)
 					}
+					if got := (objective{Standing: true, Bonus: 0.125}).of(&s, seat); math.Abs(got-plain-bonus/2) > 1e-9 {
+						t.Errorf("%s seat %d, match decided: standing with an eighth %v, without the bonus %v; want %+v apart", v, seat, got, plain, bonus/2)
+					}
 					decided++
 				}
 				continue
@@ -323,7 +326,7 @@ func TestLookAheadPlaysBestForItsSide(t *testing.T) {
 // names, on top of each game's own (expertTuning); Worlds overrides the
 // game's worlds, for bids too unless bidworlds is named.
 func TestExpertSettings(t *testing.T) {
-	b, err := New("expert:look=0,fit=0,bidshift=-0.5,bidworlds=7,endworlds=40,raw,nobonus,readcall=0")
+	b, err := New("expert:look=0,fit=0,bidshift=-0.5,bidworlds=7,endworlds=40,raw,nobonus,readcall=0,bonus=0.125")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +334,7 @@ func TestExpertSettings(t *testing.T) {
 		got := b.(*Expert).Settings(v)
 		want := expertTuning[v]
 		want.Look, want.Fit, want.BidShift, want.BidWorlds, want.EndWorlds, want.Raw = false, false, -0.5, 7, 40, true
-		want.NoBonus, want.ReadCall = true, false
+		want.NoBonus, want.ReadCall, want.Bonus = true, false, 0.125
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: settings %+v, want %+v", v, got, want)
 		}

@@ -204,6 +204,9 @@ type objective struct {
 	// NoBonus leaves out the bonus and malus of a hand that decides
 	// the match.
 	NoBonus bool
+	// Bonus, above 0, is that bonus as a share of the target instead of
+	// a quarter.
+	Bonus float64
 }
 
 // sideObjective is the search bot's: the hand's two sides.
@@ -227,7 +230,11 @@ func (ob objective) of(s *pitch.State, seat int) float64 {
 		v -= float64(others) / float64(n)
 	}
 	if s.MatchDecided() && !ob.NoBonus {
-		bonus := float64(s.Game().Options.Target) / 4
+		share := 0.25
+		if ob.Bonus > 0 {
+			share = ob.Bonus
+		}
+		bonus := float64(s.Game().Options.Target) * share
 		if s.WonMatch(seat) {
 			v += bonus
 		} else {
