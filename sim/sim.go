@@ -34,7 +34,7 @@ type Config struct {
 	// rotated, so that every bot sits at every seat on the same cards.
 	Duplicate bool
 	// Against, when set, compares A and B in one seat among Against bots
-	// (Pair): every deal is played once per seat with A there and once
+	// (playPaired): every deal is played once per seat with A there and once
 	// with B, with the same cards and every decision drawing its own
 	// random stream, so that the two games differ only where A and B
 	// decide differently. Only with Hands.
