@@ -183,6 +183,9 @@ func TestObjectiveStanding(t *testing.T) {
 			}
 			for seat := range s.Seats() {
 				side, st := sideObjective.of(&s, seat), standing.of(&s, seat)
+				if got := Standing(&s, seat); got != st {
+					t.Fatalf("%s seat %d: Standing %v, the expert's objective %v; want equal", v, seat, got, st)
+				}
 				if v != pitch.Pawnee || s.Game().FixedTeams() {
 					if side != st {
 						t.Fatalf("%s seat %d: side %v, standing %v; want equal", v, seat, side, st)

@@ -209,6 +209,14 @@ type objective struct {
 	Bonus float64
 }
 
+// Standing is seat's standing after the finished hand s, as the expert
+// counts it without the match bonus: its score change less the mean of
+// its rivals' (the other side in team games, every other seat
+// otherwise). pitch sim's paired comparisons report it.
+func Standing(s *pitch.State, seat int) float64 {
+	return objective{Standing: true, NoBonus: true}.of(s, seat)
+}
+
 // sideObjective is the search bot's: the hand's two sides.
 var sideObjective = objective{}
 

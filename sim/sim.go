@@ -159,8 +159,9 @@ type Result struct {
 	Sides           []SideStats `json:"sides"`
 	// Diff is the first side's points per hand less the second's, from
 	// paired deals, with its 95% interval; Cumulative is its running sum
-	// over deals. With Config.Against it is the seat's standing (its
-	// score change less the others' mean) with A less that with B.
+	// over deals. With Config.Against it is the seat's standing
+	// (bot.Standing: its score change less its rivals' mean) with A less
+	// that with B.
 	Diff       float64   `json:"diff"`
 	DiffCI     float64   `json:"diff_ci95"`
 	Cumulative []float64 `json:"-"`
@@ -217,7 +218,8 @@ type dealResult struct {
 	cal        map[string]*calAcc
 	err        error
 	// With Config.Against: the mean over the seats of the seat's
-	// standing with A less with B, and how many seats' results differ.
+	// standing (bot.Standing) with A less with B, and how many seats'
+	// results differ.
 	pairDiff float64
 	differ   int
 }
@@ -589,7 +591,7 @@ func playPaired(c *Config, d int) dealResult {
 				}
 			}
 			r.account(&t, &s, func(i int) bool { return i == at })
-			standing[k] = standingOf(&s, at)
+			standing[k] = bot.Standing(&s, at)
 		}
 		x := standing[0] - standing[1]
 		r.pairDiff += x / float64(n)
@@ -598,15 +600,4 @@ func playPaired(c *Config, d int) dealResult {
 		}
 	}
 	return r
-}
-
-// standingOf is seat's score change in s less the others' mean.
-func standingOf(s *pitch.State, seat int) float64 {
-	others := 0.0
-	for i := range s.Seats() {
-		if i != seat {
-			others += float64(s.Delta(i))
-		}
-	}
-	return float64(s.Delta(seat)) - others/float64(s.Seats()-1)
 }
