@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
@@ -148,7 +149,10 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 	}
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
-	if err := initSQLite(ctx, w); err != nil {
+	sqliteInit.Lock()
+	err = initSQLite(ctx, w)
+	sqliteInit.Unlock()
+	if err != nil {
 		w.Close()
 		return fail("%w", explainSQLite(err))
 	}
@@ -169,6 +173,13 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 	ok = true
 	return st, nil
 }
+
+// sqliteInit lets one SQLite open of this process at a time set up its
+// writer: turning a new file to WAL is a lock upgrade that SQLite answers
+// with SQLITE_BUSY at once, without waiting busy_timeout, when another
+// connection of the same file is doing the same (opens in one process
+// share the file's lock, lockSQLite, so they can race there).
+var sqliteInit sync.Mutex
 
 // initSQLite checks the writer's settings took and migrates.
 func initSQLite(ctx context.Context, w *sql.DB) error {
