@@ -67,11 +67,9 @@ type ExpertSettings struct {
 	// ReadCall reads the pawnee call too (callLikelihood): the cards of
 	// the trump suit above the called one are likely the bidder's.
 	ReadCall bool
-	// NoBonus scores a hand that wins or loses the match like any other
-	// (objective.NoBonus): what a moon is worth in points alone.
-	NoBonus bool
-	// Bonus, above 0, is the bonus of a hand that wins the match as a
-	// share of the target instead of a quarter (objective.Bonus).
+	// Bonus is what a hand that wins the match is worth beyond its
+	// points, as a share of the target (objective.Bonus): matchBonus, or
+	// 0 ("nobonus") for what a moon is worth in points alone.
 	Bonus float64
 	// Sides scores a hand against the other side of the hand only, as
 	// the search bot does, not against every rival for the match
@@ -116,7 +114,7 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 		case "readfit":
 			st.ReadFit = c.x != 0
 		case "nobonus":
-			st.NoBonus = true
+			st.Bonus = 0
 		case "bonus":
 			st.Bonus = c.x
 		case "readcall":
@@ -171,9 +169,9 @@ const expertDraw = 3
 //   - ReadCall: reading the pawnee call changes few decisions, and those
 //     for the better (+0.003 ± 0.012 points a hand, paired), so it is on.
 var expertTuning = map[pitch.Variant]ExpertSettings{
-	pitch.Auction:  {Worlds: 100, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true},
-	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true},
-	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: 200000, EndWorlds: 100, BidShift: 1, Fit: true, ReadCall: true,
+	pitch.Auction:  {Worlds: 100, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true, Bonus: matchBonus},
+	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true, Bonus: matchBonus},
+	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: 200000, EndWorlds: 100, BidShift: 1, Fit: true, ReadCall: true, Bonus: matchBonus,
 		Calibration: [][2]float64{{0, 0}, {0.6, 0.62}, {0.75, 0.75}, {0.85, 0.835}, {0.92, 0.88}, {1, 0.955}}},
 }
 
@@ -255,7 +253,7 @@ func (b *Expert) Analyze(req Request) []Option {
 	}
 	seat := v.Seat
 	m := model{Bid: st.BidShift, Look: st.Look, Fit: st.Fit, ReadFit: st.ReadFit, ReadCall: st.ReadCall}
-	ob := objective{Standing: !st.Sides, NoBonus: st.NoBonus, Bonus: st.Bonus}
+	ob := objective{Standing: !st.Sides, Bonus: st.Bonus}
 	endgame, lines := false, 0
 	if v.Phase == pitch.PhasePlay && v.Game.Variant != pitch.Pawnee {
 		// Every card held may be played in time and the cards each seat
@@ -476,9 +474,9 @@ func auctionLikelihood(w *pitch.State, v *pitch.View, m model) float64 {
 
 // callLikelihood is how likely the pawnee bidder's call is in world w:
 // bots and most people call the highest card of the trump suit they lack
-// (PW-CALL-1), so a bidder dealt no card of the suit above the called
-// one is likely, and every such card it lacks makes the world
-// callMiss times less likely.
+// (PW-CALL-1), so a world that deals the bidder every card of the suit
+// above the called one is likely, and every such card it lacks makes the
+// world callMiss times less likely.
 func callLikelihood(w *pitch.State, v *pitch.View, m model) float64 {
 	if !m.ReadCall || v.Game.Variant != pitch.Pawnee || v.Called == pitch.NoCard || v.Bidder < 0 || v.Bidder == v.Seat {
 		return 1

@@ -152,7 +152,7 @@ func TestAuctionLikelihoodReadsPasses(t *testing.T) {
 // bot's side objective leaves the partner out (PW-SC-1 pays the partner
 // the side's take). In the team and auction games the two agree.
 func TestObjectiveStanding(t *testing.T) {
-	standing := objective{Standing: true}
+	standing := objective{Standing: true, Bonus: matchBonus}
 	rng := pitch.NewRand(5)
 	partnered, decided := 0, 0
 	for _, v := range []pitch.Variant{pitch.Auction, pitch.TenPoint, pitch.Pawnee} {
@@ -164,13 +164,13 @@ func TestObjectiveStanding(t *testing.T) {
 			rollout(&s)
 			if s.MatchDecided() {
 				// PW-MOON-1, TP-MOON-1: the bonus (a quarter of the
-				// target) is the same for both, and NoBonus leaves it out.
+				// target) is the same for both, and Bonus 0 leaves it out.
 				for seat := range s.Seats() {
 					bonus := float64(s.Game().Options.Target) / 4
 					if !s.WonMatch(seat) {
 						bonus = -bonus
 					}
-					plain := objective{Standing: true, NoBonus: true}.of(&s, seat)
+					plain := objective{Standing: true}.of(&s, seat)
 					if got := standing.of(&s, seat); math.Abs(got-plain-bonus) > 1e-9 {
 						t.Errorf("%s seat %d, match decided: standing %v, without the bonus %v; want %+v apart", v, seat, got, plain, bonus)
 					}
@@ -337,9 +337,12 @@ func TestExpertSettings(t *testing.T) {
 		got := b.(*Expert).Settings(v)
 		want := expertTuning[v]
 		want.Look, want.Fit, want.BidShift, want.BidWorlds, want.EndWorlds, want.Raw = false, false, -0.5, 7, 40, true
-		want.NoBonus, want.ReadCall, want.Bonus = true, false, 0.125
+		want.ReadCall, want.Bonus = false, 0.125 // nobonus, then bonus=0.125
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: settings %+v, want %+v", v, got, want)
+		}
+		if nb, _ := New("expert:nobonus"); nb.(*Expert).Settings(v).Bonus != 0 || expertTuning[v].Bonus != matchBonus {
+			t.Errorf("%s: nobonus leaves a bonus of %v (the game's: %v)", v, nb.(*Expert).Settings(v).Bonus, expertTuning[v].Bonus)
 		}
 		plain := (&Expert{Worlds: 3}).Settings(v)
 		if plain.Worlds != 3 || plain.BidWorlds != 3 || plain.Look != expertTuning[v].Look {

@@ -201,24 +201,25 @@ func outcome(s *pitch.State, seat int) float64 { return sideObjective.of(s, seat
 // for the match, whatever side it played on).
 type objective struct {
 	Standing bool
-	// NoBonus leaves out the bonus and malus of a hand that decides
-	// the match.
-	NoBonus bool
-	// Bonus, above 0, is that bonus as a share of the target instead of
-	// a quarter.
+	// Bonus is the bonus (or malus) of a hand that wins (or loses) the
+	// match, as a share of the target; 0 for none.
 	Bonus float64
 }
+
+// matchBonus is the share of the target a won match is worth to the
+// search bot and, unless changed, the expert: a quarter.
+const matchBonus = 0.25
 
 // Standing is seat's standing after the finished hand s, as the expert
 // counts it without the match bonus: its score change less the mean of
 // its rivals' (the other side in team games, every other seat
 // otherwise). pitch sim's paired comparisons report it.
 func Standing(s *pitch.State, seat int) float64 {
-	return objective{Standing: true, NoBonus: true}.of(s, seat)
+	return objective{Standing: true}.of(s, seat)
 }
 
 // sideObjective is the search bot's: the hand's two sides.
-var sideObjective = objective{}
+var sideObjective = objective{Bonus: matchBonus}
 
 func (ob objective) of(s *pitch.State, seat int) float64 {
 	others, n := 0, 0
@@ -237,12 +238,8 @@ func (ob objective) of(s *pitch.State, seat int) float64 {
 	if n > 0 {
 		v -= float64(others) / float64(n)
 	}
-	if s.MatchDecided() && !ob.NoBonus {
-		share := 0.25
-		if ob.Bonus > 0 {
-			share = ob.Bonus
-		}
-		bonus := float64(s.Game().Options.Target) * share
+	if s.MatchDecided() && ob.Bonus != 0 {
+		bonus := float64(s.Game().Options.Target) * ob.Bonus
 		if s.WonMatch(seat) {
 			v += bonus
 		} else {

@@ -444,8 +444,8 @@ type seating struct {
 	bots []bot.Bot
 }
 
-// seat returns the seating with name(i) at seat i of n.
-func seat(n int, name func(i int) string) seating {
+// newSeating returns the seating with name(i) at seat i of n.
+func newSeating(n int, name func(i int) string) seating {
 	t := seating{at: make([]string, n), bots: make([]bot.Bot, n)}
 	for i := range n {
 		t.at[i] = name(i)
@@ -517,7 +517,7 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 	}
 	for k := range rots {
 		rot := rot0 + k
-		t := seat(n, func(i int) string { return seats[(i+rot)%n] })
+		t := newSeating(n, func(i int) string { return seats[(i+rot)%n] })
 		rng := pitch.NewRand(seedFor(c.Seed, uint64(d), uint64(rot), 1))
 		if c.Matches > 0 {
 			maxHands := c.MaxHands
@@ -573,7 +573,7 @@ func playPaired(c *Config, d int) dealResult {
 	for at := range n {
 		var standing [2]float64
 		for k, name := range []string{c.A, c.B} {
-			t := seat(n, func(i int) string {
+			t := newSeating(n, func(i int) string {
 				if i == at {
 					return name
 				}
