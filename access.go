@@ -203,3 +203,26 @@ func Mix(h, x uint64) uint64 {
 	h = (h ^ h>>27) * 0x94d049bb133111eb
 	return h ^ h>>31
 }
+
+// DiscardKeep says why the seat to act may not throw the cards it holds
+// outside DiscardChoice's must and pool: the called card (PW-DIS-2), point
+// cards (PW-DIS-2 in pawnee; in ten-point the point cards a burn spares),
+// and the other trumps, which a pawnee seat throws only when too few
+// non-trumps are left. over is true when a pawnee seat holds more than 6
+// protected cards, so that point cards are in the pool (PW-DIS-3).
+func (s *State) DiscardKeep() (called, points, trumps CardSet, over bool) {
+	must, pool, k := s.DiscardChoice()
+	if k == 0 && must == 0 {
+		return 0, 0, 0, false
+	}
+	kept := s.hands[s.turn] &^ must &^ pool
+	pts := pawneePoints(s.trump)
+	if s.variant == TenPoint {
+		pts = tenPointPoints(s.trump)
+	}
+	called = kept & s.called.Set()
+	points = kept & pts &^ called
+	trumps = kept &^ called &^ points
+	over = s.variant == Pawnee && pool&pts != 0
+	return called, points, trumps, over
+}

@@ -314,6 +314,32 @@ func TestTrumpOrder(t *testing.T) {
 	}
 }
 
+// C-5: SortHand shows the trumps first in their order, then the jokers
+// while no trump is named, then ♠ ♥ ♣ ♦ high to low.
+func TestSortHand(t *testing.T) {
+	for _, c := range []struct {
+		hand   string
+		trump  Suit
+		jokers bool
+		want   string
+	}{
+		{"2C JD BJ AS 5H LJ", NoSuit, true, "BJ LJ AS 5H 2C JD"},
+		{"2H JD BJ AS 5H LJ TH 3C QH", Hearts, true, "QH JD BJ LJ TH 5H 2H AS 3C"},
+		{"JH 2D AD 9S TC", Diamonds, false, "AD 2D 9S JH TC"}, // AP: no off-jack
+		{"JC JS 2S", Spades, true, "JS JC 2S"},
+		{"", Clubs, true, ""},
+	} {
+		hand := crdSet(t, c.hand)
+		got := SortHand(hand, c.trump, c.jokers)
+		if g := strings.Trim(fmt.Sprint(got), "[]"); g != c.want {
+			t.Errorf("SortHand(%s, %v, %v) = %s, want %s", c.hand, c.trump, c.jokers, g, c.want)
+		}
+		if SetOf(got...) != hand || len(got) != hand.Len() {
+			t.Errorf("SortHand(%s) = %v is not the hand's cards once each", c.hand, got)
+		}
+	}
+}
+
 // crdTrickWinner plays the cards as one trick in a hand with the given
 // trump and returns the index of the card the engine says wins.
 func crdTrickWinner(g *Game, trump Suit, cards ...Card) int {

@@ -860,6 +860,9 @@ func TestPawneeDiscard(t *testing.T) {
 		assertRefused(t, &s, Discard(1, pwCards(t, "TC JC QC KC AC 2S 3S TH")), "TH", "point card")
 		// out of turn
 		assertRefused(t, &s, Discard(2, pwCards(t, "4S 5S 6S 7S")), "seat 1's turn")
+		// Seat 1 keeps its four trumps: TH and JH are point cards, 4H and
+		// QH trumps it may not throw while non-trumps last.
+		assertKeep(t, &s, "", "TH JH", "4H QH", false)
 		pwRun(t, &s, "1 discard TC JC QC KC AC 2S 3S QD")
 		assertRefused(t, &s, Discard(2, pwCards(t, "4S 5S 6S 9H")), "9H", "trump")
 		assertRefused(t, &s, Discard(2, pwCards(t, "4S 5S 6S BJ")), "BJ", "point card")
@@ -891,6 +894,9 @@ func TestPawneeDiscard(t *testing.T) {
 			}
 		}
 		assertRefused(t, &s, Discard(4, pwCards(t, "2D 3D 2H 4H")), "4D")
+		// Every card it holds is in must or the pool: nothing is kept for
+		// a reason.
+		assertKeep(t, &s, "", "", "", false)
 		pwRun(t, &s, "4 discard 2D 3D 4D 2H")
 	})
 
@@ -918,6 +924,9 @@ func TestPawneeDiscard(t *testing.T) {
 		assertRefused(t, &s, Discard(3, pwCards(t, "2S 3S 4S AH")), "AH", "called card")
 		assertRefused(t, &s, Discard(3, pwCards(t, "2S 3S JH JD")), "4S")
 		assertRefused(t, &s, Discard(3, pwCards(t, "2S 3S 4S JH JD")), "must discard 4 cards")
+		// Only the called card is kept for its own sake; the point cards
+		// are in the pool.
+		assertKeep(t, &s, "AH", "", "", true)
 		pwRun(t, &s, "3 discard 2S 3S 4S 3H")
 	})
 
@@ -1625,4 +1634,24 @@ func init() {
 		goldenCase{"pawnee-refused-lead", "PW-PLAY-1 C-7"},
 		goldenCase{"pawnee-refused-play-nontrump", "PW-PLAY-2 C-7"},
 	)
+}
+
+// assertKeep checks State.DiscardKeep for the seat to act: why it keeps
+// each card outside the discard's must and pool (PW-DIS-2, PW-DIS-3).
+func assertKeep(t *testing.T, s *State, called, points, trumps string, over bool) {
+	t.Helper()
+	set := func(x string) CardSet {
+		if x == "" {
+			return 0
+		}
+		return pwCards(t, x)
+	}
+	c, p, tr, o := s.DiscardKeep()
+	if c != set(called) || p != set(points) || tr != set(trumps) || o != over {
+		t.Errorf("DiscardKeep = called %s, points %s, trumps %s, over %v; want %q, %q, %q, %v", c, p, tr, o, called, points, trumps, over)
+	}
+	must, pool, _ := s.DiscardChoice()
+	if kept := s.Hand(s.Turn()) &^ must &^ pool; kept != c|p|tr {
+		t.Errorf("DiscardKeep gives reasons for %s; the seat keeps %s", c|p|tr, kept)
+	}
 }

@@ -647,6 +647,10 @@ func TestTPPassAndBurn(t *testing.T) {
 		assertRefused(t, &s, PassTrumps(0, tpSet(t, "7H")), "seat 0 may not pass trumps", "must burn 1 of")
 		assertRefused(t, &s, Discard(0, tpSet(t, "AH")), "seat 0 must burn 1 cards", "1 of 7H, QH, KH, not AH")
 		assertRefused(t, &s, Discard(0, tpSet(t, "KH QH")), "seat 0 must burn 1 cards")
+		// The cards it may not burn are its point cards, AH among them.
+		if c, p, tr, over := s.DiscardKeep(); c != 0 || tr != 0 || over || !p.Has(MustParseCard("AH")) || p != s.Hand(0)&^tpSet(t, "7H KH QH") {
+			t.Errorf("DiscardKeep = called %s, points %s, trumps %s, over %v; want the point cards %s alone", c, p, tr, over, s.Hand(0)&^tpSet(t, "7H KH QH"))
+		}
 		tpRun(t, &s, "0x7H")
 		// Seats 1, 2 and 3 hold 6 or fewer: play starts with the pitcher.
 		if s.Phase() != PhasePlay || s.Turn() != 0 {

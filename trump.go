@@ -179,3 +179,39 @@ var trickKeys = func() (k [2][4][5][64]int8) {
 	}
 	return k
 }()
+
+// displaySuits is the order the suits are shown in a sorted hand, so that
+// the colours alternate: ♠ ♥ ♣ ♦.
+var displaySuits = [4]Suit{Spades, Hearts, Clubs, Diamonds}
+
+// SortHand lists hand in the order a player sorts it: the trumps first,
+// highest first (C-5); then the jokers when no trump is named yet (big
+// before little); then each other suit in the order ♠ ♥ ♣ ♦, highest
+// first. trump is NoSuit before the trump suit is known; jokers is the
+// game's (Game.Jokers).
+func SortHand(hand CardSet, trump Suit, jokers bool) []Card {
+	out := make([]Card, 0, hand.Len())
+	rest := hand
+	if trump < NoSuit {
+		t := &trumpOrders[b2i(jokers)][trump]
+		for _, c := range t.order[:t.n] {
+			if hand.Has(c) {
+				out = append(out, c)
+			}
+		}
+		rest &^= Trumps(trump, jokers)
+	}
+	for _, c := range [2]Card{BigJoker, LittleJoker} {
+		if rest.Has(c) {
+			out = append(out, c)
+		}
+	}
+	for _, s := range displaySuits {
+		for r := int(Ace); r >= int(Two); r-- {
+			if c := NewCard(Rank(r), s); rest.Has(c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}

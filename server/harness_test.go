@@ -299,10 +299,11 @@ type wire struct {
 		Code    string         `json:"code"`
 		Params  map[string]any `json:"params"`
 	} `json:"refusals"`
-	Code      string         `json:"code"`
-	Params    map[string]any `json:"params"`
-	NextTable string         `json:"next_table"`
-	Fair      *fairWire      `json:"fair"`
+	SuitTrumps map[string]int `json:"suit_trumps"`
+	Code       string         `json:"code"`
+	Params     map[string]any `json:"params"`
+	NextTable  string         `json:"next_table"`
+	Fair       *fairWire      `json:"fair"`
 	// chat and hint messages
 	Name    string `json:"name"`
 	Text    string `json:"text"`
@@ -346,6 +347,7 @@ type viewWire struct {
 	Turn   int          `json:"turn"`
 	Scores []int        `json:"scores"`
 	Hand   []pitch.Card `json:"hand"`
+	Trumps []pitch.Card `json:"trumps"`
 	Counts []int        `json:"counts"`
 	Bid    int          `json:"bid"`
 	Bidder int          `json:"bidder"`
@@ -364,13 +366,15 @@ type logWire struct {
 }
 
 type discardWire struct {
-	Kind      string       `json:"kind"`
-	Count     int          `json:"count"`
-	Must      []pitch.Card `json:"must"`
-	Pool      []pitch.Card `json:"pool"`
-	Choose    int          `json:"choose"`
-	PassLimit int          `json:"pass_limit"`
-	Rule      string       `json:"rule"`
+	Kind      string                `json:"kind"`
+	Count     int                   `json:"count"`
+	Must      []pitch.Card          `json:"must"`
+	Pool      []pitch.Card          `json:"pool"`
+	Choose    int                   `json:"choose"`
+	PassLimit int                   `json:"pass_limit"`
+	Rule      string                `json:"rule"`
+	Keep      map[pitch.Card]string `json:"keep"`
+	Over      bool                  `json:"over_protected"`
 }
 
 type sheetWire struct {
@@ -1163,6 +1167,16 @@ func checkState(t *testing.T, g *pitch.Game, snaps []snap, seat int, m *wire, wh
 	}
 	if got := setOf(m.View.Hand); got != want || len(m.View.Hand) != want.Len() {
 		t.Errorf("%s: view.hand %v, want %v", where, m.View.Hand, want)
+	} else if sorted := pitch.SortHand(want, st.Trump(), g.Jokers()); !slices.Equal(m.View.Hand, sorted) {
+		t.Errorf("%s: view.hand %v, want it sorted %v", where, m.View.Hand, sorted)
+	}
+	// The trump cards, a function of the public trump suit (C-4, C-5).
+	wantTrumps := []pitch.Card{}
+	if st.Trump() != pitch.NoSuit {
+		wantTrumps = pitch.TrumpOrder(st.Trump(), g.Jokers())
+	}
+	if m.View.Trumps == nil || !slices.Equal(m.View.Trumps, wantTrumps) {
+		t.Errorf("%s: view.trumps %v with trump %v, want %v", where, m.View.Trumps, st.Trump(), wantTrumps)
 	}
 	if len(m.View.Counts) != n {
 		t.Errorf("%s: %d counts for %d seats", where, len(m.View.Counts), n)
@@ -1254,6 +1268,30 @@ func checkState(t *testing.T, g *pitch.Game, snaps []snap, seat int, m *wire, wh
 		if setOf(d.Must) != must || setOf(d.Pool) != pool || d.Choose != k || d.PassLimit != st.PassLimit() {
 			t.Errorf("%s: discard %+v, want must %v pool %v choose %d pass %d", where, d, must, pool, k, st.PassLimit())
 		}
+		// Why each other card stays (PW-DIS-2, PW-DIS-3).
+		called, points, trumps, over := st.DiscardKeep()
+		why := map[string]pitch.CardSet{}
+		for c, r := range d.Keep {
+			why[r] |= c.Set()
+		}
+		pointWhy := "point"
+		if g.Variant == pitch.TenPoint {
+			pointWhy = "burn_point"
+		}
+		if d.Over != over || why["called"] != called || why[pointWhy] != points || why["trump"] != trumps || len(d.Keep) != (called|points|trumps).Len() {
+			t.Errorf("%s: discard keep %v (over %v), want called %v, points %v, trumps %v (over %v)", where, d.Keep, d.Over, called, points, trumps, over)
+		}
+	}
+	// The trumps held with each suit as trump, to the seat naming trump or
+	// calling a card.
+	if myTurn && (st.Phase() == pitch.PhaseCall || st.Phase() == pitch.PhaseTrump) {
+		for su := pitch.Clubs; su < pitch.NoSuit; su++ {
+			if got, want := m.SuitTrumps[su.String()], (st.Hand(seat) & pitch.Trumps(su, g.Jokers())).Len(); got != want || len(m.SuitTrumps) != 4 {
+				t.Errorf("%s: suit_trumps %v, want %d for %v", where, m.SuitTrumps, want, su)
+			}
+		}
+	} else if m.SuitTrumps != nil {
+		t.Errorf("%s: suit_trumps %v in phase %s, seat %d to act", where, m.SuitTrumps, st.Phase(), st.Turn())
 	}
 	// Refusals (C-7): to the seat to act in play, why each card of its hand
 	// it may not play is refused; nothing else, and nothing to others.
@@ -1295,6 +1333,9 @@ func checkState(t *testing.T, g *pitch.Game, snaps []snap, seat int, m *wire, wh
 		if all := pitch.SetOf(allCards[:52]...); (calls|st.Hand(seat))&all != all {
 			t.Errorf("%s: the calls offered depend on others' hands: %v", where, all&^calls&^st.Hand(seat))
 		}
+	}
+	if view, ok := generic["view"].(map[string]any); ok {
+		delete(view, "trumps") // checked above: every trump card, wherever it is
 	}
 	vis := s.visible(seat)
 	scanCards(generic, "", skip, func(path string, c pitch.Card) {

@@ -79,7 +79,7 @@ func stepOf(s *pitch.State, i int, a pitch.Action, auto bool) replayStep {
 		st.Action, st.Text = raw, a.String()
 	}
 	for seat := range s.Seats() {
-		st.Hands = append(st.Hands, cards(s.Hand(seat)))
+		st.Hands = append(st.Hands, pitch.SortHand(s.Hand(seat), s.Trump(), s.Game().Jokers()))
 	}
 	r := s.Result()
 	st.Taken = r.Taken

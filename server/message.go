@@ -42,6 +42,10 @@ type stateMsg struct {
 	// Refusals says, for the seat to act in play, why each card of its hand
 	// it may not play is refused, in the engine's words (C-7).
 	Refusals map[pitch.Card]refusal `json:"refusals,omitempty"`
+	// SuitTrumps says, for the seat to name trump (ten-point) or call a
+	// card (pawnee), how many trumps it would hold with each suit as
+	// trump (C-4).
+	SuitTrumps map[string]int `json:"suit_trumps,omitempty"`
 	// NextTable is the table where the same seats play their next match.
 	NextTable string `json:"next_table,omitempty"`
 	// Fair is the table's fair deals: commitments, contributions, the last
@@ -83,6 +87,43 @@ type discardJSON struct {
 	Choose    int          `json:"choose"`
 	PassLimit int          `json:"pass_limit"` // ten-point: up to this many trumps may first go to the partner
 	Rule      string       `json:"rule"`
+	// Keep says why each held card outside Must and Pool may not go:
+	// "called", "point" or "trump" (pawnee), "burn_point" (ten-point).
+	Keep map[pitch.Card]string `json:"keep"`
+	// OverProtected is true when a pawnee seat holds more than 6
+	// protected cards and point cards are in Pool (PW-DIS-3).
+	OverProtected bool `json:"over_protected"`
+}
+
+// suitTrumps counts, for each suit, the trumps of hand if it were trump.
+func suitTrumps(g *pitch.Game, hand pitch.CardSet) map[string]int {
+	out := map[string]int{}
+	for t := pitch.Clubs; t < pitch.NoSuit; t++ {
+		out[t.String()] = (hand & pitch.Trumps(t, g.Jokers())).Len()
+	}
+	return out
+}
+
+// discardOf describes the discard or burn the seat to act in s must make.
+func discardOf(s *pitch.State) *discardJSON {
+	must, pool, k := s.DiscardChoice()
+	called, points, trumps, over := s.DiscardKeep()
+	d := &discardJSON{Kind: "discard", Count: must.Len() + k, Must: cards(must), Pool: cards(pool), Choose: k,
+		PassLimit: s.PassLimit(), Keep: map[pitch.Card]string{}, OverProtected: over}
+	pointWhy := "point"
+	if s.Game().Variant == pitch.TenPoint {
+		d.Kind, pointWhy = "burn", "burn_point"
+	}
+	d.Rule = discardRule(d.Kind, must, pool, k)
+	for _, r := range []struct {
+		set pitch.CardSet
+		why string
+	}{{called, "called"}, {points, pointWhy}, {trumps, "trump"}} {
+		for _, c := range r.set.Cards() {
+			d.Keep[c] = r.why
+		}
+	}
+	return d
 }
 
 type sheetRow struct {
@@ -101,18 +142,19 @@ type pointJSON struct {
 }
 
 type handSummary struct {
-	Hand    int         `json:"hand"`
-	Bidder  int         `json:"bidder"`
-	Bid     int         `json:"bid"`
-	Trump   string      `json:"trump"`
-	Partner *int        `json:"partner"`
-	Teams   [][]int     `json:"teams"`
-	Points  []pointJSON `json:"points"`
-	Taken   []int       `json:"taken"`
-	Made    bool        `json:"made"`
-	Delta   []int       `json:"delta"`
-	Scores  []int       `json:"scores"`
-	Winner  []int       `json:"winner"`
+	Hand    int          `json:"hand"`
+	Bidder  int          `json:"bidder"`
+	Bid     int          `json:"bid"`
+	Trump   string       `json:"trump"`
+	Trumps  []pitch.Card `json:"trumps"` // the trump cards, highest first
+	Partner *int         `json:"partner"`
+	Teams   [][]int      `json:"teams"`
+	Points  []pointJSON  `json:"points"`
+	Taken   []int        `json:"taken"`
+	Made    bool         `json:"made"`
+	Delta   []int        `json:"delta"`
+	Scores  []int        `json:"scores"`
+	Winner  []int        `json:"winner"`
 	// The hand's last trick and its winner (so that the last card played
 	// can be shown), and how many tricks were played: fewer than 6 when
 	// nobody held a trump any more (TP-PLAY-1, PW-PLAY-3).
@@ -132,12 +174,13 @@ type viewJSON struct {
 	Dealer       int          `json:"dealer"`
 	Turn         int          `json:"turn"`
 	Scores       []int        `json:"scores"`
-	Hand         []pitch.Card `json:"hand"`
+	Hand         []pitch.Card `json:"hand"` // sorted as a player sorts it (pitch.SortHand)
 	Counts       []int        `json:"counts"`
 	Bid          int          `json:"bid"`
 	Bidder       int          `json:"bidder"`
 	Passed       []int        `json:"passed"`
 	Trump        *string      `json:"trump"`
+	Trumps       []pitch.Card `json:"trumps"` // the trump cards, highest first (C-5); empty before trump is known
 	Called       *pitch.Card  `json:"called"`
 	Partner      *int         `json:"partner"`
 	PartnerKnown bool         `json:"partner_known"`
@@ -161,10 +204,19 @@ func cards(set pitch.CardSet) []pitch.Card {
 	return c
 }
 
+// trumpsOf lists the trump cards of game g when t is trump, highest
+// first; empty for NoSuit.
+func trumpsOf(g *pitch.Game, t pitch.Suit) []pitch.Card {
+	if t == pitch.NoSuit {
+		return []pitch.Card{}
+	}
+	return pitch.TrumpOrder(t, g.Jokers())
+}
+
 func toViewJSON(v *pitch.View) viewJSON {
 	n := v.Game.Seats()
 	out := viewJSON{Phase: v.Phase.String(), Dealer: v.Dealer, Turn: v.Turn, Scores: v.Scores[:n:n],
-		Hand: cards(v.Hand), Counts: v.Counts[:n:n], Bid: v.Bid, Bidder: v.Bidder, Passed: []int{},
+		Hand: pitch.SortHand(v.Hand, v.Trump, v.Game.Jokers()), Trumps: trumpsOf(v.Game, v.Trump), Counts: v.Counts[:n:n], Bid: v.Bid, Bidder: v.Bidder, Passed: []int{},
 		PartnerKnown: v.PartnerKnown, Widow: cards(v.Widow), Shown: cards(v.Shown), Out: cards(v.Out),
 		Trick: []trickCard{}, LastTrick: []trickCard{}, LastWinner: v.LastWon, Tricks: v.Tricks,
 		TrickWins: v.TrickWins[:n:n], StockLeft: v.StockLeft}
@@ -223,7 +275,7 @@ func logEntryFor(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int) l
 
 func summarize(n int, s *pitch.State) *handSummary {
 	r := s.Result()
-	h := &handSummary{Hand: n, Bidder: r.Bidder, Bid: r.Bid, Trump: r.Trump.String(), Teams: r.Teams, Taken: r.Taken,
+	h := &handSummary{Hand: n, Bidder: r.Bidder, Bid: r.Bid, Trump: r.Trump.String(), Trumps: trumpsOf(s.Game(), r.Trump), Teams: r.Teams, Taken: r.Taken,
 		Made: r.Made, Delta: r.Delta, Scores: r.Scores, Winner: r.Winner, Points: []pointJSON{}}
 	if r.Partner >= 0 {
 		p := r.Partner

@@ -430,20 +430,17 @@ func (t *table) stateFor(seat int) stateMsg {
 	if !t.match.Over() && t.full() && seat >= 0 && s.Turn() == seat { // nothing to do while waiting for players
 		switch s.Phase() {
 		case pitch.PhaseDiscard, pitch.PhasePassBurn:
-			must, pool, k := s.DiscardChoice()
-			kind := "discard"
-			if t.game.Variant == pitch.TenPoint {
-				kind = "burn"
-			}
-			m.Discard = &discardJSON{Kind: kind, Count: must.Len() + k, Must: cards(must), Pool: cards(pool), Choose: k,
-				PassLimit: s.PassLimit(), Rule: discardRule(kind, must, pool, k)}
+			m.Discard = discardOf(s)
 		default:
 			for _, a := range s.Legal(nil) {
 				raw, _ := json.Marshal(a)
 				m.Legal = append(m.Legal, raw)
 			}
-			if s.Phase() == pitch.PhasePlay {
+			switch s.Phase() {
+			case pitch.PhasePlay:
 				m.Refusals = refusals(s)
+			case pitch.PhaseCall, pitch.PhaseTrump:
+				m.SuitTrumps = suitTrumps(t.game, s.Hand(seat))
 			}
 		}
 	}

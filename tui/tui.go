@@ -186,7 +186,7 @@ func (m *Model) choices() []pitch.Action {
 	switch s.Phase() {
 	case pitch.PhaseDiscard, pitch.PhasePassBurn:
 		var out []pitch.Action
-		for _, c := range sortedHand(s.Hand(seat), s.Trumps()) {
+		for _, c := range pitch.SortHand(s.Hand(seat), s.Trump(), s.Game().Jokers()) {
 			out = append(out, pitch.Action{Kind: pitch.ActNone, Seat: int8(seat), Card: c})
 		}
 		return out
@@ -197,7 +197,7 @@ func (m *Model) choices() []pitch.Action {
 	if s.Phase() == pitch.PhasePlay {
 		// In the order the hand is shown.
 		pos := map[pitch.Card]int{}
-		for i, c := range sortedHand(s.Hand(seat), s.Trumps()) {
+		for i, c := range pitch.SortHand(s.Hand(seat), s.Trump(), s.Game().Jokers()) {
 			pos[c] = i
 		}
 		sort.SliceStable(legal, func(i, j int) bool { return pos[legal[i].Card] < pos[legal[j].Card] })
@@ -357,20 +357,3 @@ var verbKeys = [2]map[string]string{
 
 // maxAdvice is the number of options the advice lists, best first.
 const maxAdvice = 5
-
-// sortedHand orders a hand for display: by suit, trumps last, high to low.
-func sortedHand(h, trumps pitch.CardSet) []pitch.Card {
-	cards := h.Cards()
-	key := func(c pitch.Card) int {
-		k := int(c.Suit())*20 + int(c.Rank())
-		if c.IsJoker() {
-			k = 100 + int(c)
-		}
-		if trumps.Has(c) {
-			k += 200
-		}
-		return k
-	}
-	sort.Slice(cards, func(i, j int) bool { return key(cards[i]) > key(cards[j]) })
-	return cards
-}

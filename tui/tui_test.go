@@ -252,7 +252,7 @@ func TestPlayAuctionLead(t *testing.T) {
 	if !strings.Contains(screen, "the suit of your first card becomes trump") {
 		t.Errorf("the first lead does not say it sets trump:\n%s", screen)
 	}
-	hand := sortedHand(s.Hand(m.cfg.Seat), s.Trumps())
+	hand := pitch.SortHand(s.Hand(m.cfg.Seat), s.Trump(), s.Game().Jokers())
 	choices := m.choices()
 	if len(choices) != len(hand) {
 		t.Fatalf("%d choices for a hand of %d", len(choices), len(hand))

@@ -77,7 +77,7 @@ func (m *Model) Render() string {
 		fmt.Fprintf(&b, "→ %s\n", m.seatName(v.LastWon))
 	}
 	b.WriteString("\n" + m.t("tui.hand"))
-	for _, c := range sortedHand(v.Hand, s.Trumps()) {
+	for _, c := range pitch.SortHand(v.Hand, v.Trump, v.Game.Jokers()) {
 		b.WriteString(c.String() + " ")
 	}
 	b.WriteString("\n\n")

@@ -526,6 +526,7 @@ func (s *site) playUntilOurBid(shots map[string]string) []hand {
 			s.click("#discard-confirm")
 			cur.actions = append(cur.actions, pitch.Discard(0, pitch.SetOf(parseCards(t, sel)...)))
 		case "play":
+			s.checkHandShown()
 			can := s.cards("#hand button.can")
 			if len(can) == 0 {
 				t.Fatal("play: no playable card")
@@ -552,6 +553,45 @@ func (s *site) playUntilOurBid(shots map[string]string) []hand {
 		}
 		// The server has taken the move when the state moves on.
 		waitFor(t, "the server takes our "+u.Act, func() bool { return s.ui().Seq != u.Seq }, 10*time.Second)
+	}
+}
+
+// checkHandShown checks that the hand is shown as the server sorts it
+// and that exactly its trumps are marked as trumps (C-4, C-5): the page
+// takes both from the server.
+func (s *site) checkHandShown() {
+	t := s.t
+	t.Helper()
+	var got struct {
+		Trump, Variant string
+		Cards          []string
+		Marked         []string
+	}
+	s.eval(`JSON.stringify({trump: document.querySelector('#table-view').dataset.trump, variant: document.querySelector('#table-view').dataset.variant,
+		cards: Array.from(document.querySelectorAll('#hand button.card')).map(e => e.dataset.card),
+		marked: Array.from(document.querySelectorAll('#hand button.card')).filter(e => e.classList.contains('trump')).map(e => e.dataset.card)})`, &got)
+	trump := pitch.NoSuit
+	if got.Trump != "" {
+		var err error
+		if trump, err = pitch.ParseSuit(got.Trump); err != nil {
+			t.Fatalf("the page's trump %q: %v", got.Trump, err)
+		}
+	}
+	hand := pitch.SetOf(parseCards(t, got.Cards)...)
+	jokers := got.Variant != "auction"
+	want := make([]string, 0, hand.Len())
+	for _, c := range pitch.SortHand(hand, trump, jokers) {
+		want = append(want, c.String())
+	}
+	if !slices.Equal(got.Cards, want) {
+		t.Errorf("the hand is shown as %v, want %v (%s, trump %q)", got.Cards, want, got.Variant, got.Trump)
+	}
+	var marked []string
+	for _, c := range pitch.SortHand(hand&pitch.Trumps(trump, jokers), trump, jokers) {
+		marked = append(marked, c.String())
+	}
+	if !slices.Equal(got.Marked, marked) {
+		t.Errorf("the hand marks %v as trumps, want %v (%s, trump %q)", got.Marked, marked, got.Variant, got.Trump)
 	}
 }
 

@@ -4,7 +4,7 @@
 // every step (docs/protocol.md); this page only shows them.
 
 import { t, num } from './i18n.js';
-import { $, h, api, errorText, showError, cardNode, cardText, suitName, SUITS, gameName, sortHand, POINT_KEYS } from './util.js';
+import { $, h, api, errorText, showError, cardNode, cardText, suitName, SUITS, gameName, POINT_KEYS } from './util.js';
 import { matchReview } from './matchreview.js';
 
 const R = { data: null, k: 0, id: '', n: 0, reviews: {} };
@@ -113,14 +113,14 @@ function go(k) {
   $('#rp-action').textContent = line;
   $('#rp-first').disabled = $('#rp-prev').disabled = R.k === 0;
   $('#rp-next').disabled = $('#rp-last').disabled = R.k === steps.length - 1;
-  const trump = v.trump;
+  const trumps = new Set(v.trumps);
   const trickOf = {};
   for (const c of v.trick.length ? v.trick : (R.k > 0 && st.action && 'play' in st.action ? v.last_trick : [])) trickOf[c.seat] = c.card;
   const rows = st.hands.map((cards, seat) => h('li', { class: 'rp-seat' + (v.turn === seat ? ' to-act' : ''), dataset: { seat: String(seat) } },
     h('div', { class: 'rp-who' }, h('strong', { text: nameOf(seat) }),
       h('span', { class: 'hint', text: ' ' + t('replay.taken', { Points: st.taken[seat] }) })),
     h('div', { class: 'rp-cards', dataset: { cards: cards.join(' ') } },
-      sortHand(cards.slice(), trump, R.variant).map((c) => cardNode(c, { trump: trump && isTrumpShown(c, trump) }))),
+      cards.map((c) => cardNode(c, { trump: trumps.has(c) }))), // sorted by the server
     h('div', { class: 'rp-played', 'aria-label': t('replay.trick') }, trickOf[seat] ? cardNode(trickOf[seat], {}) : null)));
   $('#rp-seats').replaceChildren(...rows);
   const pts = st.points.map((p) => t(POINT_KEYS[p.kind] || p.kind) + (p.card ? ' ' + cardText(p.card) : '') + ' → ' + nameOf(p.seat));
@@ -133,10 +133,6 @@ function go(k) {
       t('replay.scores', { Scores: r.scores.map((s, i) => nameOf(i) + ' ' + num(s)).join(', ') });
   }
   markDecision();
-}
-
-function isTrumpShown(c, trump) {
-  return c === 'BJ' || c === 'LJ' || c[1] === trump;
 }
 
 // review asks for the review of seat (polling while it is queued) and

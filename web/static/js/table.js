@@ -4,7 +4,7 @@
 // player's choices.
 
 import {
-  SUITS, suitName, cardLabel, cardText, isTrump, isPawneePoint, sortHand, gameName, POINT_KEYS, phaseVerb, levelName,
+  SUITS, suitName, cardLabel, cardText, gameName, POINT_KEYS, phaseVerb, levelName,
   $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode, errorText,
 } from './util.js';
 import { onFairState, renderFair, verifyInto, TEXT as FAIR_TEXT, PROBLEMS as FAIR_PROBLEMS } from './fairness.js';
@@ -576,7 +576,7 @@ function render() {
   Object.assign(tv.dataset, {
     phase: v.phase, act, seq: String(m.seq), hand: String(m.hand_no), rows: String(m.sheet.length), seat: String(m.seat),
     turn: String(v.turn), over: String(m.match_over), pending: String(app.pending), held: String(!!app.show),
-    queued: String(app.queue.length),
+    queued: String(app.queue.length), trump: v.trump || '', variant: m.table.variant,
   });
   const opts = m.table.options || {};
   setText($('#t-title'), gameName(m.table.variant) + ' · ' + t('table.target', { Target: opts.target }) + ' · ' + t('table.handNo', { N: m.hand_no }));
@@ -723,7 +723,10 @@ function renderFelt(m) {
   if (app.show) { cards = app.show.cards; held = true; winner = app.show.winner; } else if (!cards.length && v.phase === 'play' && v.last_trick.length) {
     cards = v.last_trick; faded = true; winner = v.last_winner;
   }
-  const trumpOf = (c) => isTrump(c, v.trump || (app.show && m.last_hand && m.last_hand.trump), m.table.variant);
+  // The server names the trumps; a trick held up after the hand is over
+  // takes the finished hand's.
+  const trumps = new Set(v.trumps.length || !app.show || !m.last_hand ? v.trumps : m.last_hand.trumps);
+  const trumpOf = (c) => trumps.has(c);
   trick.replaceChildren(...cards.map((tc) => {
     const a = angle(m, tc.seat);
     const node = cardNode(tc.card, { trump: trumpOf(tc.card), note: t(tc.seat === winner && held ? 'trick.playedByWins' : 'trick.playedBy', { Who: nameOf(tc.seat) }) });
@@ -895,7 +898,7 @@ function renderCall(box, m) {
     h('p', { class: 'hint', text: t(opts.call_own_card === false ? 'call.hintNoOwn' : 'call.hint') }));
   const suits = h('div', { class: 'btn-row', role: 'group', 'aria-label': 'Suit of the card to call' });
   for (const s of ['S', 'H', 'C', 'D']) {
-    const held = m.view.hand.filter((c) => isTrump(c, s, 'pawnee')).length;
+    const held = m.suit_trumps ? m.suit_trumps[s] : 0;
     suits.append(actionButton(SUITS[s].sym + ' ' + held, 'suit' + s, () => { app.pickSuit = s; app.picked = ''; render(); focusKeyed('rank'); },
       { cls: 'suit ' + (SUITS[s].red ? 'red' : 'black') + (app.pickSuit === s ? ' sel' : ''), data: { suit: s },
         label: t('call.suitLabel', { Suit: suitName(s), Count: held }) }));
@@ -945,7 +948,7 @@ function renderTrump(box, m) {
   const row = h('div', { class: 'btn-row', role: 'group', 'aria-label': t('trump.group') });
   for (const a of m.legal) {
     const s = SUITS[a.trump];
-    const n = m.view.hand.filter((c) => isTrump(c, a.trump, 'ten-point')).length;
+    const n = m.suit_trumps ? m.suit_trumps[a.trump] : 0;
     row.append(actionButton(s.sym + ' ' + suitName(a.trump) + ' (' + num(n) + ')', 'trump' + a.trump, () => send(a),
       { cls: 'suit ' + (s.red ? 'red' : 'black'), data: { trump: a.trump }, label: t('trump.label', { Suit: suitName(a.trump), Count: n }) }));
   }
@@ -1014,8 +1017,7 @@ function renderDiscard(box, m) {
     if (d.choose > 0) line += ' ' + t(d.must.length ? 'discard.chooseMore' : 'discard.choose', { Count: d.choose });
     lines.push(line);
     if (variant === 'pawnee') {
-      const overProtected = d.must.length && d.pool.length && d.pool.every((c) => isPawneePoint(c, v.trump));
-      lines.push(t(overProtected ? 'discard.overProtected' : 'discard.protected'));
+      lines.push(t(d.over_protected ? 'discard.overProtected' : 'discard.protected'));
     } else if (burn) {
       lines.push(t('discard.burnRule'));
     }
@@ -1041,7 +1043,7 @@ function renderDiscard(box, m) {
 // ---------- the hand ----------
 
 function renderHand(m, act) {
-  const v = m.view, variant = m.table.variant;
+  const v = m.view;
   const box = $('#hand');
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.card : null;
   $('#hand-area').hidden = m.seat < 0;
@@ -1051,8 +1053,9 @@ function renderHand(m, act) {
   const plays = new Set(act === 'play' ? m.legal.map((a) => a.play) : []);
   const st = act === 'discard' ? discardState(m) : null;
   const nodes = [];
-  for (const c of sortHand(v.hand, v.trump, variant)) {
-    const trump = isTrump(c, v.trump, variant);
+  const trumps = new Set(v.trumps);
+  for (const c of v.hand) { // sorted by the server
+    const trump = trumps.has(c);
     const o = { button: true, trump, cls: '', tags: [] };
     const notes = [];
     if (widow.has(c) && v.phase !== 'play') { o.tags.push('widow'); notes.push(t('hand.fromWidow')); }
@@ -1097,14 +1100,12 @@ function renderHand(m, act) {
   }
 }
 
+// KEEP_WHY: the message for each reason the server gives for a card that
+// may not be discarded or burned.
+const KEEP_WHY = { called: 'hand.why.called', point: 'hand.why.point', trump: 'hand.why.trump', burn_point: 'hand.why.burnPoint' };
+
 function discardReason(m, c) {
-  const v = m.view;
-  if (m.table.variant === 'pawnee') {
-    if (c === v.called) return t('hand.why.called');
-    if (isPawneePoint(c, v.trump)) return t('hand.why.point');
-    return t('hand.why.trump');
-  }
-  return t('hand.why.burnPoint');
+  return t(KEEP_WHY[(m.discard.keep || {})[c]] || 'hand.why.trump');
 }
 
 // refusalText says why card c may not be played, from the server's
@@ -1165,26 +1166,26 @@ function shortName(i, len) {
 }
 
 function renderLastTrick(m) {
-  const v = m.view;
+  const v = m.view, trumps = new Set(v.trumps);
   const box = $('#last-trick');
   if (!v.last_trick.length) { box.replaceChildren(h('p', { class: 'hint', text: t('lastTrick.none') })); return; }
   box.replaceChildren(h('div', { class: 'mini-row' }, v.last_trick.map((tc) =>
     h('div', { class: 'mini' + (tc.seat === v.last_winner ? ' won' : '') },
-      cardNode(tc.card, { trump: isTrump(tc.card, v.trump, m.table.variant), cls: 'small', note: t('trick.playedBy', { Who: nameOf(tc.seat) }) }),
+      cardNode(tc.card, { trump: trumps.has(tc.card), cls: 'small', note: t('trick.playedBy', { Who: nameOf(tc.seat) }) }),
       h('span', { class: 'mini-name', text: shortName(tc.seat) })))),
   h('p', { class: 'hint', text: t('lastTrick.takenBy', { Who: nameOf(v.last_winner) }) }));
 }
 
 function renderOut(m) {
-  const v = m.view;
+  const v = m.view, trumps = new Set(v.trumps);
   const parts = [];
   if (v.shown.length) {
     parts.push(h('p', { class: 'hint', text: t(m.table.variant === 'ten-point' ? 'out.burned' : 'out.shown') }),
-      h('div', { class: 'mini-row' }, v.shown.map((c) => cardNode(c, { cls: 'small', trump: isTrump(c, v.trump, m.table.variant) }))));
+      h('div', { class: 'mini-row' }, v.shown.map((c) => cardNode(c, { cls: 'small', trump: trumps.has(c) }))));
   }
   if (v.out.length) {
     parts.push(h('p', { class: 'hint', text: t('out.yours') }),
-      h('div', { class: 'mini-row' }, v.out.map((c) => cardNode(c, { cls: 'small', trump: isTrump(c, v.trump, m.table.variant) }))));
+      h('div', { class: 'mini-row' }, v.out.map((c) => cardNode(c, { cls: 'small', trump: trumps.has(c) }))));
   }
   $('#out-panel').hidden = parts.length === 0;
   $('#out').replaceChildren(...parts);

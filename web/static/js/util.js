@@ -13,13 +13,10 @@ export const SUITS = {
   S: { key: 'suit.S', sym: '♠', red: false },
 };
 export const suitName = (s) => t(SUITS[s].key);
-export const SUIT_ORDER = ['S', 'H', 'C', 'D']; // colours alternate in a sorted hand
-export const RANKS = '23456789TJQKA';
 export const RANK_KEYS = {
   2: 'rank.2', 3: 'rank.3', 4: 'rank.4', 5: 'rank.5', 6: 'rank.6', 7: 'rank.7', 8: 'rank.8', 9: 'rank.9',
   T: 'rank.T', J: 'rank.J', Q: 'rank.Q', K: 'rank.K', A: 'rank.A',
 };
-export const OTHER_SAME_COLOUR = { C: 'S', S: 'C', D: 'H', H: 'D' };
 
 export const isJoker = (c) => c === 'BJ' || c === 'LJ';
 export const suitOf = (c) => (isJoker(c) ? null : c[1]);
@@ -37,41 +34,6 @@ export function cardLabel(c) {
 export function cardText(c) {
   if (isJoker(c)) return cardLabel(c);
   return rankShown(c) + SUITS[c[1]].sym;
-}
-
-// isTrump: C-4, C-5 (jokers and the off-jack are trumps outside auction).
-export function isTrump(c, trump, variant) {
-  if (!trump) return false;
-  if (isJoker(c)) return variant !== 'auction';
-  if (c[1] === trump) return true;
-  return variant !== 'auction' && c[0] === 'J' && c[1] === OTHER_SAME_COLOUR[trump];
-}
-
-// trumpStrength orders trumps as in C-5: A K Q J offJ BJ LJ T 9 … 2.
-export function trumpStrength(c, trump) {
-  if (c === 'BJ') return 8.5;
-  if (c === 'LJ') return 8.4;
-  if (c[0] === 'J') return c[1] === trump ? 8.7 : 8.6;
-  return RANKS.indexOf(c[0]);
-}
-
-// isPawneePoint: a protected pawnee point card (PW-PT-1, PW-DIS-2).
-export function isPawneePoint(c, trump) {
-  if (isJoker(c)) return true;
-  if (c[0] === 'J') return c[1] === trump || c[1] === OTHER_SAME_COLOUR[trump];
-  return c[1] === trump && (c[0] === 'T' || c[0] === '3');
-}
-
-export function sortHand(cards, trump, variant) {
-  const key = (c) => {
-    if (isTrump(c, trump, variant)) return [0, -trumpStrength(c, trump)];
-    if (isJoker(c)) return [1, c === 'BJ' ? 0 : 1];
-    return [2 + SUIT_ORDER.indexOf(c[1]), -RANKS.indexOf(c[0])];
-  };
-  return cards.slice().sort((a, b) => {
-    const ka = key(a), kb = key(b);
-    return ka[0] - kb[0] || ka[1] - kb[1];
-  });
 }
 
 // ---------- the games ----------
