@@ -68,8 +68,9 @@ type ExpertSettings struct {
 	// the trump suit above the called one are likely the bidder's.
 	ReadCall bool
 	// Bonus is what a hand that wins the match is worth beyond its
-	// points, as a share of the target (objective.Bonus): matchBonus, or
-	// 0 ("nobonus") for what a moon is worth in points alone.
+	// points, as a share of the target (objective.Bonus): matchBonus
+	// (pawnee: pawneeBonus), or 0 ("nobonus") for what a moon is worth
+	// in points alone.
 	Bonus float64
 	// Sides scores a hand against the other side of the hand only, as
 	// the search bot does, not against every rival for the match
@@ -168,12 +169,22 @@ const expertDraw = 3
 //     no better than the soft steps, so it is off.
 //   - ReadCall: reading the pawnee call changes few decisions, and those
 //     for the better (+0.003 ± 0.012 points a hand, paired), so it is on.
+//   - Bonus: a hand that wins the match is worth a quarter of the target
+//     more (matchBonus), in pawnee an eighth (pawneeBonus).
 var expertTuning = map[pitch.Variant]ExpertSettings{
 	pitch.Auction:  {Worlds: 100, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true, Bonus: matchBonus},
 	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true, Bonus: matchBonus},
-	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: 200000, EndWorlds: 100, BidShift: 1, Fit: true, ReadCall: true, Bonus: matchBonus,
+	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: 200000, EndWorlds: 100, BidShift: 1, Fit: true, ReadCall: true, Bonus: pawneeBonus,
 		Calibration: [][2]float64{{0, 0}, {0.6, 0.62}, {0.75, 0.75}, {0.85, 0.835}, {0.92, 0.88}, {1, 0.955}}},
 }
+
+// pawneeBonus is the pawnee expert's bonus for a hand that wins the
+// match: an eighth of the target. From zero scores every made pawnee moon
+// wins the match (PW-MOON-1), and the more a won match counts, the more
+// moons the expert bids in place of a 9: it wins more matches and scores
+// fewer points a hand. An eighth keeps most of the matches a quarter
+// wins and gives up far fewer points (docs/bots.md, "Pawnee's moons").
+const pawneeBonus = matchBonus / 2
 
 type forecast struct {
 	hand   pitch.CardSet
