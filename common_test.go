@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -549,6 +550,33 @@ func TestNewHandErrors(t *testing.T) {
 	for _, tt := range tests {
 		if _, err := NewHand(g, tt.dealer, tt.scores, tt.deck); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("NewHand(dealer %d, scores %v, %d cards): %v, want %q", tt.dealer, tt.scores, len(tt.deck), err, tt.want)
+		}
+	}
+}
+
+// AP-1, TP-1, TP-BID-1, PW-BID-1: which bid is the moon, and the fixed
+// partnerships (seats alternate; none in pawnee or auction alone).
+func TestMoonBidAndTeams(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		g     *Game
+		moon  int
+		teams []int
+	}{
+		{"auction", MustNewGame(Auction), 0, []int{-1, -1, -1, -1}},
+		{"auction partnerships", MustNewGame(Auction, WithPlayers(6), WithPartnerships(true)), 0, []int{0, 1, 0, 1, 0, 1}},
+		{"ten-point", MustNewGame(TenPoint), 10, []int{0, 1, 0, 1}},
+		{"pawnee", MustNewGame(Pawnee), 10, []int{-1, -1, -1, -1, -1}},
+	} {
+		if got := c.g.MoonBid(); got != c.moon {
+			t.Errorf("%s: MoonBid() = %d, want %d", c.name, got, c.moon)
+		}
+		var teams []int
+		for seat := range c.g.Seats() {
+			teams = append(teams, c.g.Team(seat))
+		}
+		if !slices.Equal(teams, c.teams) {
+			t.Errorf("%s: teams %v, want %v", c.name, teams, c.teams)
 		}
 	}
 }

@@ -200,6 +200,24 @@ func (g *Game) Deck() CardSet {
 // (ten-point, and auction with the partnerships option).
 func (g *Game) FixedTeams() bool { return g.teams }
 
+// Team returns seat's partnership, 0 or 1 (seats alternate), when
+// partnerships are fixed for the match, and -1 otherwise.
+func (g *Game) Team(seat int) int {
+	if !g.teams {
+		return -1
+	}
+	return seat % 2
+}
+
+// MoonBid returns the bid that is the moon: 10 in ten-point (TP-BID-1)
+// and pawnee (PW-BID-1), 0 in auction, which has none.
+func (g *Game) MoonBid() int {
+	if g.Variant == Auction {
+		return 0
+	}
+	return 10
+}
+
 // Jokers reports whether the jokers and the off-jack are trumps (C-4, C-5).
 func (g *Game) Jokers() bool { return g.jokers }
 

@@ -237,7 +237,7 @@ func (s *State) score() {
 			r.winners = s.sideMask(b)
 		}
 	case TenPoint:
-		moon := s.bid == 10
+		moon := int(s.bid) == s.g.MoonBid()
 		if moon {
 			r.made = r.taken[b] >= 10 // TP-MOON-1
 		}

@@ -1345,6 +1345,24 @@ func checkState(t *testing.T, g *pitch.Game, snaps []snap, seat int, m *wire, wh
 	})
 	// The table description never holds the seed or a token hash.
 	tb, _ := json.Marshal(generic["table"])
+	// It names the moon and the fixed partnerships, so that the page
+	// need not know the rules (TP-BID-1, PW-BID-1, AP-1, TP-1).
+	var rules struct {
+		Moon  int   `json:"moon"`
+		Teams []int `json:"teams"`
+	}
+	if err := json.Unmarshal(tb, &rules); err != nil {
+		t.Fatal(err)
+	}
+	var wantTeams []int
+	for i := range g.Seats() {
+		if team := g.Team(i); team >= 0 {
+			wantTeams = append(wantTeams, team)
+		}
+	}
+	if rules.Moon != g.MoonBid() || !slices.Equal(rules.Teams, wantTeams) {
+		t.Errorf("%s: the table says moon %d, teams %v; want %d, %v", where, rules.Moon, rules.Teams, g.MoonBid(), wantTeams)
+	}
 	for _, bad := range []string{"seed", "token", "hash"} {
 		if strings.Contains(strings.ToLower(string(tb)), bad) {
 			t.Errorf("%s: the table description holds %q: %s", where, bad, tb)

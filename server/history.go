@@ -40,6 +40,7 @@ type replayJSON struct {
 	Seats  []seatInfo      `json:"seats,omitempty"`
 	Record json.RawMessage `json:"record"`
 	Steps  []replayStep    `json:"steps"`
+	Moon   int             `json:"moon"`   // the bid that is the moon; 0 in auction
 	Result *handSummary    `json:"result"` // nil when the record stops before the end
 }
 
@@ -105,7 +106,7 @@ func replayOf(raw []byte) (*replayJSON, error) {
 		return nil, err
 	}
 	norm, _ := json.Marshal(rec)
-	out := &replayJSON{Record: norm, Steps: steps}
+	out := &replayJSON{Record: norm, Steps: steps, Moon: s.Game().MoonBid()}
 	if s.Terminal() {
 		out.Result = summarize(0, s)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +58,7 @@ func playedTable(t *testing.T, st store.Store, id string, v pitch.Variant, seed 
 type replayResp struct {
 	Table string `json:"table"`
 	Hand  int    `json:"hand"`
+	Moon  int    `json:"moon"`
 	Steps []struct {
 		Index  int             `json:"index"`
 		Action json.RawMessage `json:"action"`
@@ -91,8 +93,14 @@ func checkReplay(t *testing.T, what string, rec pitch.Record, got replayResp) {
 			if pitch.SetOf(st.Hands[seat]...) != s.Hand(seat) {
 				t.Fatalf("%s: step %d, seat %d holds %v, the engine %v", what, k, seat, st.Hands[seat], s.Hand(seat))
 			}
+			if want := pitch.SortHand(s.Hand(seat), s.Trump(), s.Game().Jokers()); !slices.Equal(st.Hands[seat], want) {
+				t.Fatalf("%s: step %d, seat %d's hand is %v, not sorted as %v (C-5)", what, k, seat, st.Hands[seat], want)
+			}
 		}
 		k++
+	}
+	if got.Moon != s.Game().MoonBid() { // TP-BID-1, PW-BID-1
+		t.Errorf("%s: the replay says the moon is %d, want %d", what, got.Moon, s.Game().MoonBid())
 	}
 	check(-1)
 	for i, a := range rec.Actions {

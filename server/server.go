@@ -382,6 +382,11 @@ type tableInfo struct {
 	Next      string          `json:"next,omitempty"`
 	Seats     []seatInfo      `json:"seats"`
 	URL       string          `json:"url"`
+	// Moon is the bid that is the moon (10 in ten-point and pawnee), 0
+	// in auction; Teams gives each seat's fixed partnership (0 or 1)
+	// where partnerships are fixed, and is absent otherwise.
+	Moon  int   `json:"moon"`
+	Teams []int `json:"teams,omitempty"`
 }
 
 func publicInfo(t *store.Table) tableInfo {
@@ -394,6 +399,14 @@ func publicInfo(t *store.Table) tableInfo {
 		}
 		info.Seats = append(info.Seats, seatInfo{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name,
 			Taken: s.Kind == "bot" || s.TokenHash != nil})
+	}
+	if g, err := gameOf(t); err == nil { // a stored table's options were checked when it was made
+		info.Moon = g.MoonBid()
+		for seat := range g.Seats() {
+			if team := g.Team(seat); team >= 0 {
+				info.Teams = append(info.Teams, team)
+			}
+		}
 	}
 	return info
 }

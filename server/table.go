@@ -76,10 +76,8 @@ type table struct {
 	superseded []string
 }
 
-// newTable rebuilds a table from its stored form and log (C-6: the seed and
-// the decisions replay the match exactly), and at a table with fair deals
-// its stored deals.
-func newTable(srv *Server, info *store.Table, events []store.Event, deals []store.Deal) (*table, error) {
+// gameOf is the game a stored table plays: its variant and options.
+func gameOf(info *store.Table) (*pitch.Game, error) {
 	var opts map[string]json.RawMessage
 	if len(info.Options) > 0 {
 		if err := json.Unmarshal(info.Options, &opts); err != nil {
@@ -90,7 +88,14 @@ func newTable(srv *Server, info *store.Table, events []store.Event, deals []stor
 	if err != nil {
 		return nil, err
 	}
-	g, err := pitch.ParseOptions(v, opts)
+	return pitch.ParseOptions(v, opts)
+}
+
+// newTable rebuilds a table from its stored form and log (C-6: the seed and
+// the decisions replay the match exactly), and at a table with fair deals
+// its stored deals.
+func newTable(srv *Server, info *store.Table, events []store.Event, deals []store.Deal) (*table, error) {
+	g, err := gameOf(info)
 	if err != nil {
 		return nil, err
 	}

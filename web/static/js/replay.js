@@ -64,14 +64,16 @@ function nameOf(seat) {
   return s && s.name ? s.name : t('seat.n', { N: seat });
 }
 
-function verb(a, variant) {
-  if ('bid' in a) return t(a.bid === 10 && variant !== 'auction' ? 'move.moon' : 'move.bid', { Bid: a.bid });
+// verb is an action without its actor; the server says which bid is the
+// moon.
+function verb(a) {
+  if ('bid' in a) return t(R.data.moon && a.bid === R.data.moon ? 'move.moon' : 'move.bid', { Bid: a.bid });
   if ('pass' in a) return t('move.pass');
   if ('call' in a) return t('move.call', { Card: cardText(a.call) });
   if ('trump' in a) return t('move.trump', { Suit: SUITS[a.trump].sym + ' ' + suitName(a.trump) });
   if ('give_stock' in a) return t(a.give_stock ? 'move.giveStock' : 'move.keepStock');
   if ('pass_trumps' in a) return t('move.passTrumps', { Cards: a.pass_trumps.map(cardText).join(' ') });
-  if ('discard' in a) return t(variant === 'ten-point' ? 'move.burn' : 'move.discard', { Cards: a.discard.map(cardText).join(' ') });
+  if ('discard' in a) return t(R.variant === 'ten-point' ? 'move.burn' : 'move.discard', { Cards: a.discard.map(cardText).join(' ') });
   if ('play' in a) return t('move.play', { Card: cardText(a.play) });
   return '';
 }
@@ -107,7 +109,7 @@ function go(k) {
   $('#rp-step').textContent = t('replay.step', { N: R.k, Total: steps.length - 1 });
   let line = t('replay.deal');
   if (st.action) {
-    line = t('move.line', { Who: nameOf(st.action.seat), Move: verb(st.action, R.variant) });
+    line = t('move.line', { Who: nameOf(st.action.seat), Move: verb(st.action) });
     if (st.auto) line = t('replay.auto', { Line: line });
   }
   $('#rp-action').textContent = line;
@@ -173,16 +175,16 @@ function renderReview(r) {
   const items = r.decisions.map((d) => {
     const verdict = t({ mistake: 'review.mistake', blunder: 'review.blunder' }[d.verdict] || 'review.ok');
     const opts = d.options.map((o) => h('li', { class: o.action.seat === d.played.seat && JSON.stringify(o.action) === JSON.stringify(d.played) ? 'played' : '' },
-      verb(o.action, R.variant) + ': ' + (o.value >= 0 ? '+' : '') + o.value.toFixed(2) +
+      verb(o.action) + ': ' + (o.value >= 0 ? '+' : '') + o.value.toFixed(2) +
       (o.made != null ? ' · ' + t('review.made', { P: Math.round(o.made * 100) }) : '') +
       (JSON.stringify(o.action) === JSON.stringify(d.played) ? ' · ' + t('review.played') : '')));
     const kids = [
       h('button', { type: 'button', class: 'linkish', onclick: () => go(stepBefore(d.index)) },
-        t('review.line', { N: d.index + 1, Move: verb(d.played, R.variant), Verdict: verdict })),
+        t('review.line', { N: d.index + 1, Move: verb(d.played), Verdict: verdict })),
     ];
-    if (d.loss > 0) kids.push(h('div', { class: 'hint', text: t('review.loss', { Loss: d.loss.toFixed(2), Best: verb(d.best, R.variant) }) }));
+    if (d.loss > 0) kids.push(h('div', { class: 'hint', text: t('review.loss', { Loss: d.loss.toFixed(2), Best: verb(d.best) }) }));
     kids.push(h('ul', { class: 'rp-options' }, opts));
-    if (d.hindsight) kids.push(h('div', { class: 'hint', text: t('review.hindsight', { Best: verb(d.hindsight.best, R.variant) }) }));
+    if (d.hindsight) kids.push(h('div', { class: 'hint', text: t('review.hindsight', { Best: verb(d.hindsight.best) }) }));
     return h('li', { class: 'rp-decision ' + (d.verdict || 'ok'), dataset: { index: String(d.index) } }, kids);
   });
   out.replaceChildren(head, h('ol', { class: 'rp-decisions' }, items));

@@ -524,9 +524,15 @@ function seatName(i) {
   return s.kind === 'human' ? t('seat.free', { N: i }) : t('seat.bot', { N: i });
 }
 function nameOf(i) { return app.m && i === app.m.seat ? t('seat.you', { Name: seatName(i) }) : seatName(i); }
+// isTeamGame: partnerships are fixed for the match (the server sends
+// each seat's team).
 function isTeamGame() {
-  const m = app.m;
-  return m.table.variant === 'ten-point' || (m.table.variant === 'auction' && m.table.options && m.table.options.partnerships);
+  return !!(app.m.table.teams && app.m.table.teams.length);
+}
+
+// isMoon: the server names the bid that is the moon (none in auction).
+function isMoon(bid) {
+  return !!app.m.table.moon && bid === app.m.table.moon;
 }
 
 // describeVerb is an action without its actor: "plays 10♦".
@@ -537,7 +543,7 @@ function describeVerb(e) {
     const n = Number((/(\d+) (cards|trumps)/.exec(e.text) || [])[1] || 0);
     return t(e.kind === 'pass_trumps' ? 'move.passHidden' : 'move.discardHidden', { Count: n });
   }
-  if ('bid' in a) return t(a.bid === 10 && app.m.table.variant !== 'auction' ? 'move.moon' : 'move.bid', { Bid: a.bid });
+  if ('bid' in a) return t(isMoon(a.bid) ? 'move.moon' : 'move.bid', { Bid: a.bid });
   if ('pass' in a) return t('move.pass');
   if ('call' in a) return t('move.call', { Card: cardText(a.call) });
   if ('trump' in a) return t('move.trump', { Suit: SUITS[a.trump].sym + ' ' + suitName(a.trump) });
@@ -651,7 +657,7 @@ function renderBanner(m) {
 function renderInfo(m) {
   const v = m.view, variant = m.table.variant;
   const items = [];
-  const moon = v.bid === 10 && variant !== 'auction';
+  const moon = isMoon(v.bid);
   if (v.bidder >= 0) items.push([t(v.phase === 'bid' ? 'info.highBid' : 'info.bid'), t(moon ? 'info.moonBy' : 'info.bidBy', { Bid: v.bid, Who: nameOf(v.bidder) })]);
   else if (v.phase === 'bid') items.push([t('info.highBid'), t('info.noneYet')]);
   if (v.trump) items.push([t('info.trump'), SUITS[v.trump].sym + ' ' + suitName(v.trump), SUITS[v.trump].red ? 'red' : 'black']);
@@ -693,7 +699,7 @@ function renderFelt(m) {
     if (v.partner_known && v.partner === i && i !== v.bidder) badges.push(h('span', { class: 'badge partner' }, t('badge.partner')));
     if (v.phase === 'bid' && v.passed.includes(i)) badges.push(h('span', { class: 'badge passed' }, t('badge.passed')));
     if (isTeamGame()) {
-      const team = i % 2 === 0 ? 'A' : 'B';
+      const team = m.table.teams[i] === 0 ? 'A' : 'B';
       badges.push(h('span', { class: 'badge team', title: t('badge.team', { Team: team }) }, h('span', { class: 'wide', text: t('badge.team', { Team: '' }) }), team));
     }
     if (m.away && m.away[i]) badges.push(h('span', { class: 'badge away', title: t('badge.awayTitle') }, t('badge.away')));
@@ -880,7 +886,7 @@ function renderBid(box, m) {
     if ('pass' in a) {
       row.append(actionButton(t('bid.pass'), 'pass', () => send(a), { cls: 'pass', data: { pass: '' } }));
     } else {
-      const moon = a.bid === 10 && variant !== 'auction';
+      const moon = isMoon(a.bid);
       row.append(actionButton(moon ? t('bid.moonButton') : String(a.bid), 'bid' + a.bid, () => send(a),
         { cls: 'bid', data: { bid: a.bid }, label: t(moon ? 'bid.moonLabel' : 'bid.label', { Bid: a.bid }) }));
     }
@@ -1231,7 +1237,7 @@ async function renderRecords(m) {
 // ---------- the end of a hand ----------
 
 function handHeadline(lh) {
-  const moon = lh.bid === 10 && app.m.table.variant !== 'auction';
+  const moon = isMoon(lh.bid);
   const result = t(lh.made ? (moon ? 'result.madeMoon' : 'result.made') : (moon ? 'result.setMoon' : 'result.set'), { Who: nameOf(lh.bidder), Bid: lh.bid });
   return t('summary.headline', { N: lh.hand, Result: result });
 }
