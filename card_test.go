@@ -303,8 +303,8 @@ func TestTrumpOrder(t *testing.T) {
 			}
 		}
 	}
-	if Trumps(NoSuit, true) != 0 {
-		t.Errorf("Trumps(NoSuit) must be empty")
+	if Trumps(NoSuit, true) != 0 || len(TrumpOrder(NoSuit, true)) != 0 || TrumpOrder(NoSuit, false) == nil {
+		t.Errorf("Trumps(NoSuit) and TrumpOrder(NoSuit) must be empty (and TrumpOrder not nil, for JSON)")
 	}
 	// TrumpOrder returns a copy: changing it does not change the next call.
 	o := TrumpOrder(Hearts, true)

@@ -237,7 +237,7 @@ func (s *State) score() {
 			r.winners = s.sideMask(b)
 		}
 	case TenPoint:
-		moon := int(s.bid) == s.g.MoonBid()
+		moon := s.bid == 10
 		if moon {
 			r.made = r.taken[b] >= 10 // TP-MOON-1
 		}

@@ -63,8 +63,12 @@ func Trumps(s Suit, jokers bool) CardSet {
 	return trumpOrders[b2i(jokers)][s].mask
 }
 
-// TrumpOrder lists the trumps for suit s from highest to lowest (C-5).
+// TrumpOrder lists the trumps for suit s from highest to lowest (C-5);
+// none for NoSuit.
 func TrumpOrder(s Suit, jokers bool) []Card {
+	if s >= NoSuit {
+		return []Card{}
+	}
 	t := &trumpOrders[b2i(jokers)][s]
 	return append([]Card(nil), t.order[:t.n]...)
 }

@@ -1171,10 +1171,7 @@ func checkState(t *testing.T, g *pitch.Game, snaps []snap, seat int, m *wire, wh
 		t.Errorf("%s: view.hand %v, want it sorted %v", where, m.View.Hand, sorted)
 	}
 	// The trump cards, a function of the public trump suit (C-4, C-5).
-	wantTrumps := []pitch.Card{}
-	if st.Trump() != pitch.NoSuit {
-		wantTrumps = pitch.TrumpOrder(st.Trump(), g.Jokers())
-	}
+	wantTrumps := pitch.TrumpOrder(st.Trump(), g.Jokers())
 	if m.View.Trumps == nil || !slices.Equal(m.View.Trumps, wantTrumps) {
 		t.Errorf("%s: view.trumps %v with trump %v, want %v", where, m.View.Trumps, st.Trump(), wantTrumps)
 	}

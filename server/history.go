@@ -282,7 +282,8 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		Game   string         `json:"game,omitempty"`
 	}{Tables: []historyEntry{}, Total: total, Offset: q.Offset, Limit: q.Limit, Game: q.Variant}
 	for _, p := range page {
-		e := historyEntry{tableInfo: publicInfo(p.Table), Hands: p.Hands}
+		g, _ := gameOf(p.Table) // checked when the table was made
+		e := historyEntry{tableInfo: publicInfo(p.Table, g), Hands: p.Hands}
 		if p.Last != nil {
 			if rec, err := pitch.ReadRecord(bytes.NewReader(p.Last)); err == nil {
 				if st, err := rec.State(); err == nil && st.Terminal() {

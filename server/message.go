@@ -204,19 +204,10 @@ func cards(set pitch.CardSet) []pitch.Card {
 	return c
 }
 
-// trumpsOf lists the trump cards of game g when t is trump, highest
-// first; empty for NoSuit.
-func trumpsOf(g *pitch.Game, t pitch.Suit) []pitch.Card {
-	if t == pitch.NoSuit {
-		return []pitch.Card{}
-	}
-	return pitch.TrumpOrder(t, g.Jokers())
-}
-
 func toViewJSON(v *pitch.View) viewJSON {
 	n := v.Game.Seats()
 	out := viewJSON{Phase: v.Phase.String(), Dealer: v.Dealer, Turn: v.Turn, Scores: v.Scores[:n:n],
-		Hand: pitch.SortHand(v.Hand, v.Trump, v.Game.Jokers()), Trumps: trumpsOf(v.Game, v.Trump), Counts: v.Counts[:n:n], Bid: v.Bid, Bidder: v.Bidder, Passed: []int{},
+		Hand: pitch.SortHand(v.Hand, v.Trump, v.Game.Jokers()), Trumps: pitch.TrumpOrder(v.Trump, v.Game.Jokers()), Counts: v.Counts[:n:n], Bid: v.Bid, Bidder: v.Bidder, Passed: []int{},
 		PartnerKnown: v.PartnerKnown, Widow: cards(v.Widow), Shown: cards(v.Shown), Out: cards(v.Out),
 		Trick: []trickCard{}, LastTrick: []trickCard{}, LastWinner: v.LastWon, Tricks: v.Tricks,
 		TrickWins: v.TrickWins[:n:n], StockLeft: v.StockLeft}
@@ -275,7 +266,7 @@ func logEntryFor(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int) l
 
 func summarize(n int, s *pitch.State) *handSummary {
 	r := s.Result()
-	h := &handSummary{Hand: n, Bidder: r.Bidder, Bid: r.Bid, Trump: r.Trump.String(), Trumps: trumpsOf(s.Game(), r.Trump), Teams: r.Teams, Taken: r.Taken,
+	h := &handSummary{Hand: n, Bidder: r.Bidder, Bid: r.Bid, Trump: r.Trump.String(), Trumps: pitch.TrumpOrder(r.Trump, s.Game().Jokers()), Teams: r.Teams, Taken: r.Taken,
 		Made: r.Made, Delta: r.Delta, Scores: r.Scores, Winner: r.Winner, Points: []pointJSON{}}
 	if r.Partner >= 0 {
 		p := r.Partner

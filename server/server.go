@@ -389,7 +389,9 @@ type tableInfo struct {
 	Teams []int `json:"teams,omitempty"`
 }
 
-func publicInfo(t *store.Table) tableInfo {
+// publicInfo is the public description of stored table t, which plays
+// game g (nil when its options no longer parse: no moon, no teams).
+func publicInfo(t *store.Table, g *pitch.Game) tableInfo {
 	info := tableInfo{ID: t.ID, Variant: t.Variant, Options: t.Options, TurnTimer: t.TurnTimer, Created: t.Created,
 		Finished: t.Finished, Closed: t.Closed, Hints: !t.NoHints, Next: t.Next, URL: "/t/" + t.ID}
 	for _, s := range t.Seats {
@@ -400,7 +402,7 @@ func publicInfo(t *store.Table) tableInfo {
 		info.Seats = append(info.Seats, seatInfo{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name,
 			Taken: s.Kind == "bot" || s.TokenHash != nil})
 	}
-	if g, err := gameOf(t); err == nil { // a stored table's options were checked when it was made
+	if g != nil {
 		info.Moon = g.MoonBid()
 		for seat := range g.Seats() {
 			if team := g.Team(seat); team >= 0 {
@@ -556,7 +558,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, internal(op, err))
 		return
 	}
-	writeJSON(w, http.StatusCreated, publicInfo(t))
+	writeJSON(w, http.StatusCreated, publicInfo(t, g))
 }
 
 func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {

@@ -399,7 +399,7 @@ func (t *table) publish() {
 }
 
 // infoJSON is the public description of the table.
-func (t *table) infoJSON() tableInfo { return publicInfo(t.info) }
+func (t *table) infoJSON() tableInfo { return publicInfo(t.info, t.game) }
 
 // stateFor builds what seat (-1: spectator) may see now.
 func (t *table) stateFor(seat int) stateMsg {
