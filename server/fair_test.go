@@ -245,3 +245,71 @@ func TestTableFromBeforeFairDeals(t *testing.T) {
 		checkMessages(t, ts.st, "old", h.clients)
 	})
 }
+
+// TestTableStale: a stored table whose moves no longer replay (here a
+// pawnee forced dealer's 6, which PW-BID-3 now refuses) does not stop the
+// server; asking for it says why it cannot go on (409 table_stale, C-6),
+// names no card, and other tables play on.
+func TestTableStale(t *testing.T) {
+	dsn := t.TempDir() + "/pitch.db"
+	st, err := store.Open(bg, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := pitch.MustNewGame(pitch.Pawnee)
+	opts, _ := json.Marshal(g.OptionMap())
+	tb := &store.Table{ID: "stale", Variant: "pawnee", Options: opts, Seed: 5, Created: time.Now().UTC()}
+	for i := range 5 {
+		tb.Seats = append(tb.Seats, store.Seat{Seat: i, Kind: "bot", Level: "easy"})
+	}
+	if err := st.CreateTable(bg, tb); err != nil {
+		t.Fatal(err)
+	}
+	m := pitch.NewMatch(g, 5)
+	var acts []pitch.Action
+	for range 4 {
+		a := pitch.Pass(m.State().Turn())
+		if err := m.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+		acts = append(acts, a)
+	}
+	dealer := m.State().Turn()
+	if err := m.Apply(pitch.Bid(dealer, 6)); err == nil {
+		t.Fatal("the engine lets the forced dealer bid 6")
+	}
+	acts = append(acts, pitch.Bid(dealer, 6)) // what an older version stored
+	for seq, a := range acts {
+		raw, _ := json.Marshal(a)
+		if err := st.Append(bg, "stale", store.Append{Event: store.Event{Seq: seq, Action: raw}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+
+	ts := startServer(t, dsn, fastOptions())
+	resp, body := ts.do("GET", "/api/tables/stale", "")
+	var e struct {
+		Error  string         `json:"error"`
+		Code   string         `json:"code"`
+		Params map[string]any `json:"params"`
+	}
+	if err := json.Unmarshal(body, &e); err != nil {
+		t.Fatalf("%d %s: %v", resp.StatusCode, body, err)
+	}
+	if resp.StatusCode != http.StatusConflict || e.Code != "table_stale" || e.Params["Move"] != float64(5) ||
+		!strings.Contains(e.Error, "rules that have since changed") {
+		t.Errorf("GET the stale table: %d %s; want 409 table_stale, move 5", resp.StatusCode, body)
+	}
+	if cs := cardTokens(e.Error); len(cs) != 0 {
+		t.Errorf("the error names cards %v: %s", cs, e.Error)
+	}
+	resp, body = ts.do("POST", "/api/tables", `{"variant": "auction"}`)
+	if resp.StatusCode != http.StatusCreated {
+		t.Errorf("after a stale table, creating one: %d %s", resp.StatusCode, body)
+	}
+	// The operator's log has the engine's reason.
+	if l := ts.logs.take(); !strings.Contains(l, "cannot resume table") || !strings.Contains(l, "PW-BID-3") {
+		t.Errorf("the server's warnings do not say why the table cannot resume:\n%s", l)
+	}
+}

@@ -76,6 +76,16 @@ func (l *logBuf) String() string {
 	return l.b.String()
 }
 
+// take returns what was logged and empties the log, for a test that
+// expects a warning.
+func (l *logBuf) take() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.b.String()
+	l.b.Reset()
+	return s
+}
+
 type testServer struct {
 	t       *testing.T
 	dsn     string

@@ -269,6 +269,14 @@ func (s *Server) table(ctx context.Context, id string) (*table, error) {
 		return nil, unavailable(op, err)
 	}
 	t, err = s.load(ctx, info)
+	var stale *staleLog
+	if errors.As(err, &stale) {
+		// Not the client's fault nor a fault of ours: say what happened,
+		// and keep the engine's words (which may name cards) for the log.
+		e := errorf(Conflict, op, "table %s was played under rules that have since changed: its move %d is no longer allowed, so the match cannot go on here", id, stale.seq+1)
+		e.Err = err
+		return nil, e.with("table_stale", map[string]any{"Move": stale.seq + 1})
+	}
 	if err != nil {
 		return nil, internal(op, err)
 	}

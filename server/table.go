@@ -76,6 +76,20 @@ type table struct {
 	superseded []string
 }
 
+// staleLog is a stored table whose moves no longer replay: it was played
+// under rules that have since changed (the forced dealer's bid, C-6).
+type staleLog struct {
+	table string
+	seq   int   // the stored event that the engine refuses
+	err   error // the engine's refusal
+}
+
+func (e *staleLog) Error() string {
+	return fmt.Sprintf("table %s event %d: %v", e.table, e.seq, e.err)
+}
+
+func (e *staleLog) Unwrap() error { return e.err }
+
 // gameOf is the game a stored table plays: its variant and options.
 func gameOf(info *store.Table) (*pitch.Game, error) {
 	var opts map[string]json.RawMessage
@@ -135,7 +149,7 @@ func newTable(srv *Server, info *store.Table, events []store.Event, deals []stor
 			return nil, fmt.Errorf("table %s: %w", info.ID, err)
 		}
 		if err := t.apply(a, e.By); err != nil {
-			return nil, fmt.Errorf("table %s event %d: %w", info.ID, e.Seq, err)
+			return nil, &staleLog{table: info.ID, seq: e.Seq, err: err}
 		}
 		t.seq++
 	}
