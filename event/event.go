@@ -1,0 +1,222 @@
+package event
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"pitch"
+)
+
+// Bot is the entry number of a seat held by a bot that fills a gap.
+const Bot = -1
+
+// Entry is one person in an event.
+type Entry struct {
+	Name string `json:"name"`
+	// Joined is the first round the entry plays (0 for the first):
+	// someone who joins while a round is played enters at the next one.
+	Joined int `json:"joined"`
+	// Left is -1 while the entry plays. Once they leave it is the first
+	// round whose results no longer count for them: from it on a bot holds
+	// their place in the movement. The round in progress when they left is
+	// finished by a stand-in and counts. Left <= Joined: removed before
+	// playing, seated nowhere.
+	Left int `json:"left"`
+}
+
+// Result is how one table's round came out.
+type Result struct {
+	Scores []int   `json:"scores"`           // each seat's match score at the end of the round
+	Hands  [][]int `json:"hands,omitempty"`  // each finished hand's change of score, per seat, in order
+	Winner []int   `json:"winner,omitempty"` // the seats that won the match, when it ended
+}
+
+// Table is one table of a round.
+type Table struct {
+	Seats  []int   `json:"seats"`            // the entry at each seat, or Bot
+	Result *Result `json:"result,omitempty"` // nil until the table's round is over
+}
+
+// Round is one round: its tables, head table first.
+type Round struct {
+	Tables []Table `json:"tables"`
+}
+
+// Done reports whether every table of the round has its result.
+func (r *Round) Done() bool {
+	for _, t := range r.Tables {
+		if t.Result == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// Event is an event's settings, its people and its rounds so far. Its
+// methods are deterministic: the seed decides every random choice.
+type Event struct {
+	Settings Settings `json:"settings"`
+	Seed     uint64   `json:"seed"`
+	Entries  []Entry  `json:"entries"`
+	Rounds   []Round  `json:"rounds"`
+}
+
+// Errors of the event's steps.
+var (
+	ErrOver       = errors.New("the event is over")
+	ErrRoundOpen  = errors.New("the round in progress is not over: every table must finish first")
+	ErrNoPlayers  = errors.New("nobody has joined the event yet")
+	ErrFull       = fmt.Errorf("the event is full: at most %d people", MaxPlayers)
+	ErrNoSuchSeat = errors.New("no such table or seat in this round")
+)
+
+// New starts an event with checked settings s.
+func New(s Settings, seed uint64) (*Event, error) {
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	return &Event{Settings: s, Seed: seed, Entries: []Entry{}, Rounds: []Round{}}, nil
+}
+
+// Over reports whether every round has been played.
+func (e *Event) Over() bool {
+	n := len(e.Rounds)
+	return n == e.Settings.Rounds && e.Rounds[n-1].Done()
+}
+
+// Join adds a person, who plays from the next round to be seated, and
+// returns their entry number.
+func (e *Event) Join(name string) (int, error) {
+	if len(e.Rounds) == e.Settings.Rounds {
+		return 0, fmt.Errorf("%w: every round has been seated", ErrOver)
+	}
+	if len(e.Entries) >= MaxPlayers {
+		return 0, ErrFull
+	}
+	e.Entries = append(e.Entries, Entry{Name: name, Joined: len(e.Rounds), Left: -1})
+	return len(e.Entries) - 1, nil
+}
+
+// Leave takes entry i out of the event: a bot holds their place from the
+// next round on, and their results so far stay (Entry.Left).
+func (e *Event) Leave(i int) error {
+	if i < 0 || i >= len(e.Entries) {
+		return fmt.Errorf("no entry %d: entries are 0 to %d", i, len(e.Entries)-1)
+	}
+	if e.Entries[i].Left >= 0 {
+		return fmt.Errorf("%s has left already", e.Entries[i].Name)
+	}
+	e.Entries[i].Left = len(e.Rounds)
+	return nil
+}
+
+// removed reports whether entry i left before playing a round.
+func (e *Event) removed(i int) bool {
+	en := e.Entries[i]
+	return en.Left >= 0 && en.Left <= en.Joined
+}
+
+// Counts reports whether entry i's result in round r counts for them:
+// they had joined and not yet left.
+func (e *Event) Counts(i, r int) bool {
+	en := e.Entries[i]
+	return r >= en.Joined && (en.Left < 0 || r < en.Left)
+}
+
+// BotPlays reports whether a bot holds entry i's seat in round r (they
+// have left).
+func (e *Event) BotPlays(i, r int) bool {
+	en := e.Entries[i]
+	return en.Left >= 0 && r >= en.Left
+}
+
+// entrants returns the entries seated in round r, in entry order: those
+// who joined by then and did not leave before playing.
+func (e *Event) entrants(r int) []int {
+	var ids []int
+	for i, en := range e.Entries {
+		if en.Joined <= r && !e.removed(i) {
+			ids = append(ids, i)
+		}
+	}
+	return ids
+}
+
+// Seated reports which round and table entry i is at in the latest round
+// and at which seat; ok is false when they are not seated in it.
+func (e *Event) Seated(i int) (table, seat int, ok bool) {
+	if len(e.Rounds) == 0 {
+		return 0, 0, false
+	}
+	for ti, t := range e.Rounds[len(e.Rounds)-1].Tables {
+		for si, id := range t.Seats {
+			if id == i {
+				return ti, si, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// NextRound seats the next round by the event's movement and appends it.
+func (e *Event) NextRound() (*Round, error) {
+	r := len(e.Rounds)
+	if r == e.Settings.Rounds {
+		return nil, ErrOver
+	}
+	if r > 0 && !e.Rounds[r-1].Done() {
+		return nil, ErrRoundOpen
+	}
+	ids := e.entrants(r)
+	if len(ids) == 0 {
+		return nil, ErrNoPlayers
+	}
+	var tables []Table
+	switch {
+	case e.Settings.Movement == Progressive && r > 0:
+		tables = e.progress(r, ids)
+	case e.Settings.Movement == Progressive:
+		tables = spread(shuffled(ids, e.rng(r)), e.Settings.TableSizes(len(ids)))
+	default:
+		tables = e.mix(r, ids)
+	}
+	e.Rounds = append(e.Rounds, Round{Tables: tables})
+	return &e.Rounds[r], nil
+}
+
+// Record sets the result of table t of round r.
+func (e *Event) Record(r, t int, res Result) error {
+	if r < 0 || r >= len(e.Rounds) || t < 0 || t >= len(e.Rounds[r].Tables) {
+		return ErrNoSuchSeat
+	}
+	tab := &e.Rounds[r].Tables[t]
+	n := len(tab.Seats)
+	if len(res.Scores) != n {
+		return fmt.Errorf("table %d of round %d has %d seats: a result needs %d scores, not %d", t+1, r+1, n, n, len(res.Scores))
+	}
+	for i, h := range res.Hands {
+		if len(h) != n {
+			return fmt.Errorf("hand %d of table %d has %d changes of score, not %d", i+1, t+1, len(h), n)
+		}
+	}
+	for _, w := range res.Winner {
+		if w < 0 || w >= n {
+			return fmt.Errorf("winner seat %d is not a seat of table %d", w, t+1)
+		}
+	}
+	tab.Result = &res
+	return nil
+}
+
+// DealSeed is the seed that deals every table of size seats in round r
+// of a duplicate event: the same seed, so the same deals in the same
+// order, at each of them.
+func (e *Event) DealSeed(r, seats int) uint64 {
+	return pitch.Mix(pitch.Mix(e.Seed, uint64(r)+1), uint64(seats))
+}
+
+// rng is the generator of round r's random choices.
+func (e *Event) rng(r int) *rand.Rand {
+	return pitch.NewRand(pitch.Mix(e.Seed^0x6576656e74, uint64(r)))
+}

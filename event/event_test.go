@@ -1,0 +1,596 @@
+package event
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func settings(t *testing.T, s Settings) Settings {
+	t.Helper()
+	if err := s.Check(); err != nil {
+		t.Fatalf("Check(%+v): %v", s, err)
+	}
+	return s
+}
+
+func TestTableSizes(t *testing.T) {
+	auction := func(opts string) Settings {
+		s := Settings{Variant: "auction", Rounds: 1, End: EndMatch, Movement: Mixed}
+		if opts != "" {
+			if err := json.Unmarshal([]byte(opts), &s.Options); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return s
+	}
+	tests := []struct {
+		s    Settings
+		n    int
+		want []int
+	}{
+		{Settings{Variant: "ten-point", Rounds: 1, End: EndMatch, Movement: Progressive}, 12, []int{4, 4, 4}},
+		{Settings{Variant: "ten-point", Rounds: 1, End: EndMatch, Movement: Progressive}, 13, []int{4, 4, 4, 4}},
+		{Settings{Variant: "ten-point", Rounds: 1, End: EndMatch, Movement: Progressive}, 1, []int{4}},
+		{Settings{Variant: "pawnee", Rounds: 1, End: EndMatch, Movement: Progressive}, 12, []int{5, 5, 5}},
+		{Settings{Variant: "pawnee", Rounds: 1, End: EndMatch, Movement: Progressive}, 10, []int{5, 5}},
+		{auction(""), 2, []int{3}},
+		{auction(""), 5, []int{5}},
+		{auction(""), 7, []int{4, 3}},
+		{auction(""), 8, []int{4, 4}},
+		{auction(""), 10, []int{4, 3, 3}},
+		{auction(""), 14, []int{4, 4, 3, 3}},
+		{auction(`{"players":7}`), 20, []int{7, 7, 6}},
+		{auction(`{"players":7}`), 22, []int{6, 6, 5, 5}}, // 3 tables would need one of 8
+		{auction(`{"players":3}`), 10, []int{4, 3, 3}},
+		{auction(`{"players":6,"partnerships":true}`), 7, []int{6, 6}},
+	}
+	for _, tt := range tests {
+		s := settings(t, tt.s)
+		if got := s.TableSizes(tt.n); !slices.Equal(got, tt.want) {
+			t.Errorf("%s %s: TableSizes(%d) = %v, want %v", s.Variant, s.Options, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestSettingsCheck(t *testing.T) {
+	tests := []struct {
+		s    Settings
+		want string // part of the error
+	}{
+		{Settings{Variant: "whist", Rounds: 1, End: EndMatch, Movement: Mixed}, "unknown variant"},
+		{Settings{Variant: "ten-point", Rounds: 0, End: EndMatch, Movement: Mixed}, "rounds must be 1 to 20"},
+		{Settings{Variant: "ten-point", Rounds: 3, End: "sunset", Movement: Mixed}, `a round ends by "hands", "match" or "clock"`},
+		{Settings{Variant: "ten-point", Rounds: 3, End: EndHands, Movement: Mixed}, "1 to 50 hands"},
+		{Settings{Variant: "ten-point", Rounds: 3, End: EndClock, Movement: Mixed}, "1 to 240 minutes"},
+		{Settings{Variant: "ten-point", Rounds: 3, End: EndMatch, Movement: "swiss"}, `the movement is "progressive", "mixed" or "duplicate"`},
+		{Settings{Variant: "ten-point", Rounds: 3, End: EndMatch, Movement: Duplicate}, "duplicate rounds end after a number of hands"},
+		{Settings{Variant: "ten-point", Rounds: 3, End: EndMatch, Movement: Mixed, Bots: "genius"}, "bots are easy"},
+		{Settings{Variant: "ten-point", Options: map[string]json.RawMessage{"players": json.RawMessage("5")}, Rounds: 3, End: EndMatch, Movement: Mixed}, `option "players" does not apply`},
+	}
+	for _, tt := range tests {
+		err := tt.s.Check()
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Check(%+v) = %v, want an error saying %q", tt.s, err, tt.want)
+		}
+	}
+	s := Settings{Variant: "Ten-Point", Rounds: 3, End: EndHands, Hands: 4, Movement: Progressive}
+	if err := s.Check(); err != nil || s.Bots != "medium" || s.Variant != "ten-point" {
+		t.Errorf("Check: %v, bots %q, variant %q; want nil, medium, ten-point", err, s.Bots, s.Variant)
+	}
+}
+
+// teamResult is a ten-point table's result where side win (0: seats 0
+// and 2; 1: seats 1 and 3) won, with the given scores.
+func teamResult(win, winScore, loseScore int) Result {
+	sc := make([]int, 4)
+	for s := range sc {
+		if s%2 == win {
+			sc[s] = winScore
+		} else {
+			sc[s] = loseScore
+		}
+	}
+	return Result{Scores: sc, Hands: [][]int{{sc[0], sc[1], sc[2], sc[3]}}}
+}
+
+// partner returns the entry seated opposite id at a four-seat table, or
+// -2 when id is not at it.
+func partner(tab Table, id int) int {
+	i := slices.Index(tab.Seats, id)
+	if i < 0 {
+		return -2
+	}
+	return tab.Seats[(i+2)%4]
+}
+
+func sameSet(a, b []int) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// side returns the entries of side s (seat parity) at a table.
+func side(tab Table, s int) []int { return []int{tab.Seats[s], tab.Seats[s+2]} }
+
+// checkProgression checks round r's tables against round r-1's results:
+// the winners of each table move up one, the losers stay, the head
+// table's winners stay and its losers go to the bottom of the old
+// tables; partners switch except the head table's winners (and the pair
+// joining them).
+func checkProgression(t *testing.T, e *Event, r int, win []int) {
+	t.Helper()
+	prev, next := e.Rounds[r-1].Tables, e.Rounds[r].Tables
+	k := len(prev)
+	W := func(i int) []int { return side(prev[i], win[i]) }
+	L := func(i int) []int { return side(prev[i], 1-win[i]) }
+	for i := range k {
+		var want []int
+		switch {
+		case i == 0:
+			want = append(W(0), W(1)...)
+		case i == k-1:
+			want = append(L(i), L(0)...)
+		default:
+			want = append(L(i), W(i+1)...)
+		}
+		if got := next[i].Seats; !sameSet(got, want) {
+			t.Errorf("round %d table %d: seats %v, want %v (movement: winners up one, losers stay, head losers to the bottom)", r+1, i+1, got, want)
+		}
+	}
+	for i := range k {
+		for _, id := range next[i].Seats {
+			if id == Bot {
+				continue
+			}
+			old, now := -2, partner(next[i], id)
+			for _, pt := range prev {
+				if p := partner(pt, id); p != -2 {
+					old = p
+				}
+			}
+			headWinner := i == 0
+			if headWinner && now != old {
+				t.Errorf("round %d: %d at the head table changed partner (%d → %d); head winners stay together", r+1, id, old, now)
+			}
+			if !headWinner && now == old {
+				t.Errorf("round %d table %d: %d kept partner %d; partners switch", r+1, i+1, id, now)
+			}
+		}
+	}
+}
+
+// TestProgressiveTwelve plays a 12-player progressive ten-point event of
+// 3 rounds on paper: the movement, a late joiner and a leaver, standings.
+func TestProgressiveTwelve(t *testing.T) {
+	e, err := New(Settings{Variant: "ten-point", Rounds: 3, End: EndMatch, Movement: Progressive, SwitchPartners: true, HeadStays: true}, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 12 {
+		if _, err := e.Join(fmt.Sprintf("p%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r1, err := e.NextRound()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seated []int
+	for _, tab := range r1.Tables {
+		if len(tab.Seats) != 4 {
+			t.Fatalf("round 1 table of %d seats, want 4", len(tab.Seats))
+		}
+		seated = append(seated, tab.Seats...)
+	}
+	if !sameSet(seated, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}) {
+		t.Fatalf("round 1 seats %v: want each of the 12 once, no bots", seated)
+	}
+	if _, err := e.NextRound(); err != ErrRoundOpen {
+		t.Fatalf("NextRound with tables playing = %v, want ErrRoundOpen", err)
+	}
+	total := map[int]int{}
+	play := func(r int, win []int, scores [][2]int) {
+		t.Helper()
+		for ti, tab := range e.Rounds[r].Tables {
+			res := teamResult(win[ti], scores[ti][0], scores[ti][1])
+			if err := e.Record(r, ti, res); err != nil {
+				t.Fatal(err)
+			}
+			for s, id := range tab.Seats {
+				if id != Bot && e.Counts(id, r) {
+					total[id] += res.Scores[s]
+				}
+			}
+		}
+	}
+	win1 := []int{1, 0, 1}
+	play(0, win1, [][2]int{{52, 40}, {53, 12}, {54, -8}})
+	if _, err := e.NextRound(); err != nil {
+		t.Fatal(err)
+	}
+	checkProgression(t, e, 1, win1)
+
+	// During round 2 a latecomer arrives and someone at table 2 leaves.
+	late, err := e.Join("late")
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaver := e.Rounds[1].Tables[1].Seats[0]
+	if err := e.Leave(leaver); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := e.Seated(late); ok {
+		t.Errorf("the latecomer is seated in the round in progress; they enter at the next")
+	}
+	win2 := []int{0, 1, 0}
+	play(1, win2, [][2]int{{60, 20}, {52, 51}, {52, 0}})
+	if _, err := e.NextRound(); err != nil {
+		t.Fatal(err)
+	}
+	r3 := e.Rounds[2].Tables
+	if len(r3) != 4 {
+		t.Fatalf("round 3 has %d tables, want 4 (13 people)", len(r3))
+	}
+	// The movement holds for the three old tables; the latecomer starts
+	// at the new bottom table with bots; the leaver's place is kept, played
+	// by a bot.
+	checkProgression(t, &Event{Settings: e.Settings, Entries: e.Entries, Rounds: []Round{e.Rounds[1], {Tables: r3[:3]}}}, 1, win2)
+	if got, want := r3[3].Seats, []int{late, Bot, Bot, Bot}; !slices.Equal(got, want) {
+		t.Errorf("bottom table %v, want %v (the latecomer and three bots)", got, want)
+	}
+	if _, _, ok := e.Seated(leaver); !ok || !e.BotPlays(leaver, 2) || e.BotPlays(leaver, 1) {
+		t.Errorf("the leaver: seated %v, bot plays round 3 %v, round 2 %v; want true, true, false", ok, e.BotPlays(leaver, 2), e.BotPlays(leaver, 1))
+	}
+	play(2, []int{1, 1, 0, 0}, [][2]int{{52, 30}, {55, 50}, {52, 44}, {52, 10}})
+	if !e.Over() {
+		t.Fatal("the event is not over after 3 rounds")
+	}
+	if _, err := e.NextRound(); err != ErrOver {
+		t.Errorf("a fourth round: %v, want ErrOver", err)
+	}
+	if _, err := e.Join("too late"); err == nil {
+		t.Errorf("joining a finished event worked")
+	}
+
+	st := e.Standings()
+	if len(st) != 13 {
+		t.Fatalf("%d standings, want 13", len(st))
+	}
+	for i, s := range st {
+		if s.Total != total[s.Entry] {
+			t.Errorf("%s: total %d, want %d (the sum of their side's score at each table)", s.Name, s.Total, total[s.Entry])
+		}
+		if i > 0 && st[i-1].Total < s.Total {
+			t.Errorf("standings out of order: %v before %v", st[i-1], s)
+		}
+		if s.Entry == leaver && (!s.Left || s.Rounds != 2) {
+			t.Errorf("leaver %+v: want left, 2 rounds counted", s)
+		}
+		if s.Entry == late && s.Rounds != 1 {
+			t.Errorf("latecomer %+v: want 1 round counted", s)
+		}
+	}
+}
+
+// TestProgressiveKeepPartners: without switching, each pair moves as one.
+func TestProgressiveKeepPartners(t *testing.T) {
+	e, _ := New(Settings{Variant: "ten-point", Rounds: 2, End: EndMatch, Movement: Progressive}, 7)
+	for i := range 8 {
+		e.Join(fmt.Sprint(i))
+	}
+	e.NextRound()
+	e.Record(0, 0, teamResult(0, 52, 10))
+	e.Record(0, 1, teamResult(1, 52, 10))
+	e.NextRound()
+	for ti, tab := range e.Rounds[1].Tables {
+		for _, id := range tab.Seats {
+			for _, old := range e.Rounds[0].Tables {
+				if p := partner(old, id); p != -2 && partner(tab, id) != p {
+					t.Errorf("table %d: %d's partner is %d, was %d; partners were to stay", ti+1, id, partner(tab, id), p)
+				}
+			}
+		}
+	}
+}
+
+// TestProgressiveIndividual: at pawnee the first half of each table's
+// ranking (two of five) moves up.
+func TestProgressiveIndividual(t *testing.T) {
+	e, _ := New(Settings{Variant: "pawnee", Rounds: 2, End: EndMatch, Movement: Progressive}, 3)
+	for i := range 10 {
+		e.Join(fmt.Sprint(i))
+	}
+	e.NextRound()
+	r := e.Rounds[0].Tables
+	// Seat s scores 10*s at table 0 (seat 4 first) and 50-10*s at table 1.
+	e.Record(0, 0, Result{Scores: []int{0, 10, 20, 30, 40}})
+	e.Record(0, 1, Result{Scores: []int{50, 40, 30, 20, 10}, Winner: []int{4}})
+	e.NextRound()
+	n := e.Rounds[1].Tables
+	// Order: W1 (seats 4, 3 of table 0), W2 (seat 4 by its match win, then
+	// seat 0), L2 (seats 1, 2, 3), L1 (seats 2, 1, 0), cut by five.
+	want0 := []int{r[0].Seats[4], r[0].Seats[3], r[1].Seats[4], r[1].Seats[0], r[1].Seats[1]}
+	want1 := []int{r[1].Seats[2], r[1].Seats[3], r[0].Seats[2], r[0].Seats[1], r[0].Seats[0]}
+	if !slices.Equal(n[0].Seats, want0) || !slices.Equal(n[1].Seats, want1) {
+		t.Errorf("round 2: %v %v, want %v %v", n[0].Seats, n[1].Seats, want0, want1)
+	}
+}
+
+func TestFirstRoundBotsSpread(t *testing.T) {
+	e, _ := New(Settings{Variant: "ten-point", Rounds: 1, End: EndMatch, Movement: Progressive}, 1)
+	for i := range 13 {
+		e.Join(fmt.Sprint(i))
+	}
+	r, _ := e.NextRound()
+	for i, tab := range r.Tables {
+		bots := 0
+		for _, id := range tab.Seats {
+			if id == Bot {
+				bots++
+			}
+		}
+		if want := map[bool]int{true: 0, false: 1}[i == 0]; bots != want {
+			t.Errorf("table %d has %d bots, want %d (13 people at 4 tables: one bot at each of the bottom three)", i+1, bots, want)
+		}
+	}
+}
+
+func TestRemovedBeforeStart(t *testing.T) {
+	e, _ := New(Settings{Variant: "ten-point", Rounds: 1, End: EndMatch, Movement: Mixed}, 1)
+	for i := range 5 {
+		e.Join(fmt.Sprint(i))
+	}
+	if err := e.Leave(4); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Leave(4); err == nil {
+		t.Error("leaving twice worked")
+	}
+	r, _ := e.NextRound()
+	if len(r.Tables) != 1 || slices.Contains(r.Tables[0].Seats, 4) {
+		t.Errorf("round 1 %v: the person removed before the start is seated", r.Tables)
+	}
+	for _, s := range e.Standings() {
+		if s.Entry == 4 || s.Rounds != 0 || s.Place != 1 {
+			t.Errorf("standing %+v before any result: want the four seated, all first with nothing counted", s)
+		}
+	}
+}
+
+// repeats counts the pairs of round r that met in an earlier round.
+func repeats(e *Event, r int) int {
+	c := 0
+	for _, tab := range e.Rounds[r].Tables {
+		c += tableCost(tab.Seats, e.met(r))
+	}
+	return c
+}
+
+// fewestRepeats is the fewest pairs that met before round r of e any
+// seating of 12 people at three tables of four can have, by trying them
+// all (5,775).
+func fewestRepeats(e *Event, r int) int {
+	met := e.met(r)
+	best := -1
+	var rec func(rest []int, cost int)
+	rec = func(rest []int, cost int) {
+		if best >= 0 && cost >= best {
+			return
+		}
+		if len(rest) == 0 {
+			best = cost
+			return
+		}
+		first := rest[0]
+		for i := 1; i < len(rest); i++ {
+			for j := i + 1; j < len(rest); j++ {
+				for k := j + 1; k < len(rest); k++ {
+					group := []int{first, rest[i], rest[j], rest[k]}
+					var left []int
+					for x, id := range rest[1:] {
+						if x+1 != i && x+1 != j && x+1 != k {
+							left = append(left, id)
+						}
+					}
+					rec(left, cost+tableCost(group, met))
+				}
+			}
+		}
+	}
+	rec([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, 0)
+	return best
+}
+
+func TestMixed(t *testing.T) {
+	tests := []struct {
+		players int
+		want    []int // the fewest repeats possible in rounds 2, 3 (-1: by trying every seating)
+	}{
+		{16, []int{0, 0}},  // four tables of four: an affine plane of order 4 has five such rounds
+		{12, []int{3, -1}}, // three old tables into three new: two of one old table sit together at each
+	}
+	for _, tt := range tests {
+		e, _ := New(Settings{Variant: "ten-point", Rounds: 3, End: EndMatch, Movement: Mixed}, 9)
+		for i := range tt.players {
+			e.Join(fmt.Sprint(i))
+		}
+		for r := range 3 {
+			if _, err := e.NextRound(); err != nil {
+				t.Fatal(err)
+			}
+			for ti := range e.Rounds[r].Tables {
+				e.Record(r, ti, teamResult(0, 52, 0))
+			}
+			if r > 0 {
+				want := tt.want[r-1]
+				if want < 0 {
+					want = fewestRepeats(e, r)
+				}
+				if got := repeats(e, r); got != want {
+					t.Errorf("%d players, round %d: %d pairs met before, want %d", tt.players, r+1, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestDuplicateMatchpoints checks the matchpoints of a duplicate round at
+// three tables against a computation by hand.
+func TestDuplicateMatchpoints(t *testing.T) {
+	e, _ := New(Settings{Variant: "ten-point", Rounds: 1, End: EndHands, Hands: 2, Movement: Duplicate}, 5)
+	for i := range 12 {
+		e.Join(fmt.Sprint(i))
+	}
+	e.NextRound()
+	if e.DealSeed(0, 4) != e.DealSeed(0, 4) || e.DealSeed(0, 4) == e.DealSeed(1, 4) {
+		t.Error("DealSeed: the same round must deal the same, another round otherwise")
+	}
+	// Deal 1: seats 0/2 made 5 at tables 0 and 1 and went set at table 2.
+	// Deal 2: table 0 +3/-3, table 1 +7/-7, table 2 +3/-3.
+	hands := [3][][]int{
+		{{5, 0, 5, 0}, {3, -3, 3, -3}},
+		{{5, 0, 5, 0}, {7, -7, 7, -7}},
+		{{-5, 4, -5, 4}, {3, -3, 3, -3}},
+	}
+	for ti := range 3 {
+		sc := []int{0, 0, 0, 0}
+		for _, h := range hands[ti] {
+			for s := range sc {
+				sc[s] += h[s]
+			}
+		}
+		if err := e.Record(0, ti, Result{Scores: sc, Hands: hands[ti]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// By hand: deal 1 seat 0: 5 ties 5 and beats -5: 3 of 4; -5: 0.
+	// Seat 1: 0 ties 0, loses to 4: 1 of 4; 4 beats both: 4.
+	// Deal 2 seat 0: 3 ties 3, loses to 7: 1; 7: 4. Seat 1: -3 ties -3 and beats -7: 3; -7: 0.
+	want := map[[3]int]int{ // deal, seat, table → points
+		{0, 0, 0}: 3, {0, 0, 1}: 3, {0, 0, 2}: 0,
+		{0, 1, 0}: 1, {0, 1, 1}: 1, {0, 1, 2}: 4,
+		{1, 0, 0}: 1, {1, 0, 1}: 4, {1, 0, 2}: 1,
+		{1, 1, 0}: 3, {1, 1, 1}: 0, {1, 1, 2}: 3,
+	}
+	got := e.Matchpoints(0)
+	if len(got) != 2*4*3 {
+		t.Fatalf("%d results, want 24 (2 deals × 4 seats × 3 tables)", len(got))
+	}
+	pct := map[int][]float64{}
+	for _, m := range got {
+		w, ok := want[[3]int{m.Deal, m.Seat % 2, m.Table}]
+		if !ok {
+			t.Fatalf("unexpected %+v", m)
+		}
+		if m.Points != w || m.Max != 4 || math.Abs(m.Percent-25*float64(w)) > 1e-9 {
+			t.Errorf("deal %d seat %d table %d: %d of %d (%.1f%%), want %d of 4", m.Deal+1, m.Seat, m.Table, m.Points, m.Max, m.Percent, w)
+		}
+		if m.Entry != e.Rounds[0].Tables[m.Table].Seats[m.Seat] {
+			t.Errorf("%+v: wrong entry", m)
+		}
+		pct[m.Entry] = append(pct[m.Entry], m.Percent)
+	}
+	st := e.Standings()
+	for i, s := range st {
+		avg := (pct[s.Entry][0] + pct[s.Entry][1]) / 2
+		if math.Abs(s.Percent-avg) > 1e-9 || s.Boards != 2 {
+			t.Errorf("%s: %.2f%% over %d, want %.2f%% over 2", s.Name, s.Percent, s.Boards, avg)
+		}
+		if i > 0 && st[i-1].Percent < s.Percent {
+			t.Errorf("standings not by percentage: %v before %v", st[i-1], s)
+		}
+	}
+	// Table 1's seats 0 and 2 and table 2's seats 1 and 3 have (75+100)/2
+	// and share first; table 0's four have 50; the rest 12.5.
+	var places []int
+	for _, s := range st {
+		places = append(places, s.Place)
+	}
+	if want := []int{1, 1, 1, 1, 5, 5, 5, 5, 9, 9, 9, 9}; !slices.Equal(places, want) || st[0].Percent != 87.5 || st[4].Percent != 50 {
+		t.Errorf("places %v, top %.1f%%, fifth %.1f%%: want %v, 87.5%%, 50%%", places, st[0].Percent, st[4].Percent, want)
+	}
+}
+
+func TestRecordChecks(t *testing.T) {
+	e, _ := New(Settings{Variant: "ten-point", Rounds: 1, End: EndMatch, Movement: Mixed}, 1)
+	e.Join("a")
+	e.NextRound()
+	for _, tt := range []struct {
+		r, t int
+		res  Result
+		want string
+	}{
+		{1, 0, Result{Scores: []int{0, 0, 0, 0}}, "no such table"},
+		{0, 0, Result{Scores: []int{0, 0}}, "needs 4 scores"},
+		{0, 0, Result{Scores: []int{0, 0, 0, 0}, Hands: [][]int{{1}}}, "changes of score"},
+		{0, 0, Result{Scores: []int{0, 0, 0, 0}, Winner: []int{4}}, "not a seat"},
+	} {
+		if err := e.Record(tt.r, tt.t, tt.res); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Record(%d, %d, %+v) = %v, want %q", tt.r, tt.t, tt.res, err, tt.want)
+		}
+	}
+	if e.Rounds[0].Tables[0].Result != nil {
+		t.Error("a refused result was kept")
+	}
+}
+
+func TestRanking(t *testing.T) {
+	tests := []struct {
+		res  Result
+		want []int
+	}{
+		{Result{Scores: []int{3, 9, 5}}, []int{1, 2, 0}},
+		{Result{Scores: []int{5, 5, 1}, Hands: [][]int{{5, 0, 0}, {0, 5, 1}}}, []int{1, 0, 2}}, // the last hand where they differ
+		{Result{Scores: []int{5, 5, 1}, Hands: [][]int{{5, 5, 1}}}, []int{0, 1, 2}},            // then seat order
+		{Result{Scores: []int{40, 44, 2}, Winner: []int{0}}, []int{0, 1, 2}},                   // the match's winner first
+	}
+	for _, tt := range tests {
+		if got := Ranking(&tt.res); !slices.Equal(got, tt.want) {
+			t.Errorf("Ranking(%+v) = %v, want %v", tt.res, got, tt.want)
+		}
+	}
+}
+
+// TestLateJoinerTakesBotPlace: a latecomer takes the place a bot would
+// have had in the movement, and the rest moves as without them.
+func TestLateJoinerTakesBotPlace(t *testing.T) {
+	seat := func(join bool) [][]int {
+		e, _ := New(Settings{Variant: "ten-point", Rounds: 2, End: EndMatch, Movement: Progressive, SwitchPartners: true}, 11)
+		for i := range 13 {
+			e.Join(fmt.Sprint(i))
+		}
+		e.NextRound()
+		for ti := range e.Rounds[0].Tables {
+			e.Record(0, ti, teamResult(ti%2, 52, 10))
+		}
+		if join {
+			e.Join("late")
+		}
+		e.NextRound()
+		var out [][]int
+		for _, tab := range e.Rounds[1].Tables {
+			out = append(out, tab.Seats)
+		}
+		return out
+	}
+	without, with := seat(false), seat(true)
+	diff := 0
+	for ti := range without {
+		for s := range without[ti] {
+			if without[ti][s] != with[ti][s] {
+				diff++
+				if without[ti][s] != Bot || with[ti][s] != 13 {
+					t.Errorf("table %d seat %d: %d with the latecomer, %d without; want only a bot's place taken by the latecomer (13)", ti+1, s, with[ti][s], without[ti][s])
+				}
+			}
+		}
+	}
+	if diff != 1 {
+		t.Errorf("%d seats differ with the latecomer: %v vs %v; want 1", diff, with, without)
+	}
+}
