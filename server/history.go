@@ -232,6 +232,9 @@ type historyEntry struct {
 	Winner []int `json:"winner,omitempty"` // the match's winners, once it is over
 }
 
+// maxHistoryIDs is the most table ids /api/history?tables= takes.
+const maxHistoryIDs = 100
+
 // handleHistory serves GET /api/history.
 func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 	const op = "history"
@@ -258,12 +261,18 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 				q.Limit = n
 			}
 		case "tables":
-			q.IDs = []string{}
-			for _, id := range strings.Split(v, ",") {
-				if validID(id) && len(q.IDs) < 100 {
-					q.IDs = append(q.IDs, id)
+			ids := strings.Split(v, ",")
+			if len(ids) > maxHistoryIDs {
+				s.writeError(w, r, errorf(Invalid, op, "tables lists %d ids: it takes at most %d, comma-separated", len(ids), maxHistoryIDs).with("bad_tables", map[string]any{"Max": maxHistoryIDs}))
+				return
+			}
+			for _, id := range ids {
+				if !validID(id) {
+					s.writeError(w, r, errorf(Invalid, op, "tables holds %q, not a table id: ids are 1 to 64 letters, digits, - and _, comma-separated, at most %d", clip(id, 70), maxHistoryIDs).with("bad_tables", map[string]any{"Max": maxHistoryIDs}))
+					return
 				}
 			}
+			q.IDs = ids
 		default:
 			s.writeError(w, r, errorf(Invalid, op, "unknown parameter %q: the history takes game, tables, offset and limit", k).with("bad_query", map[string]any{"Name": k}))
 			return
@@ -298,4 +307,13 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		out.Tables = append(out.Tables, e)
 	}
 	writeJSON(w, 200, out)
+}
+
+// clip shortens s to at most n bytes, for quoting a client's input back
+// in an error.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

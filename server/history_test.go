@@ -230,13 +230,29 @@ func TestHistoryPagesAndFilter(t *testing.T) {
 		if p.Total != 3 || len(p.Tables) != 1 || p.Tables[0].ID != "h0" || !p.Tables[0].Finished || len(p.Tables[0].Winner) == 0 {
 			t.Errorf("auction page 2: %+v", p)
 		}
-		p = get("?tables=h1,h3,bad!id")
+		p = get("?tables=h1,h3,nosuchtable")
 		if p.Total != 2 || p.Tables[0].ID != "h3" || p.Tables[1].ID != "h1" {
 			t.Errorf("tables h1,h3: %+v", p)
 		}
-		for _, q := range []string{"?game=bridge", "?limit=0", "?limit=101", "?offset=-1", "?sort=new"} {
-			if resp, b := ts.do("GET", "/api/history"+q, ""); resp.StatusCode != 400 {
-				t.Errorf("GET /api/history%s: %d %s, want 400", q, resp.StatusCode, b)
+		ids := make([]string, 100)
+		for i := range ids {
+			ids[i] = fmt.Sprintf("h%d", i)
+		}
+		if p = get("?tables=" + strings.Join(ids, ",")); p.Total != 5 {
+			t.Errorf("100 ids, 5 of them tables: total %d", p.Total)
+		}
+		for _, c := range []struct{ q, want string }{
+			{"?game=bridge", ""}, {"?limit=0", ""}, {"?limit=101", ""}, {"?offset=-1", ""}, {"?sort=new", ""},
+			{"?tables=h1,h3,bad!id", `tables holds \"bad!id\", not a table id`},
+			{"?tables=h1,,h3", `tables holds \"\", not a table id`},
+			{"?tables=" + strings.Join(append(ids, "h100"), ","), "tables lists 101 ids: it takes at most 100"},
+		} {
+			resp, b := ts.do("GET", "/api/history"+c.q, "")
+			if resp.StatusCode != 400 || !strings.Contains(string(b), c.want) {
+				t.Errorf("GET /api/history%.40s: %d %s, want 400 saying %q", c.q, resp.StatusCode, b, c.want)
+			}
+			if c.want != "" && !strings.Contains(string(b), `"code":"bad_tables"`) {
+				t.Errorf("GET /api/history%.40s: %s, want the code bad_tables", c.q, b)
 			}
 		}
 		// The whole match in one file: every finished hand's record.

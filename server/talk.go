@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"sort"
 	"strings"
@@ -194,11 +195,26 @@ func checkChat(text string) (string, string) {
 		return "chat_long", "a line of table talk holds at most 200 characters"
 	}
 	for _, r := range text {
+		if r == utf8.RuneError {
+			return "chat_utf8", "table talk may not hold U+FFFD (the replacement character, left by invalid UTF-8 or a lone surrogate such as \\ud800)"
+		}
 		if unicode.IsControl(r) {
 			return "chat_control", "table talk is one line of text, without control characters"
 		}
+		if bidiControl(r) {
+			return "chat_control", fmt.Sprintf("table talk may not hold %U: bidirectional overrides and isolates (U+202A to U+202E, U+2066 to U+2069) could make a line read as something else", r)
+		}
 	}
 	return "", ""
+}
+
+// bidiControl reports whether r is a bidirectional embedding, override or
+// isolate (U+202A–U+202E, U+2066–U+2069): invisible characters that
+// reorder the text after them, so that a line of talk could pass for
+// another seat's or the server's words. Names refuse them as they refuse
+// every character that is not printable.
+func bidiControl(r rune) bool {
+	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
 }
 
 // rematchReq asks for the next match at a finished table.

@@ -227,6 +227,13 @@ func TestChat(t *testing.T) {
 		c0.refusedText(`{"type":"chat","text":"   "}`, "an empty line is not sent")
 		c0.refusedText(`{"type":"chat","text":"`+strings.Repeat("é", 201)+`"}`, "at most 200 characters")
 		c0.refusedText(`{"type":"chat","text":"ring\u0007"}`, "without control characters")
+		// Not UTF-8: the raw byte is refused, not delivered as U+FFFD; so is
+		// the U+FFFD a lone surrogate escape becomes. Bidirectional
+		// overrides and isolates are refused as names refuse them.
+		c0.refusedText("{\"type\":\"chat\",\"text\":\"raw \xff byte\"}", "byte 27 of the message (0xFF)")
+		c0.refusedText(`{"type":"chat","text":"half \ud800"}`, "U+FFFD")
+		c0.refusedText(`{"type":"chat","text":"abc\u202Edef"}`, "may not hold U+202E")
+		c0.refusedText(`{"type":"chat","text":"abc\u2066def"}`, "may not hold U+2066")
 		spec.refusedText(`{"type":"chat","text":"psst"}`, "only seated players may talk")
 		c1.send(map[string]string{"type": "chat", "text": "two"})
 		c1.send(map[string]string{"type": "chat", "text": "three"})
@@ -236,6 +243,15 @@ func TestChat(t *testing.T) {
 		})
 		if got := chats(spec); len(got) != 0 {
 			t.Errorf("the spectator heard %q", got)
+		}
+		var codes []string
+		for _, m := range c0.msgs {
+			if m.Type == "error" {
+				codes = append(codes, m.Code)
+			}
+		}
+		if want := []string{"chat_empty", "chat_long", "chat_control", "chat_utf8", "chat_utf8", "chat_control", "chat_control"}; !slices.Equal(codes, want) {
+			t.Errorf("seat 0's refusals are coded %q, want %q", codes, want)
 		}
 		// Seat 1 comes back on a new connection: it gets the talk so far.
 		again := h.connect("seat 1 again", 1, tok1, false)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"sync"
@@ -366,6 +367,16 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
 		c.sendJSON(errorCode("bad_message", "not a message: "+err.Error()+`; send {"type":"action","action":{...}}`, nil))
+		return
+	}
+	// The raw bytes, before json has replaced what is not UTF-8 with
+	// U+FFFD: a message that is not UTF-8 text is refused whole.
+	if i := invalidUTF8(data); i >= 0 {
+		if m.Type == "chat" {
+			c.sendJSON(errorCode("chat_utf8", fmt.Sprintf("table talk must be valid UTF-8 text: byte %d of the message (0x%02X) is not", i, data[i]), nil))
+		} else {
+			c.sendJSON(errorCode("bad_message", fmt.Sprintf("not a message: byte %d (0x%02X) is not valid UTF-8; messages are JSON text in UTF-8", i, data[i]), nil))
+		}
 		return
 	}
 	switch m.Type {

@@ -14,8 +14,9 @@ import (
 )
 
 // TestSQLiteOneProcess: a second process on a SQLite file is refused at
-// open, with an error naming the first; once the first is gone the file
-// opens. (The child is this test binary again.)
+// open, with an error naming the first, by the file's name or by another
+// name of it (a hard link); once the first is gone the file opens. (The
+// child is this test binary again.)
 func TestSQLiteOneProcess(t *testing.T) {
 	if path := os.Getenv("PITCH_STORE_LOCK_CHILD"); path != "" {
 		_, err := Open(context.Background(), path)
@@ -29,7 +30,11 @@ func TestSQLiteOneProcess(t *testing.T) {
 	s := open(t, path)
 	again := open(t, path) // the same process may open it twice (tests do)
 	again.Close()
-	child := func() (int, string) {
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Link(path, link); err != nil {
+		t.Fatal(err)
+	}
+	childAt := func(path string) (int, string) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestSQLiteOneProcess$", "-test.count=1")
 		cmd.Env = append(os.Environ(), "PITCH_STORE_LOCK_CHILD="+path)
 		out, err := cmd.CombinedOutput()
@@ -41,9 +46,13 @@ func TestSQLiteOneProcess(t *testing.T) {
 		}
 		return 0, string(out)
 	}
+	child := func() (int, string) { return childAt(path) }
 	code, out := child()
 	if code != 3 || !strings.Contains(out, "in use by another process (pid ") || !strings.Contains(out, "PostgreSQL") {
 		t.Fatalf("a second process opened the SQLite file in use: exit %d, %q", code, out)
+	}
+	if code, out := childAt(link); code != 3 || !strings.Contains(out, "in use by another process") {
+		t.Fatalf("a second process opened the SQLite file in use by a hard link to it: exit %d, %q", code, out)
 	}
 	s.Close()
 	if code, out := child(); code != 0 {
