@@ -47,23 +47,29 @@ func lockSQLite(path string) (func(), error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
+	lockMu.Lock()
+	defer lockMu.Unlock()
+	// A second open in this process shares the lock, found by the file's
+	// identity without opening it: closing any descriptor of the file
+	// would drop the POSIX (fcntl) locks this process's SQLite
+	// connections hold on it (SQLite's "how to corrupt", 2.2).
+	var st syscall.Stat_t
+	if err := syscall.Stat(abs, &st); err == nil {
+		if l := locks[idOf(&st)]; l != nil {
+			l.refs++
+			id := idOf(&st)
+			return func() { unlockSQLite(id) }, nil
+		}
+	}
 	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the database file to lock it (%w)", err)
 	}
-	var st syscall.Stat_t
 	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("cannot lock %s (%w)", abs, err)
 	}
-	id := fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)} //nolint:unconvert // their types differ between systems
-	lockMu.Lock()
-	defer lockMu.Unlock()
-	if l := locks[id]; l != nil {
-		f.Close() // a close drops no flock held by another open file
-		l.refs++
-		return func() { unlockSQLite(id) }, nil
-	}
+	id := idOf(&st)
 	pidFile := abs + ".lock"
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
@@ -82,6 +88,11 @@ func lockSQLite(path string) (func(), error) {
 	_ = os.WriteFile(pidFile, []byte(fmt.Sprintf("%d\n", os.Getpid())), 0o644)
 	locks[id] = &fileLock{f: f, refs: 1}
 	return func() { unlockSQLite(id) }, nil
+}
+
+// idOf returns the identity of the file st describes.
+func idOf(st *syscall.Stat_t) fileID {
+	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)} //nolint:unconvert // their types differ between systems
 }
 
 func unlockSQLite(id fileID) {
