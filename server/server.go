@@ -375,7 +375,10 @@ type seatInfo struct {
 	Kind  string `json:"kind"`
 	Level string `json:"level,omitempty"`
 	Name  string `json:"name"`
-	Taken bool   `json:"taken"`
+	// Bot numbers the table's bots from 1 in seat order ("Bot 1" … "Bot
+	// N", the name every page shows, in its language); 0 for a person.
+	Bot   int  `json:"bot,omitempty"`
+	Taken bool `json:"taken"`
 }
 
 type tableInfo struct {
@@ -402,12 +405,17 @@ type tableInfo struct {
 func publicInfo(t *store.Table, g *pitch.Game) tableInfo {
 	info := tableInfo{ID: t.ID, Variant: t.Variant, Options: t.Options, TurnTimer: t.TurnTimer, Created: t.Created,
 		Finished: t.Finished, Closed: t.Closed, Hints: !t.NoHints, Next: t.Next, URL: "/t/" + t.ID}
+	bots := 0
 	for _, s := range t.Seats {
-		name := s.Name
-		if s.Kind == "bot" && name == "" {
-			name = "Bot (" + s.Level + ")"
+		name, n := s.Name, 0
+		if s.Kind == "bot" {
+			bots++
+			n = bots
+			if name == "" {
+				name = "Bot " + strconv.Itoa(n)
+			}
 		}
-		info.Seats = append(info.Seats, seatInfo{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name,
+		info.Seats = append(info.Seats, seatInfo{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name, Bot: n,
 			Taken: s.Kind == "bot" || s.TokenHash != nil})
 	}
 	if g != nil {

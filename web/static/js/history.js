@@ -4,7 +4,7 @@
 // review of the whole match.
 
 import { t, num } from './i18n.js';
-import { $, h, api, showError, gameName, GAMES } from './util.js';
+import { $, h, api, showError, gameName, GAMES, seatLabel } from './util.js';
 import { matchReview } from './matchreview.js';
 
 const H = { offset: 0, limit: 20, game: '', tables: '', review: null };
@@ -48,7 +48,7 @@ async function load() {
 }
 
 function row(tb) {
-  const names = tb.seats.map((s) => s.name || t('seat.free'));
+  const names = tb.seats.map((s, i) => seatLabel(s, i));
   let result = t(tb.closed ? 'lobby.state.closed' : 'history.running');
   if (tb.winner && tb.winner.length) result = t('history.won', { Who: tb.winner.map((i) => names[i]).join(' & ') });
   if (tb.scores) result += ' · ' + tb.scores.map(num).join(', ');

@@ -1,6 +1,6 @@
 // The lobby: create a table, list the open ones, your seats.
 
-import { GAMES, gameName, LEVEL_KEYS, $, h, store, api, showError } from './util.js';
+import { GAMES, gameName, LEVEL_KEYS, seatNo, $, h, store, api, showError } from './util.js';
 import { t } from './i18n.js';
 
 // ---------- the lobby ----------
@@ -60,7 +60,7 @@ export function initLobby() {
         h('option', { value: 'human', selected: cur === 'human' }, t('lobby.seat.person')),
         ...BOT_LEVELS.map(([level, key]) => h('option', { value: 'bot:' + level, selected: cur === 'bot:' + level }, t(key))));
       sel.addEventListener('change', () => { seatChoices[i] = sel.value; });
-      list.append(h('li', {}, h('label', { for: 'seat-' + i, text: t('lobby.seat.n', { N: i }) }), sel));
+      list.append(h('li', {}, h('label', { for: 'seat-' + i, text: t('lobby.seat.n', { N: seatNo(i) }) }), sel));
     }
   }
 
@@ -109,7 +109,7 @@ export function initLobby() {
 const BOT_LEVELS = [['easy', 'lobby.bot.easy'], ['medium', 'lobby.bot.medium'], ['hard', 'lobby.bot.hard'], ['expert', 'lobby.bot.expert']];
 
 function describeSeats(tb) {
-  return tb.seats.map((s) => s.seat + ': ' + (s.kind === 'bot' ? t('lobby.botSeat', { Level: t(LEVEL_KEYS[s.level] || s.level) }) : s.taken ? s.name : t('lobby.free'))).join(' · ');
+  return tb.seats.map((s) => seatNo(s.seat) + ': ' + (s.kind === 'bot' ? t('lobby.botSeat', { Level: t(LEVEL_KEYS[s.level] || s.level) }) : s.taken ? s.name : t('lobby.free'))).join(' · ');
 }
 
 // The open tables come a page at a time (GET /api/tables?game=&offset=&limit=).
@@ -165,7 +165,7 @@ function listMine() {
   for (const id of ids.slice(0, 20)) {
     let saved = {};
     try { saved = JSON.parse(store.get('pitch.seat.' + id)) || {}; } catch (e) { /* ignore */ }
-    const me = t('lobby.mySeat', { N: saved.seat, Name: saved.name || '?' });
+    const me = t('lobby.mySeat', { N: seatNo(Number(saved.seat) || 0), Name: saved.name || '?' });
     const about = h('div', {}, h('strong', { text: me }), h('div', { class: 'hint', text: t('lobby.loading') }));
     const li = h('li', { class: 'table-item' }, about,
       h('div', { class: 'item-actions' }, h('a', { class: 'button', href: '/t/' + id, 'aria-label': t('lobby.openLabel', { ID: id }) }, t('lobby.open'))));

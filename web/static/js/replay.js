@@ -4,7 +4,7 @@
 // every step (docs/protocol.md); this page only shows them.
 
 import { t, num } from './i18n.js';
-import { $, h, api, errorText, showError, cardNode, cardText, suitName, SUITS, gameName, POINT_KEYS } from './util.js';
+import { $, h, api, errorText, showError, cardNode, cardText, suitName, SUITS, gameName, POINT_KEYS, seatLabel, seatNo } from './util.js';
 import { matchReview } from './matchreview.js';
 
 const R = { data: null, k: 0, id: '', n: 0, reviews: {} };
@@ -59,9 +59,11 @@ async function load(file) {
   }
 }
 
+// nameOf names a seat: as the table did, or "Seat N" for a record loaded
+// from a file (it holds no names).
 function nameOf(seat) {
   const s = R.data && R.data.seats && R.data.seats[seat];
-  return s && s.name ? s.name : t('seat.n', { N: seat });
+  return s ? seatLabel(s, seat) : t('seat.n', { N: seatNo(seat) });
 }
 
 // verb is an action without its actor; the server says which bid is the

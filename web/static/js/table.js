@@ -4,7 +4,7 @@
 // player's choices.
 
 import {
-  SUITS, suitName, cardLabel, cardText, gameName, POINT_KEYS, phaseVerb, levelName,
+  SUITS, suitName, cardLabel, cardText, gameName, POINT_KEYS, phaseVerb, levelName, seatLabel, seatNo,
   $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode, errorText,
 } from './util.js';
 import { onFairState, renderFair, verifyInto, TEXT as FAIR_TEXT, PROBLEMS as FAIR_PROBLEMS } from './fairness.js';
@@ -516,12 +516,7 @@ function showRefusal(text) {
 // ---------- naming seats ----------
 
 function seatName(i) {
-  const m = app.m;
-  const s = m && m.table.seats[i];
-  if (!s) return t('seat.n', { N: i });
-  if (s.kind === 'bot' && (!s.name || /^Bot \(\w+\)$/.test(s.name))) return t('seat.bot', { N: i });
-  if (s.name) return s.name;
-  return s.kind === 'human' ? t('seat.free', { N: i }) : t('seat.bot', { N: i });
+  return seatLabel(app.m && app.m.table.seats[i], i);
 }
 function nameOf(i) { return app.m && i === app.m.seat ? t('seat.you', { Name: seatName(i) }) : seatName(i); }
 // isTeamGame: partnerships are fixed for the match (the server sends
@@ -632,7 +627,7 @@ function renderJoin(m) {
   if (sel.dataset.free !== want) {
     sel.dataset.free = want;
     sel.replaceChildren(h('option', { value: '' }, t('join.firstFree')),
-      ...free.map((s) => h('option', { value: s.seat }, t('seat.n', { N: s.seat }))));
+      ...free.map((s) => h('option', { value: s.seat }, t('seat.n', { N: seatNo(s.seat) }))));
   }
 }
 
@@ -645,7 +640,7 @@ function renderBanner(m) {
     if (m.winner && m.winner.includes(m.seat)) text += ' ' + t('banner.wellPlayed');
     cls += ' over';
   } else if (m.waiting) {
-    const free = freeSeats(m).map((s) => t('seat.n', { N: s.seat }));
+    const free = freeSeats(m).map((s) => t('seat.n', { N: seatNo(s.seat) }));
     text = t('banner.waiting', { Seats: free.join(', '), Count: free.length });
     cls += ' waiting';
   }
@@ -708,7 +703,7 @@ function renderFelt(m) {
     const held = t('count.cards', { Count: v.counts[i] }) +
       (v.phase === 'play' || v.tricks > 0 ? ' · ' + t('count.tricks', { Count: v.trick_wins[i] }) : '');
     const stats = t('seat.score', { Score: v.scores[i] }) + ' · ' + held;
-    const label = t(s.kind === 'bot' ? 'seat.labelBot' : 'seat.label', { Who: nameOf(i), N: i, Level: levelName(s.level) }) + ' ' + stats +
+    const label = t(s.kind === 'bot' ? 'seat.labelBot' : 'seat.label', { Who: nameOf(i), N: seatNo(i), Level: levelName(s.level) }) + ' ' + stats +
       (badges.length ? '. ' + badges.map((b) => b.textContent).join(', ') : '') + (turn ? '. ' + t('seat.toAct') : '');
     const a = angle(m, i);
     seats.push(h('div', {
@@ -716,7 +711,7 @@ function renderFelt(m) {
       dataset: { seat: i, ax: a.x.toFixed(4), ay: a.y.toFixed(4) },
     },
     h('div', { class: 's-name', title: nameOf(i) + (s.kind === 'bot' ? ' · ' + levelName(s.level) : '') },
-      h('span', { class: 's-num', text: i }), ' ', seatName(i), i === m.seat ? h('span', { class: 'you', text: ' ' + t('seat.youMark') }) : null),
+      h('span', { class: 's-num', text: seatNo(i) }), ' ', seatName(i), i === m.seat ? h('span', { class: 'you', text: ' ' + t('seat.youMark') }) : null),
     h('div', { class: 's-stats', title: stats }, h('span', { text: t('seat.points', { Count: v.scores[i] }) }), ' · ', h('span', { text: held })),
     badges.length || turn ? h('div', { class: 's-badges' }, badges,
       turn && m.timer && m.timer.seat === i ? h('span', { class: 'badge countdown', role: 'timer' }) : null) : null));
@@ -902,10 +897,11 @@ function renderCall(box, m) {
   const mine = new Set(m.view.hand);
   box.append(h('h2', { text: t('call.title') }),
     h('p', { class: 'hint', text: t(opts.call_own_card === false ? 'call.hintNoOwn' : 'call.hint') }));
-  const suits = h('div', { class: 'btn-row', role: 'group', 'aria-label': 'Suit of the card to call' });
+  const suits = h('div', { class: 'btn-row', role: 'group', 'aria-label': t('call.suitGroup') });
   for (const s of ['S', 'H', 'C', 'D']) {
+    // Each suit says how many trumps the caller would hold with it.
     const held = m.suit_trumps ? m.suit_trumps[s] : 0;
-    suits.append(actionButton(SUITS[s].sym + ' ' + held, 'suit' + s, () => { app.pickSuit = s; app.picked = ''; render(); focusKeyed('rank'); },
+    suits.append(actionButton([h('span', { class: 'sym', text: SUITS[s].sym }), h('span', { class: 'held', text: t('call.suitCount', { Count: held }) })], 'suit' + s, () => { app.pickSuit = s; app.picked = ''; render(); focusKeyed('rank'); },
       { cls: 'suit ' + (SUITS[s].red ? 'red' : 'black') + (app.pickSuit === s ? ' sel' : ''), data: { suit: s },
         label: t('call.suitLabel', { Suit: suitName(s), Count: held }) }));
   }
@@ -1149,17 +1145,23 @@ const signed = (n) => (n > 0 ? '+' : '') + num(n);
 
 // ---------- the side panels ----------
 
+// renderSheet draws the score sheet: a column per seat headed by its
+// number (as on its box at the table) and its name, which wraps rather
+// than being cut, so that every column can be told apart at seven seats
+// in any language; the bid column says the bid and whether it was made,
+// and the bidder's score is framed.
 function renderSheet(m) {
   const n = m.table.seats.length;
   const sheet = $('#sheet');
   const head = h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: t('sheet.bid') }),
-    ...Array.from({ length: n }, (_, i) => h('th', { scope: 'col', class: i === m.seat ? 'me' : '', title: nameOf(i) }, shortName(i, 5))));
+    ...Array.from({ length: n }, (_, i) => h('th', { scope: 'col', class: 'who' + (i === m.seat ? ' me' : ''), title: nameOf(i) },
+      h('span', { class: 's-num', text: seatNo(i) }), h('span', { class: 'nm', text: seatName(i) }))));
   const rows = m.sheet.map((r) => h('tr', { class: r.made ? 'made' : 'set' },
     h('th', { scope: 'row' }, h('a', { href: '/t/' + encodeURIComponent(app.id) + '/hands/' + r.hand, class: 'replay-link', title: t('records.replay') }, num(r.hand))),
     h('td', { title: t(r.made ? 'result.made' : 'result.set', { Who: nameOf(r.bidder), Bid: r.bid }) },
-      num(r.bid) + ' #' + r.bidder, h('span', { class: r.made ? 'ok' : 'bad', text: r.made ? '✓' : '✗' }),
-      h('span', { class: 'sr-only', text: ' ' + t(r.made ? 'sheet.made' : 'sheet.set') })),
-    ...r.scores.map((s, i) => h('td', { class: i === m.seat ? 'me' : '' }, h('span', { class: 'sc', text: num(s) }), ' ',
+      num(r.bid) + ' ', h('span', { class: r.made ? 'ok' : 'bad', text: r.made ? '✓' : '✗' }),
+      h('span', { class: 'sr-only', text: ' ' + t(r.made ? 'result.made' : 'result.set', { Who: nameOf(r.bidder), Bid: r.bid }) })),
+    ...r.scores.map((s, i) => h('td', { class: (i === m.seat ? 'me' : '') + (i === r.bidder ? ' bidder' : '') }, h('span', { class: 'sc', text: num(s) }), ' ',
       h('span', { class: 'delta ' + (r.delta[i] > 0 ? 'up' : r.delta[i] < 0 ? 'down' : ''), text: '(' + signed(r.delta[i]) + ')' })))));
   const cap = h('caption', { class: 'hint', text: t(m.sheet.length ? 'sheet.caption' : 'sheet.empty') });
   sheet.replaceChildren(cap, h('thead', {}, head), h('tbody', {}, rows));

@@ -74,6 +74,19 @@ export const PHASE_KEYS = {
   pass_burn: 'phase.pass_burn', discard: 'phase.discard', play: 'phase.play', done: 'phase.done',
 };
 export const phaseVerb = (p) => t(PHASE_KEYS[p] || 'phase.act');
+// seatNo is a seat's number as people read it, from 1 (the protocol and
+// the records count seats from 0).
+export const seatNo = (i) => i + 1;
+
+// seatLabel names seat i of a table (s: its entry in the table's seats):
+// the player's name, "Bot K" for the table's K-th bot (the server numbers
+// them), else "Seat N (free)".
+export function seatLabel(s, i) {
+  if (s && s.kind === 'bot' && s.bot) return t('seat.bot', { N: s.bot });
+  if (s && s.name) return s.name;
+  return t(s && s.kind === 'human' ? 'seat.free' : 'seat.n', { N: seatNo(i) });
+}
+
 export const LEVEL_KEYS = { easy: 'level.easy', medium: 'level.medium', hard: 'level.hard', expert: 'level.expert' };
 export const levelName = (l) => (LEVEL_KEYS[l] ? t(LEVEL_KEYS[l]) : l);
 

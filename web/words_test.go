@@ -1,0 +1,197 @@
+package web_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"pitch/i18n"
+	"pitch/server"
+)
+
+// namedTable creates an auction table of n seats through the API: seat 2
+// is a person called name (who never connects: the table plays for them
+// after the short AwayDelay of the site), the others easy bots; a
+// spectator's connection keeps it playing until a hand is finished. It
+// returns the table's id.
+func (s *site) namedTable(n int, name string) string {
+	t := s.t
+	t.Helper()
+	var seats []string
+	for i := range n {
+		if i == 2 {
+			seats = append(seats, `{"kind":"human"}`)
+		} else {
+			seats = append(seats, `{"kind":"bot","level":"easy"}`)
+		}
+	}
+	id := s.createAPI(fmt.Sprintf(`{"variant":"auction","options":{"players":%d},"seats":[%s]}`, n, strings.Join(seats, ",")))
+	s.joinAPI(id, 2, name)
+	w := watch(t, s.url, id)
+	waitFor(t, "a finished hand", func() bool {
+		var hands []json.RawMessage
+		getJSON(t, s.url+"/api/tables/"+id+"/hands", &hands)
+		return len(hands) > 0
+	}, 60*time.Second)
+	w.Close(1000, "")
+	return id
+}
+
+// awayQuickly lets the table play for a person who is not connected
+// after a moment, so that tables with a person nobody drives still play.
+func awayQuickly(o *server.Options) { o.AwayDelay = 100 * time.Millisecond }
+
+// botNames is what each page must call the seats of a namedTable of n
+// seats: the bots numbered from 1 in seat order, the person by name.
+func botNames(n int, name string) []string {
+	var out []string
+	k := 0
+	for i := range n {
+		if i == 2 {
+			out = append(out, name)
+			continue
+		}
+		k++
+		out = append(out, fmt.Sprintf("Bot %d", k))
+	}
+	return out
+}
+
+// TestBrowserBotNames: the bots of a table are "Bot 1" … "Bot N" on every
+// page that names seats (the table, the replay, its match review, the
+// history), so that they can be told apart; the table shows seats
+// numbered from 1.
+func TestBrowserBotNames(t *testing.T) {
+	s := newSiteFor(t, 150*time.Second, awayQuickly)
+	const n = 5
+	id := s.namedTable(n, "Ada")
+	want := botNames(n, "Ada")
+
+	var info struct {
+		Seats []struct {
+			Name string
+			Bot  int
+		}
+	}
+	getJSON(t, s.url+"/api/tables/"+id, &info)
+	for i, st := range info.Seats {
+		if st.Name != want[i] {
+			t.Errorf("the API names seat %d %q, want %q", i, st.Name, want[i])
+		}
+	}
+
+	s.do("watch the table", chromedp.Navigate(s.url+"/t/"+id+"?watch=1"), chromedp.WaitVisible(chromedp.CSS("#felt .seat")))
+	waitFor(t, "the seats", func() bool { return s.count("#felt .seat .s-name") == n }, 10*time.Second)
+	var seats []struct{ Num, Name string }
+	s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#felt .seat')).map((e) => ({
+		num: e.querySelector('.s-num').textContent, name: e.querySelector('.s-name').textContent})))`, &seats)
+	var gotNums []string
+	for i, st := range seats {
+		gotNums = append(gotNums, st.Num)
+		if !strings.Contains(st.Name, want[i]) {
+			t.Errorf("the table's seat %d reads %q, want the name %q", i, st.Name, want[i])
+		}
+	}
+	if !slices.Equal(gotNums, []string{"1", "2", "3", "4", "5"}) {
+		t.Errorf("the table numbers its seats %v, want 1 to 5", gotNums)
+	}
+	waitFor(t, "the sheet's first row", func() bool { return s.count("#sheet tbody tr") > 0 }, 10*time.Second)
+	var heads []string
+	s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#sheet thead th.who .nm')).map((e) => e.textContent))`, &heads)
+	if !slices.Equal(heads, want) {
+		t.Errorf("the score sheet's columns are %q, want %q", heads, want)
+	}
+
+	s.do("the replay", chromedp.Navigate(s.url+"/t/"+id+"/hands/1"), chromedp.WaitVisible(chromedp.CSS("#rp-main")))
+	var opts []string
+	s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#rp-review-seat option')).map((e) => e.textContent))`, &opts)
+	if !slices.Equal(opts, want) {
+		t.Errorf("the replay names the seats %q, want %q", opts, want)
+	}
+	s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#rp-match-seat option')).slice(1).map((e) => e.textContent))`, &opts)
+	if !slices.Equal(opts, want) {
+		t.Errorf("the replay's match review names the seats %q, want %q", opts, want)
+	}
+
+	s.do("the history", chromedp.Navigate(s.url+"/history"), chromedp.WaitVisible(chromedp.CSS("#history-list")))
+	row := fmt.Sprintf(`#history-list tr[data-id=%q]`, id)
+	waitFor(t, "the match in the history", func() bool { return s.count(row) == 1 }, 10*time.Second)
+	if got, w := s.text(row+" td:nth-child(2)"), strings.Join(want, ", "); got != w {
+		t.Errorf("the history names the players %q, want %q", got, w)
+	}
+	s.click(row + " .review-match")
+	s.do("the match review", chromedp.WaitVisible(chromedp.CSS("#history-review")))
+	s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#history-mr-seat option')).slice(1).map((e) => e.textContent))`, &opts)
+	if !slices.Equal(opts, want) {
+		t.Errorf("the history's match review names the seats %q, want %q", opts, want)
+	}
+}
+
+// sheetJS lists what makes the score sheet's columns hard to tell apart:
+// a seat's column whose number or name is cut (an ellipsis, or text wider
+// than its box), two columns that read the same, and a cell whose text is
+// cut.
+const sheetJS = `(() => {
+  const out = [];
+  const cut = (e) => e.scrollWidth > e.clientWidth + 1 || Array.from(e.querySelectorAll('*:not(.sr-only)')).some((k) => k.scrollWidth > k.clientWidth + 1);
+  const heads = Array.from(document.querySelectorAll('#sheet thead th')).slice(2);
+  const seen = new Set();
+  heads.forEach((th, i) => {
+    const text = th.innerText.replace(/\s+/g, ' ').trim();
+    if (!text.split(' ').includes(String(i + 1))) out.push('column ' + i + ' does not show the seat number ' + (i + 1) + ': ' + JSON.stringify(text));
+    if (text.includes('…') || cut(th)) out.push('column ' + i + ' is cut: ' + JSON.stringify(text));
+    if (seen.has(text)) out.push('two columns read ' + JSON.stringify(text));
+    seen.add(text);
+  });
+  document.querySelectorAll('#sheet tbody td, #sheet th').forEach((c) => {
+    if (cut(c)) out.push('a cell is cut: ' + JSON.stringify(c.innerText));
+  });
+  return JSON.stringify(out);
+})()`
+
+// TestBrowserScoreSheetColumns: at 5 and 7 seats, in every language, at
+// the desktop and phone sizes, every column of the score sheet can be told
+// apart (its seat number and whole name show, no two read the same) and
+// no cell is cut; the sheet at 5 seats in Japanese and Greek is a
+// screenshot.
+func TestBrowserScoreSheetColumns(t *testing.T) {
+	s := newSiteFor(t, 240*time.Second, awayQuickly)
+	for _, n := range []int{5, 7} {
+		id := s.namedTable(n, "Alexandra")
+		s.do("watch the table", chromedp.Navigate(s.url+"/t/"+id+"?watch=1"), chromedp.WaitVisible(chromedp.CSS("#felt")))
+		for _, l := range i18n.Languages {
+			s.eval(`localStorage.setItem('pitch.lang', '`+l.Tag+`'), 'true'`, new(bool))
+			s.do("reload in "+l.Name, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#felt")))
+			waitFor(t, "the sheet's rows", func() bool { return s.count("#sheet tbody tr") > 0 }, 10*time.Second)
+			for _, sz := range []screen{sizes[0], sizes[2]} {
+				scale := 1.0
+				if sz.phone {
+					scale = 2
+				}
+				s.do("resize", chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(scale)), chromedp.Sleep(200*time.Millisecond))
+				var probs []string
+				s.eval(sheetJS, &probs)
+				for _, p := range probs {
+					t.Errorf("%d seats, %s, %s: the score sheet: %s", n, l.Tag, sz.name, p)
+				}
+				if n == 5 && sz.name == "desktop" && (l.Tag == "ja" || l.Tag == "el") {
+					png, err := chromedp.Run(s.ctx, chromedp.Screenshot(chromedp.CSS(`section.panel:has(#sheet)`)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(s.shots, "sheet-5-"+l.Tag+".png"), png, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
+		}
+	}
+}
