@@ -49,6 +49,23 @@ type Fairness struct {
 	// seats that sent none (bots, absent players) are not listed.
 	Contributions []Contribution `json:"contributions"`
 	DealtAt       string         `json:"dealt_at"` // when the hand was dealt (FairTimeFormat)
+	// Dealer is the seat that deals the hand, as the states named it
+	// with the commitment before the deal (fair.next.dealer); nil in
+	// records from before it was written. It must be the record's dealer.
+	Dealer *int `json:"dealer,omitempty"`
+	// Abandoned are the commitments the server published for this hand
+	// and then dropped before the deal, oldest first, their secrets
+	// revealed; none at an honest server that kept running or restarted.
+	Abandoned []Abandoned `json:"abandoned,omitempty"`
+}
+
+// Abandoned is a commitment published for a hand and dropped before its
+// deal (docs/fairness.md): a checker that was shown it learns why the
+// commitment it saw is not the record's, and is warned.
+type Abandoned struct {
+	Commitment  string `json:"commitment"`   // as published
+	Secret      string `json:"secret"`       // its secret, revealed with the hand
+	CommittedAt string `json:"committed_at"` // when it was published (FairTimeFormat)
 }
 
 // Contribution is one seated person's random value for a deal.
@@ -73,6 +90,25 @@ func ParseHex32(s, what string) ([32]byte, error) {
 		return out, fmt.Errorf("%s must be 64 hexadecimal digits (0-9, a-f): %v", what, err)
 	}
 	return out, nil
+}
+
+// parseRecordHex reads 32 bytes as a record writes them: 64 lower-case
+// hexadecimal digits exactly (docs/fairness.md); what names the value.
+func parseRecordHex(s, what string) ([32]byte, error) {
+	if len(s) == 64 && strings.ToLower(s) != s {
+		return [32]byte{}, fmt.Errorf("%s must be written in lower-case hexadecimal digits (0-9, a-f), as the record format says", what)
+	}
+	return ParseHex32(s, what)
+}
+
+// parseFairTime reads a time as a record writes it: exactly
+// FairTimeFormat (UTC, "Z", six digits of fraction); what names it.
+func parseFairTime(s, what string) (time.Time, error) {
+	t, err := time.Parse(FairTimeFormat, s)
+	if err != nil || t.Format(FairTimeFormat) != s {
+		return t, fmt.Errorf("%s %q is not a time written as 2026-01-02T15:04:05.000000Z (UTC, six digits after the second, no other offset)", what, s)
+	}
+	return t, nil
 }
 
 // FairSeed returns the seed of a deal: SHA-256 of fairDomain, the secret,
@@ -164,20 +200,41 @@ func ParseFairness(raw json.RawMessage) (*Fairness, error) {
 	dec.DisallowUnknownFields()
 	var f Fairness
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("the fairness object does not read: %v; it has algorithm, version, commitment, secret, committed_at, contributions and dealt_at", err)
+		return nil, fmt.Errorf("the fairness object does not read: %v; it has algorithm (a string), version (a number), commitment, secret, committed_at, contributions (a list of seat, name, value, at), dealt_at, and perhaps dealer and abandoned, and nothing else", err)
 	}
 	var missing []string
 	for _, m := range []struct {
 		name string
 		ok   bool
 	}{{"algorithm", f.Algorithm != ""}, {"version", f.Version != 0}, {"commitment", f.Commitment != ""},
-		{"secret", f.Secret != ""}, {"committed_at", f.CommittedAt != ""}, {"dealt_at", f.DealtAt != ""}} {
+		{"secret", f.Secret != ""}, {"committed_at", f.CommittedAt != ""}, {"contributions", f.Contributions != nil},
+		{"dealt_at", f.DealtAt != ""}} {
 		if !m.ok {
 			missing = append(missing, m.name)
 		}
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("the fairness object lacks %s", strings.Join(missing, ", "))
+	}
+	// A contribution's seat 0 reads as if absent: look at the fields.
+	var fields struct {
+		Contributions []map[string]json.RawMessage `json:"contributions"`
+		Abandoned     []map[string]json.RawMessage `json:"abandoned"`
+	}
+	_ = json.Unmarshal(raw, &fields) // it decoded above
+	for i, c := range fields.Contributions {
+		for _, k := range []string{"seat", "value", "at"} {
+			if _, ok := c[k]; !ok {
+				return nil, fmt.Errorf("contribution %d of the fairness object lacks %s; a contribution has seat, value, at and perhaps name", i+1, k)
+			}
+		}
+	}
+	for i, a := range fields.Abandoned {
+		for _, k := range []string{"commitment", "secret", "committed_at"} {
+			if _, ok := a[k]; !ok {
+				return nil, fmt.Errorf("abandoned commitment %d of the fairness object lacks %s; it has commitment, secret and committed_at", i+1, k)
+			}
+		}
 	}
 	return &f, nil
 }
@@ -187,15 +244,21 @@ type FairReport struct {
 	Seed     string   // the deal's seed in hex, once worked out
 	Checks   []string // the checks that held, in words
 	Problems []string // the checks that failed, in words: what is wrong
+	// Warnings are what the record admits that a checker should know
+	// although the deal checks: commitments abandoned before the deal.
+	Warnings []string
 }
 
 // OK reports whether every check held.
 func (r *FairReport) OK() bool { return len(r.Problems) == 0 && len(r.Checks) > 0 }
 
-// VerifyFairness checks a hand record's fairness object: the algorithm is
-// known, the secret's SHA-256 is the commitment, the commitment was
-// published before every contribution and the deal after them, and the
-// deal of the seed is exactly the record's hands, widow and stock.
+// VerifyFairness checks a hand record's fairness object (docs/fairness.md,
+// "Checking a hand"): the algorithm is known, the secret's SHA-256 is the
+// commitment, the commitment was published before every contribution and
+// the deal after them, the contributions are from seats of the game in
+// ascending order, the dealer is the one committed to, and the deal of
+// the seed is exactly the record's hands, widow and stock. Abandoned
+// commitments are checked and reported as warnings.
 func VerifyFairness(r *Record) *FairReport {
 	rep := &FairReport{}
 	bad := func(format string, args ...any) { rep.Problems = append(rep.Problems, fmt.Sprintf(format, args...)) }
@@ -213,11 +276,11 @@ func VerifyFairness(r *Record) *FairReport {
 		bad("the algorithm is %q version %d; this verifier knows %q version %d", f.Algorithm, f.Version, FairAlgorithm, FairVersion)
 		return rep
 	}
-	secret, err := ParseHex32(f.Secret, "the secret")
+	secret, err := parseRecordHex(f.Secret, "the secret")
 	if err != nil {
 		bad("%v", err)
 	}
-	commitment, err2 := ParseHex32(f.Commitment, "the commitment")
+	commitment, err2 := parseRecordHex(f.Commitment, "the commitment")
 	if err2 != nil {
 		bad("%v", err2)
 	}
@@ -228,11 +291,18 @@ func VerifyFairness(r *Record) *FairReport {
 			ok("the commitment is the SHA-256 of the revealed secret")
 		}
 	}
+	if f.Dealer != nil {
+		if *f.Dealer != r.Dealer {
+			bad("the dealer named with the commitment is seat %d, but the record's dealer is seat %d", *f.Dealer, r.Dealer)
+		} else {
+			ok("the dealer is the one named with the commitment (seat %d)", r.Dealer)
+		}
+	}
 	// The order: commitment, then contributions, then the deal.
 	parse := func(s, what string) (time.Time, bool) {
-		t, err := time.Parse(time.RFC3339Nano, s)
+		t, err := parseFairTime(s, what)
 		if err != nil {
-			bad("%s %q is not a time such as 2026-01-02T15:04:05.000000Z", what, s)
+			bad("%v", err)
 			return t, false
 		}
 		return t, true
@@ -244,16 +314,22 @@ func VerifyFairness(r *Record) *FairReport {
 		bad("the deal (%s) is dated before the commitment was published (%s)", f.DealtAt, f.CommittedAt)
 		order = false
 	}
-	seen := map[int]bool{}
-	for _, c := range f.Contributions {
-		if c.Seat < 0 || c.Seat >= r.Game.Seats() {
-			bad("a contribution is from seat %d; the seats are 0 to %d", c.Seat, r.Game.Seats()-1)
+	seats := len(r.Hands) // the record's hands, one a seat (ReadRecord checks the game has as many)
+	valid := err == nil
+	for i, c := range f.Contributions {
+		if c.Seat < 0 || c.Seat >= seats {
+			bad("a contribution is from seat %d; the seats are 0 to %d", c.Seat, seats-1)
+			valid, order = false, false
 			continue
 		}
-		if seen[c.Seat] {
-			bad("seat %d contributes twice", c.Seat)
+		if i > 0 && f.Contributions[i-1].Seat >= c.Seat {
+			bad("the contributions must be listed once a seat, in ascending seat order: seat %d comes after seat %d", c.Seat, f.Contributions[i-1].Seat)
+			valid = false
 		}
-		seen[c.Seat] = true
+		if _, err := parseRecordHex(c.Value, fmt.Sprintf("seat %d's contribution", c.Seat)); err != nil {
+			bad("%v", err)
+			valid = false
+		}
 		at, okA := parse(c.At, fmt.Sprintf("seat %d's contribution time", c.Seat))
 		if !okA {
 			order = false
@@ -271,7 +347,25 @@ func VerifyFairness(r *Record) *FairReport {
 	if order {
 		ok("the commitment was published before the %d contribution(s), and the deal made after them", len(f.Contributions))
 	}
-	if err != nil {
+	for _, a := range f.Abandoned {
+		what := fmt.Sprintf("abandoned commitment %.16s…", a.Commitment)
+		s, errS := parseRecordHex(a.Secret, what+"'s secret")
+		c, errC := parseRecordHex(a.Commitment, "an abandoned commitment")
+		at, okA := parse(a.CommittedAt, what+"'s committed_at")
+		switch {
+		case errS != nil:
+			bad("%v", errS)
+		case errC != nil:
+			bad("%v", errC)
+		case FairCommitment(s) != c:
+			bad("the secret of %s does not match it", what)
+		case okA && okC && committed.Before(at):
+			bad("%s is dated after the commitment of the deal (%s)", what, f.CommittedAt)
+		case okA:
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the server dropped commitment %s (published %s) and drew again before this deal", a.Commitment, a.CommittedAt))
+		}
+	}
+	if !valid {
 		return rep
 	}
 	seed, err := FairSeed(secret, f.Contributions)
@@ -310,9 +404,11 @@ func compareDeal(r *Record, deck []Card, bad func(string, ...any)) {
 			bad("the widow: the record has %s that the deal does not give, and lacks %s", orNone(r.Widow&^s.widow), orNone(s.widow&^r.Widow))
 		}
 	case TenPoint:
+		if len(r.Stock) != len(s.stock) {
+			bad("the stock: the record has %d cards; the deal gives %d", len(r.Stock), len(s.stock))
+		}
 		for k := range s.stock {
 			if k >= len(r.Stock) {
-				bad("the stock: the record has %d cards; the deal gives 18", len(r.Stock))
 				break
 			}
 			if r.Stock[k] != s.stock[k] {

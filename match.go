@@ -87,6 +87,17 @@ func Replay(g *Game, seed uint64, actions []Action) (*Match, error) {
 	return m, nil
 }
 
+// NextDealer is the seat that deals the next hand to be dealt: the
+// awaited hand's dealer, or, while a hand is in play, the seat to its
+// dealer's left (C-2). A server names it with the commitment of that
+// deal (docs/fairness.md).
+func (m *Match) NextDealer() int {
+	if m.awaiting {
+		return m.state.Dealer()
+	}
+	return int(m.state.next(m.state.dealer))
+}
+
 // State returns the hand in progress (or the final hand once the match is over).
 func (m *Match) State() *State { return &m.state }
 

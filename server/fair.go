@@ -139,9 +139,10 @@ func (t *table) dealMove(gen int) {
 func (t *table) deal() error {
 	p := t.pending
 	now := time.Now().UTC()
+	dealer := t.match.NextDealer()
 	f := &pitch.Fairness{Algorithm: pitch.FairAlgorithm, Version: pitch.FairVersion, Commitment: p.commitment,
 		Secret: hex.EncodeToString(p.secret[:]), CommittedAt: p.committedAt.Format(pitch.FairTimeFormat),
-		Contributions: []pitch.Contribution{}}
+		Contributions: []pitch.Contribution{}, Dealer: &dealer}
 	latest := p.committedAt
 	for _, c := range p.contribs {
 		f.Contributions = append(f.Contributions, c)
@@ -269,6 +270,7 @@ type fairNextJSON struct {
 	Hand        int    `json:"hand"`
 	Commitment  string `json:"commitment"`
 	CommittedAt string `json:"committed_at"`
+	Dealer      int    `json:"dealer"` // the seat that deals it, bound to the commitment
 	Contributed []int  `json:"contributed"`
 }
 
@@ -291,7 +293,8 @@ func (t *table) fairState() *fairJSON {
 	}
 	out := &fairJSON{Dealing: t.match.AwaitingDeal() && !t.match.Over()}
 	if p := t.pending; p != nil && !t.match.Over() {
-		n := &fairNextJSON{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedAt.Format(pitch.FairTimeFormat), Contributed: []int{}}
+		n := &fairNextJSON{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedAt.Format(pitch.FairTimeFormat),
+			Dealer: t.match.NextDealer(), Contributed: []int{}}
 		for s := range p.contribs {
 			n.Contributed = append(n.Contributed, s)
 		}

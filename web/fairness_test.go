@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/chromedp/chromedp"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +34,8 @@ func nodePath() string {
 	return p
 }
 
-// jsCase is one input for the JavaScript verifier, with what Go makes of it.
+// jsCase is one input for the JavaScript verifier, with what Go makes of
+// it: the shared test vectors of the two verifiers.
 type jsCase struct {
 	Name     string          `json:"name"`
 	Record   json.RawMessage `json:"record"`
@@ -40,8 +43,10 @@ type jsCase struct {
 	Size     int             `json:"size"`
 	Seed     string          `json:"seed"`      // Go's seed (hex)
 	Deck     []string        `json:"deck"`      // Go's deck, top first
-	OK       bool            `json:"ok"`        // what Go's VerifyFairness says
+	OK       bool            `json:"ok"`        // what the page's verifier must say (Go's VerifyFairness when no Mine)
 	WantText string          `json:"want_text"` // a problem must say this when not OK
+	GoText   string          `json:"go_text"`   // Go's problems must say this, when set
+	WantWarn string          `json:"want_warn"` // a warning must say this, when set (both verifiers, without Mine)
 }
 
 // fairCase deals hand k of a game with a fair seed and returns its record
@@ -137,10 +142,15 @@ console.log(JSON.stringify(out));
 
 // TestFairnessJSMatchesGo: on 300 hands of every game, with every mix of
 // contributors, the browser's verifier computes Go's seed and deck and
-// verifies the record; on tampered records (the secret, a contribution, a
-// swapped card, the stock's order, a commitment published after a
-// contribution, a commitment other than the one the page was shown, the
-// page's own value missing) it fails, as Go's VerifyFairness does.
+// verifies the record; on the shared vectors — tampered records (the
+// secret, a contribution, a swapped card, the stock's order, a commitment
+// published after a contribution) and the cases the spec decides (upper
+// case, seat order, unknown fields, time offsets and precision, field
+// types, the dealer, abandoned commitments, an auction stock in any
+// order) — both verifiers give the same verdict, each saying what is
+// wrong. Cases with what only the page knows (the commitment and dealer
+// it was shown, its own value, a commitment replaced) check the page's
+// verdict alone.
 func TestFairnessJSMatchesGo(t *testing.T) {
 	node := nodePath()
 	if node == "" {
@@ -161,8 +171,10 @@ func TestFairnessJSMatchesGo(t *testing.T) {
 		if k >= 20 {
 			continue
 		}
-		// Tampered versions of the first hands.
-		tamper := func(name, want string, change func(m map[string]any, fm map[string]any)) {
+		// vector adds a changed version of the record: both verifiers must
+		// say ok (want "") or fail saying want (JS) and goWant (Go).
+		vector := func(name string, ok bool, want, goWant string, change func(m map[string]any, fm map[string]any)) {
+			t.Helper()
 			var m map[string]any
 			_ = json.Unmarshal(raw, &m)
 			change(m, m["fairness"].(map[string]any))
@@ -172,24 +184,127 @@ func TestFairnessJSMatchesGo(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			rep := pitch.VerifyFairness(rec)
-			if rep.OK() {
-				t.Fatalf("%s %d: Go verifies the tampered record", name, k)
+			if rep.OK() != ok {
+				t.Fatalf("%s %d: Go says ok=%v (%q), want %v", name, k, rep.OK(), rep.Problems, ok)
+			}
+			if !ok && !strings.Contains(strings.Join(rep.Problems, "\n"), goWant) {
+				t.Fatalf("%s %d: Go's problems %q do not say %q", name, k, rep.Problems, goWant)
 			}
 			c := base
-			c.Name, c.Record, c.OK, c.WantText, c.Seed, c.Deck = fmt.Sprint(name, " ", k), b, false, want, "", nil
+			c.Name, c.Record, c.OK, c.WantText, c.GoText, c.Seed, c.Deck = fmt.Sprint(name, " ", k), b, ok, want, goWant, "", nil
+			if ok {
+				c.Seed, c.Deck = base.Seed, base.Deck
+			}
 			cases = append(cases, c)
+		}
+		tamper := func(name, want string, change func(m map[string]any, fm map[string]any)) {
+			t.Helper()
+			vector(name, false, want, "", change)
 		}
 		tamper("tampered secret", "the secret does not match the commitment", func(m, fm map[string]any) {
 			fm["secret"] = strings.Repeat("0", 64)
 		})
+		cs := func(fm map[string]any) []any { return fm["contributions"].([]any) }
 		if len(f.Contributions) > 0 {
 			tamper("tampered contribution", "hand: the record has", func(m, fm map[string]any) {
-				fm["contributions"].([]any)[0].(map[string]any)["value"] = strings.Repeat("ab", 32)
+				cs(fm)[0].(map[string]any)["value"] = strings.Repeat("ab", 32)
 			})
 			tamper("commitment published after the contributions", "dated before the commitment was published", func(m, fm map[string]any) {
 				fm["committed_at"] = f.DealtAt
 			})
+			// The spec's decisions (docs/fairness.md, "The proof in the hand record").
+			vector("upper-case value", false, "contributions[0].value is written in upper-case", "lower-case", func(m, fm map[string]any) {
+				c := cs(fm)[0].(map[string]any)
+				c["value"] = strings.ToUpper(c["value"].(string))
+			})
+			vector("a seat as a string", false, `contributions[0].seat is the string "`, "cannot unmarshal string", func(m, fm map[string]any) {
+				c := cs(fm)[0].(map[string]any)
+				c["seat"] = fmt.Sprint(c["seat"])
+			})
+			vector("an unknown field in a contribution", false, "contributions[0].weight", "unknown field", func(m, fm map[string]any) {
+				cs(fm)[0].(map[string]any)["weight"] = 1
+			})
+			vector("a contribution without its time", false, "lacks contributions[0].at", "lacks at", func(m, fm map[string]any) {
+				delete(cs(fm)[0].(map[string]any), "at")
+			})
+			vector("a contribution without a name", true, "", "", func(m, fm map[string]any) {
+				delete(cs(fm)[0].(map[string]any), "name")
+			})
+			vector("a contribution time with an offset", false, "contribution time is not a time", "is not a time written as", func(m, fm map[string]any) {
+				c := cs(fm)[0].(map[string]any)
+				at, _ := time.Parse(pitch.FairTimeFormat, c["at"].(string))
+				c["at"] = at.In(time.FixedZone("", 2*3600)).Format("2006-01-02T15:04:05.000000-07:00")
+			})
 		}
+		if len(f.Contributions) > 1 {
+			vector("contributions out of seat order", false, "ascending seat order", "ascending seat order", func(m, fm map[string]any) {
+				l := cs(fm)
+				l[0], l[1] = l[1], l[0]
+			})
+			vector("a seat twice", false, "ascending seat order", "ascending seat order", func(m, fm map[string]any) {
+				l := cs(fm)
+				l[1].(map[string]any)["seat"] = l[0].(map[string]any)["seat"]
+			})
+		}
+		vector("upper-case secret", false, "secret is written in upper-case", "lower-case", func(m, fm map[string]any) {
+			fm["secret"] = strings.ToUpper(f.Secret)
+		})
+		vector("upper-case commitment", false, "commitment is written in upper-case", "lower-case", func(m, fm map[string]any) {
+			fm["commitment"] = strings.ToUpper(f.Commitment)
+		})
+		vector("an unknown field", false, "field extra that this verifier does not know", "unknown field", func(m, fm map[string]any) {
+			fm["extra"] = true
+		})
+		vector("the version as a string", false, `version is the string "1": a number belongs there`, "cannot unmarshal string", func(m, fm map[string]any) {
+			fm["version"] = "1"
+		})
+		vector("no contributions list", false, "lacks contributions", "lacks contributions", func(m, fm map[string]any) {
+			delete(fm, "contributions")
+		})
+		vector("an empty contributions list", len(f.Contributions) == 0, "hand: the record has", "hand: the record has", func(m, fm map[string]any) {
+			fm["contributions"] = []any{}
+		})
+		at, _ := time.Parse(pitch.FairTimeFormat, f.CommittedAt)
+		for _, form := range []string{"2006-01-02T15:04:05.000000+02:00", "2006-01-02T15:04:05.000Z", "2006-01-02T15:04:05.000000000Z", "2006-01-02T15:04:05Z", "2006-01-02T15:04:05.000000z"} {
+			zone := time.UTC
+			if strings.Contains(form, "+") {
+				zone = time.FixedZone("", 2*3600)
+			}
+			vector("committed_at as "+form, false, "committed_at is not a time", "is not a time written as", func(m, fm map[string]any) {
+				fm["committed_at"] = at.In(zone).Format(form)
+			})
+		}
+		vector("a date that does not exist", false, "dealt_at is not a time", "is not a time written as", func(m, fm map[string]any) {
+			fm["dealt_at"] = "2026-02-30T12:00:00.000000Z"
+		})
+		dealer := float64(r.Dealer)
+		vector("the dealer named", true, "", "", func(m, fm map[string]any) { fm["dealer"] = dealer })
+		vector("another dealer named", false, "the dealer named with the commitment is seat", "the dealer named with the commitment is seat", func(m, fm map[string]any) {
+			fm["dealer"] = float64((r.Dealer + 1) % g.Seats())
+		})
+		vector("a dealer as a string", false, `dealer is the string "`, "cannot unmarshal string", func(m, fm map[string]any) {
+			fm["dealer"] = fmt.Sprint(r.Dealer)
+		})
+		old := sha256.Sum256([]byte(fmt.Sprint("abandoned", k)))
+		oldC := pitch.FairCommitment(old)
+		abandoned := map[string]any{"commitment": hex.EncodeToString(oldC[:]), "secret": hex.EncodeToString(old[:]), "committed_at": at.Add(-time.Second).Format(pitch.FairTimeFormat)}
+		vector("an abandoned commitment", true, "", "", func(m, fm map[string]any) { fm["abandoned"] = []any{abandoned} })
+		cases[len(cases)-1].WantWarn = "dropped commitment " + abandoned["commitment"].(string)
+		vector("an abandoned commitment whose secret does not give it", false, "abandoned commitment", "does not match it", func(m, fm map[string]any) {
+			a := maps.Clone(abandoned)
+			a["secret"] = f.Secret
+			fm["abandoned"] = []any{a}
+		})
+		vector("an abandoned commitment after the deal's", false, "abandoned commitment", "is dated after the commitment of the deal", func(m, fm map[string]any) {
+			a := maps.Clone(abandoned)
+			a["committed_at"] = at.Add(time.Second).Format(pitch.FairTimeFormat)
+			fm["abandoned"] = []any{a}
+		})
+		vector("an abandoned commitment with an unknown field", false, "abandoned[0].hand", "unknown field", func(m, fm map[string]any) {
+			a := maps.Clone(abandoned)
+			a["hand"] = 1
+			fm["abandoned"] = []any{a}
+		})
 		tamper("swapped card", "hand: the record has", func(m, fm map[string]any) {
 			hands := m["deal"].(map[string]any)["hands"].([]any)
 			h0, h1 := hands[0].([]any), hands[1].([]any)
@@ -201,6 +316,13 @@ func TestFairnessJSMatchesGo(t *testing.T) {
 				st[0], st[1] = st[1], st[0]
 			})
 		}
+		if g.Variant == pitch.Auction {
+			undealt := toAny(names[g.Seats()*6:])
+			slices.Reverse(undealt)
+			vector("the undealt cards in another order", true, "", "", func(m, fm map[string]any) {
+				m["deal"].(map[string]any)["stock"] = undealt
+			})
+		}
 		if g.Variant == pitch.Pawnee {
 			tamper("widow", "hand: the record has", func(m, fm map[string]any) {
 				d := m["deal"].(map[string]any)
@@ -208,33 +330,76 @@ func TestFairnessJSMatchesGo(t *testing.T) {
 				w[0], h0[0] = h0[0], w[0]
 			})
 		}
-		// What only the page knows: the commitment it was shown, its value.
-		other := base
-		other.Name, other.OK, other.WantText = fmt.Sprint("another commitment shown ", k), false, "is not the record’s"
-		other.Mine = map[string]any{"commitment": strings.Repeat("cd", 32)}
-		cases = append(cases, other)
-		mine := base
-		mine.Name, mine.OK, mine.WantText = fmt.Sprint("the page's value left out ", k), false, "is not the one in the record"
-		mine.Mine = map[string]any{"commitment": f.Commitment, "seat": 0, "value": strings.Repeat("ef", 32), "acked": true}
-		cases = append(cases, mine)
-		if len(f.Contributions) > 0 {
-			own := base
-			own.Name = fmt.Sprint("the page's own value in ", k)
-			own.Mine = map[string]any{"commitment": f.Commitment, "seat": f.Contributions[0].Seat, "value": f.Contributions[0].Value, "acked": true}
-			cases = append(cases, own)
+		// What only the page knows: the commitment and dealer it was
+		// shown, its value, a commitment replaced before the deal.
+		page := func(name string, ok bool, want string, mine map[string]any) {
+			c := base
+			c.Name, c.OK, c.WantText, c.Mine = fmt.Sprint(name, " ", k), ok, want, mine
+			cases = append(cases, c)
 		}
+		other := strings.Repeat("cd", 32)
+		page("another commitment shown", false, "is not the record’s", map[string]any{"commitment": other})
+		page("the page's acknowledged value left out", false, "is not the one in the record",
+			map[string]any{"commitment": f.Commitment, "seat": 0, "value": strings.Repeat("ef", 32), "acked": true})
+		free := -1 // a seat the record does not list
+		for s := range g.Seats() {
+			if !slices.ContainsFunc(f.Contributions, func(c pitch.Contribution) bool { return c.Seat == s }) {
+				free = s
+				break
+			}
+		}
+		if free >= 0 {
+			page("the page's value sent before the deal left out", false, "the server dealt without it",
+				map[string]any{"commitment": f.Commitment, "seat": free, "value": strings.Repeat("ef", 32), "early": true})
+			page("the page's value sent as the deal was made, left out", true, "",
+				map[string]any{"commitment": f.Commitment, "seat": free, "value": strings.Repeat("ef", 32)})
+			cases[len(cases)-1].WantWarn = "reached the server after the deal"
+		}
+		page("the dealer shown", true, "", map[string]any{"commitment": f.Commitment, "dealer": r.Dealer})
+		page("another dealer shown", false, "as the dealer before the deal",
+			map[string]any{"commitment": f.Commitment, "dealer": (r.Dealer + 1) % g.Seats()})
+		page("a commitment replaced, not listed", false, "does not list it as abandoned",
+			map[string]any{"commitment": f.Commitment, "replaced": []any{map[string]any{"commitment": other}}})
+		if len(f.Contributions) > 0 {
+			page("the page's own value in", true, "",
+				map[string]any{"commitment": f.Commitment, "seat": f.Contributions[0].Seat, "value": f.Contributions[0].Value, "acked": true, "early": true})
+		}
+	}
+	// A replaced commitment that the record lists as abandoned: a warning.
+	{
+		r, f, _, _ := fairCase(t, 3)
+		old := sha256.Sum256([]byte("replaced"))
+		oldC := pitch.FairCommitment(old)
+		at, _ := time.Parse(pitch.FairTimeFormat, f.CommittedAt)
+		f.Abandoned = []pitch.Abandoned{{Commitment: hex.EncodeToString(oldC[:]), Secret: hex.EncodeToString(old[:]), CommittedAt: at.Add(-time.Second).Format(pitch.FairTimeFormat)}}
+		r.Fairness, _ = json.Marshal(f)
+		raw, _ := json.Marshal(r)
+		cases = append(cases, jsCase{Name: "a commitment replaced and listed", Record: raw, OK: true, WantWarn: "the record lists it as abandoned",
+			Mine: map[string]any{"commitment": f.Commitment, "replaced": []any{map[string]any{"commitment": f.Abandoned[0].Commitment}}}})
 	}
 	res := runNode(t, node, cases)
 	for i, c := range cases {
 		got := res[i]
 		r := got["result"].(map[string]any)
-		problems := fmt.Sprint(r["problems"])
+		problems, warnings := fmt.Sprint(r["problems"]), fmt.Sprint(r["warnings"])
 		if ok, _ := r["ok"].(bool); ok != c.OK {
-			t.Errorf("%s: the browser says ok=%v (problems %s), Go %v", c.Name, ok, problems, c.OK)
+			t.Errorf("%s: the browser says ok=%v (problems %s), want %v", c.Name, ok, problems, c.OK)
 			continue
 		}
 		if !c.OK && !strings.Contains(problems, c.WantText) {
 			t.Errorf("%s: the browser's problems %s do not say %q", c.Name, problems, c.WantText)
+		}
+		if !strings.Contains(warnings, c.WantWarn) || (c.WantWarn == "" && warnings != "[]") {
+			t.Errorf("%s: the browser's warnings %s, want one saying %q", c.Name, warnings, c.WantWarn)
+		}
+		if c.WantWarn != "" && c.Mine == nil {
+			rec, err := pitch.ReadRecord(strings.NewReader(string(c.Record)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep := pitch.VerifyFairness(rec); !strings.Contains(strings.Join(rep.Warnings, "\n"), c.WantWarn) {
+				t.Errorf("%s: Go's warnings %q do not say %q", c.Name, rep.Warnings, c.WantWarn)
+			}
 		}
 		if c.Seed != "" {
 			if got["seed"] != c.Seed {

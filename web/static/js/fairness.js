@@ -25,6 +25,11 @@ export const TEXT = {
   handN: 'Hand ',
   none: 'Nothing to verify yet.',
   cannot: 'The record could not be fetched: ',
+  warn: '⚠ Verified, with a warning: ',
+  off: 'Not provable: this table deals without fair deals (it was made without them, or before they existed), so no deal here can be checked.',
+  stopped: '⚠ NOT PROVABLE: this table dealt provably fair hands before and has stopped; its deals can no longer be checked.',
+  replacedLive: '⚠ The server replaced this deal’s commitment after showing it. It showed first:',
+  dealer: 'dealer:',
 };
 
 // PROBLEMS are what the verifier may find wrong, with their parameters
@@ -49,11 +54,116 @@ export const PROBLEMS = {
   widow: 'the widow: the record has {{.Got}}; the deal gives {{.Want}}',
   stock: 'the stock, card {{.N}} from the top: the record has {{.Got}}, the deal gives {{.Want}}',
   undealt: 'the undealt cards: the record has {{.Got}}; the deal leaves {{.Want}}',
+  unknownField: 'the fairness object has a field {{.Field}} that this verifier does not know: it has algorithm, version, commitment, secret, committed_at, contributions, dealt_at, and perhaps dealer and abandoned',
+  missingField: 'the fairness object lacks {{.Field}}',
+  typeString: '{{.Field}} is the string {{.Value}}: a number belongs there',
+  notNumber: '{{.Field}} is {{.Value}}: a whole number belongs there',
+  notString: '{{.Field}} is {{.Value}}: a string belongs there',
+  notList: '{{.Field}} is {{.Value}}: a list belongs there',
+  upperHex: '{{.Field}} is written in upper-case hexadecimal digits; a record writes them in lower case (0-9, a-f)',
+  order: 'the contributions must be listed once a seat, in ascending seat order: seat {{.Seat}} comes after seat {{.Prev}}',
+  badValue: 'seat {{.Seat}}’s value is not 64 hexadecimal digits',
+  dealer: 'the dealer named with the commitment is seat {{.Named}}, but the record’s dealer is seat {{.Dealer}}',
+  dealerShown: 'this page was shown seat {{.Shown}} as the dealer before the deal; the record’s dealer is seat {{.Dealer}}',
+  ignored: 'your random value ({{.Value}}) was sent before the deal and the record does not have it: the server dealt without it',
+  replaced: 'the server replaced this hand’s commitment before the deal: this page was shown {{.Old}} first, and the record does not list it as abandoned',
+  stockSize: 'the stock: the record has {{.Got}} cards; the deal gives {{.Want}}',
+  badAbandoned: 'abandoned commitment {{.Commitment}}: its secret does not give it, or its time is not before the deal’s commitment',
 };
 
+// WARNINGS are what the verifier reports although the deal checks; a
+// translation may replace them, like TEXT.
+export const WARNINGS = {
+  abandoned: 'the server dropped commitment {{.Commitment}} and drew again before this deal',
+  replacedListed: 'the server replaced the commitment this page was shown first ({{.Old}}) before the deal; the record lists it as abandoned',
+  late: 'your random value reached the server after the deal and was not used',
+};
+
+// CATALOG names each string's message in the catalogs (i18n/locales).
+const CATALOG = {
+  text: {
+    title: 'fair.title',
+    nextDeal: 'fair.nextDeal',
+    commitment: 'fair.commitment',
+    dealing: 'fair.dealing',
+    sent: 'fair.sent',
+    thisHand: 'fair.thisHand',
+    secret: 'fair.secret',
+    copy: 'fair.copy',
+    copied: 'fair.copied',
+    verify: 'fair.verify',
+    verifying: 'fair.verifying',
+    ok: 'fair.ok',
+    bad: 'fair.bad',
+    hands: 'fair.hands',
+    handN: 'fair.handN',
+    none: 'fair.none',
+    cannot: 'fair.cannot',
+    warn: 'fair.warn',
+    off: 'fair.off',
+    stopped: 'fair.stopped',
+    replacedLive: 'fair.replacedLive',
+    dealer: 'fair.dealer',
+  },
+  problems: {
+    noFairness: 'fair.problem.noFairness',
+    algorithm: 'fair.problem.algorithm',
+    noDeal: 'fair.problem.noDeal',
+    badSecret: 'fair.problem.badSecret',
+    badCommitment: 'fair.problem.badCommitment',
+    mismatch: 'fair.problem.mismatch',
+    shownOther: 'fair.problem.shownOther',
+    committedAt: 'fair.problem.committedAt',
+    dealtAt: 'fair.problem.dealtAt',
+    dealBefore: 'fair.problem.dealBefore',
+    badSeat: 'fair.problem.badSeat',
+    badTime: 'fair.problem.badTime',
+    early: 'fair.problem.early',
+    late: 'fair.problem.late',
+    notMine: 'fair.problem.notMine',
+    hand: 'fair.problem.hand',
+    widow: 'fair.problem.widow',
+    stock: 'fair.problem.stock',
+    undealt: 'fair.problem.undealt',
+    unknownField: 'fair.problem.unknownField',
+    missingField: 'fair.problem.missingField',
+    typeString: 'fair.problem.typeString',
+    notNumber: 'fair.problem.notNumber',
+    notString: 'fair.problem.notString',
+    notList: 'fair.problem.notList',
+    upperHex: 'fair.problem.upperHex',
+    order: 'fair.problem.order',
+    badValue: 'fair.problem.badValue',
+    dealer: 'fair.problem.dealer',
+    dealerShown: 'fair.problem.dealerShown',
+    ignored: 'fair.problem.ignored',
+    replaced: 'fair.problem.replaced',
+    stockSize: 'fair.problem.stockSize',
+    badAbandoned: 'fair.problem.badAbandoned',
+  },
+  warnings: {
+    abandoned: 'fair.warning.abandoned',
+    replacedListed: 'fair.warning.replacedListed',
+    late: 'fair.warning.late',
+  },
+};
+
+// translate replaces TEXT, PROBLEMS and WARNINGS by their translations:
+// t(id) gives the message id of the page's language.
+export function translate(t) {
+  for (const [k, id] of Object.entries(CATALOG.text)) TEXT[k] = t(id);
+  for (const [k, id] of Object.entries(CATALOG.problems)) PROBLEMS[k] = t(id);
+  for (const [k, id] of Object.entries(CATALOG.warnings)) WARNINGS[k] = t(id);
+}
+
 // say fills in problem key with p.
-function say(key, p) {
-  return PROBLEMS[key].replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, k) => (p && k in p ? String(p[k]) : ''));
+function say(key, p) { return fill(PROBLEMS[key], p); }
+
+// warn fills in warning key with p.
+function warn(key, p) { return fill(WARNINGS[key], p); }
+
+function fill(text, p) {
+  return text.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, k) => (p && k in p ? String(p[k]) : ''));
 }
 
 // ---------- the algorithm (docs/fairness.md) ----------
@@ -174,85 +284,176 @@ export function dealOut(deck, variant, seats, dealer) {
   return { hands, rest: deck.slice(n) };
 }
 
-// micros reads a time as written in a fairness object (UTC, with Z) as
+// micros reads a time as written in a fairness object — exactly
+// 2026-01-02T15:04:05.000000Z: UTC, six digits after the second — as
 // microseconds since 1970, or null.
 function micros(s) {
-  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(String(s));
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.(\d{6})Z$/.exec(typeof s === 'string' ? s : '');
   if (!m) return null;
   const base = Date.parse(m[1] + 'Z');
-  return isNaN(base) ? null : base * 1000 + Number(((m[2] || '') + '000000').slice(0, 6));
+  if (isNaN(base) || new Date(base).toISOString().slice(0, 19) !== m[1]) return null;
+  return base * 1000 + Number(m[2]);
 }
 
 const setText = (list) => list.map(cardNumber).sort((a, b) => a - b).map(cardName).join(' ');
 
-// verifyRecord checks a hand record's fairness object by itself; mine is
-// what this page knows of the deal, when it was at the table: the
-// commitment it was shown before the deal, and its own value and seat
-// (acked: the server said it had the value before the deal). It returns
-// {ok, seed, checks, problems}.
+// FIELDS are the fields of a fairness object (version 1), of a
+// contribution and of an abandoned commitment, each with its type and
+// whether it must be present; nothing else is allowed.
+const FIELDS = {
+  fairness: { algorithm: ['string', true], version: ['int', true], commitment: ['string', true], secret: ['string', true],
+    committed_at: ['string', true], contributions: ['list', true], dealt_at: ['string', true], dealer: ['int', false], abandoned: ['list', false] },
+  contribution: { seat: ['int', true], name: ['string', false], value: ['string', true], at: ['string', true] },
+  abandoned: { commitment: ['string', true], secret: ['string', true], committed_at: ['string', true] },
+};
+
+// shapeProblem says what is wrong with the fields of o (a kind of
+// FIELDS) named path, or '' when nothing is.
+function shapeProblem(o, kind, path) {
+  if (!o || typeof o !== 'object' || Array.isArray(o)) return say('missingField', { Field: path });
+  const spec = FIELDS[kind];
+  for (const k of Object.keys(o)) if (!(k in spec)) return say('unknownField', { Field: path === 'fairness' ? k : path + '.' + k });
+  for (const [k, [type, required]] of Object.entries(spec)) {
+    const v = o[k], field = path === 'fairness' ? k : path + '.' + k;
+    if (v === undefined || v === null || v === '' || (k === 'version' && v === 0)) {
+      if (required) return say('missingField', { Field: field });
+      continue;
+    }
+    if (type === 'int' && !Number.isInteger(v)) return say(typeof v === 'string' ? 'typeString' : 'notNumber', { Field: field, Value: JSON.stringify(v) });
+    if (type === 'string' && typeof v !== 'string') return say('notString', { Field: field, Value: JSON.stringify(v) });
+    if (type === 'list') {
+      if (!Array.isArray(v)) return say('notList', { Field: field, Value: JSON.stringify(v) });
+      const inner = k === 'contributions' ? 'contribution' : 'abandoned';
+      for (let i = 0; i < v.length; i++) {
+        const p = shapeProblem(v[i], inner, k + '[' + i + ']');
+        if (p) return p;
+      }
+    }
+  }
+  return '';
+}
+
+// recordHex reads 32 bytes as a record writes them (64 lower-case hex
+// digits), or pushes what is wrong (field: its name; key: the problem for
+// anything but upper case) and gives null.
+function recordHex(h, field, key, p, problems) {
+  if (typeof h === 'string' && /^[0-9a-f]*[A-F][0-9a-fA-F]*$/.test(h) && h.length === 64) {
+    problems.push(say('upperHex', { Field: field }));
+    return null;
+  }
+  const b = /^[0-9a-f]{64}$/.test(h) ? hexToBytes(h) : null;
+  if (!b) problems.push(say(key, p));
+  return b;
+}
+
+// verifyRecord checks a hand record's fairness object by itself
+// (docs/fairness.md, "Checking a hand"); mine is what this page knows of
+// the deal, when it watched the table: the commitment it was shown before
+// the deal (and any it was shown first, replaced), the dealer shown with
+// it, and, when it contributed, its seat and value — acked: the server
+// said it had the value; early: it was sent before the deal fell due or
+// well before the deal was seen. It returns {ok, seed, checks, problems,
+// warnings}.
 export async function verifyRecord(rec, mine) {
-  const checks = [], problems = [];
-  const out = () => ({ ok: problems.length === 0 && checks.length > 0, seed, checks, problems });
+  const checks = [], problems = [], warnings = [];
+  const out = () => ({ ok: problems.length === 0 && checks.length > 0, seed, checks, problems, warnings });
   let seed = '';
   const f = rec && rec.fairness;
   if (!f || typeof f !== 'object') {
     problems.push(say('noFairness'));
     return out();
   }
+  const shape = shapeProblem(f, 'fairness', 'fairness');
+  if (shape) {
+    problems.push(shape);
+    return out();
+  }
   if (f.algorithm !== ALGORITHM || f.version !== VERSION) {
     problems.push(say('algorithm', { Algorithm: f.algorithm, Version: f.version, Known: ALGORITHM, KnownVersion: VERSION }));
     return out();
   }
-  const g = GAMES[String(rec.variant).toLowerCase()];
+  const variant = String(rec.variant).toLowerCase();
+  const g = GAMES[variant];
   const hands = rec.deal && rec.deal.hands;
   if (!g || !Array.isArray(hands) || !Number.isInteger(rec.dealer)) {
     problems.push(say('noDeal'));
     return out();
   }
-  const secret = hexToBytes(f.secret), commitment = hexToBytes(f.commitment);
-  if (!secret) problems.push(say('badSecret'));
-  if (!commitment) problems.push(say('badCommitment'));
+  const seats = hands.length; // the record's hands, one a seat
+  const secret = recordHex(f.secret, 'secret', 'badSecret', {}, problems);
+  const commitment = recordHex(f.commitment, 'commitment', 'badCommitment', {}, problems);
   if (secret && commitment) {
     const h = bytesToHex(await sha256(secret));
-    if (h !== f.commitment.toLowerCase()) problems.push(say('mismatch', { Hash: h, Commitment: f.commitment }));
+    if (h !== f.commitment) problems.push(say('mismatch', { Hash: h, Commitment: f.commitment }));
     else checks.push('the commitment is the SHA-256 of the revealed secret');
   }
+  if (f.dealer !== undefined && f.dealer !== null) {
+    if (f.dealer !== rec.dealer) problems.push(say('dealer', { Named: f.dealer, Dealer: rec.dealer }));
+    else checks.push('the dealer is the one named with the commitment');
+  }
   if (mine && mine.commitment) {
-    if (mine.commitment.toLowerCase() !== String(f.commitment).toLowerCase()) {
+    if (mine.commitment.toLowerCase() !== f.commitment.toLowerCase()) {
       problems.push(say('shownOther', { Shown: mine.commitment, Commitment: f.commitment }));
     } else {
       checks.push('the commitment is the one this page was shown before the deal');
     }
   }
+  if (mine && Number.isInteger(mine.dealer)) {
+    if (mine.dealer !== rec.dealer) problems.push(say('dealerShown', { Shown: mine.dealer, Dealer: rec.dealer }));
+    else checks.push('the dealer is the one this page was shown before the deal');
+  }
   // The order: commitment, then contributions, then the deal.
-  const cs = Array.isArray(f.contributions) ? f.contributions : [];
+  const cs = f.contributions;
   const committed = micros(f.committed_at), dealt = micros(f.dealt_at);
-  let order = committed !== null && dealt !== null;
+  let order = committed !== null && dealt !== null, valid = !!secret;
   if (committed === null) problems.push(say('committedAt'));
   if (dealt === null) problems.push(say('dealtAt'));
   if (order && dealt < committed) { problems.push(say('dealBefore')); order = false; }
-  for (const c of cs) {
-    if (!Number.isInteger(c.seat) || c.seat < 0 || c.seat >= hands.length) {
-      problems.push(say('badSeat', { Seat: c.seat, Last: hands.length - 1 }));
-      order = false;
-      continue;
+  cs.forEach((c, i) => {
+    if (c.seat < 0 || c.seat >= seats) {
+      problems.push(say('badSeat', { Seat: c.seat, Last: seats - 1 }));
+      valid = order = false;
+      return;
     }
+    if (i > 0 && cs[i - 1].seat >= c.seat) {
+      problems.push(say('order', { Seat: c.seat, Prev: cs[i - 1].seat }));
+      valid = false;
+    }
+    if (!recordHex(c.value, 'contributions[' + i + '].value', 'badValue', { Seat: c.seat }, problems)) valid = false;
     const at = micros(c.at);
-    if (at === null) { problems.push(say('badTime', { Seat: c.seat })); order = false; continue; }
+    if (at === null) { problems.push(say('badTime', { Seat: c.seat })); order = false; return; }
     if (committed !== null && at < committed) {
       problems.push(say('early', { Seat: c.seat }));
       order = false;
     }
     if (dealt !== null && at > dealt) { problems.push(say('late', { Seat: c.seat })); order = false; }
-  }
+  });
   if (order) checks.push('the commitment was published before the contributions, and the deal made after them');
+  const abandoned = f.abandoned || [];
+  for (let i = 0; i < abandoned.length; i++) {
+    const a = abandoned[i], p = problems.length;
+    const s = recordHex(a.secret, 'abandoned[' + i + '].secret', 'badAbandoned', { Commitment: a.commitment }, problems);
+    const c = s && recordHex(a.commitment, 'abandoned[' + i + '].commitment', 'badAbandoned', { Commitment: a.commitment }, problems);
+    const at = micros(a.committed_at);
+    if (problems.length > p) continue;
+    if (bytesToHex(await sha256(s)) !== a.commitment || at === null || (committed !== null && at > committed)) {
+      problems.push(say('badAbandoned', { Commitment: a.commitment }));
+    } else if (c) {
+      warnings.push(warn('abandoned', { Commitment: a.commitment }));
+    }
+  }
+  for (const old of (mine && mine.replaced) || []) {
+    if (abandoned.some((a) => a.commitment === String(old.commitment).toLowerCase())) warnings.push(warn('replacedListed', { Old: old.commitment }));
+    else problems.push(say('replaced', { Old: old.commitment }));
+  }
   if (mine && mine.value) {
     const found = cs.find((c) => c.seat === mine.seat);
     if (found && String(found.value).toLowerCase() === mine.value.toLowerCase()) checks.push('your own random value is in the deal');
     else if (mine.acked || found) problems.push(say('notMine', { Value: mine.value }));
-    else checks.push('your random value came after the deal and was not used');
+    else if (mine.early) problems.push(say('ignored', { Value: mine.value }));
+    else warnings.push(warn('late'));
   }
-  if (!secret) return out();
+  if (!valid) return out();
   let seedBytes;
   try {
     seedBytes = await fairSeed(f.secret, cs);
@@ -262,20 +463,20 @@ export async function verifyRecord(rec, mine) {
   }
   seed = bytesToHex(seedBytes);
   const size = g.jokers ? 54 : 52;
-  const deal = dealOut(await fairDeck(seedBytes, size), String(rec.variant).toLowerCase(), hands.length, rec.dealer);
+  const deal = dealOut(await fairDeck(seedBytes, size), variant, seats, rec.dealer);
   const before = problems.length;
   deal.hands.forEach((h, i) => {
     const want = setText(h.map(cardName)), got = setText(hands[i] || []);
     if (want !== got) problems.push(say('hand', { Seat: i, Got: got, Want: want }));
   });
-  const variant = String(rec.variant).toLowerCase();
   if (variant === 'pawnee') {
     const want = setText(deal.rest.map(cardName)), got = setText(rec.deal.widow || []);
     if (want !== got) problems.push(say('widow', { Got: got, Want: want }));
   } else if (variant === 'ten-point') {
     const stock = rec.deal.stock || [];
+    if (stock.length !== deal.rest.length) problems.push(say('stockSize', { Got: stock.length, Want: deal.rest.length }));
     deal.rest.forEach((c, k) => {
-      if (cardNumber(stock[k]) !== c) problems.push(say('stock', { N: k + 1, Got: stock[k], Want: cardName(c) }));
+      if (k < stock.length && cardNumber(stock[k]) !== c) problems.push(say('stock', { N: k + 1, Got: stock[k], Want: cardName(c) }));
     });
   } else if (rec.deal.stock && rec.deal.stock.length) {
     const want = setText(deal.rest.map(cardName)), got = setText(rec.deal.stock);
@@ -287,14 +488,24 @@ export async function verifyRecord(rec, mine) {
 
 // ---------- at the table ----------
 
+// What this page knows of each deal of a table is kept in localStorage
+// (pitch.fair.TABLE): under each hand's number, the commitment it was
+// shown before the deal (and any it was shown first and saw replaced),
+// the dealer shown with it, and for a seated page its seat and value;
+// under "table", whether the table ever dealt fairly.
+
 const mineKey = (id) => 'pitch.fair.' + id;
+
+// LATE_MS: a value sent this long before the page saw the deal reached
+// the server before the deal, whatever the server says.
+const LATE_MS = 1500;
 
 function loadMine(id) {
   try { return JSON.parse(localStorage.getItem(mineKey(id))) || {}; } catch (e) { return {}; }
 }
 
 function saveMine(id, all) {
-  const hands = Object.keys(all).map(Number).sort((a, b) => b - a);
+  const hands = Object.keys(all).filter((k) => /^\d+$/.test(k)).map(Number).sort((a, b) => b - a);
   for (const n of hands.slice(30)) delete all[n]; // the last 30 hands are enough
   try { localStorage.setItem(mineKey(id), JSON.stringify(all)); } catch (e) { /* private mode: kept in memory only */ }
 }
@@ -306,32 +517,59 @@ function mineFor(id) {
   return memory[id];
 }
 
-// onFairState is called with every state as it arrives: it remembers the
-// commitment shown before each deal and, for a seated player, sends the
-// page's own random value for a new commitment (send: a message sender).
+// onFairState is called with every state as it arrives, seated or
+// watching: it remembers the commitment and the dealer shown before each
+// deal — never replacing a commitment silently — and, for a seated page,
+// sends the page's own random value for the commitment (again after a
+// reconnection, m.fresh, when the server does not list it). send is a
+// message sender that says whether the message went out.
 export function onFairState(id, m, send) {
   const f = m && m.fair;
-  if (!f || !f.next) return;
+  if (!f) return; // a table without fair deals: renderFair says so
   const all = mineFor(id);
-  const n = f.next.hand;
-  let mine = all[n];
-  if (!mine || mine.commitment !== f.next.commitment) {
-    mine = all[n] = { commitment: f.next.commitment, seat: m.seat };
+  let dirty = false;
+  if (!all.table) { all.table = { fair: true }; dirty = true; }
+  // Deals this page now sees made: a value it sent well before is early.
+  const dealtUpTo = f.next ? f.next.hand - 1 : f.last ? f.last.hand : 0;
+  for (const [k, e] of Object.entries(all)) {
+    if (!/^\d+$/.test(k) || Number(k) > dealtUpTo || e.seenDealt) continue;
+    e.seenDealt = Date.now();
+    if (e.sentAt && e.seenDealt - e.sentAt > LATE_MS) e.early = true;
+    dirty = true;
   }
-  if (m.seat >= 0 && f.next.contributed.includes(m.seat)) {
-    if (mine.value && !mine.acked) { mine.acked = true; saveMine(id, all); }
-    return;
+  if (f.next) {
+    const n = f.next.hand;
+    let mine = all[n];
+    if (!mine) {
+      mine = all[n] = { commitment: f.next.commitment, seat: m.seat };
+      dirty = true;
+    } else if (mine.commitment !== f.next.commitment) {
+      // The server drew again: keep what it showed first, for the check.
+      (mine.replaced = mine.replaced || []).push({ commitment: mine.commitment });
+      mine.commitment = f.next.commitment;
+      for (const k of ['value', 'acked', 'early', 'sentAt']) delete mine[k];
+      dirty = true;
+    }
+    if (Number.isInteger(f.next.dealer) && !Number.isInteger(mine.dealer)) { mine.dealer = f.next.dealer; dirty = true; }
+    if (m.seat >= 0 && !mine.value && mine.seat !== m.seat) { mine.seat = m.seat; dirty = true; }
+    if (m.seat >= 0 && f.next.contributed.includes(m.seat)) {
+      if (mine.value && !mine.acked) { mine.acked = true; dirty = true; }
+    } else if (m.seat >= 0 && !m.match_over && (!mine.value || m.fresh)) {
+      if (!mine.value) {
+        const v = new Uint8Array(32);
+        crypto.getRandomValues(v);
+        mine.value = bytesToHex(v);
+        dirty = true;
+      }
+      saveMine(id, all); // kept before it is sent
+      if (send({ type: 'contribute', commitment: mine.commitment, value: mine.value }) !== false) {
+        if (!f.dealing) mine.early = true; // sent before the deal fell due
+        if (!mine.sentAt) mine.sentAt = Date.now();
+        dirty = true;
+      }
+    }
   }
-  if (m.seat >= 0 && !mine.value && !m.match_over) {
-    const v = new Uint8Array(32);
-    crypto.getRandomValues(v);
-    mine.value = bytesToHex(v);
-    mine.seat = m.seat;
-    saveMine(id, all);
-    send({ type: 'contribute', commitment: mine.commitment, value: mine.value });
-  } else {
-    saveMine(id, all);
-  }
+  if (dirty) saveMine(id, all);
 }
 
 // verifyHand fetches hand n's record and verifies it with what this page
@@ -347,11 +585,34 @@ const results = {}; // "id/n" → the result shown, once verified
 
 // showResult writes a verification's outcome into el.
 function showResult(el, r) {
-  el.classList.toggle('fair-ok', r.ok);
+  const warned = r.ok && r.warnings && r.warnings.length > 0;
+  el.classList.toggle('fair-ok', r.ok && !warned);
+  el.classList.toggle('fair-warn', warned);
   el.classList.toggle('fair-bad', !r.ok);
-  el.textContent = r.ok ? TEXT.ok : TEXT.bad + r.problems.join('; ');
+  el.classList.remove('fair-off');
+  el.textContent = !r.ok ? TEXT.bad + r.problems.concat(r.warnings || []).join('; ') : warned ? TEXT.warn + r.warnings.join('; ') : TEXT.ok;
   el.title = r.checks.concat(r.seed ? ['seed ' + r.seed] : []).join('\n');
-  el.dataset.verified = r.ok ? 'ok' : 'bad';
+  el.dataset.verified = !r.ok ? 'bad' : warned ? 'warn' : 'ok';
+}
+
+// showOff says in el that the deals of table id cannot be checked: plainly
+// at a table that never dealt fairly, as a failure at one that did.
+function showOff(el, id) {
+  const was = !!(mineFor(id).table || {}).fair;
+  el.classList.remove('fair-ok', 'fair-warn');
+  el.classList.toggle('fair-bad', was);
+  el.classList.toggle('fair-off', !was);
+  el.textContent = was ? TEXT.stopped : TEXT.off;
+  el.title = '';
+  el.dataset.verified = was ? 'bad' : 'off';
+}
+
+// summaryFair shows in the hand summary's el whether hand n's deal at
+// table id (state m) checks: verified in the page, or not provable.
+export function summaryFair(el, m, id, n) {
+  el.hidden = false;
+  if (m.fair) verifyInto(el, id, n); // the deal checked here, not taken on trust
+  else showOff(el, id);
 }
 
 // verifyInto verifies hand n and shows the outcome in el.
@@ -397,23 +658,41 @@ function copyable(label, value, testid) {
 let drawn = ''; // what renderFair last drew, to keep its buttons while nothing changed
 
 // renderFair draws the fair-deal panel (box) for state m of table id: the
-// next commitment, the hand's commitment, the last secret, and a Verify
-// button for each finished hand. The panel is hidden at tables without
-// fair deals.
+// next commitment and its dealer, the hand's commitment, the last secret,
+// a warning for a commitment the server replaced, and a Verify button for
+// each finished hand. At a table without fair deals it says that its
+// deals are not provable.
 export function renderFair(box, m, id) {
   const panel = box.closest('section') || box;
   const f = m && m.fair;
-  panel.hidden = !f;
-  if (!f) return;
+  panel.hidden = false;
   const head = panel.querySelector('h2');
   if (head && head.textContent !== TEXT.title) head.textContent = TEXT.title;
   const finished = m.sheet.length;
-  const key = JSON.stringify([f, finished, m.seat]);
+  const all = mineFor(id);
+  const key = JSON.stringify([f, finished, m.seat, !!(all.table || {}).fair]);
   if (key === drawn) return;
   drawn = key;
+  if (!f) {
+    const p = document.createElement('p');
+    p.className = 'fair-result fair-verdict';
+    showOff(p, id);
+    box.replaceChildren(p);
+    return;
+  }
   const parts = [];
+  for (const n of [f.hand && f.hand.hand, f.next && f.next.hand]) {
+    const mine = n && all[n];
+    for (const old of (mine && mine.replaced) || []) {
+      const p = copyable(TEXT.replacedLive, old.commitment, 'replaced');
+      p.classList.add('fair-result', 'fair-bad');
+      parts.push(p);
+    }
+  }
   if (f.next) {
-    parts.push(copyable((f.dealing ? TEXT.handN + f.next.hand : TEXT.nextDeal) + ', ' + TEXT.commitment, f.next.commitment, 'next'));
+    const seat = m.table && m.table.seats && m.table.seats[f.next.dealer];
+    const dealer = Number.isInteger(f.next.dealer) ? ' (' + TEXT.dealer + ' ' + ((seat && seat.name) || '#' + f.next.dealer) + ')' : '';
+    parts.push(copyable((f.dealing ? TEXT.handN + f.next.hand : TEXT.nextDeal) + dealer + ', ' + TEXT.commitment, f.next.commitment, 'next'));
     if (f.dealing) parts.push(Object.assign(document.createElement('p'), { className: 'hint fair-dealing', textContent: TEXT.dealing }));
     if (m.seat >= 0 && f.next.contributed.includes(m.seat)) parts.push(Object.assign(document.createElement('p'), { className: 'hint', textContent: TEXT.sent }));
   }

@@ -7,37 +7,7 @@ import {
   SUITS, suitName, cardLabel, cardText, gameName, POINT_KEYS, phaseVerb, levelName, seatLabel, seatNo,
   $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode, errorText,
 } from './util.js';
-import { onFairState, renderFair, verifyInto, TEXT as FAIR_TEXT, PROBLEMS as FAIR_PROBLEMS } from './fairness.js';
-
-// The fair-deal panel's words, from the catalog.
-const FAIR_KEYS = {
-  title: 'fair.title', nextDeal: 'fair.nextDeal', commitment: 'fair.commitment', dealing: 'fair.dealing', sent: 'fair.sent',
-  thisHand: 'fair.thisHand', secret: 'fair.secret', copy: 'fair.copy', copied: 'fair.copied', verify: 'fair.verify',
-  verifying: 'fair.verifying', ok: 'fair.ok', bad: 'fair.bad', hands: 'fair.hands', handN: 'fair.handN', none: 'fair.none',
-  cannot: 'fair.cannot',
-};
-// The verifier's findings, from the catalog.
-const FAIR_PROBLEM_KEYS = {
-  noFairness: 'fair.problem.noFairness',
-  algorithm: 'fair.problem.algorithm',
-  noDeal: 'fair.problem.noDeal',
-  badSecret: 'fair.problem.badSecret',
-  badCommitment: 'fair.problem.badCommitment',
-  mismatch: 'fair.problem.mismatch',
-  shownOther: 'fair.problem.shownOther',
-  committedAt: 'fair.problem.committedAt',
-  dealtAt: 'fair.problem.dealtAt',
-  dealBefore: 'fair.problem.dealBefore',
-  badSeat: 'fair.problem.badSeat',
-  badTime: 'fair.problem.badTime',
-  early: 'fair.problem.early',
-  late: 'fair.problem.late',
-  notMine: 'fair.problem.notMine',
-  hand: 'fair.problem.hand',
-  widow: 'fair.problem.widow',
-  stock: 'fair.problem.stock',
-  undealt: 'fair.problem.undealt',
-};
+import { onFairState, renderFair, summaryFair, translate as translateFair } from './fairness.js';
 import { t, num } from './i18n.js';
 
 // ---------- state ----------
@@ -105,8 +75,7 @@ export async function initTable(id) {
   $('#chat-form').addEventListener('submit', (ev) => { ev.preventDefault(); sendChat($('#chat-text').value); });
   for (const b of document.querySelectorAll('#chat-quick button')) b.addEventListener('click', () => sendChat(b.textContent));
   $('#chat-text').placeholder = t('chat.placeholder');
-  for (const [k, id] of Object.entries(FAIR_KEYS)) FAIR_TEXT[k] = t(id);
-  for (const [k, id] of Object.entries(FAIR_PROBLEM_KEYS)) FAIR_PROBLEMS[k] = t(id);
+  translateFair(t);
   roving($('#hand'), 0);
   window.addEventListener('online', () => { if (!app.ws) reconnectNow(); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden && !app.ws) reconnectNow(); });
@@ -1291,8 +1260,7 @@ function showSummary(lh) {
   body.replaceChildren(...parts);
   $('#summary-record').href = '/api/tables/' + encodeURIComponent(app.id) + '/hands/' + lh.hand;
   $('#summary-replay').href = '/t/' + encodeURIComponent(app.id) + '/hands/' + lh.hand;
-  $('#summary-fair').hidden = !m.fair;
-  if (m.fair) verifyInto($('#summary-fair'), app.id, lh.hand); // the deal checked here, not taken on trust
+  summaryFair($('#summary-fair'), m, app.id, lh.hand); // checked here, not taken on trust; or not provable
   const dlg = $('#summary');
   if (!dlg.open) {
     if (typeof dlg.showModal === 'function') dlg.showModal(); else dlg.setAttribute('open', '');
