@@ -592,3 +592,34 @@ func TestSimAgainst(t *testing.T) {
 		t.Errorf("sim --against --matches: exit %d stderr %q", code, stderr)
 	}
 }
+
+// `pitch sim --ratings` rates --levels against each other and prints
+// them as JSON in the form rating/bots/VARIANT.json keeps; the flags of
+// the other modes are refused with it, and --levels must be bots.
+func TestSimRatings(t *testing.T) {
+	code, stdout, stderr := runCmd(t, "", "sim", "--variant", "ten-point", "--ratings", "--levels", "random,easy", "--matches", "6", "--json")
+	var res struct {
+		Variant string `json:"variant"`
+		Matches int    `json:"matches"`
+		Levels  []struct {
+			Level  string `json:"level"`
+			Rating struct{ Mu, Sigma float64 }
+		} `json:"levels"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); code != 0 || err != nil || res.Variant != "ten-point" || res.Matches != 6 || len(res.Levels) != 2 || res.Levels[1].Level != "easy" || res.Levels[1].Rating.Sigma <= 0 {
+		t.Errorf("sim --ratings --json: exit %d, err %v, stderr %q, %+v", code, err, stderr, res)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sim", "--ratings", "--hands", "3"}, "it takes none of --hands"},
+		{[]string{"sim", "--ratings", "--a", "easy", "--b", "hard", "--matches", "3"}, "it takes none of"},
+		{[]string{"sim", "--ratings"}, "--ratings: give --matches N"},
+		{[]string{"sim", "--ratings", "--levels", "easy,master", "--matches", "2"}, `unknown bot "master"`},
+	} {
+		if code, _, stderr := runCmd(t, "", c.args...); code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d stderr %q, want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
