@@ -50,6 +50,25 @@ func (l *limiter) take(addr string) (bool, time.Duration) {
 	return l.takeLocked(addr, time.Now())
 }
 
+// wait is how long until addr has a token, without taking one: 0 when it
+// has one now (or l is nil).
+func (l *limiter) wait(addr string) time.Duration {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[addr]
+	if !ok {
+		return 0
+	}
+	tokens := min(l.burst, b.tokens+time.Since(b.last).Seconds()*l.rate)
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) / l.rate * float64(time.Second))
+}
+
 func (l *limiter) takeLocked(addr string, now time.Time) (bool, time.Duration) {
 	if now.Sub(l.lastSweep) > time.Minute { // forget addresses whose buckets are full again
 		for k, b := range l.buckets {

@@ -76,6 +76,15 @@ type Options struct {
 	// store, which must be a store.Cluster (PostgreSQL): see cluster.go
 	// and docs/deploy.md. `pitch serve` sets it for PostgreSQL.
 	Cluster bool
+	// SessionTTL is how long a sign-in lasts (default DefaultSessionTTL).
+	SessionTTL time.Duration
+	// HTTPS marks session cookies Secure even on plain HTTP requests: set
+	// it when a proxy in front ends TLS. (A request over TLS gets Secure
+	// cookies anyway.)
+	HTTPS bool
+	// SignUpsPerHour is how many accounts one client address may create
+	// in an hour; 0 sets no limit; `pitch serve` sets 10.
+	SignUpsPerHour int
 	// LeaseTTL is how long a table's lease lasts unrenewed in a cluster
 	// (default DefaultLeaseTTL): a process that dies has its tables taken
 	// over within about this long.
@@ -94,6 +103,10 @@ type Server struct {
 	lobby *lobby   // the open tables, for GET /api/tables
 
 	creates    *limiter      // tables created per address, when TablesPerHour is set
+	signups    *limiter      // accounts created per address, when SignUpsPerHour is set
+	// Failed sign-ins per name key and per address (accounts.go), and
+	// reset-link tries per address.
+	signInByName, signInByAddr, allowReset *limiter
 	unfinished atomic.Int64  // tables in memory neither finished nor closed, and creations under way
 	hints      chan struct{} // a slot for each hint being worked out (maxHints at once)
 	sweepStop  chan struct{}
@@ -144,6 +157,16 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	if opts.AddrRate > 0 {
 		s.limiter = newLimiter(opts.AddrRate, 2*opts.AddrRate)
 	}
+	if opts.SessionTTL == 0 {
+		opts.SessionTTL = DefaultSessionTTL
+	}
+	s.opts.SessionTTL = opts.SessionTTL
+	if opts.SignUpsPerHour > 0 {
+		s.signups = newLimiter(float64(opts.SignUpsPerHour)/3600, float64(opts.SignUpsPerHour))
+	}
+	s.signInByName = newLimiter(1/signInNameEvery.Seconds(), signInNameBurst)
+	s.signInByAddr = newLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
+	s.allowReset = newLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
 	if opts.TablesPerHour > 0 {
 		s.creates = newLimiter(float64(opts.TablesPerHour)/3600, float64(opts.TablesPerHour))
 	}
@@ -315,6 +338,16 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/review", s.handlePostReview)
 	mux.HandleFunc("GET /api/history", s.handleHistory)
 	mux.HandleFunc("GET /api/stats", s.handleStats)
+	mux.HandleFunc("GET /api/account", s.handleMe)
+	mux.HandleFunc("POST /api/account/signup", s.handleSignUp)
+	mux.HandleFunc("POST /api/account/signin", s.handleSignIn)
+	mux.HandleFunc("POST /api/account/signout", s.handleSignOut)
+	mux.HandleFunc("POST /api/account/password", s.handlePassword)
+	mux.HandleFunc("POST /api/account/reset", s.handleReset)
+	mux.HandleFunc("GET /api/account/seats", s.handleMySeats)
+	mux.HandleFunc("POST /api/account/seats", s.handleClaim)
+	mux.HandleFunc("GET /api/account/export", s.handleExport)
+	mux.HandleFunc("POST /api/account/delete", s.handleDelete)
 	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, map[string]string{"status": "ok"})
 	})
@@ -342,13 +375,26 @@ func (s *Server) Handler() http.Handler {
 		mux.Handle("GET /", files)
 	}
 	api := s.limit(mux)
-	return securityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return securityHeaders(s.sameOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/health" {
 			api.ServeHTTP(w, r)
 			return
 		}
 		mux.ServeHTTP(w, r)
+	})))
+}
+
+// sameOrigin refuses cross-origin requests that change state: every
+// method but GET, HEAD and OPTIONS, from a browser whose Sec-Fetch-Site or
+// Origin says another site sent it (http.CrossOriginProtection), with 403
+// cross_origin. WebSocket upgrades are GETs: websocket.Accept checks their
+// Origin against the Host instead (handleWS).
+func (s *Server) sameOrigin(next http.Handler) http.Handler {
+	p := http.NewCrossOriginProtection()
+	p.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, errorf(Forbidden, "cross-origin", "a request from another site may not change anything here").with("cross_origin", nil))
 	}))
+	return p.Handler(next)
 }
 
 // securityHeaders adds the headers every response carries.
@@ -644,6 +690,10 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	me, signedIn := s.account(r)
+	if signedIn { // the seat is the account's, under its name
+		req.Name = me.Name
+	}
 	name, err := cleanName(req.Name)
 	if err != nil {
 		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_name", nil))
@@ -670,6 +720,12 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if signedIn {
+		if held, _ := t.seatOf("", me, true); held >= 0 {
+			s.writeError(w, r, errorf(Conflict, op, "your account holds seat %d at this table already", held).with("seat_held", map[string]any{"Seat": held}))
+			return
+		}
+	}
 	if seat < 0 || seat >= len(t.info.Seats) {
 		s.writeError(w, r, errorf(Invalid, op, "seat %d is not a seat: seats are 0 to %d", seat, len(t.info.Seats)-1))
 		return
@@ -680,7 +736,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	token := randomString(32)
 	h := sha256.Sum256([]byte(token))
-	if err := s.store.ClaimSeat(r.Context(), t.id, seat, name, h[:]); err != nil {
+	if err := s.store.ClaimSeatFor(r.Context(), t.id, seat, name, h[:], me.ID); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			s.writeError(w, r, errorf(Conflict, op, "seat %d is taken", seat).with("seat_taken", map[string]any{"Seat": seat}))
 		} else {
@@ -688,7 +744,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	t.info.Seats[seat].Name, t.info.Seats[seat].TokenHash = name, h[:]
+	t.info.Seats[seat].Name, t.info.Seats[seat].TokenHash, t.info.Seats[seat].Account = name, h[:], me.ID
 	t.infoVer++
 	t.touch()
 	t.publish()

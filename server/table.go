@@ -404,6 +404,32 @@ func (t *table) seatFor(token string) int {
 	return seat
 }
 
+// seatOf returns the seat a connection or request may play: the seat of
+// token, or with no token the seat the signed-in account me holds (-1 for
+// none: a spectator). A seat held by an account is played only with that
+// account's session: its token alone, copied elsewhere, gets -1 and the
+// reason. The lock must be held.
+func (t *table) seatOf(token string, me Account, signedIn bool) (seat int, refused string) {
+	if token == "" {
+		if signedIn {
+			for _, s := range t.info.Seats {
+				if s.Account == me.ID {
+					return s.Seat, ""
+				}
+			}
+		}
+		return -1, ""
+	}
+	seat = t.seatFor(token)
+	if seat < 0 {
+		return -1, "that token holds no seat at this table"
+	}
+	if acct := t.info.Seats[seat].Account; acct != "" && (!signedIn || acct != me.ID) {
+		return -1, "that seat belongs to an account: sign in to it to play the seat"
+	}
+	return seat, ""
+}
+
 // publish shows the table in the lobby while it has a free seat and is
 // neither finished nor closed, and takes it out otherwise. The lock must
 // be held.

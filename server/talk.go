@@ -244,7 +244,9 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	t.rematch.Lock()
 	defer t.rematch.Unlock()
 	t.mu.Lock()
-	seated, over, cur := req.Token != "" && t.seatFor(req.Token) >= 0, t.match.Over(), t.info.Next
+	me, signedIn := s.account(r)
+	seat, _ := t.seatOf(req.Token, me, signedIn)
+	seated, over, cur := seat >= 0, t.match.Over(), t.info.Next
 	info := *t.info
 	t.mu.Unlock()
 	if !seated {
@@ -262,7 +264,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	next := &store.Table{ID: randomString(12), Variant: info.Variant, Options: info.Options, Seed: newSeed(), FairDeals: true,
 		TurnTimer: info.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: info.NoHints}
 	for _, st := range info.Seats {
-		next.Seats = append(next.Seats, store.Seat{Seat: st.Seat, Kind: st.Kind, Level: st.Level, Name: st.Name, TokenHash: st.TokenHash})
+		next.Seats = append(next.Seats, store.Seat{Seat: st.Seat, Kind: st.Kind, Level: st.Level, Name: st.Name, TokenHash: st.TokenHash, Account: st.Account})
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), storeTimeout)
 	defer cancel()

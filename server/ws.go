@@ -153,7 +153,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	// Accept checks that the Origin is this host (no cross-site play).
+	me, signedIn := s.account(r) // a seat of the account's is played by its session
+	// Accept checks that the Origin is this host (no cross-site play): a
+	// page of another site cannot open a connection with this browser's
+	// session cookie.
 	grab := &hijackGrabber{ResponseWriter: w}
 	ws, err := websocket.Accept(grab, r, nil)
 	if err != nil {
@@ -210,13 +213,11 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	t.mu.Lock()
-	if hello.Token != "" {
-		c.seat = t.seatFor(hello.Token)
-		if c.seat < 0 {
-			t.mu.Unlock()
-			c.closeWith(websocket.StatusPolicyViolation, "that token holds no seat at this table", false)
-			return
-		}
+	var refused string
+	if c.seat, refused = t.seatOf(hello.Token, me, signedIn); refused != "" {
+		t.mu.Unlock()
+		c.closeWith(websocket.StatusPolicyViolation, refused, false)
+		return
 	}
 	t.conns[c] = struct{}{}
 	t.touch()

@@ -143,8 +143,12 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 			if len(st.TokenHash) > 0 {
 				hash = st.TokenHash
 			}
-			if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO seats (table_id, seat, kind, level, name, token_hash) VALUES (?, ?, ?, ?, ?, ?)`),
-				t.ID, st.Seat, st.Kind, st.Level, st.Name, hash); err != nil {
+			var acct any // NULL for a guest or a free seat
+			if st.Account != "" {
+				acct = st.Account
+			}
+			if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO seats (table_id, seat, kind, level, name, token_hash, account_id) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+				t.ID, st.Seat, st.Kind, st.Level, st.Name, hash, acct); err != nil {
 				return fmt.Errorf("seat %d: %w", st.Seat, s.explain(err))
 			}
 		}
@@ -205,19 +209,21 @@ func (s *sqlStore) Table(ctx context.Context, id string) (*Table, error) {
 
 // seats reads the seats selected by where into their tables.
 func (s *sqlStore) seats(ctx context.Context, tx *sql.Tx, tables map[string]*Table, where string, args ...any) error {
-	rows, err := tx.QueryContext(ctx, s.d.q(`SELECT table_id, seat, kind, level, name, token_hash FROM seats `+where+` ORDER BY table_id, seat`), args...)
+	rows, err := tx.QueryContext(ctx, s.d.q(`SELECT table_id, seat, kind, level, name, token_hash, account_id FROM seats `+where+` ORDER BY table_id, seat`), args...)
 	if err != nil {
 		return s.explain(err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var (
-			id string
-			st Seat
+			id   string
+			st   Seat
+			acct sql.NullString
 		)
-		if err := rows.Scan(&id, &st.Seat, &st.Kind, &st.Level, &st.Name, &st.TokenHash); err != nil {
+		if err := rows.Scan(&id, &st.Seat, &st.Kind, &st.Level, &st.Name, &st.TokenHash, &acct); err != nil {
 			return err
 		}
+		st.Account = acct.String
 		if len(st.TokenHash) == 0 {
 			st.TokenHash = nil
 		}
@@ -343,6 +349,11 @@ func (s *sqlStore) SetNext(ctx context.Context, id, next string) error {
 
 // ClaimSeat implements Store.
 func (s *sqlStore) ClaimSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte) error {
+	return s.ClaimSeatFor(ctx, id, seat, name, tokenHash, "")
+}
+
+// ClaimSeatFor implements Store.
+func (s *sqlStore) ClaimSeatFor(ctx context.Context, id string, seat int, name string, tokenHash []byte, account string) error {
 	fail := func(err error) error {
 		return fmt.Errorf("store: claim seat %d of table %s: %w", seat, id, err)
 	}
@@ -351,8 +362,12 @@ func (s *sqlStore) ClaimSeat(ctx context.Context, id string, seat int, name stri
 	}
 	var n int64
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? AND seat = ? AND kind = 'human' AND token_hash IS NULL`),
-			name, tokenHash, id, seat)
+		var acct any // NULL for a guest
+		if account != "" {
+			acct = account
+		}
+		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE seats SET name = ?, token_hash = ?, account_id = ? WHERE table_id = ? AND seat = ? AND kind = 'human' AND token_hash IS NULL`),
+			name, tokenHash, acct, id, seat)
 		if err != nil {
 			return s.explain(err)
 		}

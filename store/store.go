@@ -51,6 +51,9 @@ type Seat struct {
 	Level     string // for bots: easy, medium or hard
 	Name      string // display name; empty while a human seat is free
 	TokenHash []byte // SHA-256 of the seat's token; nil while free. The token itself is never stored.
+	// Account is the ID of the account that holds the seat (Account.ID);
+	// "" for a guest's seat, a free seat or a bot.
+	Account string
 }
 
 // Event is one accepted action in a table's log.
@@ -108,6 +111,9 @@ type Store interface {
 	// ClaimSeat gives a free human seat a name and a token hash, or
 	// returns ErrConflict if it is taken (ErrNotFound for no such seat).
 	ClaimSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte) error
+	// ClaimSeatFor is ClaimSeat for a signed-in person: the seat also
+	// belongs to the account ("" for a guest, as ClaimSeat).
+	ClaimSeatFor(ctx context.Context, id string, seat int, name string, tokenHash []byte, account string) error
 	// Append writes an accepted action in one transaction. Its Seq must be
 	// the next number of the table's log, else ErrConflict and nothing is
 	// written.
@@ -134,6 +140,8 @@ type Store interface {
 	// Review returns the stored review of seat in hand n, or ErrNotFound
 	// when there is none (or no such table).
 	Review(ctx context.Context, id string, n, seat int) (Review, error)
+	// Accounts: people's accounts, sessions and passkeys (accounts.go).
+	Accounts
 	// Close releases the store.
 	Close() error
 }

@@ -33,6 +33,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	readTimeout := fs.Duration("read-timeout", server.DefaultReadTimeout, "time a client has to send a whole request, body included")
 	idleTimeout := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "time an idle keep-alive connection is kept open")
 	tablesPerHour := fs.Int("tables-per-hour", 20, "tables one client address may create in an hour (0: no limit)")
+	signupsPerHour := fs.Int("signups-per-hour", 10, "accounts one client address may create in an hour (0: no limit)")
+	https := fs.Bool("https", false, "mark session cookies Secure: set it when a proxy in front serves the site over HTTPS")
 	maxTables := fs.Int("max-tables", 10000, "unfinished tables the server holds at once; past it, creating one is refused (0: no limit)")
 	idleDays := fs.Int("idle-days", 14, "close an unfinished table nobody has joined, played at or watched for this many days; its record is kept (0: never)")
 	drain := fs.Duration("drain", 10*time.Second, "on SIGTERM or SIGINT, time to let clients finish and be told the server is restarting")
@@ -70,7 +72,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer st.Close()
 	srv, err := server.New(ctx, st, server.Options{BotDelay: *botDelay, AwayDelay: *awayDelay, AddrRate: *addrRate,
 		AddrConns: *addrConns, MaxConns: *maxConns, ReadTimeout: *readTimeout, IdleTimeout: *idleTimeout,
-		TablesPerHour: *tablesPerHour, MaxTables: *maxTables, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
+		TablesPerHour: *tablesPerHour, SignUpsPerHour: *signupsPerHour, HTTPS: *https, MaxTables: *maxTables, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
 		Logger: log, Static: web.FS(), Cluster: storeName(*db) == "postgresql", LeaseTTL: *lease})
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
