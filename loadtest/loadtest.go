@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -40,6 +41,67 @@ type Config struct {
 	// Options are the house rules of every table (e.g. {"target": 1000}
 	// for matches that outlast the run); nil for the game's defaults.
 	Options map[string]any
+	// SetupTimeout bounds creating the tables and joining their seats,
+	// before play (default 30s and 25ms a table): a server that cannot
+	// set them up in that time fails the run.
+	SetupTimeout time.Duration
+}
+
+// A refusal is the server saying no to the load: an HTTP 429 or 503, or
+// a WebSocket closed with 1013 (try again later). The first one ends the
+// run: the load asked for is not the load the server takes.
+type refusal struct {
+	Kind   string // the server's error code, or the limit a close reason names
+	Detail string // the status or close code and the server's words
+}
+
+func (e *refusal) Error() string { return e.Detail }
+
+// The kinds of refusal, and the `pitch serve` flag that sets each limit.
+var refusalFlags = map[string]string{
+	"rate_addr":       "--addr-rate 0 (requests and messages a second from one address)",
+	"too_many_tables": "--tables-per-hour 0 (tables one address may create in an hour)",
+	"server_full":     "--max-tables 0 (unfinished tables the server holds)",
+	"addr_full":       "--addr-conns 0 (WebSockets one address may hold open)",
+	"conns_full":      "--max-conns 0 (WebSockets the server holds open)",
+	"overloaded":      "--overload-lag 0 (how far behind the server may run; or give it more CPU, or ask for fewer tables)",
+}
+
+// closeKind names the limit a 1013 close reason is about, or "" for one
+// that passes (the server cannot read a table's newest state just now).
+func closeKind(reason string) string {
+	switch {
+	case strings.Contains(reason, "overloaded"):
+		return "overloaded"
+	case strings.Contains(reason, "from your address"):
+		return "addr_full"
+	case strings.Contains(reason, "server is full"):
+		return "conns_full"
+	}
+	return ""
+}
+
+// RefusedError is Run's error when the server refused the load: how many
+// refusals of each kind, and the flags of `pitch serve` that lift them.
+type RefusedError struct {
+	Refused map[string]int // by kind
+	Sample  map[string]string
+}
+
+func (e *RefusedError) Error() string {
+	var b strings.Builder
+	b.WriteString("the server refused the load")
+	kinds := slices.Sorted(maps.Keys(e.Refused))
+	for _, k := range kinds {
+		fmt.Fprintf(&b, "\n  %d× %s: %s", e.Refused[k], k, e.Sample[k])
+	}
+	b.WriteString("\nits limits are set by `pitch serve` flags; for a load test from one address start it with:")
+	for _, k := range kinds {
+		if f, ok := refusalFlags[k]; ok {
+			fmt.Fprintf(&b, "\n  %s", f)
+		}
+	}
+	return b.String()
 }
 
 // Report is what a run measured.
@@ -55,6 +117,9 @@ type Report struct {
 	Errors       int           `json:"errors"`
 	ErrorSamples []string      `json:"error_samples,omitempty"`
 	Reconnects   int           `json:"reconnects"`
+	// Refused counts the server's refusals by kind (its error code, or
+	// the limit a 1013 close names); the first one ends the run.
+	Refused map[string]int `json:"refused,omitempty"`
 	// Closes counts how connections ended, by the server's "code reason"
 	// (e.g. "1012 the server is restarting"), or "no close frame" (a dial
 	// that failed, a connection cut).
@@ -87,8 +152,22 @@ type run struct {
 	seen     map[string]int
 	conf     map[string]map[int]json.RawMessage
 	closes   map[string]int
+	refused  map[string]int
+	sample   map[string]string // a refusal of each kind, in the server's words
+	stop     context.CancelFunc
 	ready    sync.WaitGroup // every first table created and joined
 	start    chan struct{}  // closed when play may begin
+}
+
+// refuse counts a refusal and ends the run.
+func (r *run) refuse(e *refusal) {
+	r.mu.Lock()
+	r.refused[e.Kind]++
+	if _, ok := r.sample[e.Kind]; !ok {
+		r.sample[e.Kind] = e.Detail
+	}
+	r.mu.Unlock()
+	r.stop()
 }
 
 func (r *run) fail(format string, args ...any) {
@@ -115,8 +194,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if !strings.HasPrefix(cfg.URL, "http://") && !strings.HasPrefix(cfg.URL, "https://") {
 		cfg.URL = "http://" + cfg.URL
 	}
+	if cfg.SetupTimeout <= 0 {
+		cfg.SetupTimeout = 30*time.Second + time.Duration(cfg.Tables)*25*time.Millisecond
+	}
 	r := &run{cfg: cfg, client: &http.Client{Timeout: 30 * time.Second}, seen: map[string]int{},
-		conf: map[string]map[int]json.RawMessage{}, closes: map[string]int{}}
+		conf: map[string]map[int]json.RawMessage{}, closes: map[string]int{}, refused: map[string]int{}, sample: map[string]string{}}
 	rep := &Report{Tables: cfg.Tables}
 	before, err := r.stats(ctx)
 	if err != nil {
@@ -131,6 +213,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.ready.Add(cfg.Tables)
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	r.stop = cancel
 	var wg sync.WaitGroup
 	for i := range cfg.Tables {
 		wg.Add(1)
@@ -139,7 +222,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			r.table(pctx, i)
 		}()
 	}
-	r.ready.Wait()
+	setupDone := make(chan struct{})
+	go func() { r.ready.Wait(); close(setupDone) }()
+	select {
+	case <-setupDone:
+	case <-time.After(cfg.SetupTimeout):
+		cancel()
+		<-setupDone
+		r.fail("setting up %d tables took longer than %s: the server is too slow, or its answers are failing", cfg.Tables, cfg.SetupTimeout)
+	}
 	rep.Setup = time.Since(setupStart)
 	start := time.Now()
 	timer := time.AfterFunc(cfg.Duration, cancel)
@@ -160,9 +251,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if len(r.closes) > 0 {
 		rep.Closes = r.closes
 	}
+	if len(r.refused) > 0 {
+		rep.Refused = r.refused
+	}
 	slices.Sort(r.lat)
 	if n := len(r.lat); n > 0 {
 		rep.P50, rep.P99, rep.Max = r.lat[n/2], r.lat[min(n-1, n*99/100)], r.lat[n-1]
+	}
+	if len(r.refused) > 0 {
+		return rep, &RefusedError{Refused: r.refused, Sample: r.sample}
 	}
 	return rep, nil
 }
@@ -198,9 +295,17 @@ func (r *run) call(ctx context.Context, method, path string, body, out any) erro
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 300 {
-		var e struct{ Error string }
+		var e struct{ Error, Code string }
 		_ = json.NewDecoder(resp.Body).Decode(&e)
-		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, e.Error)
+		err := fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, e.Error)
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable && e.Code != "" {
+			kind := e.Code
+			if kind == "" {
+				kind = "http_429"
+			}
+			return &refusal{Kind: kind, Detail: err.Error() + " (Retry-After " + resp.Header.Get("Retry-After") + ")"}
+		}
+		return err
 	}
 	return json.NewDecoder(resp.Body).Decode(out)
 }
@@ -222,6 +327,10 @@ func (r *run) table(ctx context.Context, i int) {
 			req["options"] = r.cfg.Options
 		}
 		if err := r.call(ctx, "POST", "/api/tables", req, &info); err != nil {
+			if ref := (*refusal)(nil); errors.As(err, &ref) {
+				r.refuse(ref)
+				return
+			}
 			if ctx.Err() == nil {
 				r.fail("create table: %v", err)
 				sleep(ctx, time.Second)
@@ -232,6 +341,10 @@ func (r *run) table(ctx context.Context, i int) {
 		for s := range seats {
 			var j struct{ Token string }
 			if err := r.call(ctx, "POST", "/api/tables/"+info.ID+"/join", map[string]any{"seat": s, "name": fmt.Sprintf("load%d", s)}, &j); err != nil {
+				if ref := (*refusal)(nil); errors.As(err, &ref) {
+					r.refuse(ref)
+					return
+				}
 				if ctx.Err() == nil {
 					r.fail("join: %v", err)
 				}
@@ -337,6 +450,14 @@ func (r *run) seat(ctx context.Context, table string, seat int, token string, rn
 		r.mu.Lock()
 		r.closes[how]++
 		r.mu.Unlock()
+		if ref := (*refusal)(nil); errors.As(err, &ref) {
+			r.refuse(ref)
+			return false
+		}
+		if kind := closeKind(ce.Reason); ce.Code == websocket.StatusTryAgainLater && kind != "" {
+			r.refuse(&refusal{Kind: kind, Detail: how})
+			return false
+		}
 		if !r.cfg.Reconnect {
 			r.fail("table %s seat %d: %v", table, seat, err)
 			return false
@@ -349,8 +470,17 @@ func (r *run) seat(ctx context.Context, table string, seat int, token string, rn
 }
 
 func (r *run) play(ctx context.Context, wsURL, table string, seat int, token string, rng *rand.Rand) (bool, error) {
-	c, _, err := websocket.Dial(ctx, wsURL, nil)
+	c, resp, err := websocket.Dial(ctx, wsURL, nil)
 	if err != nil {
+		if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+			var e struct{ Error, Code string }
+			_ = json.NewDecoder(resp.Body).Decode(&e)
+			kind := e.Code
+			if kind == "" {
+				kind = fmt.Sprintf("http_%d", resp.StatusCode)
+			}
+			return false, &refusal{Kind: kind, Detail: fmt.Sprintf("WebSocket upgrade: %s: %s", resp.Status, e.Error)}
+		}
 		return false, err
 	}
 	defer c.CloseNow()

@@ -27,23 +27,24 @@ func newConnSet() *connSet {
 }
 
 // admit counts c in, or returns the close code and reason to refuse it
-// with: the server is draining, or full (maxAll), or c's address holds
-// perAddr connections already. A limit of 0 is no limit.
-func (cs *connSet) admit(c *conn, perAddr, maxAll int) (websocket.StatusCode, string) {
+// with, and the kind of refusal (for the count in /api/health; "" when
+// draining): the server is draining, or full (maxAll), or c's address
+// holds perAddr connections already. A limit of 0 is no limit.
+func (cs *connSet) admit(c *conn, perAddr, maxAll int) (code websocket.StatusCode, reason, kind string) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	switch {
 	case cs.draining:
-		return statusRestart, RestartReason
+		return statusRestart, RestartReason, ""
 	case maxAll > 0 && len(cs.all) >= maxAll:
-		return statusTryLater, fmt.Sprintf(serverFullFmt, maxAll)
+		return statusTryLater, fmt.Sprintf(serverFullFmt, maxAll), refusedConns
 	case perAddr > 0 && cs.perAddr[c.addr] >= perAddr:
-		return statusTryLater, fmt.Sprintf(addrFullFmt, perAddr)
+		return statusTryLater, fmt.Sprintf(addrFullFmt, perAddr), refusedAddrConns
 	}
 	cs.all[c] = struct{}{}
 	cs.perAddr[c.addr]++
 	cs.wg.Add(1)
-	return 0, ""
+	return 0, "", ""
 }
 
 // release counts c out once its handler is done with it.

@@ -1395,3 +1395,38 @@ func checkError(t *testing.T, snaps []snap, seat int, m *wire, where string) {
 		}
 	}
 }
+
+// wantWarning checks that the server has logged a warning holding every
+// one of parts since the last check, and forgets what it logged.
+func (ts *testServer) wantWarning(parts ...string) {
+	ts.t.Helper()
+	l := ts.logs.take()
+	for _, p := range parts {
+		if !strings.Contains(l, p) {
+			ts.t.Errorf("the server logged %q, want a warning saying %q", l, p)
+		}
+	}
+}
+
+// healthJSON is GET /api/health's answer.
+type healthJSON struct {
+	Status      string           `json:"status"`
+	LagMS       float64          `json:"lag_ms"`
+	OverloadLag int64            `json:"overload_lag_ms"`
+	Connections int              `json:"connections"`
+	MaxConns    int              `json:"max_conns"`
+	Tables      int64            `json:"tables"`
+	MaxTables   int              `json:"max_tables"`
+	Refused     map[string]int64 `json:"refused"`
+}
+
+// health returns GET /api/health's answer, which must be 200.
+func (ts *testServer) health() healthJSON {
+	ts.t.Helper()
+	resp, b := ts.do("GET", "/api/health", "")
+	var h healthJSON
+	if err := json.Unmarshal(b, &h); err != nil || resp.StatusCode != 200 {
+		ts.t.Fatalf("GET /api/health: %d %s", resp.StatusCode, b)
+	}
+	return h
+}

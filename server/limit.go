@@ -107,6 +107,7 @@ func clientAddr(r *http.Request) string {
 func (s *Server) limit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.limiter.allow(clientAddr(r)) {
+			s.gauge.refuse(refusedRate, "too many requests from one address (--addr-rate)")
 			w.Header().Set("Retry-After", "1")
 			s.writeError(w, r, errorf(TooMany, "rate limit", "too many requests from your address: slow down and try again in a second").with("rate_addr", nil))
 			return

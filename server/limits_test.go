@@ -147,6 +147,10 @@ func TestServerConnectionCap(t *testing.T) {
 	if code != websocket.StatusTryAgainLater || !strings.Contains(reason, "the server is full (2 connections") {
 		t.Fatalf("over the server's limit: closed with %d %q", code, reason)
 	}
+	ts.wantWarning("kind=server_full")
+	if h := ts.health(); h.Refused["server_full"] != 1 || h.Connections != 2 || h.MaxConns != 2 || h.Status != "ok" {
+		t.Errorf("/api/health after one refused connection: %+v", h)
+	}
 }
 
 // serveHTTP serves srv's HTTPServer (with its timeouts) on 127.0.0.1.

@@ -67,6 +67,13 @@ type Options struct {
 	// past it, creating one is 503 until a match ends or an idle table
 	// is closed. 0 sets no limit; `pitch serve` sets 10,000.
 	MaxTables int
+	// OverloadLag is how far behind the server may run (its scheduling
+	// lag, smoothed over about a second) before it refuses new
+	// connections (close code 1013) and new tables (503 with Retry-After),
+	// keeping those it has; it takes them again once the lag is below
+	// half of this. 0 sets no limit; `pitch serve` sets
+	// DefaultOverloadLag.
+	OverloadLag time.Duration
 	// IdleClose closes an unfinished table that nobody has joined, played
 	// at or watched for this long: it is no longer played nor loaded at
 	// start, and its record is kept. 0 never closes one; `pitch serve`
@@ -102,6 +109,7 @@ type Server struct {
 	conns *connSet // open WebSockets, per address
 	lobby *lobby   // the open tables, for GET /api/tables
 
+	gauge      *gauge        // how far behind the server runs, and its refusals (overload.go)
 	creates    *limiter      // tables created per address, when TablesPerHour is set
 	signups    *limiter      // accounts created per address, when SignUpsPerHour is set
 	// Failed sign-ins per name key and per address (accounts.go), and
@@ -154,6 +162,10 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	standIn, _ := bot.New("medium")
 	s := &Server{store: st, opts: opts, log: opts.Logger, standIn: standIn, tables: map[string]*table{}, hints: make(chan struct{}, maxHints),
 		conns: newConnSet(), lobby: newLobby(), sweepStop: make(chan struct{})}
+	s.gauge = newGauge(opts.OverloadLag, s.log)
+	if opts.OverloadLag > 0 {
+		go s.gauge.probe(s.sweepStop)
+	}
 	if opts.AddrRate > 0 {
 		s.limiter = newLimiter(opts.AddrRate, 2*opts.AddrRate)
 	}
@@ -348,9 +360,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/account/seats", s.handleClaim)
 	mux.HandleFunc("GET /api/account/export", s.handleExport)
 	mux.HandleFunc("POST /api/account/delete", s.handleDelete)
-	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, 200, map[string]string{"status": "ok"})
-	})
+	mux.HandleFunc("GET /api/health", s.handleHealth)
 	if s.opts.Static != nil {
 		files := http.FileServerFS(s.opts.Static)
 		page, pageErr := fs.ReadFile(s.opts.Static, "index.html")
@@ -592,7 +602,14 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		}
 		t.Seats = append(t.Seats, store.Seat{Seat: i, Kind: seat.Kind, Level: seat.Level})
 	}
+	if reason := s.gauge.overloaded(); reason != "" {
+		s.gauge.refuse(refusedOverloaded, reason)
+		w.Header().Set("Retry-After", strconv.Itoa(overloadRetry))
+		s.writeError(w, r, errorf(Unavailable, op, "%s; it keeps its games going but starts no new one", reason).with("overloaded", nil))
+		return
+	}
 	if ok, wait := s.creates.take(clientAddr(r)); !ok {
+		s.gauge.refuse(refusedCreates, "too many tables created from one address (--tables-per-hour)")
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 		mins := int(wait.Minutes()) + 1
 		unit := "minutes"
@@ -606,17 +623,21 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if max := int64(s.opts.MaxTables); max > 0 {
 		if s.unfinished.Add(1) > max {
 			s.unfinished.Add(-1)
+			s.gauge.refuse(refusedTables, fmt.Sprintf("as many unfinished tables as it may hold (%d, --max-tables)", max))
 			w.Header().Set("Retry-After", "600")
 			s.writeError(w, r, errorf(Unavailable, op, "the server holds as many unfinished tables as it may (%d): join an open table, or try again when some have finished", max).with("server_full", nil))
 			return
 		}
 		defer s.unfinished.Add(-1) // the reservation: load counts the table itself
 	}
-	if err := s.store.CreateTable(r.Context(), t); err != nil {
+	// Not cut short by a client that goes away: a table stored is loaded.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), storeTimeout)
+	defer cancel()
+	if err := s.store.CreateTable(ctx, t); err != nil {
 		s.writeError(w, r, unavailable(op, err))
 		return
 	}
-	if _, err := s.load(r.Context(), t); err != nil {
+	if _, err := s.load(ctx, t); err != nil {
 		s.writeError(w, r, internal(op, err))
 		return
 	}

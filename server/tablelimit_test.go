@@ -51,11 +51,16 @@ func TestTableLimits(t *testing.T) {
 		if all, _ := ts.st.Tables(bg, false); len(all) != 2 {
 			t.Errorf("%d tables stored, want 2", len(all))
 		}
+		ts.wantWarning("kind=max_tables", `reason="as many unfinished tables as it may hold (2, --max-tables)"`)
+		if h := ts.health(); h.Refused["max_tables"] != 1 || h.Tables != 2 || h.MaxTables != 2 {
+			t.Errorf("/api/health after one refused table: %+v", h)
+		}
 		// A restart counts the tables it loads.
 		ts.stop()
 		ts2 := startServer(t, ts.dsn, opts)
 		if resp, b := ts2.do("POST", "/api/tables", `{"variant":"pawnee"}`); resp.StatusCode != http.StatusServiceUnavailable {
 			t.Errorf("after a restart with 2 unfinished tables: %d %s, want 503", resp.StatusCode, b)
 		}
+		ts2.wantWarning("kind=max_tables")
 	})
 }

@@ -166,9 +166,17 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	ws.SetReadLimit(maxMessage)
 	c := newConn(ws, clientAddr(r))
 	c.nc = grab.nc
-	if code, reason := s.conns.admit(c, s.opts.AddrConns, s.opts.MaxConns); reason != "" {
-		// Refused with a close reason: a browser cannot read an HTTP status
-		// of a failed upgrade, but it can read this.
+	// Refused with a close reason: a browser cannot read an HTTP status of
+	// a failed upgrade, but it can read this.
+	if reason := s.gauge.overloaded(); reason != "" {
+		s.gauge.refuse(refusedOverloaded, reason)
+		_ = ws.Close(statusTryLater, reason)
+		return
+	}
+	if code, reason, kind := s.conns.admit(c, s.opts.AddrConns, s.opts.MaxConns); reason != "" {
+		if kind != "" {
+			s.gauge.refuse(kind, reason)
+		}
 		_ = ws.Close(code, reason)
 		return
 	}
@@ -188,9 +196,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	hctx, hcancel := context.WithTimeout(ctx, helloWait)
 	var hello clientMsg
 	_, data, err := ws.Read(hctx)
+	late := hctx.Err() != nil && ctx.Err() == nil
 	hcancel()
 	if err != nil {
-		c.closeWith(websocket.StatusPolicyViolation, "send a hello first", false)
+		if late { // otherwise the client is gone, or its message was refused (too big): the close says so
+			c.closeWith(websocket.StatusPolicyViolation, fmt.Sprintf("no hello within %s: send {\"type\":\"hello\",\"token\":...} first", helloWait), false)
+		}
 		return
 	}
 	if err := json.Unmarshal(data, &hello); err != nil || hello.Type != "hello" {
@@ -286,8 +297,14 @@ func (c *conn) writer(ctx context.Context, cancel context.CancelFunc, ping time.
 		case <-tick.C:
 			pctx, pcancel := context.WithTimeout(ctx, pingWait(ping))
 			err := c.ws.Ping(pctx)
+			late := pctx.Err() != nil && ctx.Err() == nil
 			pcancel()
 			if err != nil {
+				if late { // a close frame, in case the client is only slow, without waiting long for its answer
+					t := time.AfterFunc(min(pingWait(ping), time.Second), c.cut)
+					_ = c.ws.Close(statusGoingAway, fmt.Sprintf("no answer to a ping within %s: reconnect", pingWait(ping)))
+					t.Stop()
+				}
 				_ = c.ws.CloseNow()
 				return
 			}

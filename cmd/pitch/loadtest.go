@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"time"
 
 	"pitch/loadtest"
@@ -49,9 +52,16 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		Think: *think, Seed: *seed, Reconnect: *reconnect})
 	stopReviews()
 	<-reviewsDone
-	if err != nil {
+	var refused *loadtest.RefusedError
+	if err != nil && !errors.As(err, &refused) {
 		fmt.Fprintf(stderr, "pitch loadtest: %v\n", err)
 		return 1
+	}
+	// A refused run prints what it measured, then why it stopped.
+	code := 0
+	if refused != nil {
+		defer fmt.Fprintf(stderr, "pitch loadtest: %v\n", refused)
+		code = 1
 	}
 	if *asJSON {
 		out := struct {
@@ -60,15 +70,18 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}{rep, reviews}
 		b, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintf(stdout, "%s\n", b)
-		return 0
+		return code
 	}
 	fmt.Fprintf(stdout, "tables %d (set up in %s), finished %d, hands %d, actions %d (%.0f/s) in %s\n",
 		rep.Tables, rep.Setup.Round(time.Millisecond), rep.Finished, rep.Hands, rep.Actions, rep.PerSecond, rep.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "action-to-update latency: p50 %s, p99 %s, max %s\n", rep.P50.Round(time.Microsecond),
 		rep.P99.Round(time.Microsecond), rep.Max.Round(time.Microsecond))
-	fmt.Fprintf(stdout, "errors %d, reconnects %d\n", rep.Errors, rep.Reconnects)
+	fmt.Fprintf(stdout, "errors %d, reconnects %d, refusals %d\n", rep.Errors, rep.Reconnects, total(rep.Refused))
 	for _, e := range rep.ErrorSamples {
 		fmt.Fprintf(stdout, "  %s\n", e)
+	}
+	for _, k := range slices.Sorted(maps.Keys(rep.Closes)) {
+		fmt.Fprintf(stdout, "  closed %d× with %s\n", rep.Closes[k], k)
 	}
 	fmt.Fprintf(stdout, "server heap: %.1f MiB before, %.1f MiB after; %d connections open at the end\n",
 		float64(rep.HeapBefore)/(1<<20), float64(rep.HeapAfter)/(1<<20), rep.Connections)
@@ -76,5 +89,14 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "review requests %d: %d done (200), %d pending (202), %d busy (503), %d errors\n",
 			reviews.Requests, reviews.Done, reviews.Pending, reviews.Busy, reviews.Errors)
 	}
-	return 0
+	return code
+}
+
+// total is the sum of the counts of m.
+func total(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }

@@ -38,6 +38,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	maxTables := fs.Int("max-tables", 10000, "unfinished tables the server holds at once; past it, creating one is refused (0: no limit)")
 	idleDays := fs.Int("idle-days", 14, "close an unfinished table nobody has joined, played at or watched for this many days; its record is kept (0: never)")
 	drain := fs.Duration("drain", 10*time.Second, "on SIGTERM or SIGINT, time to let clients finish and be told the server is restarting")
+	overloadLag := fs.Duration("overload-lag", server.DefaultOverloadLag, "how far behind the server may run (its scheduling lag, smoothed) before it refuses new connections and tables, keeping those it has (0: never)")
 	lease := fs.Duration("lease", server.DefaultLeaseTTL, "with PostgreSQL, how long a table's lease lasts unrenewed: another process takes the tables of one that died within about this long (docs/deploy.md)")
 	if !parseFlags(fs, args, stderr) {
 		return 2
@@ -49,6 +50,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if f.v < 0 {
 			return usageError(stderr, "serve", "--%s must be 0 (no limit) or more, not %d", f.name, f.v)
 		}
+	}
+	if *overloadLag < 0 {
+		return usageError(stderr, "serve", "--overload-lag must be 0 (never) or more, not %s", *overloadLag)
 	}
 	if *idleDays > 3650 {
 		return usageError(stderr, "serve", "--idle-days must be 0 (never) to 3650, not %d", *idleDays)
@@ -72,7 +76,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer st.Close()
 	srv, err := server.New(ctx, st, server.Options{BotDelay: *botDelay, AwayDelay: *awayDelay, AddrRate: *addrRate,
 		AddrConns: *addrConns, MaxConns: *maxConns, ReadTimeout: *readTimeout, IdleTimeout: *idleTimeout,
-		TablesPerHour: *tablesPerHour, SignUpsPerHour: *signupsPerHour, HTTPS: *https, MaxTables: *maxTables, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
+		TablesPerHour: *tablesPerHour, SignUpsPerHour: *signupsPerHour, HTTPS: *https, MaxTables: *maxTables, OverloadLag: *overloadLag, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
 		Logger: log, Static: web.FS(), Cluster: storeName(*db) == "postgresql", LeaseTTL: *lease})
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
