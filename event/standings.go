@@ -199,12 +199,15 @@ func cmpDesc(a, b float64) int {
 // same cards: table Table's seat Seat on deal Deal (0 for the first) of
 // round Round.
 type MP struct {
-	Round, Deal, Table, Seat int
-	Entry                    int     // the entry at the seat, or Bot
-	Result                   int     // the seat's change of score on the deal
-	Points                   int     // matchpoints: 2 for each result beaten, 1 for each tie
-	Max                      int     // 2 × (the results compared − 1)
-	Percent                  float64 // 100 × Points / Max
+	Round   int     `json:"round"`
+	Deal    int     `json:"deal"`
+	Table   int     `json:"table"`
+	Seat    int     `json:"seat"`
+	Entry   int     `json:"entry"`   // the entry at the seat, or Bot
+	Result  int     `json:"result"`  // the seat's change of score on the deal
+	Points  int     `json:"points"`  // matchpoints: 2 for each result beaten, 1 for each tie
+	Max     int     `json:"max"`     // 2 × (the results compared − 1)
+	Percent float64 `json:"percent"` // 100 × Points / Max
 }
 
 // Matchpoints compares every result of duplicate round r with the others

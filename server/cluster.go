@@ -288,7 +288,7 @@ func (s *Server) leaseRound(ctx context.Context) {
 			t.driving = false
 			t.schedule(0)
 		}
-		over := t.match.Over() || t.info.Closed
+		over := t.over() || t.info.Closed
 		switch {
 		case have[t.id] && over:
 			done = append(done, t.id)
@@ -342,7 +342,7 @@ func (s *Server) takeOver(ctx context.Context, id string) {
 		// driver does not wind it back.
 		t.deadline, t.deadlineSeq = t.remoteDeadline, t.remoteDeadlineSeq
 	}
-	if t.info.FairDeals && !t.match.Over() && (t.pending == nil || t.pending.secret == [32]byte{}) {
+	if t.info.FairDeals && !t.over() && (t.pending == nil || t.pending.secret == [32]byte{}) {
 		if t.pending != nil {
 			t.supersede(t.pending.commitment)
 		}
@@ -500,7 +500,7 @@ func (s *Server) refresh(ctx context.Context, t *table, info bool) error {
 	if err != nil && asked.Err() == nil {
 		s.log.Warn("cluster: catching up", "table", t.id, "err", err.Error())
 	}
-	if t.info.FairDeals && !t.driving && t.pending == nil && !t.match.Over() {
+	if t.info.FairDeals && !t.driving && t.pending == nil && !t.over() {
 		t.tell(serverNote{Type: "ask"}) // the driver's commitment
 	}
 	return err
@@ -578,7 +578,7 @@ func (t *table) catchUp(ctx context.Context) error {
 	if p := t.pending; p != nil && p.hand <= t.dealtHands() {
 		t.pending = nil // dealt: the driver's next commitment comes in a note
 	}
-	if t.driving && t.pending == nil && t.info.FairDeals && !t.match.Over() {
+	if t.driving && t.pending == nil && t.info.FairDeals && !t.over() {
 		t.newPending(t.dealtHands() + 1)
 	}
 	t.schedule(0)
@@ -714,7 +714,7 @@ func (s *Server) onServerNote(t *table, text string) {
 			t.broadcast()
 		}
 	case "commit":
-		if t.driving || t.match.Over() || m.Hand != t.dealtHands()+1 {
+		if t.driving || t.over() || m.Hand != t.dealtHands()+1 {
 			return
 		}
 		p := t.pending

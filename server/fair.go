@@ -123,7 +123,7 @@ func (t *table) scheduleDeal(gen int, after time.Duration) {
 func (t *table) dealMove(gen int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.gen != gen || t.match.Over() || !t.match.AwaitingDeal() || t.srv.closing() {
+	if t.gen != gen || t.over() || !t.match.AwaitingDeal() || t.srv.closing() {
 		return
 	}
 	if err := t.deal(); err != nil {
@@ -210,7 +210,7 @@ func (t *table) storedDeal(ctx context.Context, p *pendingDeal) (*pitch.Fairness
 // commitment the page saw. The lock must be held.
 func (t *table) contribute(seat int, commitment, value string) error {
 	const op = "table.contribute"
-	if t.pending == nil || t.match.Over() {
+	if t.pending == nil || t.over() {
 		return errorf(Conflict, op, "no deal awaits contributions at this table").with("no_deal_pending", nil)
 	}
 	p := t.pending
@@ -291,8 +291,8 @@ func (t *table) fairState() *fairJSON {
 	if !t.info.FairDeals {
 		return nil
 	}
-	out := &fairJSON{Dealing: t.match.AwaitingDeal() && !t.match.Over()}
-	if p := t.pending; p != nil && !t.match.Over() {
+	out := &fairJSON{Dealing: t.match.AwaitingDeal() && !t.over()}
+	if p := t.pending; p != nil && !t.over() {
 		n := &fairNextJSON{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedAt.Format(pitch.FairTimeFormat),
 			Dealer: t.match.NextDealer(), Contributed: []int{}}
 		for s := range p.contribs {
@@ -301,7 +301,7 @@ func (t *table) fairState() *fairJSON {
 		slices.Sort(n.Contributed)
 		out.Next = n
 	}
-	if t.dealt != nil && !t.match.AwaitingDeal() && !t.match.Over() {
+	if t.dealt != nil && !t.match.AwaitingDeal() && !t.over() {
 		out.Hand = &fairHandJSON{Hand: t.fairHand(), Commitment: t.dealt.Commitment}
 	}
 	if f := t.lastFair; f != nil {

@@ -127,6 +127,8 @@ type Server struct {
 	closed atomic.Bool
 
 	cl *cluster // nil unless Options.Cluster
+
+	ev eventSet // events of many tables (event.go)
 }
 
 // New returns a server over st, with every unfinished table loaded from
@@ -197,6 +199,9 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 		s.opts.LeaseTTL = opts.LeaseTTL
 		s.newCluster(cst) // started below: tables load as not driven here
 	}
+	if err := s.loadEvents(ctx); err != nil { // first: each event table loads knowing its round
+		return nil, err
+	}
 	infos, err := st.Tables(ctx, true)
 	if err != nil {
 		return nil, fmt.Errorf("loading tables: %w", err)
@@ -206,6 +211,7 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 			s.log.Error("cannot resume table", "table", info.ID, "err", err.Error())
 		}
 	}
+	s.settleEvents(ctx)
 	if cst != nil {
 		s.runCluster()
 	}
@@ -267,7 +273,7 @@ func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
 	}
 	s.tables[info.ID] = t
 	t.mu.Lock()
-	if s.cl != nil && (info.FairDeals || info.TurnTimer > 0) && !t.match.Over() {
+	if s.cl != nil && (info.FairDeals || info.TurnTimer > 0) && !t.over() {
 		// The next deal and the turn timer are the driver's: ask for its
 		// commitment and deadline.
 		if info.FairDeals {
@@ -360,6 +366,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/account/seats", s.handleClaim)
 	mux.HandleFunc("GET /api/account/export", s.handleExport)
 	mux.HandleFunc("POST /api/account/delete", s.handleDelete)
+	s.eventRoutes(mux)
 	mux.HandleFunc("GET /api/health", s.handleHealth)
 	if s.opts.Static != nil {
 		files := http.FileServerFS(s.opts.Static)

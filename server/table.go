@@ -74,7 +74,16 @@ type table struct {
 	// superseded are commitments of deals dropped by a change of driver:
 	// a page's late contribution to one is ignored, not refused.
 	superseded []string
+	// round is the event round the table plays in (event.go), nil for a
+	// table of its own; roundDone: the round ended here (its hands or its
+	// clock) before the match did. The table is then over.
+	round     *tableRound
+	roundDone bool
 }
+
+// over reports whether play at the table has ended: the match is over,
+// or the table's event round is.
+func (t *table) over() bool { return t.match.Over() || t.roundDone }
 
 // staleLog is a stored table whose moves no longer replay: it was played
 // under rules that have since changed (the forced dealer's bid, C-6).
@@ -156,7 +165,9 @@ func newTable(srv *Server, info *store.Table, events []store.Event, deals []stor
 	if err := t.dealFromLog(byHand); err != nil {
 		return nil, fmt.Errorf("table %s: %w", info.ID, err)
 	}
-	if info.FairDeals && !t.match.Over() {
+	t.round = srv.roundOf(info.ID)
+	t.roundDone = t.round != nil && info.Finished && !t.match.Over()
+	if info.FairDeals && !t.over() {
 		// A commitment of its own: a secret drawn before a restart is gone.
 		next := t.fairHand()
 		if !t.match.AwaitingDeal() {
@@ -199,7 +210,7 @@ func (t *table) apply(a pitch.Action, by string) error {
 // "stand-in" (see store.Event). The lock must be held.
 func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) error {
 	const op = "table.act"
-	if t.match.Over() {
+	if t.over() {
 		return errorf(Conflict, op, "the match is over").with("match_over", nil)
 	}
 	if t.info.Closed {
@@ -242,7 +253,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 			return internal(op, err)
 		}
 		ap.Hand = &store.Hand{N: len(t.match.Records()) + 1, Record: rec}
-		ap.Finished = next.Winners() != nil
+		ap.Finished = next.Winners() != nil || t.round.ends(len(t.match.Records())+1)
 	}
 	// Not the client's context: a client that leaves mid-commit must not
 	// leave the log and the table disagreeing about what was stored.
@@ -266,6 +277,10 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	t.seq++
 	t.touch()
 	if ap.Finished {
+		t.roundDone = !t.match.Over()
+		if t.round != nil {
+			go t.srv.roundResult(t.round, t.result())
+		}
 		t.pending = nil
 		t.info.Finished = true
 		t.infoVer++
@@ -296,13 +311,13 @@ func (t *table) schedule(after time.Duration) {
 	gen := t.gen
 	deadline := t.deadline
 	t.deadline = time.Time{}
-	if t.match.Over() || !t.full() || t.info.Closed {
+	if t.over() || !t.full() || t.info.Closed {
 		return // play starts when every human seat is taken
 	}
 	if !t.drives() {
 		return // another process drives the table (cluster.go)
 	}
-	if !t.present() {
+	if !t.present() && t.round == nil {
 		return // nobody is at the table or watching: it waits for them
 	}
 	if t.match.AwaitingDeal() {
@@ -337,7 +352,7 @@ func (t *table) schedule(after time.Duration) {
 func (t *table) botMove(gen int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.gen != gen || t.match.Over() || t.match.AwaitingDeal() || t.srv.closing() {
+	if t.gen != gen || t.over() || t.match.AwaitingDeal() || t.srv.closing() {
 		return
 	}
 	s := t.match.State()
@@ -444,6 +459,9 @@ func (t *table) infoJSON() tableInfo { return publicInfo(t.info, t.game) }
 // stateFor builds what seat (-1: spectator) may see now.
 func (t *table) stateFor(seat int) stateMsg {
 	s := t.match.State()
+	if t.roundDone { // the next hand is dealt, but the round is over: show the last
+		s = t.match.LastHand()
+	}
 	v := s.View(seat)
 	if t.tableRaw == nil || t.cacheVer != t.infoVer || t.cacheSeq != t.seq {
 		t.tableRaw, _ = json.Marshal(t.infoJSON())
@@ -456,8 +474,8 @@ func (t *table) stateFor(seat int) stateMsg {
 	}
 	m := stateMsg{Type: "state", Seat: seat, Table: t.tableRaw, Seq: t.seq, HandNo: len(t.match.Records()) + 1,
 		View: toViewJSON(&v), Log: t.logs[seat+1], Sheet: t.sheetRaw,
-		Over: t.match.Over(), Winner: t.match.Winner(), Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !t.full()}
-	if t.match.Over() {
+		Over: t.over(), Winner: t.match.Winner(), Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !t.full()}
+	if t.over() {
 		m.HandNo--
 		m.Log = t.lastLogs[seat+1]
 	}
@@ -467,12 +485,12 @@ func (t *table) stateFor(seat int) stateMsg {
 	if last := t.match.LastHand(); last != nil {
 		m.LastHand = summarize(len(t.match.Records()), last)
 	}
-	if deadline, dseq := t.turnDeadline(); !deadline.IsZero() && dseq == t.seq && !t.match.Over() {
+	if deadline, dseq := t.turnDeadline(); !deadline.IsZero() && dseq == t.seq && !t.over() {
 		m.Timer = &timerJSON{Seat: s.Turn(), LeftMS: max(time.Until(deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
 	}
 	m.NextTable = t.info.Next
 	m.Fair = t.fairState()
-	if !t.match.Over() && t.full() && seat >= 0 && s.Turn() == seat { // nothing to do while waiting for players
+	if !t.over() && t.full() && seat >= 0 && s.Turn() == seat { // nothing to do while waiting for players
 		switch s.Phase() {
 		case pitch.PhaseDiscard, pitch.PhasePassBurn:
 			m.Discard = discardOf(s)

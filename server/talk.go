@@ -91,7 +91,7 @@ func (c *conn) hint(t *table) {
 		t.mu.Unlock()
 		fail("hints_off", "hints are turned off at this table")
 		return
-	case t.match.Over() || !t.full() || s.Turn() != c.seat:
+	case t.over() || !t.full() || s.Turn() != c.seat:
 		t.mu.Unlock()
 		fail("hint_turn", "a hint is for your own decision: it is not your turn")
 		return

@@ -142,6 +142,17 @@ type Store interface {
 	Review(ctx context.Context, id string, n, seat int) (Review, error)
 	// Accounts: people's accounts, sessions and passkeys (accounts.go).
 	Accounts
+	// CreateTournament stores a new event (package event) at version 1.
+	CreateTournament(ctx context.Context, t *Tournament) error
+	// Tournament returns one event, or ErrNotFound.
+	Tournament(ctx context.Context, id string) (*Tournament, error)
+	// Tournaments returns every event (only those not finished when
+	// unfinished is true), oldest first.
+	Tournaments(ctx context.Context, unfinished bool) ([]*Tournament, error)
+	// UpdateTournament replaces an event's data and finished flag if it is
+	// still at t.Version, and then adds one to t.Version; ErrConflict if it
+	// has moved on (nothing is written), ErrNotFound for no such event.
+	UpdateTournament(ctx context.Context, t *Tournament) error
 	// Close releases the store.
 	Close() error
 }

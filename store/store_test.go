@@ -65,6 +65,7 @@ func runSuite(t *testing.T, fresh fresher) {
 		{"TouchAndClose", testTouchAndClose},
 		{"ByHintsNext", testByHintsNext},
 		{"FairDeals", testFairDeals},
+		{"Tournaments", testTournaments},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, fresh) })

@@ -1,0 +1,401 @@
+package server
+
+import (
+	"bytes"
+	"encoding/csv"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"pitch/event"
+	"pitch/store"
+)
+
+// The HTTP API of events (docs/protocol.md, Events). The host's token
+// and each person's token are sent in request bodies, never in URLs.
+
+type eventCreateReq struct {
+	event.Settings
+}
+
+// eventCreated answers the host: the token is shown once.
+type eventCreated struct {
+	ID    string    `json:"id"`
+	Token string    `json:"token"` // the host's
+	URL   string    `json:"url"`   // where people join
+	Event eventJSON `json:"event"`
+}
+
+func (s *Server) handleEventCreate(w http.ResponseWriter, r *http.Request) {
+	const op = "create event"
+	var req eventCreateReq
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	ev, err := event.New(req.Settings, newSeed())
+	if err != nil {
+		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_event", nil))
+		return
+	}
+	if ok, _ := s.creates.take(clientAddr(r)); !ok {
+		s.writeError(w, r, errorf(TooMany, op, "too many tables and events created from your address (%d an hour at most): try again later", s.opts.TablesPerHour))
+		return
+	}
+	token := randomString(32)
+	e := &liveEvent{id: randomString(12), d: eventData{Event: ev, Host: tokenHash(token), Token: [][]byte{}, Tables: [][]string{},
+		Started: []time.Time{}, EndsAt: []time.Time{}}}
+	data := e.snapshot()
+	e.rec = &store.Tournament{ID: e.id, Data: data, Created: time.Now().UTC().Truncate(time.Millisecond)}
+	if err := s.store.CreateTournament(r.Context(), e.rec); err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	s.register(e)
+	e.mu.Lock()
+	view := e.view()
+	e.mu.Unlock()
+	writeJSON(w, http.StatusCreated, eventCreated{ID: e.id, Token: token, URL: "/e/" + e.id, Event: view})
+}
+
+// eventJSON is what anyone may see of an event.
+type eventJSON struct {
+	ID       string           `json:"id"`
+	Settings event.Settings   `json:"settings"`
+	State    string           `json:"state"` // waiting (for the first round), playing, between (rounds), over
+	Round    int              `json:"round"` // rounds started
+	Started  *time.Time       `json:"started,omitempty"`
+	EndsAt   *time.Time       `json:"ends_at,omitempty"` // the round in progress's clock
+	Entries  []entryJSON      `json:"entries"`
+	Rounds   [][]evTableJSON  `json:"rounds"` // per round, its tables, head table first
+	Stand    []event.Standing `json:"standings"`
+	// MP, at a duplicate event, holds each round's results compared on
+	// the same cards (event.Matchpoints).
+	MP [][]event.MP `json:"matchpoints,omitempty"`
+}
+
+type entryJSON struct {
+	Entry  int    `json:"entry"`
+	Name   string `json:"name"`
+	Joined int    `json:"joined"` // the first round they play (0 for the first)
+	Left   int    `json:"left"`   // -1, or the first round a bot plays for them
+}
+
+type evTableJSON struct {
+	Table  string        `json:"table"` // the table's ID: /t/ID watches it
+	Seats  []evSeatJSON  `json:"seats"`
+	Result *event.Result `json:"result,omitempty"`
+	Winner []int         `json:"winners,omitempty"` // the seats that won the table (its side, or the first half)
+}
+
+type evSeatJSON struct {
+	Entry int    `json:"entry"` // -1 for a bot
+	Name  string `json:"name"`
+	Bot   bool   `json:"bot"` // a bot holds the seat (filling a gap, or for someone who left)
+}
+
+// view is the public state. The lock must be held.
+func (e *liveEvent) view() eventJSON {
+	ev := e.d.Event
+	v := eventJSON{ID: e.id, Settings: ev.Settings, Round: len(ev.Rounds), Entries: []entryJSON{}, Rounds: [][]evTableJSON{},
+		Stand: ev.Standings()}
+	switch n := len(ev.Rounds); {
+	case ev.Over():
+		v.State = "over"
+	case n == 0:
+		v.State = "waiting"
+	case ev.Rounds[n-1].Done():
+		v.State = "between"
+	default:
+		v.State = "playing"
+		v.Started = &e.d.Started[n-1]
+		if !e.d.EndsAt[n-1].IsZero() {
+			v.EndsAt = &e.d.EndsAt[n-1]
+		}
+	}
+	for i, en := range ev.Entries {
+		v.Entries = append(v.Entries, entryJSON{Entry: i, Name: en.Name, Joined: en.Joined, Left: en.Left})
+	}
+	for r, round := range ev.Rounds {
+		var tabs []evTableJSON
+		for ti, tab := range round.Tables {
+			tj := evTableJSON{Table: e.d.Tables[r][ti], Result: tab.Result, Winner: ev.Winners(r, ti)}
+			for _, id := range tab.Seats {
+				sj := evSeatJSON{Entry: id, Bot: id == event.Bot}
+				if id != event.Bot {
+					sj.Name, sj.Bot = ev.Entries[id].Name, ev.BotPlays(id, r)
+				}
+				tj.Seats = append(tj.Seats, sj)
+			}
+			tabs = append(tabs, tj)
+		}
+		v.Rounds = append(v.Rounds, tabs)
+		if ev.Settings.Movement == event.Duplicate {
+			v.MP = append(v.MP, ev.Matchpoints(r))
+		}
+	}
+	return v
+}
+
+func (s *Server) handleEvent(w http.ResponseWriter, r *http.Request) {
+	e, err := s.event(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	e.mu.Lock()
+	v := e.view()
+	e.mu.Unlock()
+	writeJSON(w, 200, v)
+}
+
+type eventJoinReq struct {
+	Name string `json:"name"`
+}
+
+func (s *Server) handleEventJoin(w http.ResponseWriter, r *http.Request) {
+	const op = "join event"
+	var req eventJoinReq
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	name, err := cleanName(req.Name)
+	if err != nil {
+		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_name", nil))
+		return
+	}
+	e, err := s.event(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	old := e.snapshot()
+	i, err := e.d.Event.Join(name)
+	if err != nil {
+		s.writeError(w, r, errorf(Conflict, op, "%v", err).with("event_closed", nil))
+		return
+	}
+	token := randomString(32)
+	e.d.Token = append(e.d.Token, tokenHash(token))
+	if err := e.save(r.Context(), s.store); err != nil {
+		e.restore(old)
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	writeJSON(w, 200, map[string]any{"entry": i, "token": token, "round": e.d.Event.Entries[i].Joined})
+}
+
+// eventTokenReq carries the host's or a person's token, and for the
+// host's requests what they act on.
+type eventTokenReq struct {
+	Token   string `json:"token"`
+	Entry   *int   `json:"entry,omitempty"`   // remove: whom
+	Minutes int    `json:"minutes,omitempty"` // extend: by how long
+}
+
+// eventFor reads the request's token and returns the event locked: the
+// caller must unlock it.
+func (s *Server) eventFor(w http.ResponseWriter, r *http.Request) (*liveEvent, eventTokenReq, bool) {
+	var req eventTokenReq
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return nil, req, false
+	}
+	e, err := s.event(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return nil, req, false
+	}
+	e.mu.Lock()
+	return e, req, true
+}
+
+// seatJSON tells a person where they sit now.
+type mySeatJSON struct {
+	Entry     int    `json:"entry"`
+	Name      string `json:"name"`
+	Round     int    `json:"round"`           // the round they are seated in (1 for the first); 0 for none yet
+	Table     string `json:"table,omitempty"` // the table's ID
+	TableNo   int    `json:"table_no,omitempty"`
+	Seat      int    `json:"seat"`
+	SeatToken string `json:"seat_token,omitempty"` // the token to say hello with at the table
+	Left      bool   `json:"left,omitempty"`
+}
+
+func (s *Server) handleEventMe(w http.ResponseWriter, r *http.Request) {
+	const op = "event seat"
+	e, req, ok := s.eventFor(w, r)
+	if !ok {
+		return
+	}
+	defer e.mu.Unlock()
+	i := e.entryOf(req.Token)
+	if i < 0 {
+		s.writeError(w, r, errorf(Forbidden, op, "this token is no one's in this event: join first").with("not_in_event", nil))
+		return
+	}
+	ev := e.d.Event
+	me := mySeatJSON{Entry: i, Name: ev.Entries[i].Name, Seat: -1, Left: ev.Entries[i].Left >= 0}
+	if ti, seat, ok := ev.Seated(i); ok && !ev.BotPlays(i, len(ev.Rounds)-1) {
+		r := len(ev.Rounds) - 1
+		me.Round, me.TableNo, me.Seat = r+1, ti+1, seat
+		me.Table = e.d.Tables[r][ti]
+		me.SeatToken = seatToken(e.d.Token[i], me.Table, seat)
+	}
+	writeJSON(w, 200, me)
+}
+
+func (s *Server) handleEventLeave(w http.ResponseWriter, r *http.Request) {
+	const op = "leave event"
+	e, req, ok := s.eventFor(w, r)
+	if !ok {
+		return
+	}
+	defer e.mu.Unlock()
+	i := e.entryOf(req.Token)
+	host := e.isHost(req.Token)
+	if req.Entry != nil {
+		if !host {
+			s.writeError(w, r, errorf(Forbidden, op, "only the host may remove someone: send the host's token").with("not_host", nil))
+			return
+		}
+		i = *req.Entry
+	}
+	if i < 0 {
+		s.writeError(w, r, errorf(Forbidden, op, "this token is no one's in this event").with("not_in_event", nil))
+		return
+	}
+	old := e.snapshot()
+	if err := e.d.Event.Leave(i); err != nil {
+		s.writeError(w, r, errorf(Conflict, op, "%v", err).with("event_leave", nil))
+		return
+	}
+	if err := e.save(r.Context(), s.store); err != nil {
+		e.restore(old)
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	writeJSON(w, 200, e.view())
+}
+
+func (s *Server) handleEventStart(w http.ResponseWriter, r *http.Request) {
+	const op = "start round"
+	e, req, ok := s.eventFor(w, r)
+	if !ok {
+		return
+	}
+	if !e.isHost(req.Token) {
+		e.mu.Unlock()
+		s.writeError(w, r, errorf(Forbidden, op, "only the host may start a round: send the host's token").with("not_host", nil))
+		return
+	}
+	infos, _, err := s.startRound(r.Context(), e)
+	e.mu.Unlock()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	for _, info := range infos {
+		if _, err := s.load(r.Context(), info); err != nil {
+			s.log.Error("event: cannot start a table", "event", e.id, "table", info.ID, "err", err.Error())
+		}
+	}
+	e.mu.Lock()
+	v := e.view()
+	e.mu.Unlock()
+	writeJSON(w, 200, v)
+}
+
+// maxExtend is the most minutes one extension adds.
+const maxExtend = 120
+
+func (s *Server) handleEventExtend(w http.ResponseWriter, r *http.Request) {
+	const op = "extend round"
+	e, req, ok := s.eventFor(w, r)
+	if !ok {
+		return
+	}
+	defer e.mu.Unlock()
+	if !e.isHost(req.Token) {
+		s.writeError(w, r, errorf(Forbidden, op, "only the host may extend a round: send the host's token").with("not_host", nil))
+		return
+	}
+	ev := e.d.Event
+	n := len(ev.Rounds)
+	if n == 0 || ev.Rounds[n-1].Done() || e.d.EndsAt[n-1].IsZero() {
+		s.writeError(w, r, errorf(Conflict, op, "no round on the clock is being played: only a round on the clock can be extended").with("event_no_clock", nil))
+		return
+	}
+	if req.Minutes < 1 || req.Minutes > maxExtend {
+		s.writeError(w, r, errorf(Invalid, op, "minutes must be 1 to %d, not %d", maxExtend, req.Minutes).with("bad_minutes", nil))
+		return
+	}
+	old := e.snapshot()
+	e.d.EndsAt[n-1] = e.d.EndsAt[n-1].Add(time.Duration(req.Minutes) * time.Minute)
+	if err := e.save(r.Context(), s.store); err != nil {
+		e.restore(old)
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	for _, ref := range e.rounds[n-1] {
+		ref.endsAt.Store(e.d.EndsAt[n-1].UnixNano())
+	}
+	writeJSON(w, 200, e.view())
+}
+
+// csvCell keeps a cell from being read as a formula by a spreadsheet
+// (OWASP, CSV injection): a leading =, +, -, @, tab or return gets a '.
+func csvCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+func (s *Server) handleEventCSV(w http.ResponseWriter, r *http.Request) {
+	e, err := s.event(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	e.mu.Lock()
+	st := e.d.Event.Standings()
+	dup := e.d.Event.Settings.Movement == event.Duplicate
+	e.mu.Unlock()
+	var b bytes.Buffer
+	cw := csv.NewWriter(&b)
+	head := []string{"place", "name", "total", "tables_won", "best_round", "rounds", "left"}
+	if dup {
+		head = []string{"place", "name", "percent", "results", "rounds", "left"}
+	}
+	_ = cw.Write(head)
+	for _, x := range st {
+		row := []string{strconv.Itoa(x.Place), csvCell(x.Name), strconv.Itoa(x.Total), strconv.Itoa(x.Won), strconv.Itoa(x.Best),
+			strconv.Itoa(x.Rounds), strconv.FormatBool(x.Left)}
+		if dup {
+			row = []string{strconv.Itoa(x.Place), csvCell(x.Name), strconv.FormatFloat(x.Percent, 'f', 2, 64), strconv.Itoa(x.Boards),
+				strconv.Itoa(x.Rounds), strconv.FormatBool(x.Left)}
+		}
+		_ = cw.Write(row)
+	}
+	cw.Flush()
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="pitch-event-`+e.id+`.csv"`)
+	_, _ = w.Write(b.Bytes())
+}
+
+// eventRoutes adds the events' API to mux.
+func (s *Server) eventRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /api/events", s.handleEventCreate)
+	mux.HandleFunc("GET /api/events/{id}", s.handleEvent)
+	mux.HandleFunc("POST /api/events/{id}/join", s.handleEventJoin)
+	mux.HandleFunc("POST /api/events/{id}/me", s.handleEventMe)
+	mux.HandleFunc("POST /api/events/{id}/leave", s.handleEventLeave)
+	mux.HandleFunc("POST /api/events/{id}/start", s.handleEventStart)
+	mux.HandleFunc("POST /api/events/{id}/extend", s.handleEventExtend)
+	mux.HandleFunc("GET /api/events/{id}/standings.csv", s.handleEventCSV)
+}
