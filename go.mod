@@ -9,6 +9,7 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/nicksnyder/go-i18n/v2 v2.7.0
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/yeqown/go-qrcode/v2 v2.3.0
 	golang.org/x/crypto v0.59.0
 	golang.org/x/text v0.44.0
 	modernc.org/sqlite v1.62.0
@@ -40,6 +41,7 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/xo/terminfo v1.0.0 // indirect
+	github.com/yeqown/reedsolomon v1.0.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/term v0.48.0 // indirect

@@ -398,4 +398,5 @@ func (s *Server) eventRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/events/{id}/start", s.handleEventStart)
 	mux.HandleFunc("POST /api/events/{id}/extend", s.handleEventExtend)
 	mux.HandleFunc("GET /api/events/{id}/standings.csv", s.handleEventCSV)
+	mux.HandleFunc("GET /api/events/{id}/qr.svg", s.handleEventQR)
 }

@@ -109,16 +109,16 @@ type Server struct {
 	conns *connSet // open WebSockets, per address
 	lobby *lobby   // the open tables, for GET /api/tables
 
-	gauge      *gauge        // how far behind the server runs, and its refusals (overload.go)
-	creates    *limiter      // tables created per address, when TablesPerHour is set
-	signups    *limiter      // accounts created per address, when SignUpsPerHour is set
+	gauge   *gauge   // how far behind the server runs, and its refusals (overload.go)
+	creates *limiter // tables created per address, when TablesPerHour is set
+	signups *limiter // accounts created per address, when SignUpsPerHour is set
 	// Failed sign-ins per name key and per address (accounts.go), and
 	// reset-link tries per address.
 	signInByName, signInByAddr, allowReset *limiter
-	unfinished atomic.Int64  // tables in memory neither finished nor closed, and creations under way
-	hints      chan struct{} // a slot for each hint being worked out (maxHints at once)
-	sweepStop  chan struct{}
-	sweepOnce  sync.Once
+	unfinished                             atomic.Int64  // tables in memory neither finished nor closed, and creations under way
+	hints                                  chan struct{} // a slot for each hint being worked out (maxHints at once)
+	sweepStop                              chan struct{}
+	sweepOnce                              sync.Once
 
 	reviews reviewQueue // reviews of finished hands (review.go)
 
@@ -385,6 +385,9 @@ func (s *Server) Handler() http.Handler {
 			_, _ = w.Write(bytes.Replace(page, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1))
 		}
 		mux.HandleFunc("GET /t/{id}", index)
+		mux.HandleFunc("GET /e/{id}", index)       // an event (js/event.js)
+		mux.HandleFunc("GET /e/{id}/board", index) // its board
+		mux.HandleFunc("GET /events/new", index)   // a new event's form
 		mux.HandleFunc("GET /history", index)
 		mux.HandleFunc("GET /replay", index)
 		mux.HandleFunc("GET /t/{id}/hands/{n}", index)
