@@ -12,6 +12,7 @@ import { initTable } from './js/table.js';
 import { initReplay } from './js/replay.js';
 import { initHistory } from './js/history.js';
 import { initRules } from './js/rules.js';
+import { initEvent, initEventNew } from './js/event.js';
 
 const lang = pickLang();
 await loadLang(lang);
@@ -24,7 +25,10 @@ const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
 $('#alert-close').addEventListener('click', hideError);
 const rules = new URLSearchParams(location.search).get('rules');
 const hand = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/hands\/([1-9][0-9]{0,5})\/?$/);
+const ev = location.pathname.match(/^\/e\/([A-Za-z0-9_-]{1,64})(\/board)?\/?$/);
 if (hand) initReplay(hand[1], Number(hand[2]));
+else if (ev) initEvent(ev[1], !!ev[2]);
+else if (location.pathname === '/events/new') initEventNew();
 else if (location.pathname === '/replay') initReplay('', 0);
 else if (location.pathname === '/history') initHistory();
 else if (match) initTable(match[1]);

@@ -1,0 +1,194 @@
+package web_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// post sends body to the API and decodes the answer into v.
+func (s *site) post(path, body string, want int, v any) {
+	s.t.Helper()
+	resp, err := http.Post(s.url+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		s.t.Fatalf("POST %s: %d %s", path, resp.StatusCode, b)
+	}
+	if v != nil {
+		if err := json.Unmarshal(b, v); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
+type created struct {
+	ID    string `json:"id"`
+	Token string `json:"token"`
+}
+
+// newEvent creates an event over the API and joins n people to it.
+func (s *site) newEvent(settings string, names func(i int) string, n int) created {
+	s.t.Helper()
+	var c created
+	s.post("/api/events", settings, 201, &c)
+	for i := range n {
+		s.post("/api/events/"+c.ID+"/join", fmt.Sprintf(`{"name":%q}`, names(i)), 200, nil)
+	}
+	return c
+}
+
+// layoutProblems lists what sel's elements show outside the viewport
+// (only sideways unless screen: a page may scroll down, the board may
+// not) or cut off (wider or taller than their box), and text smaller than
+// minPx: nothing a person could not read.
+func (b *browser) layoutProblems(sel string, minPx float64, screen bool) []string {
+	b.t.Helper()
+	var out []string
+	b.eval(fmt.Sprintf(`(() => { const out = []; const W = innerWidth, H = innerHeight;
+		if (document.documentElement.scrollWidth > W) out.push('the page is wider than the screen: ' + document.documentElement.scrollWidth);
+		for (const e of document.querySelectorAll(%q)) {
+			const r = e.getBoundingClientRect(), fs = parseFloat(getComputedStyle(e).fontSize);
+			const what = e.tagName + ' ' + JSON.stringify(e.textContent.slice(0, 30));
+			if (r.left < 0 || r.right > W + 0.5 || (%v && (r.top < 0 || r.bottom > H + 0.5))) out.push(what + ' outside the screen: ' + [r.left, r.top, r.right, r.bottom].map(Math.round));
+			if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1) out.push(what + ' is cut off');
+			if (fs < %f) out.push(what + ' is in ' + fs + 'px type');
+		}
+		return JSON.stringify(out); })()`, sel, screen, minPx), &out)
+	return out
+}
+
+// TestBrowserEventPhone: someone joins an event from a phone (390×844) by
+// its link, waits, and when the host starts the round the page sends them
+// to their table, where they hold their seat.
+func TestBrowserEventPhone(t *testing.T) {
+	s := newSite(t)
+	c := s.newEvent(`{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true}`,
+		func(i int) string { return fmt.Sprintf("Player %d", i+1) }, 7)
+	s.do("open the join link on a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile),
+		chromedp.Navigate(s.url+"/e/"+c.ID), chromedp.WaitVisible(chromedp.CSS("#ev-join")))
+	if s.count("#ev-host:not([hidden])") != 0 {
+		t.Error("the host's controls are shown to someone who is not the host")
+	}
+	if !strings.Contains(s.text("#ev-status"), "7") {
+		t.Errorf("status %q: want the 7 who joined", s.text("#ev-status"))
+	}
+	s.do("type a name", chromedp.SendKeys(chromedp.CSS("#ev-name"), "Rosa from the phone"))
+	s.click("#ev-join-btn")
+	waitFor(t, "the page to say they are in", func() bool { return strings.Contains(s.text("#ev-you-text"), "Rosa from the phone") }, 10*time.Second)
+	if p := s.layoutProblems("#ev-you-text, #ev-status, #ev-title, #ev-standings td", 14, true); len(p) > 0 {
+		t.Errorf("at 390×844: %v", p)
+	}
+	s.shot("event-phone", false)
+	s.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)
+	waitFor(t, "the link to their table", func() bool { return s.count("#ev-go:not([hidden])") == 1 }, 10*time.Second)
+	if got := s.text("#ev-you-text"); !strings.Contains(got, "your table is table") {
+		t.Errorf("the page says %q, want their table", got)
+	}
+	if p := s.layoutProblems("#ev-go, #ev-you-text", 14, true); len(p) > 0 {
+		t.Errorf("at 390×844 with the table: %v", p)
+	}
+	s.click("#ev-go")
+	waitFor(t, "the table page with their seat", func() bool {
+		var ok bool
+		s.eval(`JSON.stringify(location.pathname.startsWith('/t/') && !!document.querySelector('#table-view') && !document.querySelector('#table-view').hidden)`, &ok)
+		return ok && s.ui().Seat >= 0
+	}, 15*time.Second)
+}
+
+// TestBrowserEventBoard: the board of an event of 200 people at 50
+// tables, at 1920×1080: every table and every name on the screen, none
+// cut off, in type large enough to read from across a room.
+func TestBrowserEventBoard(t *testing.T) {
+	s := newSite(t)
+	long := []string{"Maximiliana Wolfeschleg", "Jean-Baptiste Delacroix", "Παναγιώτης Κωνσταντίνου", "渡辺 さくら", "Nur Aisyah binti Ahmad"}
+	c := s.newEvent(`{"variant":"ten-point","rounds":3,"end":"clock","minutes":30,"movement":"progressive","switch_partners":true,"head_stays":true}`,
+		func(i int) string {
+			if i%7 == 0 {
+				return long[i%len(long)]
+			}
+			return fmt.Sprintf("Player %d", i+1)
+		}, 200)
+	s.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)
+	s.do("open the board", chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(s.url+"/e/"+c.ID+"/board"),
+		chromedp.WaitVisible(chromedp.CSS("#bd-tables")))
+	waitFor(t, "50 tables on the board", func() bool { return s.count("#bd-tables .ev-table") == 50 }, 15*time.Second)
+	waitFor(t, "the clock", func() bool { return strings.Contains(s.text("#bd-clock"), ":") }, 5*time.Second)
+	if n := s.count("#bd-tables .ev-name"); n != 200 {
+		t.Errorf("%d names on the board, want 200", n)
+	}
+	if p := s.layoutProblems("#bd-tables .ev-name, #bd-tables .ev-table-h, #bd-standings td, #bd-title, #bd-status, #bd-clock, #bd-join", 15, true); len(p) > 0 {
+		t.Errorf("at 1920×1080: %d problems, first %v", len(p), p[:min(len(p), 5)])
+	}
+	if n := s.count("#bd-standings tr"); n != 20 {
+		t.Errorf("%d standings rows on the board, want the first 20", n)
+	}
+	s.shot("event-board", false)
+}
+
+// TestBrowserEventHost: the host makes an event with the form, sees the
+// join link and its QR code, starts a round once people have joined,
+// removes someone, and finds the board and the CSV.
+func TestBrowserEventHost(t *testing.T) {
+	s := newSite(t)
+	s.do("open the form", chromedp.Navigate(s.url+"/events/new"), chromedp.WaitVisible(chromedp.CSS("#ev-new-form")))
+	s.choose("#ev-movement", "mixed")
+	if s.count("#ev-partners:not([hidden])") != 0 {
+		t.Error("the partner options are shown for a mixed event")
+	}
+	s.choose("#ev-end", "clock")
+	if s.count("#ev-minutes-field:not([hidden])") != 1 || s.count("#ev-hands-field:not([hidden])") != 0 {
+		t.Error("a round on the clock should ask for minutes, not hands")
+	}
+	s.click("#ev-create")
+	waitFor(t, "the event's page", func() bool { return s.count("#ev-host:not([hidden])") == 1 }, 10*time.Second)
+	var id string
+	s.eval(`JSON.stringify(location.pathname.split('/')[2])`, &id)
+	if got, want := s.value("#ev-link"), s.url+"/e/"+id; got != want {
+		t.Errorf("join link %q, want %q", got, want)
+	}
+	waitFor(t, "the QR code", func() bool {
+		var w int
+		s.eval(`JSON.stringify(document.querySelector('#ev-qr').naturalWidth)`, &w)
+		return w > 0
+	}, 10*time.Second)
+	if s.count("#ev-start:disabled") != 1 {
+		t.Error("Start is enabled with nobody joined")
+	}
+	for i := range 5 {
+		s.post("/api/events/"+id+"/join", fmt.Sprintf(`{"name":"Guest %d"}`, i+1), 200, nil)
+	}
+	waitFor(t, "the roster", func() bool { return s.count("#ev-roster li") == 5 && s.count("#ev-start:disabled") == 0 }, 10*time.Second)
+	if got := s.text("#ev-start"); got != "Start round 1" {
+		t.Errorf("the start button says %q", got)
+	}
+	s.click("#ev-roster li:nth-child(5) button")
+	waitFor(t, "Guest 5 marked as gone", func() bool { return strings.Contains(s.text("#ev-roster li:nth-child(5)"), "left") }, 10*time.Second)
+	s.click("#ev-start")
+	waitFor(t, "the round's table", func() bool { return s.count("#ev-tables .ev-table") == 1 && s.count("#ev-extend:not([hidden])") == 1 }, 10*time.Second)
+	if got := s.text("#ev-tables .ev-table"); strings.Contains(got, "Guest 5") || !strings.Contains(got, "Guest 1") {
+		t.Errorf("the table %q: want the four still in, not the one removed", got)
+	}
+	if s.count("#ev-start:not([hidden])") != 0 {
+		t.Error("Start is offered while the round is played")
+	}
+	waitFor(t, "the clock", func() bool { return strings.Contains(s.text("#ev-clock"), "20:00") || strings.Contains(s.text("#ev-clock"), "19:5") }, 5*time.Second)
+	var links []string
+	s.eval(`JSON.stringify([document.querySelector('#ev-board-link').getAttribute('href'), document.querySelector('#ev-csv').getAttribute('href')])`, &links)
+	if links[0] != "/e/"+id+"/board" || links[1] != "/api/events/"+id+"/standings.csv" {
+		t.Errorf("links %v", links)
+	}
+	if p := s.layoutProblems("#ev-host h2, #ev-start, #ev-link, #ev-roster li, #ev-tables .ev-name", 14, false); len(p) > 0 {
+		t.Errorf("at 1280×900: %v", p)
+	}
+	s.shot("event-host", true)
+}
