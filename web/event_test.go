@@ -181,7 +181,9 @@ func TestBrowserEventHost(t *testing.T) {
 	if s.count("#ev-start:not([hidden])") != 0 {
 		t.Error("Start is offered while the round is played")
 	}
-	waitFor(t, "the clock", func() bool { return strings.Contains(s.text("#ev-clock"), "20:00") || strings.Contains(s.text("#ev-clock"), "19:5") }, 5*time.Second)
+	waitFor(t, "the clock", func() bool {
+		return strings.Contains(s.text("#ev-clock"), "20:00") || strings.Contains(s.text("#ev-clock"), "19:5")
+	}, 5*time.Second)
 	var links []string
 	s.eval(`JSON.stringify([document.querySelector('#ev-board-link').getAttribute('href'), document.querySelector('#ev-csv').getAttribute('href')])`, &links)
 	if links[0] != "/e/"+id+"/board" || links[1] != "/api/events/"+id+"/standings.csv" {
