@@ -2,7 +2,9 @@ package i18n
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // pluralForms are the CLDR plural forms each language's plural messages
@@ -180,5 +183,215 @@ func TestPrinter(t *testing.T) {
 	}
 	if got := en.T("no.such.message", nil); got != "no.such.message" {
 		t.Errorf("unknown id: %q", got)
+	}
+}
+
+// texts is every text of a message: the string, or each plural form.
+func texts(v any) []string {
+	if s, ok := v.(string); ok {
+		return []string{s}
+	}
+	var out []string
+	for _, f := range slices.Sorted(maps.Keys(v.(map[string]any))) {
+		out = append(out, v.(map[string]any)[f].(string))
+	}
+	return out
+}
+
+// isJapanese reports whether r is written in a Japanese script.
+func isJapanese(r rune) bool {
+	return unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Han) || r == 'ー' || r == '、' || r == '。'
+}
+
+// styleProblems lists what breaks lang's punctuation style in s (a
+// message with its placeholders removed): French sets a no-break space
+// before : ; ! ? (never a plain space, never none), Japanese writes
+// full-width punctuation next to Japanese text, Italian the typographic
+// apostrophe.
+func styleProblems(lang, s string) []string {
+	var out []string
+	rs := []rune(s)
+	for i, r := range rs {
+		switch lang {
+		case "fr":
+			if strings.ContainsRune(":;!?", r) && i > 0 {
+				next := rune(' ')
+				if i+1 < len(rs) {
+					next = rs[i+1]
+				}
+				if rs[i-1] == ' ' {
+					out = append(out, fmt.Sprintf("a plain space before %q (French takes a no-break space, U+00A0)", r))
+				} else if unicode.IsLetter(rs[i-1]) && (unicode.IsSpace(next) || next == '\n') {
+					out = append(out, fmt.Sprintf("no space before %q (French takes a no-break space, U+00A0)", r))
+				}
+			}
+		case "ja":
+			if strings.ContainsRune(",:;!?()", r) {
+				near := func(j int) bool {
+					for ; j >= 0 && j < len(rs) && rs[j] == ' '; j += map[bool]int{true: -1, false: 1}[j < i] {
+					}
+					return j >= 0 && j < len(rs) && isJapanese(rs[j])
+				}
+				if near(i-1) || near(i+1) {
+					out = append(out, fmt.Sprintf("half-width %q next to Japanese text (write %q)", r, map[rune]rune{',': '、', ':': '：', ';': '；', '!': '！', '?': '？', '(': '（', ')': '）'}[r]))
+				}
+			}
+		case "it":
+			if r == '\'' {
+				out = append(out, "a plain apostrophe (write ’)")
+			}
+		}
+	}
+	return out
+}
+
+// properNames are written as they are in every language: the games'
+// names, the keys of a keyboard, the names of file formats and programs.
+var properNames = regexp.MustCompile(`Pawnee Ten Point Call Your Partner Pitch|10 Point Pitch|Auction Pitch|Setback|Pitch|Pawnee|` +
+	`\b(Enter|enter|Home|End|Ctrl|Space|space|JSON|JavaScript|SHA-256|WebSocket|Bot|bot|pitch (score|verify|rules|play))\b|` +
+	`\bpitch\b|\b[A-Z]{2}-[A-Z]+-\d+\b|\b\w+_\w+\b|` + // the program and its bid, rule IDs, a hand record's fields
+	`\b(fairness|algorithm|version|commitment|secret|contributions|dealer|abandoned)\b`) // the fields of its fairness object
+
+// sharedWords are words of English that are also words of the language
+// (or loanwords it uses as they are): they are no sign of English left.
+var sharedWords = map[string][]string{
+	"fr": {"plus", "table", "tables", "points", "point", "score", "scores", "joker", "jokers", "non", "message", "messages", "minute", "minutes",
+		"contribution", "contributions", "options", "face", "page", "pages", "version", "six", "expert", "action", "moment", "date", "menu", "continue", "secret", "pts"},
+	"it": {"non", "server", "link", "file", "replay", "offline", "timer", "database", "default", "menu", "score"},
+	"ms": {"joker", "log", "menu"},
+}
+
+// TestCatalogStyle is the catalogs' lint: each language's punctuation
+// style (styleProblems), and no English word left in a language other
+// than English, names and shared words aside.
+func TestCatalogStyle(t *testing.T) {
+	en := load(t, "en")
+	english := map[string]bool{}
+	word := regexp.MustCompile(`\p{L}+(’\p{L}+)?`) // "all’inizio" is one Italian word
+	clean := func(s string) string { return properNames.ReplaceAllString(placeholder.ReplaceAllString(s, ""), "") }
+	for _, v := range en {
+		for _, s := range texts(v) {
+			for _, w := range word.FindAllString(clean(s), -1) {
+				if len(w) >= 3 {
+					english[strings.ToLower(w)] = true
+				}
+			}
+		}
+	}
+	for _, l := range Languages {
+		if l.Tag == "en" {
+			continue
+		}
+		shared := map[string]bool{}
+		for _, w := range sharedWords[l.Tag] {
+			shared[w] = true
+		}
+		cat := load(t, l.Tag)
+		for _, id := range slices.Sorted(maps.Keys(cat)) {
+			for _, s := range texts(cat[id]) {
+				for _, p := range styleProblems(l.Tag, placeholder.ReplaceAllString(s, "")) {
+					t.Errorf("%s %s: %s: %q", l.Tag, id, p, s)
+				}
+				for _, w := range word.FindAllString(clean(s), -1) {
+					if lw := strings.ToLower(w); english[lw] && !shared[lw] {
+						t.Errorf("%s %s: the English word %q: %q", l.Tag, id, w, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCountsArePlural: an English message that says a count of things
+// ("{{.Count}} cards") is a plural message, so that no language says "1
+// cards"; the other languages follow English (TestCatalogs).
+func TestCountsArePlural(t *testing.T) {
+	counted := regexp.MustCompile(`\{\{\.(Count|N|Total)\}\}((\s+\p{L}+){1,3})`)
+	nouns := []string{"cards", "trumps", "hands", "deals", "choices", "points", "tricks", "moves", "bids", "players", "seats", "tables", "minutes", "seconds"}
+	for id, v := range load(t, "en") {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		for _, m := range counted.FindAllStringSubmatch(s, -1) {
+			for _, w := range strings.Fields(m[2]) {
+				if slices.Contains(nouns, w) {
+					t.Errorf("%s says %q with a count, but it is not a plural message: %q", id, w, s)
+				}
+			}
+		}
+	}
+}
+
+// glossary holds each language's settled words, from a native reader's
+// review: where the English message matches when (any message if nil)
+// and does not match unless, the translation must not match avoid.
+var glossary = map[string][]struct {
+	when, unless, avoid *regexp.Regexp
+	why                 string
+}{
+	"el": {
+		{regexp.MustCompile(`(?i)\bhands?\b`), regexp.MustCompile(`(?i)\bmatch|\bwins?\b`), regexp.MustCompile(`παρτίδ`), "a hand is μοιρασιά (παρτίδα is the match)"},
+		{nil, nil, regexp.MustCompile(`αγών`), "a match is παρτίδα, not αγώνας"},
+		{nil, nil, regexp.MustCompile(`ειδικ`), "the expert level is έμπειρο"},
+	},
+	"ms": {
+		{nil, nil, regexp.MustCompile(`(?i)tempat duduk`), "a seat is kerusi"},
+		{nil, nil, regexp.MustCompile(`(?i)pembahagi`), "the dealer is pengagih"},
+		{regexp.MustCompile(`^Away$`), nil, regexp.MustCompile(`(?i)^tiada$`), "tiada means none; away is tidak hadir"},
+	},
+	"ja": {
+		{nil, nil, regexp.MustCompile(`(^|[\p{Han}\p{Katakana}\p{Hiragana}：、。])Pitch`), "the game is ピッチ (the official English name aside)"},
+		{regexp.MustCompile(`NOT VERIFIED`), nil, regexp.MustCompile(`できません`), "the check failed, it is not that it could not be made"},
+		{regexp.MustCompile(`(?i)luck`), nil, regexp.MustCompile(`よろしく`), "よろしく is not good luck"},
+	},
+	"it": {
+		{regexp.MustCompile(`made the bid`), nil, regexp.MustCompile(`fatto`), "made the bid is mantenere la dichiarazione (fare la dichiarazione is to bid)"},
+	},
+}
+
+// TestCatalogGlossary: each language keeps to its settled words.
+func TestCatalogGlossary(t *testing.T) {
+	en := load(t, "en")
+	for lang, rules := range glossary {
+		cat := load(t, lang)
+		for _, id := range slices.Sorted(maps.Keys(cat)) {
+			ev, ts := texts(en[id]), texts(cat[id])
+			for _, r := range rules {
+				if r.when != nil && !slices.ContainsFunc(ev, r.when.MatchString) || r.unless != nil && slices.ContainsFunc(ev, r.unless.MatchString) {
+					continue
+				}
+				for _, s := range ts {
+					if r.avoid.MatchString(s) {
+						t.Errorf("%s %s: %s: %q", lang, id, r.why, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRulesRanks: the rules (pitch rules --lang and the /?rules= page say
+// the rules.* messages) write ranks as the language's players read them:
+// no "T" for the ten nor "BJ"/"LJ" for the jokers in any language, and
+// in Greek and Japanese no Latin letters A K Q J for the ranks.
+func TestRulesRanks(t *testing.T) {
+	opaque := regexp.MustCompile(`(^|[^\p{L}-])(T|BJ|LJ)([^\p{L}]|$)`)
+	latin := regexp.MustCompile(`(^|[^\p{L}-])(A|K|Q|J)([^\p{L}]|$)`)
+	for _, l := range Languages {
+		cat := load(t, l.Tag)
+		for _, id := range slices.Sorted(maps.Keys(cat)) {
+			if !strings.HasPrefix(id, "rules.") {
+				continue
+			}
+			for _, s := range texts(cat[id]) {
+				if m := opaque.FindStringSubmatch(s); m != nil {
+					t.Errorf("%s %s writes the rank %q", l.Tag, id, m[2])
+				}
+				if m := latin.FindStringSubmatch(s); m != nil && (l.Tag == "el" || l.Tag == "ja") {
+					t.Errorf("%s %s writes the rank %q in Latin letters", l.Tag, id, m[2])
+				}
+			}
+		}
 	}
 }

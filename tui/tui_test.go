@@ -304,7 +304,7 @@ func TestAdviceSaysWhatItLeavesOut(t *testing.T) {
 	press(t, m, "?")
 	text := strings.Join(m.advice, "\n")
 	if len(m.advice) < maxAdvice+2 || !strings.Contains(text, "more weighed, each expected to do worse") ||
-		!strings.Contains(text, "other legal choices were not weighed") {
+		!strings.Contains(text, "other legal choices not weighed: ") {
 		t.Errorf("advice for 52 calls:\n%s", text)
 	}
 }
