@@ -866,7 +866,7 @@ function renderCall(box, m) {
   const mine = new Set(m.view.hand);
   box.append(h('h2', { text: t('call.title') }),
     h('p', { class: 'hint', text: t(opts.call_own_card === false ? 'call.hintNoOwn' : 'call.hint') }));
-  const suits = h('div', { class: 'btn-row', role: 'group', 'aria-label': t('call.suitGroup') });
+  const suits = h('div', { class: 'btn-row suits', role: 'group', 'aria-label': t('call.suitGroup') });
   for (const s of ['S', 'H', 'C', 'D']) {
     // Each suit says how many trumps the caller would hold with it.
     const held = m.suit_trumps ? m.suit_trumps[s] : 0;
