@@ -248,7 +248,7 @@ func styleProblems(lang, s string) []string {
 // properNames are written as they are in every language: the games'
 // names, the keys of a keyboard, the names of file formats and programs.
 var properNames = regexp.MustCompile(`Pawnee Ten Point Call Your Partner Pitch|10 Point Pitch|Auction Pitch|Setback|Pitch|Pawnee|` +
-	`\b(Enter|enter|Home|End|Ctrl|Space|space|JSON|JavaScript|SHA-256|WebSocket|Bot|bot|pitch (score|verify|rules|play))\b|` +
+	`\b(Enter|enter|Home|End|Ctrl|Space|space|JSON|CSV|QR|JavaScript|SHA-256|WebSocket|Bot|bot|pitch (score|verify|rules|play))\b|` +
 	`\bpitch\b|\b[A-Z]{2}-[A-Z]+-\d+\b|\b\w+_\w+\b|` + // the program and its bid, rule IDs, a hand record's fields
 	`\b(fairness|algorithm|version|commitment|secret|contributions|dealer|abandoned)\b`) // the fields of its fairness object
 
@@ -256,8 +256,8 @@ var properNames = regexp.MustCompile(`Pawnee Ten Point Call Your Partner Pitch|1
 // (or loanwords it uses as they are): they are no sign of English left.
 var sharedWords = map[string][]string{
 	"fr": {"plus", "table", "tables", "points", "point", "score", "scores", "joker", "jokers", "non", "message", "messages", "minute", "minutes",
-		"contribution", "contributions", "options", "face", "page", "pages", "version", "six", "expert", "action", "moment", "date", "menu", "continue", "secret", "pts"},
-	"it": {"non", "server", "link", "file", "replay", "offline", "timer", "database", "default", "menu", "score"},
+		"contribution", "contributions", "options", "place", "code", "match", "total", "duplicate", "club", "face", "page", "pages", "version", "six", "expert", "action", "moment", "date", "menu", "continue", "secret", "pts"},
+	"it": {"non", "match", "decide", "server", "link", "file", "replay", "offline", "timer", "database", "default", "menu", "score"},
 	"ms": {"joker", "log", "menu"},
 }
 
