@@ -395,3 +395,99 @@ func TestRulesRanks(t *testing.T) {
 		}
 	}
 }
+
+// render says message id of p with every placeholder filled: cards with a
+// real card's name as the page and the terminal compose it, the players
+// with who, numbers with 2, anything else with "X".
+func render(p *Printer, id string, en any, card, who string) string {
+	data := map[string]any{}
+	for _, s := range texts(en) {
+		for _, ph := range placeholders(s) {
+			switch ph {
+			case "Card", "Cards", "Legal":
+				data[ph] = card
+			case "Who", "Players":
+				data[ph] = who
+			case "Count", "N", "Total", "Bid", "Seat", "Max", "Done":
+				data[ph] = 2
+			default:
+				data[ph] = "X"
+			}
+		}
+	}
+	return p.T(id, data)
+}
+
+// articles are each language's definite articles (elided ones end in ’).
+var articles = map[string]string{
+	"el": `ο|η|το|τον|την|του|της|τα|οι|των`,
+	"fr": `le|la|les|l’|du|des|au|aux`,
+	"it": `il|lo|la|i|gli|le|l’|del|della|dello|al|alla`,
+}
+
+// TestCardMessages renders every message that takes a card with real
+// cards named as the page names them (card.name of rank.X and suit.X, and
+// the jokers), and checks the grammar holds where it can be checked: no
+// article doubled ("το φύλλο ο άσος"), no preposition left uncontracted
+// ("de le", "di il").
+func TestCardMessages(t *testing.T) {
+	en := load(t, "en")
+	bad := map[string]*regexp.Regexp{
+		"fr": regexp.MustCompile(`(?i)\b(de|à) (le|les)\b`),
+		"it": regexp.MustCompile(`(?i)\b(di|a|da|in|su) (il|lo|la|i|gli|le|l’)`),
+	}
+	for _, l := range Languages {
+		p := New(l.Tag)
+		var doubled *regexp.Regexp
+		if a := articles[l.Tag]; a != "" {
+			doubled = regexp.MustCompile(`(?i)(^|[^\p{L}’])(` + a + `)\s+(\p{L}+\s+)?(` + a + `)(\s|$)`)
+		}
+		for _, c := range [][2]string{{"A", "S"}, {"Q", "H"}, {"T", "D"}, {"J", "C"}} {
+			card := p.T("card.name", map[string]any{"Rank": p.T("rank."+c[0], nil), "Suit": p.T("suit."+c[1], nil)})
+			for _, name := range []string{card, p.T("card.bigJoker", nil)} {
+				for _, id := range slices.Sorted(maps.Keys(en)) {
+					ph := strings.Join(placeholders(strings.Join(texts(en[id]), " ")), " ")
+					if !strings.Contains(" "+ph+" ", " Card ") || id == "card.name" {
+						continue
+					}
+					s := render(p, id, en[id], name, "Ada")
+					if doubled != nil && doubled.MatchString(s) {
+						t.Errorf("%s %s with %q: an article doubled: %q", l.Tag, id, name, s)
+					}
+					if b := bad[l.Tag]; b != nil && b.MatchString(s) {
+						t.Errorf("%s %s with %q: %q is not contracted: %q", l.Tag, id, name, b.FindString(s), s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestNoNestedBrackets: a player's name may carry brackets ("Ada (you)",
+// seat.you), so no message puts a player in brackets: "(Ada (εσείς))".
+// (The terminal says "you" without brackets: its tui.* messages may.)
+func TestNoNestedBrackets(t *testing.T) {
+	en := load(t, "en")
+	for _, l := range Languages {
+		p := New(l.Tag)
+		for _, id := range slices.Sorted(maps.Keys(en)) {
+			who := p.T("seat.you", map[string]any{"Name": "Ada"})
+			if strings.HasPrefix(id, "tui.") {
+				who = p.T("tui.you", nil)
+			}
+			s := render(p, id, en[id], p.T("card.bigJoker", nil), who)
+			depth := 0
+			for _, r := range s {
+				switch r {
+				case '(', '（':
+					depth++
+					if depth > 1 {
+						t.Errorf("%s %s: brackets in brackets: %q", l.Tag, id, s)
+					}
+				case ')', '）':
+					depth--
+				}
+			}
+		}
+	}
+}
