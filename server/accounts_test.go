@@ -384,7 +384,12 @@ func TestGuestSignsUpMidMatch(t *testing.T) {
 		token := ts.join(tb.ID, 1, "Barbara")
 		g := ts.browser()
 		g.must(201, "POST", "/api/account/signup", creds("Barbara", goodPassword))
-		var got struct{ Seats []struct{ Table string; Seat int } }
+		var got struct {
+			Seats []struct {
+				Table string
+				Seat  int
+			}
+		}
 		_ = json.Unmarshal(g.must(200, "POST", "/api/account/seats", `{"seats":[{"table":"`+tb.ID+`","token":"`+token+`"},{"table":"nosuch","token":"x"}]}`), &got)
 		if len(got.Seats) != 1 || got.Seats[0].Table != tb.ID || got.Seats[0].Seat != 1 {
 			t.Fatalf("claimed %+v, want seat 1 of %s", got.Seats, tb.ID)

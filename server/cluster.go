@@ -350,7 +350,21 @@ func (s *Server) takeOver(ctx context.Context, id string) {
 		if !t.match.AwaitingDeal() {
 			next++
 		}
-		t.newPending(next) // a secret of this process's own: another's is not known here
+		// The old driver stored its commitment before publishing it: deal
+		// from it. Only when none can be read, a secret of this process's own.
+		old := t.pending
+		t.pending = nil
+		if stored, err := s.store.Commitments(ctx, id); err == nil {
+			t.resumePending(next, stored)
+		}
+		if t.pending == nil {
+			if err := t.drawPending(next); err != nil {
+				s.log.Warn("cluster: no commitment for the next deal", "table", id, "err", err.Error())
+			}
+		}
+		if old != nil && (t.pending == nil || t.pending.commitment != old.commitment) {
+			t.supersede(old.commitment)
+		}
 	}
 	s.log.Info("cluster: driving table", "table", id, "seq", t.seq)
 	t.schedule(0)
@@ -579,7 +593,14 @@ func (t *table) catchUp(ctx context.Context) error {
 		t.pending = nil // dealt: the driver's next commitment comes in a note
 	}
 	if t.driving && t.pending == nil && t.info.FairDeals && !t.over() {
-		t.newPending(t.dealtHands() + 1)
+		if stored, err := t.srv.store.Commitments(ctx, t.id); err == nil {
+			t.resumePending(t.dealtHands()+1, stored)
+		}
+		if t.pending == nil {
+			if err := t.drawPending(t.dealtHands() + 1); err != nil {
+				t.logger().Warn("cluster: no commitment for the next deal", "err", err.Error())
+			}
+		}
 	}
 	t.schedule(0)
 	t.broadcast()
@@ -737,6 +758,11 @@ func (s *Server) onServerNote(t *table, text string) {
 		for _, c := range m.Contribs {
 			if _, ok := p.contribs[c.Seat]; !ok {
 				p.contribs[c.Seat] = c
+			}
+		}
+		if t.driving && p.secret != [32]byte{} {
+			if err := t.savePending(p); err != nil {
+				t.logger().Warn("cluster: a contribution was not stored", "err", err.Error())
 			}
 		}
 		if t.driving && t.match.AwaitingDeal() {

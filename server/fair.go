@@ -40,13 +40,125 @@ type pendingDeal struct {
 	contribs    map[int]pitch.Contribution
 }
 
-// newPending draws the secret of hand's deal. The lock must be held.
-func (t *table) newPending(hand int) {
-	p := &pendingDeal{hand: hand, committedAt: time.Now().UTC(), contribs: map[int]pitch.Contribution{}}
+// Misbehave makes a server cheat at fair deals on purpose (Options), so
+// that tests can check that the pages catch each way of cheating
+// (web/fairness_test.go). An honest server has none of it.
+type Misbehave struct {
+	// IgnoreValues: the pages' values are taken without a word and never
+	// used; every hand is dealt from the server's secret alone.
+	IgnoreValues bool
+	// Redraw: a loaded table draws a new commitment for the pending hand
+	// instead of the stored one, and no record lists an abandoned one.
+	Redraw bool
+	// FairOffFrom: from this hand on (1 for all), the states and the
+	// records say nothing of fair deals; 0 for never.
+	FairOffFrom int
+	// ShiftDealer: the states name the seat after the real dealer with
+	// each commitment.
+	ShiftDealer bool
+}
+
+// misbehave is the server's Misbehave, or the honest zero value.
+func (t *table) misbehave() Misbehave {
+	if m := t.srv.opts.Misbehave; m != nil {
+		return *m
+	}
+	return Misbehave{}
+}
+
+// storedPending is a pending deal as the store keeps it (store.Commitment).
+type storedPending struct {
+	Secret        string               `json:"secret"`
+	CommittedAt   string               `json:"committed_at"`
+	Contributions []pitch.Contribution `json:"contributions"`
+}
+
+// drawPending draws the secret of hand's deal and stores it before its
+// commitment is published: a restart deals from it. The lock must be held.
+func (t *table) drawPending(hand int) error {
+	p := &pendingDeal{hand: hand, committedAt: time.Now().UTC().Truncate(time.Microsecond), contribs: map[int]pitch.Contribution{}}
 	_, _ = rand.Read(p.secret[:]) // never fails (it would crash the program rather than return an error)
 	c := pitch.FairCommitment(p.secret)
 	p.commitment = hex.EncodeToString(c[:])
+	if err := t.savePending(p); err != nil {
+		t.pending = nil
+		return fmt.Errorf("the commitment of hand %d could not be stored: %w", hand, err)
+	}
 	t.pending = p
+	return nil
+}
+
+// savePending stores p: its secret and the contributions received.
+func (t *table) savePending(p *pendingDeal) error {
+	sp := storedPending{Secret: hex.EncodeToString(p.secret[:]), CommittedAt: p.committedAt.Format(pitch.FairTimeFormat), Contributions: []pitch.Contribution{}}
+	for _, c := range p.contribs {
+		sp.Contributions = append(sp.Contributions, c)
+	}
+	slices.SortFunc(sp.Contributions, func(a, b pitch.Contribution) int { return a.Seat - b.Seat })
+	data, err := json.Marshal(sp)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	return t.srv.store.SaveCommitment(ctx, t.id, store.Commitment{N: p.hand, Commitment: p.commitment, At: sp.CommittedAt, Pending: data})
+}
+
+// resumePending makes the newest stored commitment of hand the pending
+// deal, with its secret and contributions, and reports whether there was
+// one. The lock must be held or the table not yet shared.
+func (t *table) resumePending(hand int, stored []store.Commitment) bool {
+	if t.misbehave().Redraw {
+		return false
+	}
+	for i := len(stored) - 1; i >= 0; i-- {
+		c := stored[i]
+		if c.N != hand {
+			continue
+		}
+		var sp storedPending
+		if json.Unmarshal(c.Pending, &sp) != nil {
+			return false
+		}
+		secret, err := pitch.ParseHex32(sp.Secret, "the secret")
+		at, err2 := time.Parse(pitch.FairTimeFormat, sp.CommittedAt)
+		sum := pitch.FairCommitment(secret)
+		if err != nil || err2 != nil || hex.EncodeToString(sum[:]) != c.Commitment {
+			return false
+		}
+		p := &pendingDeal{hand: hand, secret: secret, commitment: c.Commitment, committedAt: at, contribs: map[int]pitch.Contribution{}}
+		for _, v := range sp.Contributions {
+			p.contribs[v.Seat] = v
+		}
+		t.pending = p
+		return true
+	}
+	return false
+}
+
+// abandoned lists the stored commitments of p's hand other than p's: ones
+// published and dropped before the deal, their secrets to be revealed
+// with the hand.
+func (t *table) abandoned(ctx context.Context, p *pendingDeal) ([]pitch.Abandoned, error) {
+	if t.misbehave().Redraw {
+		return nil, nil
+	}
+	stored, err := t.srv.store.Commitments(ctx, t.id)
+	if err != nil {
+		return nil, err
+	}
+	var out []pitch.Abandoned
+	for _, c := range stored {
+		if c.N != p.hand || c.Commitment == p.commitment {
+			continue
+		}
+		var sp storedPending
+		if err := json.Unmarshal(c.Pending, &sp); err != nil {
+			return nil, fmt.Errorf("stored commitment %.16s…: %w", c.Commitment, err)
+		}
+		out = append(out, pitch.Abandoned{Commitment: c.Commitment, Secret: sp.Secret, CommittedAt: sp.CommittedAt})
+	}
+	return out, nil
 }
 
 // fairHand is the number of the hand in progress or awaiting its deal.
@@ -107,7 +219,13 @@ func (t *table) allContributed() bool {
 // over; after, when set, instead (a retry). The lock must be held.
 func (t *table) scheduleDeal(gen int, after time.Duration) {
 	if t.pending == nil || t.pending.hand != t.fairHand() {
-		t.newPending(t.fairHand())
+		if err := t.drawPending(t.fairHand()); err != nil {
+			t.srv.log.Warn("deal: no commitment", "table", t.id, "hand", t.fairHand(), "err", err.Error())
+			t.timer = time.AfterFunc(t.srv.opts.RetryDelay, func() { t.dealMove(gen) })
+			return
+		}
+		t.dueAt = time.Time{} // the wait starts once the commitment is shown
+		defer t.broadcast()
 	}
 	if t.dueAt.IsZero() {
 		t.dueAt = time.Now()
@@ -124,6 +242,10 @@ func (t *table) dealMove(gen int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.gen != gen || t.over() || !t.match.AwaitingDeal() || t.srv.closing() {
+		return
+	}
+	if t.pending == nil || t.pending.hand != t.fairHand() {
+		t.schedule(0) // no commitment was stored: draw one, and wait for values
 		return
 	}
 	if err := t.deal(); err != nil {
@@ -151,6 +273,13 @@ func (t *table) deal() error {
 		}
 	}
 	slices.SortFunc(f.Contributions, func(a, b pitch.Contribution) int { return a.Seat - b.Seat })
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	ab, err := t.abandoned(ctx, p)
+	if err != nil {
+		return err
+	}
+	f.Abandoned = ab
 	if now.Before(latest) {
 		now = latest // never before a contribution, whatever the clock did
 	}
@@ -159,8 +288,6 @@ func (t *table) deal() error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-	defer cancel()
 	if err := t.srv.store.AddDeal(ctx, t.id, store.Deal{N: p.hand, Data: data}); err != nil {
 		if !errors.Is(err, store.ErrConflict) {
 			return err
@@ -176,7 +303,10 @@ func (t *table) deal() error {
 		return err // cannot happen: the values were checked when they came
 	}
 	t.dueAt = time.Time{}
-	t.newPending(p.hand + 1)
+	if err := t.drawPending(p.hand + 1); err != nil {
+		// Drawn again when the hand falls due (scheduleDeal).
+		t.srv.log.Warn("deal: no commitment for the next hand", "table", t.id, "hand", p.hand+1, "err", err.Error())
+	}
 	t.touch()
 	t.schedule(0)
 	t.broadcast()
@@ -235,6 +365,9 @@ func (t *table) contribute(seat int, commitment, value string) error {
 		return errorf(Conflict, op, "seat %d has contributed to this deal already; a contribution cannot be changed", seat).
 			with("contributed_already", map[string]any{"Seat": seat})
 	}
+	if t.misbehave().IgnoreValues {
+		return nil
+	}
 	at := time.Now().UTC()
 	if at.Before(p.committedAt) {
 		at = p.committedAt
@@ -246,11 +379,25 @@ func (t *table) contribute(seat int, commitment, value string) error {
 		}
 	}
 	p.contribs[seat] = pitch.Contribution{Seat: seat, Name: name, Value: hexv, At: at.Format(pitch.FairTimeFormat)}
+	if t.drives() {
+		// Stored before it is acknowledged: a restart deals with it.
+		if err := t.savePending(p); err != nil {
+			delete(p.contribs, seat)
+			return unavailable(op, err)
+		}
+	}
 	if t.match.AwaitingDeal() {
 		t.schedule(0) // perhaps everyone is in: deal now
 	}
 	t.broadcast()
 	return nil
+}
+
+// fairOff reports whether a misbehaving server hides fair deals from the
+// hand in progress on (Misbehave.FairOffFrom).
+func (t *table) fairOff() bool {
+	from := t.misbehave().FairOffFrom
+	return from > 0 && t.fairHand() >= from
 }
 
 // fairJSON is what a state tells of the table's fair deals.
@@ -288,13 +435,16 @@ type fairLastJSON struct {
 // fairState is the fair-deal part of every state; nil at a table without
 // fair deals. It never holds a secret of a hand not yet over.
 func (t *table) fairState() *fairJSON {
-	if !t.info.FairDeals {
+	if !t.info.FairDeals || t.fairOff() {
 		return nil
 	}
 	out := &fairJSON{Dealing: t.match.AwaitingDeal() && !t.over()}
 	if p := t.pending; p != nil && !t.over() {
 		n := &fairNextJSON{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedAt.Format(pitch.FairTimeFormat),
 			Dealer: t.match.NextDealer(), Contributed: []int{}}
+		if t.misbehave().ShiftDealer {
+			n.Dealer = (n.Dealer + 1) % t.game.Seats()
+		}
 		for s := range p.contribs {
 			n.Contributed = append(n.Contributed, s)
 		}

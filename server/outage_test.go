@@ -209,7 +209,7 @@ func TestPostgresOutage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	re, err := newTable(srv, tb.info, events, deals)
+	re, err := newTable(srv, tb.info, events, deals, nil)
 	if err != nil {
 		t.Fatalf("the log does not replay: %v", err)
 	}

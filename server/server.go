@@ -41,8 +41,11 @@ type Options struct {
 	// DealWait is how long a due deal waits for the contributions of
 	// human seats that sent none (default DefaultDealWait, 2s).
 	DealWait time.Duration
-	Logger   *slog.Logger
-	Static   fs.FS // the browser UI; nil serves none
+	// Misbehave makes the server cheat at fair deals on purpose, for the
+	// tests that check the pages catch it; nil (honest) in any real use.
+	Misbehave *Misbehave
+	Logger    *slog.Logger
+	Static    fs.FS // the browser UI; nil serves none
 	// AddrRate limits the API requests and WebSocket messages one client
 	// address may send a second (burst: twice as many); 0 sets no limit.
 	// `pitch serve` sets 30.
@@ -257,12 +260,16 @@ func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
 		return nil, err
 	}
 	var deals []store.Deal
+	var commitments []store.Commitment
 	if info.FairDeals {
 		if deals, err = s.store.Deals(ctx, info.ID); err != nil {
 			return nil, err
 		}
+		if commitments, err = s.store.Commitments(ctx, info.ID); err != nil {
+			return nil, err
+		}
 	}
-	t, err := newTable(s, info, events, deals)
+	t, err := newTable(s, info, events, deals, commitments)
 	if err != nil {
 		return nil, err
 	}

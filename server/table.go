@@ -117,7 +117,7 @@ func gameOf(info *store.Table) (*pitch.Game, error) {
 // newTable rebuilds a table from its stored form and log (C-6: the seed and
 // the decisions replay the match exactly), and at a table with fair deals
 // its stored deals.
-func newTable(srv *Server, info *store.Table, events []store.Event, deals []store.Deal) (*table, error) {
+func newTable(srv *Server, info *store.Table, events []store.Event, deals []store.Deal, commitments []store.Commitment) (*table, error) {
 	g, err := gameOf(info)
 	if err != nil {
 		return nil, err
@@ -168,12 +168,18 @@ func newTable(srv *Server, info *store.Table, events []store.Event, deals []stor
 	t.round = srv.roundOf(info.ID)
 	t.roundDone = t.round != nil && info.Finished && !t.match.Over()
 	if info.FairDeals && !t.over() {
-		// A commitment of its own: a secret drawn before a restart is gone.
+		// The commitment published before a restart, with its secret and
+		// the values received, deals the next hand: a restart re-draws
+		// nothing. A table with none stored draws one when it is loaded.
 		next := t.fairHand()
 		if !t.match.AwaitingDeal() {
 			next++
 		}
-		t.newPending(next)
+		if !t.resumePending(next, commitments) && srv.cl == nil { // several processes: the driver's (cluster.go)
+			if err := t.drawPending(next); err != nil {
+				return nil, fmt.Errorf("table %s: %w", info.ID, err)
+			}
+		}
 	}
 	return t, nil
 }
@@ -245,7 +251,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	ap := store.Append{Event: store.Event{Seq: t.seq, Action: raw, At: time.Now().UTC(), By: by}}
 	if next.Terminal() {
 		r := next.Record(append(append([]pitch.Action(nil), t.match.HandActions()...), a))
-		if t.dealt != nil {
+		if t.dealt != nil && !t.fairOff() {
 			r.Fairness, _ = json.Marshal(t.dealt) // the proof of the deal, its secret revealed
 		}
 		rec, err := json.Marshal(r)

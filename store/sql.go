@@ -581,6 +581,65 @@ func (s *sqlStore) Deals(ctx context.Context, id string) ([]Deal, error) {
 	return list, nil
 }
 
+// SaveCommitment implements Store.
+func (s *sqlStore) SaveCommitment(ctx context.Context, id string, c Commitment) error {
+	fail := func(err error) error {
+		return fmt.Errorf("store: save commitment %.16s… of hand %d of table %s: %w", c.Commitment, c.N, id, err)
+	}
+	if c.N < 1 {
+		return fail(fmt.Errorf("hand number %d is not positive", c.N))
+	}
+	if c.Commitment == "" || c.At == "" {
+		return fail(fmt.Errorf("a commitment needs its commitment and its time"))
+	}
+	if err := validJSON("pending deal", c.Pending, false); err != nil {
+		return fail(err)
+	}
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := s.exists(ctx, tx, id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO commitments (table_id, n, commitment, at, pending) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (table_id, commitment) DO UPDATE SET pending = EXCLUDED.pending`), id, c.N, c.Commitment, c.At, string(c.Pending))
+		return s.explain(err)
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// Commitments implements Store.
+func (s *sqlStore) Commitments(ctx context.Context, id string) ([]Commitment, error) {
+	list := []Commitment{}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		if err := s.exists(ctx, tx, id); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT n, commitment, at, pending FROM commitments WHERE table_id = ? ORDER BY n, at`), id)
+		if err != nil {
+			return s.explain(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				c       Commitment
+				pending string
+			)
+			if err := rows.Scan(&c.N, &c.Commitment, &c.At, &pending); err != nil {
+				return err
+			}
+			c.Pending = json.RawMessage(pending)
+			list = append(list, c)
+		}
+		return s.explain(rows.Err())
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: read the commitments of table %s: %w", id, err)
+	}
+	return list, nil
+}
+
 // Hands implements Store.
 func (s *sqlStore) Hands(ctx context.Context, id string) ([]Hand, error) {
 	list := []Hand{}

@@ -81,6 +81,17 @@ type Deal struct {
 	Data json.RawMessage // the deal (the server's JSON; the store does not read it)
 }
 
+// Commitment is a commitment a table with FairDeals published for hand N,
+// stored before anyone saw it: the server's pending deal (its secret and
+// the contributions received so far) as the server's JSON. It holds the
+// secret: it must not be shown before the hand is over.
+type Commitment struct {
+	N          int             // the hand it deals, 1 for the first
+	Commitment string          // the commitment, 64 hex digits
+	At         string          // when it was published, as text that sorts by time
+	Pending    json.RawMessage // the pending deal (the server's JSON; the store does not read it)
+}
+
 // Append is one accepted action to write: the event, and with it, when the
 // action ended a hand, that hand's record, and whether the match is over.
 type Append struct {
@@ -125,6 +136,13 @@ type Store interface {
 	AddDeal(ctx context.Context, id string, d Deal) error
 	// Deals returns a table's deals, in order of hand.
 	Deals(ctx context.Context, id string) ([]Deal, error)
+	// SaveCommitment stores a commitment of a table, or replaces the
+	// stored pending deal of the same commitment (new contributions);
+	// ErrNotFound for no such table.
+	SaveCommitment(ctx context.Context, id string, c Commitment) error
+	// Commitments returns a table's commitments, by hand and then by the
+	// time they were published.
+	Commitments(ctx context.Context, id string) ([]Commitment, error)
 	// Hands returns the records of a table's finished hands, in order.
 	Hands(ctx context.Context, id string) ([]Hand, error)
 	// History returns one page of tables, newest first, with how many

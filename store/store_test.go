@@ -66,6 +66,7 @@ func runSuite(t *testing.T, fresh fresher) {
 		{"ByHintsNext", testByHintsNext},
 		{"FairDeals", testFairDeals},
 		{"Tournaments", testTournaments},
+		{"Commitments", testCommitments},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, fresh) })
@@ -976,6 +977,55 @@ func testByHintsNext(t *testing.T, fresh fresher) {
 		if got.NoHints != c.noHints || got.Next != c.next {
 			t.Errorf("table %s: no hints %v, next %q; want %v, %q", c.id, got.NoHints, got.Next, c.noHints, c.next)
 		}
+	}
+}
+
+// testCommitments: a table's commitments are stored, their pending deals
+// replaced by commitment, and read back by hand and time across a reopen;
+// bad input is refused.
+func testCommitments(t *testing.T, fresh fresher) {
+	dsn := fresh(t)
+	s := open(t, dsn)
+	mustCreate(t, s, newTable("t", time.Time{}))
+	mustCreate(t, s, newTable("u", time.Time{}))
+	for _, c := range []Commitment{
+		{N: 2, Commitment: "c2", At: "2026-01-01T00:00:02.000000Z", Pending: json.RawMessage(`{"v":1}`)},
+		{N: 1, Commitment: "c1b", At: "2026-01-01T00:00:01.000000Z", Pending: json.RawMessage(`{"v":1}`)},
+		{N: 1, Commitment: "c1a", At: "2026-01-01T00:00:00.000000Z", Pending: json.RawMessage(`{"v":1}`)},
+		{N: 2, Commitment: "c2", At: "2026-01-01T00:00:02.000000Z", Pending: json.RawMessage(`{"v":2}`)}, // a contribution came
+	} {
+		if err := s.SaveCommitment(ctx, "t", c); err != nil {
+			t.Fatalf("SaveCommitment %+v: %v", c, err)
+		}
+	}
+	if err := s.SaveCommitment(ctx, "nope", Commitment{N: 1, Commitment: "x", At: "a", Pending: json.RawMessage(`{}`)}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a commitment of no table: %v, want ErrNotFound", err)
+	}
+	if err := s.SaveCommitment(ctx, "t", Commitment{N: 0, Commitment: "x", At: "a", Pending: json.RawMessage(`{}`)}); err == nil || !strings.Contains(err.Error(), "not positive") {
+		t.Errorf("hand 0: %v, want an error saying it is not positive", err)
+	}
+	if err := s.SaveCommitment(ctx, "t", Commitment{N: 1, Commitment: "x", At: "a", Pending: json.RawMessage(`{`)}); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Errorf("bad JSON: %v", err)
+	}
+	s.Close()
+	s = open(t, dsn)
+	defer s.Close()
+	cs, err := s.Commitments(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cs {
+		got = append(got, fmt.Sprintf("%d:%s:%s", c.N, c.Commitment, c.Pending))
+	}
+	if want := []string{`1:c1a:{"v":1}`, `1:c1b:{"v":1}`, `2:c2:{"v":2}`}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("commitments %q, want %q", got, want)
+	}
+	if cs, err := s.Commitments(ctx, "u"); err != nil || cs == nil || len(cs) != 0 {
+		t.Errorf("commitments of a table with none: %v, %v; want an empty list", cs, err)
+	}
+	if _, err := s.Commitments(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("commitments of no table: %v, want ErrNotFound", err)
 	}
 }
 

@@ -1,12 +1,14 @@
 package web_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"github.com/chromedp/chromedp"
 	"maps"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,6 +20,8 @@ import (
 
 	"pitch"
 	"pitch/server"
+	"pitch/store"
+	"pitch/web"
 )
 
 // The browser's verifier (static/js/fairness.js) is checked against the Go
@@ -528,5 +532,194 @@ func TestBrowserFairDeal(t *testing.T) {
 	}
 	if verdict.OK || !strings.Contains(strings.Join(verdict.Problems, " "), "seat 0’s hand: the record has") {
 		t.Errorf("the page's verifier on a record with a swapped card: %+v", verdict)
+	}
+}
+
+// summaryVerdict waits for the hand summary's check and returns its
+// outcome (data-verified: ok, warn, bad, off) and its text.
+func (s *site) summaryVerdict() (string, string) {
+	s.t.Helper()
+	var v string
+	waitFor(s.t, "the summary's check", func() bool {
+		s.eval(`JSON.stringify(document.querySelector('#summary-fair').dataset.verified || '')`, &v)
+		return v != "" && v != "error"
+	}, 20*time.Second)
+	return v, s.text("#summary-fair")
+}
+
+// TestBrowserDishonestServer: a server that cheats at fair deals in a way
+// the record alone cannot show is caught by the page, which says so in
+// the hand's summary, not in a tooltip: one that ignores the page's value
+// and deals from its own secret alone, one that names another dealer with
+// the commitment than the one that deals, one that switches fair deals off
+// (the deals are "not provable": plainly at a table that never had them,
+// as a failure at one the page saw dealing fairly).
+func TestBrowserDishonestServer(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		cheat   server.Misbehave
+		verdict string // the summary's data-verified
+		want    string // what it must say
+	}{
+		{"ignores values", server.Misbehave{IgnoreValues: true}, "bad", "the server dealt without it"},
+		{"changes the dealer", server.Misbehave{ShiftDealer: true}, "bad", "as the dealer before the deal"},
+		{"fair deals off", server.Misbehave{FairOffFrom: 1}, "off", "Not provable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cheat := tc.cheat
+			s := newSiteWith(t, func(o *server.Options) { o.Misbehave = &cheat })
+			id := s.createTable("auction", 4, "")
+			s.join("Ada")
+			s.playUntilOurBid(nil)
+			got, text := s.summaryVerdict()
+			if got != tc.verdict || !strings.Contains(text, tc.want) {
+				t.Errorf("the summary says %s: %q; want %s, saying %q", got, text, tc.verdict, tc.want)
+			}
+			if tc.verdict == "bad" && !strings.HasPrefix(text, "⚠ NOT VERIFIED") {
+				t.Errorf("the summary says %q, want it to start ⚠ NOT VERIFIED", text)
+			}
+			if tc.cheat.FairOffFrom == 0 {
+				return
+			}
+			if got := s.text("#fair-panel:not([hidden]) .fair-verdict"); !strings.Contains(got, "Not provable") {
+				t.Errorf("the fair panel says %q, want it to say the deals are not provable", got)
+			}
+			// A page that saw this table deal fairly before: a failure.
+			s.eval(fmt.Sprintf(`localStorage.setItem('pitch.fair.%s', '{"table":{"fair":true}}'), 'true'`, id), new(bool))
+			s.do("reload", chromedp.Reload())
+			waitFor(t, "the panel to say fair deals stopped", func() bool {
+				return strings.Contains(s.text(`#fair-panel:not([hidden]) .fair-verdict[data-verified="bad"]`), "NOT PROVABLE")
+			}, 20*time.Second)
+		})
+	}
+}
+
+// TestBrowserRestartRedraws: a page shown hand 1's commitment sends its
+// value; the server stops and starts again on the same database (as on
+// SIGTERM) and shows the same commitment, with the value still in, and
+// the page warns of nothing. Started again by a server that re-draws the
+// pending commitment, the page keeps the one it was shown first and warns
+// at once in the fair panel, and the hand's summary fails: the record does
+// not list the first commitment as abandoned.
+func TestBrowserRestartRedraws(t *testing.T) {
+	chromium := chromiumPath()
+	if chromium == "" {
+		t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	t.Cleanup(cancel)
+	db := filepath.Join(t.TempDir(), "pitch.db")
+	type running struct {
+		srv *server.Server
+		hs  *http.Server
+		st  store.Store
+	}
+	var cur *running
+	serve := func(addr string, o server.Options) string {
+		t.Helper()
+		st, err := store.Open(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.BotDelay, o.Static = 20*time.Millisecond, web.FS()
+		srv, err := server.New(ctx, st, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := srv.HTTPServer()
+		go hs.Serve(ln) //nolint:errcheck // ErrServerClosed
+		cur = &running{srv, hs, st}
+		return ln.Addr().String()
+	}
+	stop := func() {
+		t.Helper()
+		sctx, scancel := context.WithTimeout(ctx, 10*time.Second)
+		defer scancel()
+		if err := cur.srv.Shutdown(sctx, cur.hs); err != nil {
+			t.Fatalf("Shutdown: %v", err)
+		}
+		cur.st.Close()
+	}
+	t.Cleanup(func() {
+		cur.srv.Close()
+		cur.hs.Close()
+		cur.st.Close()
+	})
+	// Hand 1 waits for a person who joined and never came.
+	wait := server.Options{DealWait: time.Minute, AwayDelay: 10 * time.Millisecond}
+	addr := serve("127.0.0.1:0", wait)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-component-update", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	b := &browser{t: t, ctx: bctx, shots: t.TempDir()}
+	b.do("start the browser", chromedp.EmulateViewport(1280, 900))
+	s := &site{browser: b, url: "http://" + addr}
+	id := s.createAPI(`{"variant":"auction","seats":[{"kind":"human"},{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"}]}`)
+	s.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#join-name")))
+	s.eval(`localStorage.setItem('pitch.speed', 'instant'), 'true'`, new(bool))
+	s.join("Ada")
+	s.joinAPI(id, 1, "Gone")
+	type mine struct {
+		Commitment string `json:"commitment"`
+		Value      string `json:"value"`
+		Acked      bool   `json:"acked"`
+		Replaced   []struct {
+			Commitment string `json:"commitment"`
+		} `json:"replaced"`
+	}
+	hand1 := func() mine {
+		var all map[string]json.RawMessage
+		s.eval(fmt.Sprintf(`localStorage.getItem('pitch.fair.%s') || '{}'`, id), &all)
+		var m mine
+		_ = json.Unmarshal(all["1"], &m)
+		return m
+	}
+	waitFor(t, "the page's value for hand 1 acknowledged", func() bool { return hand1().Acked }, 20*time.Second)
+	first := hand1()
+	if shown := s.text(`#fair [data-fair="next"]`); shown != first.Commitment {
+		t.Fatalf("the panel shows %q; the page keeps %q", shown, first.Commitment)
+	}
+	reconnected := func(what string) {
+		waitFor(t, what, func() bool { return s.count("#conn.online") == 1 }, 30*time.Second)
+	}
+
+	// An honest restart: the same commitment, the value still in.
+	stop()
+	serve(addr, wait)
+	reconnected("the page to reconnect to the honest server")
+	waitFor(t, "the state after the restart", func() bool { return s.text(`#fair [data-fair="next"]`) != "" }, 10*time.Second)
+	if got := hand1(); got.Commitment != first.Commitment || got.Value != first.Value || !got.Acked || len(got.Replaced) != 0 {
+		t.Errorf("after an honest restart the page keeps %+v; before it kept %+v", got, first)
+	}
+	if shown := s.text(`#fair [data-fair="next"]`); shown != first.Commitment {
+		t.Errorf("after an honest restart the panel shows %q, want %q", shown, first.Commitment)
+	}
+	if n := s.count(`#fair [data-fair="replaced"]`); n != 0 {
+		t.Errorf("after an honest restart the panel warns %d times", n)
+	}
+
+	// A restart that re-draws: warned at once, and the check fails.
+	stop()
+	serve(addr, server.Options{DealWait: time.Second, AwayDelay: 10 * time.Millisecond, Misbehave: &server.Misbehave{Redraw: true}})
+	reconnected("the page to reconnect to the re-drawing server")
+	waitFor(t, "the panel to warn of the replaced commitment", func() bool {
+		return s.text(`#fair .fair-bad [data-fair="replaced"]`) == first.Commitment
+	}, 20*time.Second)
+	if got := hand1(); got.Commitment == first.Commitment || len(got.Replaced) != 1 || got.Replaced[0].Commitment != first.Commitment {
+		t.Errorf("after a re-draw the page keeps %+v; it was shown %s first", got, first.Commitment)
+	}
+	s.playUntilOurBid(nil)
+	got, text := s.summaryVerdict()
+	if got != "bad" || !strings.Contains(text, "does not list it as abandoned") || !strings.Contains(text, first.Commitment) {
+		t.Errorf("the summary of the re-drawn hand says %s: %q", got, text)
 	}
 }
