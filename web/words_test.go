@@ -195,3 +195,67 @@ func TestBrowserScoreSheetColumns(t *testing.T) {
 		}
 	}
 }
+
+// breaksJS lists the lines of Japanese text on the table broken inside a
+// word: a line may end only at a space or after punctuation ("・", "、",
+// "）" …). It looks at the seat boxes and at cards drawn
+// by the page's own cardNode: the jokers, whose faces carry their names,
+// at each size a card comes in (the hand, the trick, the last trick).
+const breaksJS = `(async () => {
+  const { cardNode } = await import('/js/util.js');
+  const box = document.createElement('div');
+  box.id = 'break-cards';
+  for (const cls of ['', 'tcard', 'small']) for (const c of ['BJ', 'LJ']) box.append(cardNode(c, { cls }));
+  document.querySelector('#felt').append(box);
+  const ok = ' ・·、。）)/：:,';
+  const out = [];
+  for (const el of document.querySelectorAll('#break-cards .c-pip, #felt .seat .s-name, #felt .seat .s-stats')) {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      let prev = null;
+      for (let i = 0; i < n.data.length; i++) {
+        const r = document.createRange();
+        r.setStart(n, i); r.setEnd(n, i + 1);
+        const rects = r.getClientRects();
+        if (!rects.length) continue;
+        const top = rects[0].top;
+        if (prev !== null && top > prev + 2 && !ok.includes(n.data[i - 1]) && n.data[i] !== ' ') out.push(n.data.slice(0, i) + '/' + n.data.slice(i));
+        prev = top;
+      }
+    }
+  }
+  box.remove();
+  return JSON.stringify(out);
+})()`
+
+// TestBrowserJapaneseLineBreaks: in Japanese, at the desktop and phone
+// sizes, no line of a card face or a seat box at a seven-seat table breaks
+// inside a word ("リトルジョ/ーカー", "0ト/リック"). (The score sheet's
+// narrow columns at seven seats may wrap a long name anywhere: its seat
+// number tells the columns apart, TestBrowserScoreSheetColumns.)
+func TestBrowserJapaneseLineBreaks(t *testing.T) {
+	s := newSiteFor(t, 120*time.Second, awayQuickly)
+	id := s.namedTable(7, "Alexandra")
+	s.do("watch the table", chromedp.Navigate(s.url+"/t/"+id+"?watch=1"), chromedp.WaitVisible(chromedp.CSS("#felt")))
+	s.eval(`localStorage.setItem('pitch.lang', 'ja'), 'true'`, new(bool))
+	s.do("reload in Japanese", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#felt .seat")))
+	waitFor(t, "the sheet's rows", func() bool { return s.count("#sheet tbody tr") > 0 }, 10*time.Second)
+	for _, sz := range []screen{sizes[0], sizes[2]} {
+		scale := 1.0
+		if sz.phone {
+			scale = 2
+		}
+		s.do("resize", chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(scale)), chromedp.Sleep(200*time.Millisecond))
+		out, err := chromedp.Run(s.ctx, chromedp.Evaluate[string](breaksJS, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var breaks []string
+		if err := json.Unmarshal([]byte(out), &breaks); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range breaks {
+			t.Errorf("%s: a line breaks inside a word: %q", sz.name, b)
+		}
+	}
+}
