@@ -6,6 +6,7 @@
 package account
 
 import (
+	"crypto/rand"
 	"fmt"
 	"strings"
 	"unicode"
@@ -70,3 +71,9 @@ func CheckName(name string) (display, key string, err error) {
 func Key(name string) string {
 	return norm.NFKC.String(cases.Fold().String(norm.NFKC.String(name)))
 }
+
+// AnonName is the name a deleted account's seats are given: "anon-" and
+// four random characters, unrelated to the account, the same for every seat
+// of one account (so its hands still tell its seat apart) and not a valid
+// account name's key of anyone in particular.
+func AnonName() string { return "anon-" + rand.Text()[:4] }

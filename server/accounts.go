@@ -580,7 +580,7 @@ type deleteReq struct {
 
 // handleDelete answers POST /api/account/delete {name}: the account and
 // everything kept about the person go; their seats stay in the games under
-// an anonymous name (AnonName).
+// an anonymous name (account.AnonName).
 func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 	const op = "delete account"
 	me, ok := s.signed(w, r, op)
@@ -604,16 +604,12 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, map[string]any{"account": nil})
 }
 
-// AnonName is the name a deleted account's seats are given: the same for
-// every seat of one account, unrelated to the account.
-func AnonName() string { return "anon-" + randomString(3) }
-
 // DeleteAccount deletes account id (see store.Accounts.DeleteAccount) and
 // renames its seats at the tables this process holds. `pitch user delete`
 // calls the store directly; a running server learns the new names when it
 // next loads those tables.
 func (s *Server) DeleteAccount(ctx context.Context, id string) error {
-	anon := AnonName()
+	anon := account.AnonName()
 	if err := s.store.DeleteAccount(ctx, id, anon); err != nil {
 		return err
 	}

@@ -396,6 +396,8 @@ func (s *Server) Handler() http.Handler {
 		mux.HandleFunc("GET /e/{id}/board", index) // its board
 		mux.HandleFunc("GET /events/new", index)   // a new event's form
 		mux.HandleFunc("GET /history", index)
+		mux.HandleFunc("GET /account", index)
+		mux.HandleFunc("GET /reset", index)
 		mux.HandleFunc("GET /replay", index)
 		mux.HandleFunc("GET /t/{id}/hands/{n}", index)
 		mux.HandleFunc("GET /{$}", index)

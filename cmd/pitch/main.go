@@ -7,6 +7,7 @@
 //	pitch deal --variant V --seed N [--dealer D] [--players N] [--play BOT]
 //	pitch rules [VARIANT]      the rules as implemented, with options and defaults
 //	pitch advise [--level L] [--json] [FILE]  a bot's ranked options at a decision
+//	pitch user list | reset-password NAME | disable NAME | enable NAME | delete NAME   operators' account commands
 //	pitch review [--seat S] [--json] [FILE]   each decision of a hand (or of a match file's hands) weighed: mistakes and blunders
 package main
 
@@ -37,6 +38,7 @@ func init() {
 		{"review", "review [--seat S|all] [--worlds N] [--seed N] [--json] [FILE]: each decision of a hand record (or of every hand of a match file) weighed from what its seat knew: mistakes, blunders and the best options, counted by seat for a match", runReview},
 		{"advise", "advise [--level expert|hard|medium] [--seed N] [--json] [FILE]: the options of the seat to act at the end of a hand record, best first, with expected values and bids' chances", runAdvise},
 		{"rules", "rules [--lang L] [VARIANT]: print the rules as implemented, with the options and their defaults", runRules},
+		{"user", "user list | reset-password NAME | disable NAME | enable NAME | delete NAME [--db pitch.db] [--url URL]: the accounts of a server's database (docs/accounts.md)", runUser},
 		{"sim", "sim --variant V (--seats B,B,... | --a B --b B) (--hands N | --matches N [--max-hands N]) [--duplicate] [--seed N] [--workers N] [--json] [--svg FILE]: bots against bots", runSim},
 	}
 }
