@@ -88,6 +88,9 @@ type Options struct {
 	Cluster bool
 	// SessionTTL is how long a sign-in lasts (default DefaultSessionTTL).
 	SessionTTL time.Duration
+	// Origin is the site's origin as browsers see it (https://pitch.example),
+	// the relying party of passkeys; "" takes it from each request's Host.
+	Origin string
 	// HTTPS marks session cookies Secure even on plain HTTP requests: set
 	// it when a proxy in front ends TLS. (A request over TLS gets Secure
 	// cookies anyway.)
@@ -124,6 +127,8 @@ type Server struct {
 	sweepOnce                              sync.Once
 
 	reviews reviewQueue // reviews of finished hands (review.go)
+
+	ceremonies ceremonies // passkey ceremonies begun (passkeys.go)
 
 	mu     sync.Mutex
 	tables map[string]*table
@@ -373,6 +378,12 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/account/seats", s.handleClaim)
 	mux.HandleFunc("GET /api/account/export", s.handleExport)
 	mux.HandleFunc("POST /api/account/delete", s.handleDelete)
+	mux.HandleFunc("POST /api/account/passkey/signup/begin", s.handlePasskeySignUpBegin)
+	mux.HandleFunc("POST /api/account/passkey/signup/finish", s.handlePasskeySignUpFinish)
+	mux.HandleFunc("POST /api/account/passkey/add/begin", s.handlePasskeyAddBegin)
+	mux.HandleFunc("POST /api/account/passkey/add/finish", s.handlePasskeyAddFinish)
+	mux.HandleFunc("POST /api/account/passkey/signin/begin", s.handlePasskeySignInBegin)
+	mux.HandleFunc("POST /api/account/passkey/signin/finish", s.handlePasskeySignInFinish)
 	s.eventRoutes(mux)
 	mux.HandleFunc("GET /api/health", s.handleHealth)
 	if s.opts.Static != nil {
