@@ -112,7 +112,7 @@ func TestCatalogs(t *testing.T) {
 // message err.CODE, where the server or the engine writes "CODE").
 func TestCatalogKeysUsed(t *testing.T) {
 	var src strings.Builder
-	for _, root := range []string{"../web/static", "../cmd/pitch", "../tui", "../server", ".."} {
+	for _, root := range []string{"../web/static", "../cmd/pitch", "../tui", "../server", "../account", ".."} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -256,8 +256,8 @@ var properNames = regexp.MustCompile(`Pawnee Ten Point Call Your Partner Pitch|1
 // (or loanwords it uses as they are): they are no sign of English left.
 var sharedWords = map[string][]string{
 	"fr": {"plus", "table", "tables", "points", "point", "score", "scores", "joker", "jokers", "non", "message", "messages", "minute", "minutes",
-		"contribution", "contributions", "options", "place", "code", "match", "total", "duplicate", "club", "face", "page", "pages", "version", "six", "expert", "action", "moment", "date", "menu", "continue", "secret", "pts"},
-	"it": {"non", "match", "decide", "server", "link", "file", "replay", "offline", "timer", "database", "default", "menu", "score"},
+		"contribution", "contributions", "options", "place", "code", "match", "total", "duplicate", "club", "face", "page", "pages", "version", "six", "expert", "action", "moment", "date", "menu", "continue", "secret", "pts", "site"},
+	"it": {"non", "match", "decide", "server", "link", "file", "replay", "offline", "timer", "database", "default", "menu", "score", "account", "password", "passkey"},
 	"ms": {"joker", "log", "menu"},
 }
 

@@ -13,6 +13,7 @@ import { initReplay } from './js/replay.js';
 import { initHistory } from './js/history.js';
 import { initRules } from './js/rules.js';
 import { initEvent, initEventNew } from './js/event.js';
+import { initAccount, initAccountLink } from './js/account.js';
 
 const lang = pickLang();
 await loadLang(lang);
@@ -23,6 +24,7 @@ picker.addEventListener('change', () => { chooseLang(picker.value); location.rel
 
 const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
 $('#alert-close').addEventListener('click', hideError);
+initAccountLink();
 const rules = new URLSearchParams(location.search).get('rules');
 const hand = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/hands\/([1-9][0-9]{0,5})\/?$/);
 const ev = location.pathname.match(/^\/e\/([A-Za-z0-9_-]{1,64})(\/board)?\/?$/);
@@ -31,6 +33,7 @@ else if (ev) initEvent(ev[1], !!ev[2]);
 else if (location.pathname === '/events/new') initEventNew();
 else if (location.pathname === '/replay') initReplay('', 0);
 else if (location.pathname === '/history') initHistory();
+else if (location.pathname === '/account' || location.pathname === '/reset') initAccount();
 else if (match) initTable(match[1]);
 else if (rules) initRules(rules);
 else initLobby();

@@ -2,6 +2,7 @@
 
 import { GAMES, gameName, LEVEL_KEYS, seatNo, $, h, store, api, showError } from './util.js';
 import { t } from './i18n.js';
+import { whoami } from './account.js';
 
 // ---------- the lobby ----------
 
@@ -156,15 +157,26 @@ async function loadOpen() {
 // listMine shows the tables this browser holds a seat at: the game, who
 // plays, and whether the match goes on; a table the server no longer has
 // is forgotten.
-function listMine() {
+async function listMine() {
   const ids = store.keys().filter((k) => k.startsWith('pitch.seat.')).map((k) => k.slice('pitch.seat.'.length));
+  // A signed-in person's seats come from the account too: those taken on
+  // another device are here as well.
+  const me = await whoami();
+  const theirs = {};
+  if (me) {
+    const seats = await api('GET', '/api/account/seats').then((r) => r.seats).catch(() => []);
+    for (const s of seats) {
+      theirs[s.table] = { seat: s.seat, name: me.name };
+      if (!ids.includes(s.table)) ids.unshift(s.table);
+    }
+  }
   $('#mine').hidden = ids.length === 0;
   $('#mine-history').href = '/history?tables=' + ids.slice(0, 100).map(encodeURIComponent).join(',');
   const list = $('#my-tables');
   list.replaceChildren();
   for (const id of ids.slice(0, 20)) {
     let saved = {};
-    try { saved = JSON.parse(store.get('pitch.seat.' + id)) || {}; } catch (e) { /* ignore */ }
+    try { saved = JSON.parse(store.get('pitch.seat.' + id)) || theirs[id] || {}; } catch (e) { /* ignore */ }
     const me = t('lobby.mySeat', { N: seatNo(Number(saved.seat) || 0), Name: saved.name || '?' });
     const about = h('div', {}, h('strong', { text: me }), h('div', { class: 'hint', text: t('lobby.loading') }));
     const li = h('li', { class: 'table-item' }, about,

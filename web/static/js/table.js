@@ -9,6 +9,7 @@ import {
 } from './util.js';
 import { onFairState, renderFair, summaryFair, translate as translateFair } from './fairness.js';
 import { t, num } from './i18n.js';
+import { whoami } from './account.js';
 
 // ---------- state ----------
 
@@ -60,6 +61,7 @@ export async function initTable(id) {
   app.watch = new URLSearchParams(location.search).has('watch');
   loadSeat();
   $('#join-name').value = store.get('pitch.name') || '';
+  whoami().then((me) => { if (me) { $('#join-name').value = me.name; $('#join-name').readOnly = true; } });
 
   $('#copy').addEventListener('click', copyInvite);
   $('#join-form').addEventListener('submit', join);
