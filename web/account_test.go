@@ -156,6 +156,7 @@ func TestBrowserPasswordAccount(t *testing.T) {
 	s.expectRefused("/api/account/signin", 403)
 	s.fill("#signin-password", "analytical engine")
 	s.click("#signin-btn")
+	s.waitShown("the table after signing in", "#table-view")
 	waitFor(t, "the seat back at the table after signing in", func() bool { return s.ui().Seat == 0 }, 20*time.Second)
 	if name, hasPw, _ := s.signedInAs(); name != "Ada-Byron" || !hasPw {
 		t.Errorf("signed in as %q (password %v), want Ada-Byron with a password", name, hasPw)
