@@ -314,6 +314,7 @@ type wire struct {
 	Params     map[string]any `json:"params"`
 	NextTable  string         `json:"next_table"`
 	Fair       *fairWire      `json:"fair"`
+	Reading    []int          `json:"reading"`
 	// chat and hint messages
 	Name    string `json:"name"`
 	Text    string `json:"text"`
@@ -421,6 +422,10 @@ type summaryWire struct {
 	} `json:"last_trick"`
 	LastWinner int `json:"last_winner"`
 	Tricks     int `json:"tricks"`
+	// the finished hand as the seat saw it at its end, until the next
+	// hand's first move
+	View *viewWire `json:"view"`
+	Log  []logWire `json:"log"`
 }
 
 func setOf(cards []pitch.Card) pitch.CardSet { return pitch.SetOf(cards...) }
@@ -454,6 +459,9 @@ type hub struct {
 	// noContribute keeps the seated clients from contributing to deals,
 	// as a page does by itself on each new commitment.
 	noContribute bool
+	// summary makes the seated clients say in their hello that they show
+	// each hand's summary (and so are waited for until they say ready).
+	summary bool
 }
 
 func newHub(t *testing.T, ts *testServer, table string, seed uint64) *hub {
@@ -509,7 +517,7 @@ func (h *hub) connect(name string, seat int, token string, auto bool) *client {
 	ws.SetReadLimit(1 << 22)
 	c := &client{h: h, name: name, seat: seat, token: token, ws: ws, cancel: cancel, auto: auto, actedSeq: -1,
 		tokens: clientBurst, lastTick: time.Now()}
-	hello, _ := json.Marshal(map[string]string{"type": "hello", "token": token})
+	hello, _ := json.Marshal(map[string]any{"type": "hello", "token": token, "summary": h.summary})
 	if token == "" {
 		hello = []byte(`{"type":"hello"}`)
 	}

@@ -15,6 +15,11 @@ type clientMsg struct {
 	Token  string          `json:"token,omitempty"`  // hello: the seat token; absent for a spectator
 	Action json.RawMessage `json:"action,omitempty"` // action: a hand-record action
 	Text   string          `json:"text,omitempty"`   // chat: what to say
+	// hello: this client shows each hand's summary and sends "ready" when
+	// its person has closed it (ready.go)
+	Summary bool `json:"summary,omitempty"`
+	// ready: the hand whose summary was closed
+	Hand int `json:"hand,omitempty"`
 	// contribute: the commitment the page saw and its random value (hex)
 	Commitment string `json:"commitment,omitempty"`
 	Value      string `json:"value,omitempty"`
@@ -48,6 +53,10 @@ type stateMsg struct {
 	SuitTrumps map[string]int `json:"suit_trumps,omitempty"`
 	// NextTable is the table where the same seats play their next match.
 	NextTable string `json:"next_table,omitempty"`
+	// Reading lists the seats whose people are reading the last hand's
+	// summary: play waits for them (ready.go). Absent when it waits for
+	// nobody.
+	Reading []int `json:"reading,omitempty"`
 	// Fair is the table's fair deals: commitments, contributions, the last
 	// hand's secret (docs/fairness.md); absent at tables from before.
 	Fair *fairJSON `json:"fair,omitempty"`
@@ -161,6 +170,12 @@ type handSummary struct {
 	LastTrick  []trickCard `json:"last_trick"`
 	LastWinner int         `json:"last_winner"`
 	Tricks     int         `json:"tricks"`
+	// View and Log are the finished hand as the seat saw it at its end:
+	// sent from the state that ends the hand until the next hand's first
+	// move (and once the match is over), so that a client can show the
+	// final trick as it was before it shows the next hand.
+	View *viewJSON  `json:"view,omitempty"`
+	Log  []logEntry `json:"log,omitempty"`
 }
 
 type trickCard struct {

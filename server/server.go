@@ -44,6 +44,10 @@ type Options struct {
 	// Misbehave makes the server cheat at fair deals on purpose, for the
 	// tests that check the pages catch it; nil (honest) in any real use.
 	Misbehave *Misbehave
+	// ReadyWait is the longest a table waits, after a hand ends, for the
+	// people reading its summary to say they are ready (default
+	// DefaultReadyWait, 30s; ready.go).
+	ReadyWait time.Duration
 	Logger    *slog.Logger
 	Static    fs.FS // the browser UI; nil serves none
 	// AddrRate limits the API requests and WebSocket messages one client
@@ -153,6 +157,9 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	}
 	if opts.DealWait == 0 {
 		opts.DealWait = DefaultDealWait
+	}
+	if opts.ReadyWait == 0 {
+		opts.ReadyWait = DefaultReadyWait
 	}
 	if opts.PingInterval == 0 {
 		opts.PingInterval = DefaultPingInterval

@@ -71,6 +71,8 @@ type table struct {
 	remoteDeadline    time.Time
 	remoteDeadlineSeq int
 	timerTold         timerKey
+	// read is who the table waits for after a hand ends (ready.go).
+	read reading
 	// superseded are commitments of deals dropped by a change of driver:
 	// a page's late contribution to one is ignored, not refused.
 	superseded []string
@@ -206,6 +208,9 @@ func (t *table) apply(a pitch.Action, by string) error {
 		r := t.match.LastHand().Result()
 		t.sheet = append(t.sheet, sheetRow{Hand: len(t.match.Records()), Bidder: r.Bidder, Bid: r.Bid, Made: r.Made,
 			Delta: r.Delta, Scores: r.Scores})
+		if !t.match.Over() {
+			t.startReading(len(t.match.Records()))
+		}
 	}
 	return nil
 }
@@ -329,6 +334,9 @@ func (t *table) schedule(after time.Duration) {
 	if t.match.AwaitingDeal() {
 		t.scheduleDeal(gen, after)
 		return
+	}
+	if t.waitReading(gen) {
+		return // people are reading the last hand's summary (ready.go)
 	}
 	turn := t.match.State().Turn()
 	delay := after
@@ -490,7 +498,15 @@ func (t *table) stateFor(seat int) stateMsg {
 	}
 	if last := t.match.LastHand(); last != nil {
 		m.LastHand = summarize(len(t.match.Records()), last)
+		if len(t.logs[0]) == 0 || t.over() {
+			// Until the next hand's first move: the finished hand as this
+			// seat saw it at its end, to show it as it was.
+			lv := last.View(seat)
+			view := toViewJSON(&lv)
+			m.LastHand.View, m.LastHand.Log = &view, t.lastLogs[seat+1]
+		}
 	}
+	m.Reading = t.readers()
 	if deadline, dseq := t.turnDeadline(); !deadline.IsZero() && dseq == t.seq && !t.over() {
 		m.Timer = &timerJSON{Seat: s.Turn(), LeftMS: max(time.Until(deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
 	}

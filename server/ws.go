@@ -36,6 +36,10 @@ type conn struct {
 	flush  bool        // write what is queued before closing
 	deaf   atomic.Bool // the server is draining: messages from the client are not acted on
 	chatAt time.Time   // table talk's token bucket (only the reader goroutine uses it)
+	// summary: the client shows each hand's summary and says "ready"
+	// (its hello said so; ready.go). Set before the connection joins its
+	// table.
+	summary bool
 }
 
 // outMsg is a message waiting to be written.
@@ -223,6 +227,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	c.summary = hello.Summary
 	t.mu.Lock()
 	var refused string
 	if c.seat, refused = t.seatOf(hello.Token, me, signedIn); refused != "" {
@@ -425,6 +430,10 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 		t.mu.Lock()
 		c.sendState(t.stateFor(c.seat))
 		t.mu.Unlock()
+	case "ready":
+		t.mu.Lock()
+		t.ready(c.seat, m.Hand)
+		t.mu.Unlock()
 	case "hint":
 		c.hint(t)
 	case "chat":
@@ -449,6 +458,6 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			c.sendJSON(errorFor(err))
 		}
 	default:
-		c.sendJSON(errorCode("unknown_type", `unknown message type: send "action", "hint" or "chat" (or "hello" to get the state again)`, nil))
+		c.sendJSON(errorCode("unknown_type", `unknown message type: send "action", "hint", "chat", "contribute" or "ready" (or "hello" to get the state again)`, nil))
 	}
 }

@@ -20,7 +20,7 @@ const app = {
   m: null, latest: null, latestAt: 0, queue: [], playing: false, show: null,
   pending: false, picked: '', pickSuit: '', chosen: new Set(), discardKey: '', passMode: false,
   seenHand: null, recordsFor: -1, watch: false, status: '', restarting: false,
-  focusNext: false, hint: null, chat: [], justConnected: false, followed: false,
+  focusNext: false, hint: null, chat: [], justConnected: false, followed: false, online: false,
 };
 
 // PACE is how long each kind of step stays on screen, per speed setting
@@ -67,6 +67,7 @@ export async function initTable(id) {
   $('#join-form').addEventListener('submit', join);
   $('#show-join').addEventListener('click', () => { app.watch = false; render(); $('#join-name').focus(); });
   $('#summary-close').addEventListener('click', () => $('#summary').close());
+  $('#summary').addEventListener('close', summaryClosed);
   $('#show-last').addEventListener('click', () => { if (app.m && app.m.last_hand) showSummary(app.m.last_hand, true); });
   const sp = $('#speed');
   sp.value = speed();
@@ -91,6 +92,10 @@ export async function initTable(id) {
     if (ws) ws.close(1000);
   });
   window.addEventListener('pageshow', (ev) => { if (ev.persisted && !app.ws) reconnectNow(); });
+  try { // moved here from the last match: say who started this one
+    app.moved = sessionStorage.getItem('pitch.moved.' + id) || '';
+    sessionStorage.removeItem('pitch.moved.' + id);
+  } catch (e) { app.moved = ''; }
   new ResizeObserver(() => placeSeats()).observe($('#felt'));
   window.addEventListener('resize', () => placeSeats()); // seat boxes change size with the screen too
   setInterval(tick, 250);
@@ -134,7 +139,9 @@ function connect() {
   setConn('connecting');
   ws.onopen = () => {
     app.justConnected = true;
-    const hello = { type: 'hello' };
+    // summary: this page shows each hand's summary and says when it is
+    // closed, so that the table waits for it (see sayReady).
+    const hello = { type: 'hello', summary: true };
     if (app.token) hello.token = app.token;
     ws.send(JSON.stringify(hello));
   };
@@ -145,6 +152,7 @@ function connect() {
     if (msg.type === 'state') {
       app.attempt = 0;
       app.restarting = false;
+      app.online = true;
       setConn('online');
       if (app.justConnected) { msg.fresh = true; app.justConnected = false; }
       onState(msg);
@@ -179,6 +187,8 @@ function connect() {
     app.attempt++;
     setConn('offline', delay);
     app.retryTimer = setTimeout(connect, delay);
+    app.online = false;
+    render(); // disconnected: no controls, no countdown, until a state comes
   };
 }
 
@@ -257,15 +267,22 @@ async function join(ev) {
 async function playAgain() {
   try {
     const res = await api('POST', '/api/tables/' + encodeURIComponent(app.id) + '/rematch', { token: app.token });
-    follow(res.id);
+    follow(res.id, app.m ? app.m.seat : -1);
   } catch (e) {
     showError(t('again.err', { Why: e.message }));
   }
 }
 
-// follow moves to the next match of this table, keeping this browser's seat.
-function follow(id) {
+// follow moves to the next match of this table, keeping this browser's
+// seat; the new table's page says who started it (by: a seat, or -1 when
+// the server does not say).
+function follow(id, by) {
   if (app.saved) store.set('pitch.seat.' + id, JSON.stringify(app.saved));
+  const m = app.m;
+  let text = t('again.startedNone');
+  if (m && by === m.seat && by >= 0) text = t('again.startedYou');
+  else if (m && by >= 0) text = t('again.started', { Who: seatName(by) });
+  try { sessionStorage.setItem('pitch.moved.' + id, text); } catch (e) { /* no storage: no notice */ }
   location.assign('/t/' + encodeURIComponent(id) + (app.m && app.m.seat < 0 ? '?watch=1' : ''));
 }
 
@@ -296,37 +313,74 @@ async function playQueue() {
 
 // newEntries returns the log entries of m that prev did not show yet.
 function newEntries(prev, m) {
-  if (!prev || prev.hand_no !== m.hand_no || prev.match_over !== m.match_over) return prev ? m.log : [];
+  if (!prev) return [];
+  if (prev.hand_no !== m.hand_no || (prev.match_over !== m.match_over && !prev.ended)) return m.log;
   return m.log.slice(prev.log.length);
 }
 
 // step shows m after prev: the card just played moves in from its seat; a
 // trick just completed (and the last trick of a hand) stays whole for a
-// hold, then goes to its winner; then the summary, if a hand ended.
+// hold, then goes to its winner; then the summary, if a hand ended. The
+// last trick of a hand is held on the hand as it was at its end (the
+// server sends it in last_hand: its bid, trump, scores, log), and only
+// then does the next hand (or the match's end) appear.
 async function step(prev, m) {
-  const handDone = !!(prev && m.last_hand && (!prev.last_hand || m.last_hand.hand > prev.last_hand.hand));
+  initSeen(m);
+  const lh = m.last_hand;
+  const handDone = !!(lh && lh.hand > app.seenHand);
   const trickDone = !!(prev && !handDone && prev.hand_no === m.hand_no && m.view.tricks > prev.view.tricks);
-  const fresh = newEntries(prev, m);
   let done = null; // the trick to hold: {cards, winner}
-  if (handDone && m.last_hand.last_trick && m.last_hand.last_trick.length) {
-    done = { cards: m.last_hand.last_trick, winner: m.last_hand.last_winner };
+  let ended = null; // the finished hand as it was, shown while its last trick is held
+  if (handDone && lh.last_trick && lh.last_trick.length) {
+    done = { cards: lh.last_trick, winner: lh.last_winner };
+    if (lh.view) ended = endedState(prev, m);
   } else if (trickDone) {
     done = { cards: m.view.last_trick, winner: m.view.last_winner };
   }
+  const shown = ended || m;
+  const fresh = newEntries(prev, shown);
   const before = prev ? new Set(prev.view.trick.map((t) => t.card)) : new Set();
   const moved = (done ? done.cards : m.view.trick).filter((t) => !before.has(t.card));
   const mine = fresh.length > 0 && fresh[fresh.length - 1].seat === m.seat;
-  show(m, fresh, done);
+  show(shown, fresh, done);
   if (moved.length && prev) await flyIn(moved, mine);
   if (done) {
     await sleep(pace().hold);
     await gather(done.winner);
-    app.show = null;
-    render();
+    if (ended) {
+      show(m, newEntries(ended, m), null);
+    } else {
+      app.show = null;
+      render();
+    }
   } else if (prev && fresh.length && !mine && app.queue.length) {
     await sleep(pace().step); // give a person time to see a move before the next
   }
   if (handDone) endOfHand(m);
+}
+
+// endedState is the hand that m's last_hand finished, as it stood at its
+// end, for the hold of its last trick: its view and log as the server
+// sent them, the score sheet without it, nothing to do, the match not yet
+// over.
+function endedState(prev, m) {
+  const lh = m.last_hand;
+  const before = prev && prev.last_hand && prev.last_hand.hand < lh.hand ? prev.last_hand : undefined;
+  return Object.assign({}, m, {
+    view: lh.view, log: lh.log || [], hand_no: lh.hand, sheet: m.sheet.filter((r) => r.hand < lh.hand),
+    last_hand: before, legal: undefined, discard: undefined, refusals: undefined, suit_trumps: undefined,
+    timer: undefined, reading: undefined, match_over: false, winner: null, next_table: undefined, ended: true,
+  });
+}
+
+// initSeen reads, once, the last hand whose end this browser has shown
+// at this table, and keeps it: a page reloaded while a hand's last trick
+// is held still shows that hand's end and summary.
+function initSeen(m) {
+  if (app.seenHand !== null) return;
+  const stored = store.get(seenKey());
+  app.seenHand = stored !== null && stored !== undefined && stored !== '' && Number(stored) >= 0 ? Number(stored) : (m.last_hand ? m.last_hand.hand : 0);
+  store.set(seenKey(), String(app.seenHand));
 }
 
 // show puts m on screen, with done (a complete trick) held on the felt.
@@ -346,15 +400,31 @@ function show(m, fresh, done) {
     follow(m.next_table);
     return;
   }
-  if (app.seenHand === null) {
-    const stored = Number(store.get(seenKey()));
-    app.seenHand = stored > 0 ? stored : (m.last_hand ? m.last_hand.hand : 0);
-  }
   if (m === app.latest) app.pending = false;
   for (const e of fresh) announce(describe(e));
   tellAway(m, fresh);
   render();
   if (isMyTurn(m) && !(prev && isMyTurn(prev) && prev.seq === m.seq)) yourTurn();
+  if (app.moved && !m.ended) { notice(app.moved); app.moved = ''; }
+  // The server waits for this seat to read the last hand's summary: say
+  // ready at once when it has been read (or this page shows none).
+  const lh = m.last_hand;
+  if (!m.ended && lh && m.reading && m.reading.includes(m.seat) && lh.hand <= app.seenHand && !$('#summary').open) sayReady(lh.hand);
+}
+
+// sayReady tells the server that this person has closed the summary of
+// hand n, so that play goes on (the server waits for it, up to a bound).
+function sayReady(n) {
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify({ type: 'ready', hand: n }));
+}
+
+// summaryClosed: the person has read the summary. Play goes on, and the
+// focus goes to the table's controls (never to the page's body).
+function summaryClosed() {
+  const m = app.m;
+  if (!m) return;
+  if (m.last_hand) sayReady(m.last_hand.hand);
+  if (!app.show) focusNext(myAction(m));
 }
 
 // endOfHand opens the hand's summary for players; spectators get a line
@@ -426,7 +496,7 @@ function yourTurn() {
 // or null when no timer runs.
 function timeLeft() {
   const t = app.latest && app.latest.timer;
-  if (!t || app.m !== app.latest) return null;
+  if (!t || app.m !== app.latest || !app.online) return null;
   return Math.max(0, t.left_ms - (performance.now() - app.latestAt));
 }
 
@@ -543,16 +613,19 @@ function render() {
   const m = app.m;
   if (!m) return;
   const v = m.view;
-  const act = app.show ? '' : myAction(m); // no move while a trick is held
+  // No move while a trick is held, nor while the connection is down.
+  const act = app.show || !app.online ? '' : myAction(m);
   const tv = $('#table-view');
   Object.assign(tv.dataset, {
     phase: v.phase, act, seq: String(m.seq), hand: String(m.hand_no), rows: String(m.sheet.length), seat: String(m.seat),
     turn: String(v.turn), over: String(m.match_over), pending: String(app.pending), held: String(!!app.show),
-    queued: String(app.queue.length), trump: v.trump || '', variant: m.table.variant,
+    queued: String(app.queue.length), trump: v.trump || '', variant: m.table.variant, offline: String(!app.online),
+    ended: String(!!m.ended), // a finished hand shown as it was, while its last trick is held
   });
+  tv.classList.toggle('offline', !app.online);
   const opts = m.table.options || {};
   setText($('#t-title'), gameName(m.table.variant) + ' · ' + t('table.target', { Target: opts.target }) + ' · ' + t('table.handNo', { N: m.hand_no }));
-  document.title = t(myAction(m) ? 'title.yourTurn' : 'title.table', { Game: gameName(m.table.variant) });
+  document.title = t(act ? 'title.yourTurn' : 'title.table', { Game: gameName(m.table.variant) });
 
   renderJoin(m);
   renderBanner(m);
@@ -605,7 +678,10 @@ function renderJoin(m) {
 function renderBanner(m) {
   const b = $('#banner');
   let text = '', cls = 'banner';
-  if (m.match_over) {
+  if (!app.online) {
+    text = t('banner.offline');
+    cls += ' offline';
+  } else if (m.match_over) {
     const w = (m.winner || []).map(nameOf);
     text = w.length ? t('banner.over', { Who: w.join(' & '), Count: w.length }) : t('banner.overNone');
     if (m.winner && m.winner.includes(m.seat)) text += ' ' + t('banner.wellPlayed');
@@ -656,7 +732,10 @@ function renderFelt(m) {
   const felt = $('#felt');
   felt.className = 'felt n' + n;
   const seats = [];
-  const acting = !m.match_over && !m.waiting && v.turn >= 0 && v.phase !== 'done';
+  const acting = app.online && !m.match_over && !m.waiting && v.turn >= 0 && v.phase !== 'done';
+  // The view's scores are those before its hand; once the match is over
+  // (and its last trick gathered) the boxes show the final ones.
+  const scores = m.match_over && m.last_hand ? m.last_hand.scores : v.scores;
   for (let i = 0; i < n; i++) {
     const s = m.table.seats[i];
     const badges = [];
@@ -673,7 +752,7 @@ function renderFelt(m) {
     const turn = acting && v.turn === i && !app.show;
     const held = t('count.cards', { Count: v.counts[i] }) +
       (v.phase === 'play' || v.tricks > 0 ? ' · ' + t('count.tricks', { Count: v.trick_wins[i] }) : '');
-    const stats = t('seat.score', { Score: v.scores[i] }) + ' · ' + held;
+    const stats = t('seat.score', { Score: scores[i] }) + ' · ' + held;
     const label = t(s.kind === 'bot' ? 'seat.labelBot' : 'seat.label', { Who: nameOf(i), N: seatNo(i), Level: levelName(s.level) }) + ' ' + stats +
       (badges.length ? '. ' + badges.map((b) => b.textContent).join(', ') : '') + (turn ? '. ' + t('seat.toAct') : '');
     const a = angle(m, i);
@@ -683,7 +762,7 @@ function renderFelt(m) {
     },
     h('div', { class: 's-name', title: nameOf(i) + (s.kind === 'bot' ? ' · ' + levelName(s.level) : '') },
       h('span', { class: 's-num', text: seatNo(i) }), ' ', seatName(i), i === m.seat ? h('span', { class: 'you', text: ' ' + t('seat.youMark') }) : null),
-    h('div', { class: 's-stats', title: stats }, h('span', { text: t('seat.points', { Count: v.scores[i] }) }), ' · ', h('span', { text: held })),
+    h('div', { class: 's-stats', title: stats }, h('span', { text: t('seat.points', { Count: scores[i] }) }), ' · ', h('span', { text: held })),
     badges.length || turn ? h('div', { class: 's-badges' }, badges,
       turn && m.timer && m.timer.seat === i ? h('span', { class: 'badge countdown', role: 'timer' }) : null) : null));
   }
@@ -762,15 +841,18 @@ function placeSeats() {
 function renderStatus(m, act) {
   const v = m.view;
   let text;
-  if (m.match_over) text = t('status.over');
+  const reading = (m.reading || []).filter((s) => s !== m.seat);
+  if (!app.online) text = t('status.offline');
+  else if (m.match_over) text = t('status.over');
   else if (m.waiting) text = t('status.waiting');
   else if (app.show) text = t('trick.takes', { Who: nameOf(app.show.winner) });
   else if (app.pending) text = t('status.sending');
+  else if (reading.length && !act) text = t('status.reading', { Who: reading.map(nameOf).join(', '), Count: reading.length });
   else if (act) text = t('status.yourTurn', { What: act === 'discard' ? t(m.discard.kind === 'burn' ? 'phase.burn' : 'phase.discard') : phaseVerb(v.phase) });
   else if (v.turn >= 0 && v.phase !== 'done') text = t('status.waitingFor', { Who: nameOf(v.turn), What: phaseVerb(v.phase) });
   else text = '';
   if (text !== app.status) { app.status = text; setText($('#status'), text); }
-  $('#status').className = 'status' + (act ? ' mine' : '');
+  $('#status').className = 'status' + (act ? ' mine' : '') + (app.online ? '' : ' offline');
 }
 
 // ---------- the action panel ----------
@@ -782,7 +864,9 @@ function renderActions(m, act) {
   $('#hand-actions').replaceChildren();
   delete $('#actions').dataset.remaining;
   $('#actions').className = 'actions' + (app.pending ? ' busy' : '') + (act ? ' mine' : '');
-  if (m.match_over) {
+  if (!app.online) {
+    box.append(h('p', { class: 'hint offline', text: t('actions.offline') }));
+  } else if (m.match_over) {
     box.append(h('p', { text: t('status.over') }));
     if (m.seat >= 0) box.append(actionButton(t('again.button'), 'again', playAgain, { cls: 'primary', title: t('again.title') }));
     else box.append(h('p', {}, h('a', { href: '/' }, t('again.newTable'))));
@@ -1020,7 +1104,7 @@ function renderHand(m, act) {
   const box = $('#hand');
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.card : null;
   $('#hand-area').hidden = m.seat < 0;
-  box.classList.toggle('busy', app.pending || !!app.show);
+  box.classList.toggle('busy', app.pending || !!app.show || !app.online);
   box.classList.toggle('choosing', act === 'play' || act === 'discard');
   const widow = new Set(v.bidder === m.seat ? v.widow : []);
   const plays = new Set(act === 'play' ? m.legal.map((a) => a.play) : []);
@@ -1067,9 +1151,10 @@ function renderHand(m, act) {
   if (again) again.focus();
   fixTabStop(box);
   if (focused && !again) {
-    // The focused card was played or thrown: keep the focus in the hand.
-    again = box.querySelector('[data-rove][tabindex="0"]');
-    if (again) again.focus({ preventScroll: true });
+    // The focused card was played or thrown: keep the focus in the hand,
+    // or, with no card left, on the move panel (never on the page's body).
+    again = box.querySelector('[data-rove][tabindex="0"]') || $('#actions');
+    again.focus({ preventScroll: true });
   }
 }
 

@@ -1,0 +1,301 @@
+package web_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"pitch"
+	"pitch/server"
+)
+
+// The end of a hand, as a person meets it: one paused sequence.
+
+// endRecorderJS records, in window.__end, what the page shows when a
+// finished hand's last trick starts to be held (data-ended), and when the
+// summary opens: the hand number, the facts, the seat boxes, the log, the
+// last trick, the live region, the banner, the move panel, the trick on
+// the felt and whether the focus fell to <body>.
+const endRecorderJS = `(() => {
+  window.__end = [];
+  const tv = document.querySelector('#table-view');
+  const txt = (s) => { const e = document.querySelector(s); return e && !e.hidden ? e.textContent : ''; };
+  const snap = (kind) => ({
+    kind, hand: Number(tv.dataset.hand), title: txt('#t-title'), info: txt('#table-info'),
+    seats: Array.from(document.querySelectorAll('#seats .seat')).map((s) => s.querySelector('.s-stats').firstChild.textContent),
+    log: Array.from(document.querySelectorAll('#log li')).map((e) => e.textContent),
+    lastTrick: txt('#last-trick'), announce: document.querySelector('#announce').textContent, banner: txt('#banner'),
+    actions: txt('#actions'), trick: Array.from(document.querySelectorAll('#trick .tcard')).map((e) => e.dataset.card),
+    body: document.activeElement === document.body || !document.activeElement, rows: Number(tv.dataset.rows),
+  });
+  let held = false;
+  new MutationObserver(() => {
+    const now = tv.dataset.ended === 'true' && tv.dataset.held === 'true';
+    if (now && !held) window.__end.push(snap('held'));
+    held = now;
+  }).observe(tv, { attributes: true, attributeFilter: ['data-ended', 'data-held'] });
+  new MutationObserver(() => { if (document.querySelector('#summary').open) window.__end.push(snap('summary')); })
+    .observe(document.querySelector('#summary'), { attributes: true, attributeFilter: ['open'] });
+  return 'true';
+})()`
+
+// endSnap is one of endRecorderJS's records.
+type endSnap struct {
+	Kind, Title, Info, LastTrick, Announce, Banner, Actions string
+	Hand, Rows                                              int
+	Seats, Log, Trick                                       []string
+	Body                                                    bool
+}
+
+// openSeat opens table id in the browser as the person holding token.
+func (s *site) openSeat(id string, seat int, token, name string) {
+	s.t.Helper()
+	s.do("open the lobby", chromedp.Navigate(s.url+"/"))
+	s.eval(fmt.Sprintf(`localStorage.setItem('pitch.seat.%s', JSON.stringify({seat: %d, token: %q, name: %q})), localStorage.setItem('pitch.speed', 'instant'), 'true'`,
+		id, seat, token, name), new(bool))
+	s.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#felt")))
+	waitFor(s.t, "the seat", func() bool { return s.ui().Seat == seat }, 20*time.Second)
+}
+
+// actOnce makes our move, if one is asked: the first choice the page
+// offers, cards by the keyboard. It reports whether it moved.
+func (s *site) actOnce() bool {
+	t := s.t
+	t.Helper()
+	u := s.ui()
+	if u.Pending || u.Act == "" || u.Summary {
+		return false
+	}
+	switch u.Act {
+	case "bid":
+		if s.count(`#actions button[data-pass]`) > 0 {
+			s.click(`#actions button[data-pass]`)
+		} else {
+			s.click(`#actions button[data-bid]`)
+		}
+	case "call":
+		var c string
+		for _, suit := range []string{"S", "H", "C", "D"} {
+			s.click(fmt.Sprintf(`#actions button[data-suit=%q]`, suit))
+			if free := s.cards("#call-picker button.can:not(.mine)"); len(free) > 0 {
+				c = free[0]
+				break
+			}
+		}
+		s.click(fmt.Sprintf(`#call-picker button[data-card=%q]`, c))
+		s.click("#call-confirm")
+	case "trump":
+		s.click(`#actions button[data-trump]`)
+	case "give_stock":
+		s.click(`#actions button[data-give="false"]`)
+	case "discard":
+		n, _ := strconv.Atoi(s.attr("#actions", "remaining"))
+		for range n {
+			s.click(fmt.Sprintf(`#hand button[data-card=%q]`, s.cards("#hand button.can:not(.sel)")[0]))
+		}
+		s.click("#discard-confirm")
+	case "play":
+		sel := fmt.Sprintf(`#hand button[data-card=%q]`, s.cards("#hand button.can")[0])
+		s.do("play by keyboard", chromedp.Focus(chromedp.CSS(sel)), chromedp.KeyEvent(kb.Enter))
+	default:
+		t.Fatalf("unexpected decision %q", u.Act)
+	}
+	waitFor(t, "the server takes our "+u.Act, func() bool { return s.ui().Seq != u.Seq }, 10*time.Second)
+	return true
+}
+
+// attr is data-NAME of the element sel matches.
+func (s *site) attr(sel, name string) string {
+	s.t.Helper()
+	var v string
+	s.eval(fmt.Sprintf(`JSON.stringify((document.querySelector(%q) || {dataset: {}}).dataset[%q] || '')`, sel, name), &v)
+	return v
+}
+
+// playToSummary plays our moves until the summary of the hand opens; in
+// the hand's last tricks it slows the page down, so that the held last
+// trick can be seen (and shot, as shot if set).
+func (s *site) playToSummary(shot string) {
+	t := s.t
+	t.Helper()
+	slow, shotTaken := false, false
+	deadline := time.Now().Add(90 * time.Second)
+	for !s.ui().Summary {
+		if time.Now().After(deadline) {
+			t.Fatal("the hand's summary did not open in time")
+		}
+		if !slow && s.attr("#table-view", "phase") == "play" && s.count("#hand button.card") <= 2 {
+			slow = true
+			s.eval(`localStorage.setItem('pitch.speed', 'slow'), 'true'`, new(bool))
+		}
+		if shot != "" && !shotTaken && s.attr("#table-view", "ended") == "true" {
+			shotTaken = true
+			s.do("desktop", chromedp.EmulateViewport(1280, 720))
+			s.shot(shot, false)
+			s.do("back", chromedp.EmulateViewport(1280, 900))
+		}
+		if !s.actOnce() {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if shot != "" && !shotTaken {
+		t.Logf("the held last trick came and went too fast for the screenshot %s", shot)
+	}
+	s.eval(`localStorage.setItem('pitch.speed', 'instant'), 'true'`, new(bool))
+}
+
+// TestBrowserHandEnd: the last trick of a hand is held on the hand as it
+// was — its number, bid and trump, the scores before it, its log ending
+// with the last card (which the live region says too), the last trick —
+// and only then do the next hand or the match's end, and the summary,
+// appear. At the match's end the seat boxes show the final scores. The
+// summary's headline and Continue button are in view at every size. The
+// focus never falls to <body>: after our last card, after the summary.
+// Closing the summary lets play go on at once (the page says ready).
+func TestBrowserHandEnd(t *testing.T) {
+	for _, g := range []struct {
+		variant, options string
+		seats            int
+	}{{"pawnee", `{}`, 5}, {"ten-point", `{}`, 4}, {"auction", `{"target":1}`, 4}} {
+		t.Run(g.variant, func(t *testing.T) {
+			// A long wait for ready: play going on at once proves the page said it.
+			s := newSiteWith(t, func(o *server.Options) { o.ReadyWait = time.Minute })
+			kinds := []string{`{"kind":"human"}`}
+			for range g.seats - 1 {
+				kinds = append(kinds, `{"kind":"bot","level":"easy"}`)
+			}
+			id := s.createAPI(fmt.Sprintf(`{"variant":%q,"options":%s,"seats":[%s]}`, g.variant, g.options, strings.Join(kinds, ",")))
+			tok := s.joinAPI(id, 0, "Ada")
+			s.openSeat(id, 0, tok, "Ada")
+			s.eval(endRecorderJS, new(bool))
+			s.playToSummary("table-held-" + g.variant)
+
+			rec := fetchRecord(t, s.url, id, 1)
+			out, err := rec.Score()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var snaps []endSnap
+			s.eval(`JSON.stringify(window.__end)`, &snaps)
+			if len(snaps) < 2 || snaps[len(snaps)-2].Kind != "held" || snaps[len(snaps)-1].Kind != "summary" {
+				t.Fatalf("the page did not hold the last trick on the finished hand before the summary: %+v", snaps)
+			}
+			held, sum := snaps[len(snaps)-2], snaps[len(snaps)-1]
+			last := rec.Actions[len(rec.Actions)-1]
+			if last.Kind != pitch.ActPlay {
+				t.Fatalf("the record ends with %s, not a card", last)
+			}
+			card := cardText(last.Card.String())
+			if held.Hand != 1 || held.Rows != 0 || !strings.HasSuffix(held.Title, "hand 1") {
+				t.Errorf("while the last trick is held the page shows hand %d (%q) with %d sheet rows, want hand 1 with none", held.Hand, held.Title, held.Rows)
+			}
+			suit := map[string]string{"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[*out.Trump]
+			if strings.Contains(held.Info, "none yet") || strings.Contains(held.Info, "not yet") || !strings.Contains(held.Info, "Trump: "+suit) {
+				t.Errorf("while the last trick is held the facts read %q, want the finished hand's bid and trump", held.Info)
+			}
+			for i, sc := range held.Seats {
+				if sc != "0 pts" {
+					t.Errorf("while the last trick is held seat %d shows %q, want the score before the hand (0 pts)", i, sc)
+				}
+			}
+			if n := len(held.Log); n != len(rec.Actions) || !strings.Contains(held.Log[n-1], "plays "+card) {
+				t.Errorf("while the last trick is held the log has %d entries ending %q, want the hand's %d ending with %s", n, held.Log, len(rec.Actions), card)
+			}
+			if !strings.Contains(held.Announce, "plays "+card) {
+				t.Errorf("the live region says %q when the last card falls, want it to say %s", held.Announce, card)
+			}
+			if strings.Contains(held.LastTrick, "None yet") || held.LastTrick == "" {
+				t.Errorf("while the last trick is held the last-trick panel says %q", held.LastTrick)
+			}
+			if len(held.Trick) == 0 || held.Trick[len(held.Trick)-1] != last.Card.String() {
+				t.Errorf("the held trick is %v, want it to end with %s", held.Trick, last.Card)
+			}
+			if held.Body {
+				t.Error("after our last card the focus fell to <body>")
+			}
+			if strings.Contains(held.Banner, "Match over") || strings.Contains(held.Actions, "Play again") {
+				t.Errorf("before the last trick is gathered the page says %q / %q", held.Banner, held.Actions)
+			}
+			over := out.Winner != nil
+			if over != (g.variant == "auction") {
+				t.Fatalf("match over after hand 1: %v; the test wants it over in auction (target 1) only", over)
+			}
+			if over {
+				if !strings.Contains(sum.Banner, "Match over") {
+					t.Errorf("at the match's end the banner says %q", sum.Banner)
+				}
+				for i, sc := range sum.Seats {
+					if want := fmt.Sprintf("%d pt", out.Scores[i]); !strings.HasPrefix(sc, want) {
+						t.Errorf("at the match's end seat %d shows %q, want the final score %s", i, sc, want)
+					}
+				}
+			}
+
+			// The summary's headline and Continue button, at every size.
+			for _, sz := range sizes {
+				s.do("resize", chromedp.EmulateViewport(sz.width, sz.height))
+				var probs []string
+				s.eval(`(() => {`+layoutHelpersJS+`
+					inView($('#summary-h'), 'the summary headline'); inView($('#summary-close'), 'the Continue button');
+					return JSON.stringify(probs); })()`, &probs)
+				for _, p := range probs {
+					t.Errorf("%s: %s", sz.name, p)
+				}
+				if sz.name == "desktop" && g.variant == "pawnee" {
+					s.shot("table-summary-1280x720", false)
+				}
+			}
+			s.do("back", chromedp.EmulateViewport(1280, 900))
+
+			u := s.ui()
+			s.click("#summary-close")
+			var body bool
+			s.eval(`JSON.stringify(document.activeElement === document.body || !document.activeElement)`, &body)
+			if body {
+				t.Error("after closing the summary the focus fell to <body>")
+			}
+			if !over {
+				// Play goes on at once, not after the server's minute: a
+				// bot moves (we answer our own turns).
+				ours := 0
+				waitFor(t, "a bot to move after the summary", func() bool {
+					if s.actOnce() {
+						ours++
+					}
+					return s.ui().Seq-u.Seq > ours
+				}, 15*time.Second)
+			}
+		})
+	}
+}
+
+// TestBrowserReloadDuringHold: a page reloaded while the last trick of a
+// hand is held shows that hand's summary.
+func TestBrowserReloadDuringHold(t *testing.T) {
+	s := newSiteWith(t, func(o *server.Options) { o.ReadyWait = time.Minute })
+	id := s.createAPI(`{"variant":"auction","options":{"target":21},"seats":[{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"}]}`)
+	tok := s.joinAPI(id, 0, "Ada")
+	s.openSeat(id, 0, tok, "Ada")
+	deadline := time.Now().Add(60 * time.Second)
+	for s.attr("#table-view", "ended") != "true" {
+		if time.Now().After(deadline) || s.ui().Summary {
+			t.Fatal("never saw the last trick held")
+		}
+		if s.attr("#table-view", "phase") == "play" && s.count("#hand button.card") <= 2 {
+			s.eval(`localStorage.setItem('pitch.speed', 'slow'), 'true'`, new(bool))
+		}
+		if !s.actOnce() {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	s.do("reload during the hold", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#felt")))
+	waitFor(t, "the summary after the reload", func() bool { return s.ui().Summary }, 20*time.Second)
+	if got := s.text("#summary-h"); !strings.HasPrefix(got, "Hand 1:") {
+		t.Errorf("after the reload the summary says %q, want hand 1's", got)
+	}
+}
