@@ -124,12 +124,12 @@ func (s *site) playToSummary(shot string) {
 	t := s.t
 	t.Helper()
 	slow, shotTaken := false, false
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(100 * time.Second)
 	for !s.ui().Summary {
 		if time.Now().After(deadline) {
 			t.Fatal("the hand's summary did not open in time")
 		}
-		if !slow && s.attr("#table-view", "phase") == "play" && s.count("#hand button.card") <= 2 {
+		if !slow && shot != "" && s.attr("#table-view", "phase") == "play" && s.count("#hand button.card") <= 2 {
 			slow = true
 			s.eval(`localStorage.setItem('pitch.speed', 'slow'), 'true'`, new(bool))
 		}
@@ -164,7 +164,7 @@ func TestBrowserHandEnd(t *testing.T) {
 	}{{"pawnee", `{}`, 5}, {"ten-point", `{}`, 4}, {"auction", `{"target":1}`, 4}} {
 		t.Run(g.variant, func(t *testing.T) {
 			// A long wait for ready: play going on at once proves the page said it.
-			s := newSiteWith(t, func(o *server.Options) { o.ReadyWait = time.Minute })
+			s := newSiteFor(t, 4*time.Minute, func(o *server.Options) { o.ReadyWait = time.Minute })
 			kinds := []string{`{"kind":"human"}`}
 			for range g.seats - 1 {
 				kinds = append(kinds, `{"kind":"bot","level":"easy"}`)
@@ -173,67 +173,84 @@ func TestBrowserHandEnd(t *testing.T) {
 			tok := s.joinAPI(id, 0, "Ada")
 			s.openSeat(id, 0, tok, "Ada")
 			s.eval(endRecorderJS, new(bool))
-			s.playToSummary("table-held-" + g.variant)
+			// Auction (target 1) is played to the match's end; the others
+			// for one hand.
+			before := make([]int, g.seats)
+			over := false
+			for n := 1; ; n++ {
+				if n > 1 {
+					s.click("#summary-close")
+				}
+				shot := ""
+				if n == 1 {
+					shot = "table-held-" + g.variant
+				}
+				s.playToSummary(shot)
 
-			rec := fetchRecord(t, s.url, id, 1)
-			out, err := rec.Score()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var snaps []endSnap
-			s.eval(`JSON.stringify(window.__end)`, &snaps)
-			if len(snaps) < 2 || snaps[len(snaps)-2].Kind != "held" || snaps[len(snaps)-1].Kind != "summary" {
-				t.Fatalf("the page did not hold the last trick on the finished hand before the summary: %+v", snaps)
-			}
-			held, sum := snaps[len(snaps)-2], snaps[len(snaps)-1]
-			last := rec.Actions[len(rec.Actions)-1]
-			if last.Kind != pitch.ActPlay {
-				t.Fatalf("the record ends with %s, not a card", last)
-			}
-			card := cardText(last.Card.String())
-			if held.Hand != 1 || held.Rows != 0 || !strings.HasSuffix(held.Title, "hand 1") {
-				t.Errorf("while the last trick is held the page shows hand %d (%q) with %d sheet rows, want hand 1 with none", held.Hand, held.Title, held.Rows)
-			}
-			suit := map[string]string{"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[*out.Trump]
-			if strings.Contains(held.Info, "none yet") || strings.Contains(held.Info, "not yet") || !strings.Contains(held.Info, "Trump: "+suit) {
-				t.Errorf("while the last trick is held the facts read %q, want the finished hand's bid and trump", held.Info)
-			}
-			for i, sc := range held.Seats {
-				if sc != "0 pts" {
-					t.Errorf("while the last trick is held seat %d shows %q, want the score before the hand (0 pts)", i, sc)
+				rec := fetchRecord(t, s.url, id, n)
+				out, err := rec.Score()
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if n := len(held.Log); n != len(rec.Actions) || !strings.Contains(held.Log[n-1], "plays "+card) {
-				t.Errorf("while the last trick is held the log has %d entries ending %q, want the hand's %d ending with %s", n, held.Log, len(rec.Actions), card)
-			}
-			if !strings.Contains(held.Announce, "plays "+card) {
-				t.Errorf("the live region says %q when the last card falls, want it to say %s", held.Announce, card)
-			}
-			if strings.Contains(held.LastTrick, "None yet") || held.LastTrick == "" {
-				t.Errorf("while the last trick is held the last-trick panel says %q", held.LastTrick)
-			}
-			if len(held.Trick) == 0 || held.Trick[len(held.Trick)-1] != last.Card.String() {
-				t.Errorf("the held trick is %v, want it to end with %s", held.Trick, last.Card)
-			}
-			if held.Body {
-				t.Error("after our last card the focus fell to <body>")
-			}
-			if strings.Contains(held.Banner, "Match over") || strings.Contains(held.Actions, "Play again") {
-				t.Errorf("before the last trick is gathered the page says %q / %q", held.Banner, held.Actions)
-			}
-			over := out.Winner != nil
-			if over != (g.variant == "auction") {
-				t.Fatalf("match over after hand 1: %v; the test wants it over in auction (target 1) only", over)
-			}
-			if over {
-				if !strings.Contains(sum.Banner, "Match over") {
-					t.Errorf("at the match's end the banner says %q", sum.Banner)
+				var snaps []endSnap
+				s.eval(`JSON.stringify(window.__end)`, &snaps)
+				if len(snaps) < 2 || snaps[len(snaps)-2].Kind != "held" || snaps[len(snaps)-1].Kind != "summary" {
+					t.Fatalf("the page did not hold the last trick on the finished hand before the summary: %+v", snaps)
 				}
-				for i, sc := range sum.Seats {
-					if want := fmt.Sprintf("%d pt", out.Scores[i]); !strings.HasPrefix(sc, want) {
-						t.Errorf("at the match's end seat %d shows %q, want the final score %s", i, sc, want)
+				held, sum := snaps[len(snaps)-2], snaps[len(snaps)-1]
+				last := rec.Actions[len(rec.Actions)-1]
+				if last.Kind != pitch.ActPlay {
+					t.Fatalf("the record ends with %s, not a card", last)
+				}
+				card := cardText(last.Card.String())
+				if held.Hand != n || held.Rows != n-1 || !strings.HasSuffix(held.Title, fmt.Sprintf("hand %d", n)) {
+					t.Errorf("while the last trick is held the page shows hand %d (%q) with %d sheet rows, want hand %d with %d", held.Hand, held.Title, held.Rows, n, n-1)
+				}
+				suit := map[string]string{"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[*out.Trump]
+				if strings.Contains(held.Info, "none yet") || strings.Contains(held.Info, "not yet") || !strings.Contains(held.Info, "Trump: "+suit) {
+					t.Errorf("while the last trick is held the facts read %q, want the finished hand's bid and trump", held.Info)
+				}
+				for i, sc := range held.Seats {
+					if want := fmt.Sprintf("%d pt", before[i]); !strings.HasPrefix(sc, want) {
+						t.Errorf("while the last trick of hand %d is held seat %d shows %q, want the score before the hand (%s)", n, i, sc, want)
 					}
 				}
+				if n := len(held.Log); n != len(rec.Actions) || !strings.Contains(held.Log[n-1], "plays "+card) {
+					t.Errorf("while the last trick is held the log has %d entries ending %q, want the hand's %d ending with %s", n, held.Log, len(rec.Actions), card)
+				}
+				if !strings.Contains(held.Announce, "plays "+card) {
+					t.Errorf("the live region says %q when the last card falls, want it to say %s", held.Announce, card)
+				}
+				if strings.Contains(held.LastTrick, "None yet") || held.LastTrick == "" {
+					t.Errorf("while the last trick is held the last-trick panel says %q", held.LastTrick)
+				}
+				if len(held.Trick) == 0 || held.Trick[len(held.Trick)-1] != last.Card.String() {
+					t.Errorf("the held trick is %v, want it to end with %s", held.Trick, last.Card)
+				}
+				if held.Body {
+					t.Error("after our last card the focus fell to <body>")
+				}
+				if strings.Contains(held.Banner, "Match over") || strings.Contains(held.Actions, "Play again") {
+					t.Errorf("before the last trick is gathered the page says %q / %q", held.Banner, held.Actions)
+				}
+				over = out.Winner != nil
+				if over {
+					if !strings.Contains(sum.Banner, "Match over") {
+						t.Errorf("at the match's end the banner says %q", sum.Banner)
+					}
+					for i, sc := range sum.Seats {
+						if want := fmt.Sprintf("%d pt", out.Scores[i]); !strings.HasPrefix(sc, want) {
+							t.Errorf("at the match's end seat %d shows %q, want the final score %s", i, sc, want)
+						}
+					}
+				}
+				if over || g.variant != "auction" {
+					break
+				}
+				if n == 8 {
+					t.Fatal("the auction match to 1 did not end in 8 hands")
+				}
+				before = out.Scores
 			}
 
 			// The summary's headline and Continue button, at every size.
