@@ -723,3 +723,84 @@ func TestBrowserRestartRedraws(t *testing.T) {
 		t.Errorf("the summary of the re-drawn hand says %s: %q", got, text)
 	}
 }
+
+// TestFairSpectatorRecords: a watching page (seat -1) records each
+// commitment and dealer shown before the deal as a seated page does, and
+// sends nothing; a later replaced commitment is kept, not overwritten; and
+// the page's check of the record then fails on a dealer or a commitment
+// other than those it saw (issue 30 E). Run under Node, with the page's
+// module and an in-memory localStorage.
+func TestFairSpectatorRecords(t *testing.T) {
+	node := nodePath()
+	if node == "" {
+		t.Skip("node is not installed (.ci/run installs it)")
+	}
+	r, f, _, _ := fairCase(t, 5)
+	rec, _ := json.Marshal(r)
+	mod, err := filepath.Abs("static/js/fairness.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := strings.Repeat("ab", 32)
+	script := `
+const store = {};
+globalThis.localStorage = { getItem: (k) => store[k] ?? null, setItem: (k, v) => { store[k] = String(v); } };
+const { onFairState, verifyHand } = await import('file://` + filepath.ToSlash(mod) + `');
+const rec = ` + string(rec) + `;
+globalThis.fetch = async () => ({ ok: true, json: async () => structuredClone(rec) });
+const sent = [];
+const send = (m) => { sent.push(m); return true; };
+const state = (hand, commitment, dealer) => ({ seat: -1, sheet: [], fair: { dealing: false, next: { hand, commitment, dealer, contributed: [] } } });
+onFairState('T', state(1, '` + f.Commitment + `', ` + fmt.Sprint(r.Dealer) + `), send);
+const honest = await verifyHand('T', 1);
+onFairState('T', state(2, '` + other + `', ` + fmt.Sprint((r.Dealer+1)%r.Game.Seats()) + `), send);
+onFairState('T', state(2, '` + f.Commitment + `', ` + fmt.Sprint(r.Dealer) + `), send);
+const replaced = await verifyHand('T', 2);
+onFairState('T', state(3, '` + f.Commitment + `', ` + fmt.Sprint((r.Dealer+1)%r.Game.Seats()) + `), send);
+const dealer = await verifyHand('T', 3);
+console.log(JSON.stringify({ sent, stored: JSON.parse(store['pitch.fair.T']), honest, replaced, dealer }));
+`
+	sp := filepath.Join(t.TempDir(), "spectator.mjs")
+	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(node, sp).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	type verdict struct {
+		OK       bool     `json:"ok"`
+		Problems []string `json:"problems"`
+	}
+	var got struct {
+		Sent    []any                      `json:"sent"`
+		Stored  map[string]json.RawMessage `json:"stored"`
+		Honest  verdict                    `json:"honest"`
+		Replace verdict                    `json:"replaced"`
+		Dealer  verdict                    `json:"dealer"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(got.Sent) != 0 {
+		t.Errorf("a watching page sent %v", got.Sent)
+	}
+	var h1 struct {
+		Commitment string `json:"commitment"`
+		Seat       int    `json:"seat"`
+		Dealer     *int   `json:"dealer"`
+		Value      string `json:"value"`
+	}
+	if json.Unmarshal(got.Stored["1"], &h1) != nil || h1.Commitment != f.Commitment || h1.Seat != -1 || h1.Dealer == nil || *h1.Dealer != r.Dealer || h1.Value != "" {
+		t.Errorf("the watching page keeps %s for hand 1, want commitment %s, seat -1, dealer %d and no value", got.Stored["1"], f.Commitment, r.Dealer)
+	}
+	if !got.Honest.OK {
+		t.Errorf("the hand it watched does not verify: %q", got.Honest.Problems)
+	}
+	if p := strings.Join(got.Replace.Problems, " "); got.Replace.OK || !strings.Contains(p, other) || !strings.Contains(p, "as the dealer before the deal") {
+		t.Errorf("a commitment and dealer replaced after they were shown: %+v", got.Replace)
+	}
+	if p := strings.Join(got.Dealer.Problems, " "); got.Dealer.OK || !strings.Contains(p, "as the dealer before the deal") {
+		t.Errorf("another dealer shown: %+v", got.Dealer)
+	}
+}
