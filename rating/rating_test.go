@@ -180,3 +180,26 @@ func BenchmarkRate(b *testing.B) {
 		})
 	}
 }
+
+// TestBots: every game has a fixed rating for every level people choose,
+// the files read, and a level not rated has none.
+func TestBots(t *testing.T) {
+	all, err := readBots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"auction", "ten-point", "pawnee"} {
+		for _, level := range []string{"easy", "medium", "hard", "expert"} {
+			r, ok := Bot(v, level)
+			if !ok || r != all[v][level] || r.Sigma <= 0 || r.Sigma > ProvisionalSigma {
+				t.Errorf("Bot(%s, %s) = %+v, %v: want a settled rating", v, level, r, ok)
+			}
+		}
+		if easy, _ := Bot(v, "easy"); !(easy.Mu < all[v]["hard"].Mu) {
+			t.Errorf("%s: easy %+v not below hard %+v", v, easy, all[v]["hard"])
+		}
+	}
+	if _, ok := Bot("auction", "random"); ok {
+		t.Error("random has a rating; it is not a level people choose")
+	}
+}

@@ -588,6 +588,7 @@ func (t *table) catchUp(ctx context.Context) error {
 		t.infoVer++
 		t.publish()
 		t.srv.unfinished.Add(-1)
+		t.rate(ctx) // the store rates a match once, whichever process comes first
 	}
 	if p := t.pending; p != nil && p.hand <= t.dealtHands() {
 		t.pending = nil // dealt: the driver's next commitment comes in a note

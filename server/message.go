@@ -60,6 +60,9 @@ type stateMsg struct {
 	// Fair is the table's fair deals: commitments, contributions, the last
 	// hand's secret (docs/fairness.md); absent at tables from before.
 	Fair *fairJSON `json:"fair,omitempty"`
+	// Ratings says, once a rated match is over and rated, each signed-in
+	// seat's new rating and its change (docs/ratings.md).
+	Ratings []ratingChangeJSON `json:"ratings,omitempty"`
 }
 
 // timerJSON is a running turn timer: the seat it runs for, and the time

@@ -340,6 +340,9 @@ func (s *Server) table(ctx context.Context, id string) (*table, error) {
 	if err != nil {
 		return nil, internal(op, err)
 	}
+	t.mu.Lock()
+	t.loadRatings(ctx) // a finished rated match: its ratings for the states
+	t.mu.Unlock()
 	return t, nil
 }
 
@@ -374,6 +377,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/replay", s.handlePostReplay)
 	mux.HandleFunc("POST /api/review", s.handlePostReview)
 	mux.HandleFunc("GET /api/history", s.handleHistory)
+	mux.HandleFunc("GET /api/ratings/bots", s.handleBotRatings)
+	mux.HandleFunc("GET /api/users/{name}", s.handleUser)
+	mux.HandleFunc("GET /api/leaderboard", s.handleLeaderboard)
 	mux.HandleFunc("GET /api/stats", s.handleStats)
 	mux.HandleFunc("GET /api/account", s.handleMe)
 	mux.HandleFunc("POST /api/account/signup", s.handleSignUp)
@@ -416,6 +422,8 @@ func (s *Server) Handler() http.Handler {
 		mux.HandleFunc("GET /history", index)
 		mux.HandleFunc("GET /account", index)
 		mux.HandleFunc("GET /reset", index)
+		mux.HandleFunc("GET /u/{name}", index)
+		mux.HandleFunc("GET /leaderboard", index)
 		mux.HandleFunc("GET /replay", index)
 		mux.HandleFunc("GET /t/{id}/hands/{n}", index)
 		mux.HandleFunc("GET /{$}", index)
@@ -472,6 +480,8 @@ type seatInfo struct {
 	// N", the name every page shows, in its language); 0 for a person.
 	Bot   int  `json:"bot,omitempty"`
 	Taken bool `json:"taken"`
+	// Rating is a bot's fixed rating in the table's game (rating.Bot).
+	Rating *ratingJSON `json:"rating,omitempty"`
 }
 
 type tableInfo struct {
@@ -491,13 +501,15 @@ type tableInfo struct {
 	// where partnerships are fixed, and is absent otherwise.
 	Moon  int   `json:"moon"`
 	Teams []int `json:"teams,omitempty"`
+	// Rated: the match changes the players' ratings (docs/ratings.md).
+	Rated bool `json:"rated,omitempty"`
 }
 
 // publicInfo is the public description of stored table t, which plays
 // game g (nil when its options no longer parse: no moon, no teams).
 func publicInfo(t *store.Table, g *pitch.Game) tableInfo {
 	info := tableInfo{ID: t.ID, Variant: t.Variant, Options: t.Options, TurnTimer: t.TurnTimer, Created: t.Created,
-		Finished: t.Finished, Closed: t.Closed, Hints: !t.NoHints, Next: t.Next, URL: "/t/" + t.ID}
+		Finished: t.Finished, Closed: t.Closed, Hints: !t.NoHints, Next: t.Next, URL: "/t/" + t.ID, Rated: t.Rated}
 	bots := 0
 	for _, s := range t.Seats {
 		name, n := s.Name, 0
@@ -508,8 +520,11 @@ func publicInfo(t *store.Table, g *pitch.Game) tableInfo {
 				name = "Bot " + strconv.Itoa(n)
 			}
 		}
-		info.Seats = append(info.Seats, seatInfo{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name, Bot: n,
-			Taken: s.Kind == "bot" || s.TokenHash != nil})
+		si := seatInfo{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name, Bot: n, Taken: s.Kind == "bot" || s.TokenHash != nil}
+		if s.Kind == "bot" {
+			si.Rating = botRating(t.Variant, s.Level)
+		}
+		info.Seats = append(info.Seats, si)
 	}
 	if g != nil {
 		info.Moon = g.MoonBid()
@@ -532,6 +547,9 @@ type createReq struct {
 	TurnTimer int `json:"turn_timer"`
 	// Hints, when false, turns off the hint players may ask for.
 	Hints *bool `json:"hints"`
+	// Rated makes the match change the players' ratings: every person
+	// must be signed in (docs/ratings.md).
+	Rated bool `json:"rated"`
 }
 
 const maxBody = 16 << 10
@@ -600,7 +618,11 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	optJSON, _ := json.Marshal(g.OptionMap())
 	t := &store.Table{ID: randomString(12), Variant: v.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
-		TurnTimer: req.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: req.Hints != nil && !*req.Hints}
+		TurnTimer: req.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: req.Hints != nil && !*req.Hints, Rated: req.Rated}
+	if _, signedIn := s.account(r); req.Rated && !signedIn {
+		s.writeError(w, r, errorf(Forbidden, op, "a rated table needs every person signed in: sign in first, or create a casual table").with("rated_needs_account", nil))
+		return
+	}
 	if len(req.Seats) == 0 { // one person against bots
 		for i := range g.Seats() {
 			kind := "bot"
@@ -751,6 +773,9 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	me, signedIn := s.account(r)
 	if signedIn { // the seat is the account's, under its name
 		req.Name = me.Name
+	} else if t.info.Rated {
+		s.writeError(w, r, errorf(Forbidden, op, "a rated table needs every person signed in: sign in to take a seat, or watch").with("rated_needs_account", nil))
+		return
 	}
 	name, err := cleanName(req.Name)
 	if err != nil {

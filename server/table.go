@@ -25,6 +25,9 @@ type table struct {
 	game *pitch.Game
 
 	mu     sync.Mutex
+	// ratings: what the finished rated match did to each account's
+	// rating (rate), nil until then.
+	ratings []ratingChangeJSON
 	info   *store.Table
 	match  *pitch.Match
 	seq    int       // events in the log
@@ -297,6 +300,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 		t.infoVer++
 		t.publish()
 		t.srv.unfinished.Add(-1)
+		t.rate(ctx)
 	}
 	if seat >= 0 && t.bots[seat] == nil && t.online[seat] > 0 && by == "" {
 		t.away[seat] = false
@@ -511,6 +515,7 @@ func (t *table) stateFor(seat int) stateMsg {
 		m.Timer = &timerJSON{Seat: s.Turn(), LeftMS: max(time.Until(deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
 	}
 	m.NextTable = t.info.Next
+	m.Ratings = t.ratings
 	m.Fair = t.fairState()
 	if !t.over() && t.full() && seat >= 0 && s.Turn() == seat { // nothing to do while waiting for players
 		switch s.Phase() {

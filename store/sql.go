@@ -130,8 +130,8 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 		opts = string(t.Options)
 	}
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (id, variant, options, seed, turn_timer, created, finished, no_hints, fair_deals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			t.ID, t.Variant, opts, strconv.FormatUint(t.Seed, 10), t.TurnTimer, s.d.timeArg(t.Created), t.Finished, t.NoHints, t.FairDeals)
+		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (id, variant, options, seed, turn_timer, created, finished, no_hints, fair_deals, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			t.ID, t.Variant, opts, strconv.FormatUint(t.Seed, 10), t.TurnTimer, s.d.timeArg(t.Created), t.Finished, t.NoHints, t.FairDeals, t.Rated)
 		if isUnique(err) {
 			return fmt.Errorf("%w: a table with this ID exists (%w)", ErrConflict, err)
 		}
@@ -160,7 +160,7 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 	return nil
 }
 
-const tableCols = `id, variant, options, seed, turn_timer, created, finished, active, closed, no_hints, next_id, fair_deals`
+const tableCols = `id, variant, options, seed, turn_timer, created, finished, active, closed, no_hints, next_id, fair_deals, rated`
 
 // scanTable scans a row of tableCols.
 func scanTable(sc interface{ Scan(...any) error }) (*Table, error) {
@@ -171,7 +171,7 @@ func scanTable(sc interface{ Scan(...any) error }) (*Table, error) {
 		created dbTime
 		active  nullTime
 	)
-	if err := sc.Scan(&t.ID, &t.Variant, &opts, &seed, &t.TurnTimer, &created, &t.Finished, &active, &t.Closed, &t.NoHints, &t.Next, &t.FairDeals); err != nil {
+	if err := sc.Scan(&t.ID, &t.Variant, &opts, &seed, &t.TurnTimer, &created, &t.Finished, &active, &t.Closed, &t.NoHints, &t.Next, &t.FairDeals, &t.Rated); err != nil {
 		return nil, err
 	}
 	t.Active = active.t

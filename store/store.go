@@ -42,6 +42,9 @@ type Table struct {
 	// contributions, kept in Deals (docs/fairness.md). Tables made before
 	// fair deals have it false and deal every hand from Seed.
 	FairDeals bool
+	// Rated: the match is rated (docs/ratings.md); every human seat is
+	// held by a signed-in account.
+	Rated bool
 }
 
 // Seat is one seat of a table.
@@ -171,6 +174,8 @@ type Store interface {
 	// still at t.Version, and then adds one to t.Version; ErrConflict if it
 	// has moved on (nothing is written), ErrNotFound for no such event.
 	UpdateTournament(ctx context.Context, t *Tournament) error
+	// Ratings: accounts' ratings, their history and the leaderboard (ratings.go).
+	Ratings
 	// Close releases the store.
 	Close() error
 }

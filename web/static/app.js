@@ -4,7 +4,8 @@
 // page only shows the state it is sent and sends the player's choices.
 //
 // js/i18n.js: the languages; js/util.js: cards, the games, DOM helpers;
-// js/lobby.js: the lobby; js/table.js: a table.
+// js/lobby.js: the lobby; js/table.js: a table; js/profile.js: a player's
+// profile and the leaderboard.
 import { $, h, hideError } from './js/util.js';
 import { LANGS, pickLang, chooseLang, loadLang, translatePage } from './js/i18n.js';
 import { initLobby } from './js/lobby.js';
@@ -14,6 +15,7 @@ import { initHistory } from './js/history.js';
 import { initRules } from './js/rules.js';
 import { initEvent, initEventNew } from './js/event.js';
 import { initAccount, initAccountLink } from './js/account.js';
+import { initProfile, initLeaderboard } from './js/profile.js';
 
 const lang = pickLang();
 await loadLang(lang);
@@ -27,10 +29,15 @@ $('#alert-close').addEventListener('click', hideError);
 initAccountLink();
 const rules = new URLSearchParams(location.search).get('rules');
 const hand = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/hands\/([1-9][0-9]{0,5})\/?$/);
+// safeDecode is a path part decoded, or as it came when it is not valid.
+function safeDecode(s) { try { return decodeURIComponent(s); } catch (e) { return s; } }
+const user = location.pathname.match(/^\/u\/([^/]{1,100})\/?$/);
 const ev = location.pathname.match(/^\/e\/([A-Za-z0-9_-]{1,64})(\/board)?\/?$/);
 if (hand) initReplay(hand[1], Number(hand[2]));
 else if (ev) initEvent(ev[1], !!ev[2]);
 else if (location.pathname === '/events/new') initEventNew();
+else if (user) initProfile(safeDecode(user[1]));
+else if (location.pathname === '/leaderboard') initLeaderboard();
 else if (location.pathname === '/replay') initReplay('', 0);
 else if (location.pathname === '/history') initHistory();
 else if (location.pathname === '/account' || location.pathname === '/reset') initAccount();

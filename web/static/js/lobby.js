@@ -1,7 +1,7 @@
 // The lobby: create a table, list the open ones, your seats.
 
 import { GAMES, gameName, LEVEL_KEYS, seatNo, $, h, store, api, showError } from './util.js';
-import { t } from './i18n.js';
+import { t, num } from './i18n.js';
 import { whoami } from './account.js';
 
 // ---------- the lobby ----------
@@ -59,7 +59,7 @@ export function initLobby() {
       const cur = seatChoices[i] || (i === 0 ? 'human' : 'bot:medium');
       const sel = h('select', { id: 'seat-' + i, dataset: { seat: i } },
         h('option', { value: 'human', selected: cur === 'human' }, t('lobby.seat.person')),
-        ...BOT_LEVELS.map(([level, key]) => h('option', { value: 'bot:' + level, selected: cur === 'bot:' + level }, t(key))));
+        ...BOT_LEVELS.map(([level, key]) => h('option', { value: 'bot:' + level, selected: cur === 'bot:' + level }, botLabel(game.value, level, key))));
       sel.addEventListener('change', () => { seatChoices[i] = sel.value; });
       list.append(h('li', {}, h('label', { for: 'seat-' + i, text: t('lobby.seat.n', { N: seatNo(i) }) }), sel));
     }
@@ -67,6 +67,8 @@ export function initLobby() {
 
   game.addEventListener('change', renderRules);
   renderRules();
+  // The bots' fixed ratings (docs/ratings.md), beside each level.
+  api('GET', '/api/ratings/bots').then((r) => { botRatings = r; renderSeats(); }).catch(() => {});
 
   $('#create-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -89,7 +91,7 @@ export function initLobby() {
     const btn = $('#create');
     btn.disabled = true;
     try {
-      const info = await api('POST', '/api/tables', { variant, options, seats, turn_timer: Number($('#timer').value), hints: $('#hints').checked });
+      const info = await api('POST', '/api/tables', { variant, options, seats, turn_timer: Number($('#timer').value), hints: $('#hints').checked, rated: $('#rated').checked });
       location.assign(info.url);
     } catch (e) {
       showError(t('lobby.err.create', { Why: e.message }));
@@ -104,6 +106,17 @@ export function initLobby() {
   loadOpen();
   setInterval(() => { if (!document.hidden) loadOpen(); }, 5000);
   listMine();
+}
+
+// botRatings are the bots' fixed ratings by game and level
+// (GET /api/ratings/bots), once they have come.
+let botRatings = {};
+
+// botLabel is a bot level's name in the seat list, with its rating in
+// the game when known.
+function botLabel(variant, level, key) {
+  const r = botRatings[variant] && botRatings[variant][level];
+  return r ? t('lobby.botRating', { Bot: t(key), Rating: num(r.rating) }) : t(key);
 }
 
 // BOT_LEVELS are the bot levels offered, with their messages.

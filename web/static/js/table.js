@@ -5,7 +5,7 @@
 
 import {
   SUITS, suitName, cardLabel, cardText, gameName, POINT_KEYS, phaseVerb, levelName, seatLabel, seatNo,
-  $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode, errorText,
+  $, h, store, api, showError, hideError, setText, roving, fixTabStop, cardNode, errorText, ratingText, changeText,
 } from './util.js';
 import { onFairState, renderFair, summaryFair, translate as translateFair } from './fairness.js';
 import { t, num } from './i18n.js';
@@ -694,6 +694,11 @@ function renderBanner(m) {
   b.hidden = !text;
   b.className = cls;
   setText(b, text);
+  // A rated match, once rated: each signed-in seat's new rating and change.
+  const r = $('#rating-changes');
+  const lines = m.match_over && m.ratings ? m.ratings.map((c) => t('table.ratingChange', { Name: seatName(c.seat), Rating: ratingText(c), Change: changeText(c.change) })) : [];
+  r.hidden = !lines.length;
+  setText(r, [m.table.rated ? t('table.rated') + ':' : '', ...lines].filter(Boolean).join(' '));
 }
 
 function renderInfo(m) {

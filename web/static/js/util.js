@@ -1,6 +1,6 @@
 // Cards, the games, and small DOM helpers shared by the lobby and the table.
 
-import { t, has } from './i18n.js';
+import { t, has, num } from './i18n.js';
 
 // ---------- cards ----------
 
@@ -242,4 +242,18 @@ export function cardNode(c, o) {
     }, kids);
   }
   return h('span', { class: cls, role: 'img', 'aria-label': label, dataset: { card: c }, title: o.title || null }, kids);
+}
+
+// ---------- ratings (docs/ratings.md) ----------
+
+// ratingText is a rating as shown: its number, with "?" while provisional.
+export function ratingText(r) {
+  return num(r.rating) + (r.provisional ? '?' : '');
+}
+
+// changeText is a rating change with its sign: "+12", "−7", "±0".
+export function changeText(c) {
+  if (c > 0) return '+' + num(c);
+  if (c < 0) return '−' + num(-c);
+  return '±0';
 }

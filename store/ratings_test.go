@@ -1,0 +1,280 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pitch/rating"
+	"pitch/store/storetest"
+)
+
+func TestRatingsSQLite(t *testing.T) {
+	runRatingsSuite(t, func(t *testing.T) string { return filepath.Join(t.TempDir(), "pitch.db") })
+}
+
+func TestRatingsPostgres(t *testing.T) {
+	base := os.Getenv("PITCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PITCH_TEST_POSTGRES is not set")
+	}
+	runRatingsSuite(t, func(t *testing.T) string { t.Helper(); return storetest.FreshPostgres(t, base) })
+}
+
+func runRatingsSuite(t *testing.T, fresh fresher) {
+	for _, tc := range []struct {
+		name string
+		f    func(t *testing.T, fresh fresher)
+	}{
+		{"RateMatchOnce", testRateMatchOnce},
+		{"RateMatchConcurrent", testRateMatchConcurrent},
+		{"Leaderboard", testLeaderboard},
+		{"DeleteAccountRatings", testDeleteAccountRatings},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.f(t, fresh) })
+	}
+}
+
+// mustAccount stores an account named name (its ID "id-"+name).
+func mustAccount(t testing.TB, s Store, name string) string {
+	t.Helper()
+	a := &Account{ID: "id-" + name, Name: name, NameKey: strings.ToLower(name)}
+	if err := s.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	return a.ID
+}
+
+// ratedTable stores a rated four-seat auction table: accounts a and b in
+// seats 0 and 2, bots in 1 and 3.
+func ratedTable(t *testing.T, s Store, id string) {
+	t.Helper()
+	tb := newTable(id, time.Now())
+	tb.Rated = true
+	mustCreate(t, s, tb)
+	got, err := s.Table(ctx, id)
+	if err != nil || !got.Rated {
+		t.Fatalf("Table(%s): rated %v, err %v; want rated", id, got != nil && got.Rated, err)
+	}
+}
+
+// auctionMatch is a finished match of ratedTable: b (seat 2) won, the
+// bots next, a last.
+func auctionMatch(table, a, b string, at time.Time) RatedMatch {
+	bot := rating.Rating{Mu: 24, Sigma: 2}
+	return RatedMatch{
+		Table: table, Variant: "auction", At: at,
+		Standing: rating.Standing{Sides: [][]int{{0}, {1}, {2}, {3}}, Ranks: []float64{4, 2, 1, 2}},
+		Seats: []RatedSeat{
+			{Seat: 0, Account: a, Hands: 9, Bids: 3, Sets: 2, Points: 4},
+			{Seat: 1, Bot: bot},
+			{Seat: 2, Account: b, Hands: 9, Bids: 4, Sets: 1, Moons: 0, Points: 11},
+			{Seat: 3, Bot: bot},
+		},
+	}
+}
+
+// testRateMatchOnce: the first RateMatch rates the accounts as
+// rating.Model.RateMatch does, bots keeping theirs; a second changes
+// nothing and answers ErrConflict with the stored changes; the profile
+// reads (PlayerRatings, RatingHistory, MatchRatings) give them back.
+func testRateMatchOnce(t *testing.T, fresh fresher) {
+	s := open(t, fresh(t))
+	a, b := mustAccount(t, s, "Ada"), mustAccount(t, s, "Bob")
+	ratedTable(t, s, "t1")
+	m := auctionMatch("t1", a, b, time.Now())
+	changes, err := s.RateMatch(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := rating.Default()
+	n := model.New()
+	want, _ := model.RateMatch(m.Standing, []rating.Rating{n, m.Seats[1].Bot, n, m.Seats[3].Bot})
+	if len(changes) != 2 || changes[0].Seat != 0 || changes[0].After != want[0] || changes[1].Seat != 2 || changes[1].After != want[2] || changes[1].Before != n {
+		t.Fatalf("changes %+v, want seat 0 → %+v and seat 2 → %+v", changes, want[0], want[2])
+	}
+	again, err := s.RateMatch(ctx, m)
+	if !errors.Is(err, ErrConflict) || len(again) != 2 || again[0].After != want[0] || again[1].After != want[2] {
+		t.Fatalf("second RateMatch: %+v, %v; want the stored changes and ErrConflict", again, err)
+	}
+	pr, err := s.PlayerRatings(ctx, b)
+	if err != nil || len(pr) != 1 {
+		t.Fatalf("PlayerRatings: %+v, %v", pr, err)
+	}
+	if p := pr[0]; p.Variant != "auction" || p.Rating != want[2] || p.Matches != 1 || p.Wins != 1 || p.Hands != 9 || p.Bids != 4 || p.Sets != 1 || p.Points != 11 {
+		t.Errorf("PlayerRatings(b) = %+v after one match, won", p)
+	}
+	if pr, _ := s.PlayerRatings(ctx, a); len(pr) != 1 || pr[0].Wins != 0 || pr[0].Matches != 1 || pr[0].Rating.Mu >= 25 {
+		t.Errorf("PlayerRatings(a) = %+v after one match, last", pr)
+	}
+	// A second match, later: the history lists both, oldest first.
+	ratedTable(t, s, "t2")
+	m2 := auctionMatch("t2", a, b, time.Now().Add(time.Minute))
+	if _, err := s.RateMatch(ctx, m2); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.RatingHistory(ctx, b, "auction", 10)
+	if err != nil || len(h) != 2 || h[0].Table != "t1" || h[1].Table != "t2" || h[1].Before != want[2] || !h[0].Won || h[0].Place != 1 {
+		t.Errorf("RatingHistory = %+v, %v", h, err)
+	}
+	if h, _ := s.RatingHistory(ctx, b, "auction", 1); len(h) != 1 || h[0].Table != "t2" {
+		t.Errorf("RatingHistory limit 1 = %+v, want the last match", h)
+	}
+	if h, _ := s.RatingHistory(ctx, b, "pawnee", 10); len(h) != 0 {
+		t.Errorf("RatingHistory(pawnee) = %+v, want none", h)
+	}
+	mr, err := s.MatchRatings(ctx, "t1")
+	if err != nil || !slices.Equal(mr, changes) {
+		t.Errorf("MatchRatings(t1) = %+v, %v; want %+v", mr, err, changes)
+	}
+}
+
+// testRateMatchConcurrent: two stores on one database (PostgreSQL: two
+// connections pools, as two processes) rate the same match at once;
+// exactly one rates it.
+func testRateMatchConcurrent(t *testing.T, fresh fresher) {
+	dsn := fresh(t)
+	s1 := open(t, dsn)
+	s2 := s1
+	if strings.HasPrefix(dsn, "postgres") {
+		s2 = open(t, dsn)
+	}
+	a, b := mustAccount(t, s1, "Ada"), mustAccount(t, s1, "Bob")
+	for round := range 5 {
+		id := fmt.Sprintf("t%d", round)
+		ratedTable(t, s1, id)
+		m := auctionMatch(id, a, b, time.Now())
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for i := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				st := []Store{s1, s2}[i%2]
+				_, errs[i] = st.RateMatch(ctx, m)
+			}()
+		}
+		wg.Wait()
+		ok := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				ok++
+			case !errors.Is(err, ErrConflict):
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		if ok != 1 {
+			t.Fatalf("round %d: %d of 4 calls rated the match, want exactly 1", round, ok)
+		}
+		if pr, _ := s1.PlayerRatings(ctx, b); len(pr) != 1 || pr[0].Matches != round+1 {
+			t.Fatalf("round %d: %+v, want %d matches", round, pr, round+1)
+		}
+	}
+}
+
+// setRating stores an account's rating directly.
+func setRating(t testing.TB, s Store, account, variant string, r rating.Rating, last time.Time) {
+	t.Helper()
+	ss := s.(*sqlStore)
+	if _, err := ss.w.ExecContext(ctx, ss.d.q(`INSERT INTO ratings (account_id, variant, mu, sigma, matches, wins, last_played) VALUES (?, ?, ?, ?, 30, 10, ?)`),
+		account, variant, r.Mu, r.Sigma, ss.d.timeArg(last)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testLeaderboard: settled and recently active accounts only, best first,
+// paged, in their game.
+func testLeaderboard(t *testing.T, fresh fresher) {
+	s := open(t, fresh(t))
+	now := time.Now()
+	since := now.Add(-90 * 24 * time.Hour)
+	for _, c := range []struct {
+		name    string
+		variant string
+		r       rating.Rating
+		last    time.Time
+	}{
+		{"Top", "pawnee", rating.Rating{Mu: 40, Sigma: 2}, now},
+		{"Second", "pawnee", rating.Rating{Mu: 35, Sigma: rating.ProvisionalSigma}, now},
+		{"Third", "pawnee", rating.Rating{Mu: 30, Sigma: 1}, since.Add(time.Hour)},
+		{"Provisional", "pawnee", rating.Rating{Mu: 50, Sigma: rating.ProvisionalSigma + 0.01}, now},
+		{"Gone", "pawnee", rating.Rating{Mu: 45, Sigma: 1}, since.Add(-time.Hour)},
+		{"Other", "auction", rating.Rating{Mu: 60, Sigma: 1}, now},
+	} {
+		setRating(t, s, mustAccount(t, s, c.name), c.variant, c.r, c.last)
+	}
+	names := func(rows []LeaderRow) []string {
+		var out []string
+		for _, r := range rows {
+			out = append(out, r.Name)
+		}
+		return out
+	}
+	rows, more, err := s.Leaderboard(ctx, "pawnee", since, 0, 10)
+	if err != nil || more || !slices.Equal(names(rows), []string{"Top", "Second", "Third"}) {
+		t.Errorf("Leaderboard = %v more %v err %v; want Top, Second, Third", names(rows), more, err)
+	}
+	rows, more, _ = s.Leaderboard(ctx, "pawnee", since, 0, 2)
+	if !more || !slices.Equal(names(rows), []string{"Top", "Second"}) {
+		t.Errorf("page 1 of 2 = %v more %v", names(rows), more)
+	}
+	rows, more, _ = s.Leaderboard(ctx, "pawnee", since, 2, 2)
+	if more || !slices.Equal(names(rows), []string{"Third"}) {
+		t.Errorf("page 2 of 2 = %v more %v", names(rows), more)
+	}
+	if rows[0].Rating != (rating.Rating{Mu: 30, Sigma: 1}) || rows[0].Matches != 30 || rows[0].Wins != 10 {
+		t.Errorf("row %+v", rows[0])
+	}
+	if _, _, err := s.Leaderboard(ctx, "pawnee", since, -1, 2); err == nil {
+		t.Error("a negative offset was taken")
+	}
+}
+
+// testDeleteAccountRatings: deleting an account removes its ratings and
+// its history; the other player's stay.
+func testDeleteAccountRatings(t *testing.T, fresh fresher) {
+	s := open(t, fresh(t))
+	a, b := mustAccount(t, s, "Ada"), mustAccount(t, s, "Bob")
+	ratedTable(t, s, "t1")
+	if _, err := s.RateMatch(ctx, auctionMatch("t1", a, b, time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteAccount(ctx, a, "anon-1"); err != nil {
+		t.Fatal(err)
+	}
+	ss := s.(*sqlStore)
+	for _, table := range []string{"ratings", "rating_history"} {
+		var n int
+		if err := ss.r.QueryRowContext(ctx, ss.d.q(`SELECT COUNT(*) FROM `+table+` WHERE account_id = ?`), a).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s: %d rows of the deleted account (err %v)", table, n, err)
+		}
+		if err := ss.r.QueryRowContext(ctx, ss.d.q(`SELECT COUNT(*) FROM `+table+` WHERE account_id = ?`), b).Scan(&n); err != nil || n != 1 {
+			t.Errorf("%s: %d rows of the other account, want 1 (err %v)", table, n, err)
+		}
+	}
+}
+
+// TestLeaderboardBound: the leaderboard query and the ratings_board
+// index both bound sigma by rating.ProvisionalSigma.
+func TestLeaderboardBound(t *testing.T) {
+	bound := fmt.Sprintf("sigma <= %.1f", rating.ProvisionalSigma)
+	if !strings.Contains(leaderboardQuery, bound) {
+		t.Errorf("leaderboardQuery lacks %q", bound)
+	}
+	for _, d := range []string{"sqlite", "postgres"} {
+		b, err := migrationsFS.ReadFile("migrations/" + d + "/0010_ratings.sql")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "WHERE "+bound) {
+			t.Errorf("%s 0010_ratings.sql: the index lacks %q", d, bound)
+		}
+	}
+}
