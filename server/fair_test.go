@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -311,5 +312,47 @@ func TestTableStale(t *testing.T) {
 	// The operator's log has the engine's reason.
 	if l := ts.logs.take(); !strings.Contains(l, "cannot resume table") || !strings.Contains(l, "PW-BID-3") {
 		t.Errorf("the server's warnings do not say why the table cannot resume:\n%s", l)
+	}
+}
+
+// TestFairAbandonedListed: a commitment stored for a hand and not the one
+// it is dealt from (dropped unused, as when a new driver could not read
+// the old one's) is listed in that hand's record as abandoned, with its
+// secret; the record verifies, with a warning naming it.
+func TestFairAbandonedListed(t *testing.T) {
+	opts := fastOptions()
+	opts.DealWait = 100 * time.Millisecond
+	ts := startServer(t, filepath.Join(t.TempDir(), "pitch.db"), opts)
+	tab := ts.create(`{"variant":"pawnee","options":{"target":10},"seats":` + seatsBody("h", "easy", "easy", "easy", "easy") + `}`)
+	tok := ts.join(tab.ID, 0, "Ann")
+	stored, err := ts.st.Commitments(bg, tab.ID)
+	if err != nil || len(stored) != 1 || stored[0].N != 1 {
+		t.Fatalf("commitments stored before the deal: %+v (%v), want hand 1's", stored, err)
+	}
+	secret := sha256.Sum256([]byte("dropped"))
+	c := pitch.FairCommitment(secret)
+	at, _ := time.Parse(pitch.FairTimeFormat, stored[0].At)
+	dropped := store.Commitment{N: 1, Commitment: fmt.Sprintf("%x", c), At: at.Add(-time.Second).Format(pitch.FairTimeFormat),
+		Pending: json.RawMessage(fmt.Sprintf(`{"secret":"%x","committed_at":%q,"contributions":[]}`, secret, at.Add(-time.Second).Format(pitch.FairTimeFormat)))}
+	if err := ts.st.SaveCommitment(bg, tab.ID, dropped); err != nil {
+		t.Fatal(err)
+	}
+	h := newHub(t, ts, tab.ID, 5)
+	a := h.connect("Ann", 0, tok, true)
+	h.run(30*time.Second, "hand 1", func() bool { return a.last != nil && len(a.last.Sheet) >= 1 })
+	r := handRecord(t, ts, tab.ID, 1)
+	f, err := pitch.ParseFairness(r.Fairness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Commitment != stored[0].Commitment {
+		t.Errorf("hand 1 was dealt from %s, not the commitment published first, %s", f.Commitment, stored[0].Commitment)
+	}
+	if len(f.Abandoned) != 1 || f.Abandoned[0].Commitment != dropped.Commitment || f.Abandoned[0].Secret != fmt.Sprintf("%x", secret) {
+		t.Errorf("hand 1's abandoned commitments %+v, want %s with its secret", f.Abandoned, dropped.Commitment)
+	}
+	rep := pitch.VerifyFairness(r)
+	if !rep.OK() || len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], dropped.Commitment) {
+		t.Errorf("hand 1 verifies %v (%q), warnings %q; want verified with a warning naming %s", rep.OK(), rep.Problems, rep.Warnings, dropped.Commitment)
 	}
 }
