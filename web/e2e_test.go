@@ -338,6 +338,9 @@ func (s *site) createTable(variant string, seats int, shot string) string {
 	// so they take the "instant" pace (holds a finished trick briefly).
 	s.eval(`localStorage.setItem('pitch.speed', 'instant'), 'true'`, new(bool))
 	s.choose("#game", variant)
+	if variant == "auction" {
+		s.choose("#opt-players", strconv.Itoa(seats))
+	}
 	if got := s.count("#seat-list select"); got != seats {
 		t.Errorf("the lobby offers %d seats for %s, want %d", got, variant, seats)
 	}
@@ -401,7 +404,7 @@ func (s *site) playUntilOurBid(shots map[string]string) []hand {
 			s.shot(name, true)
 		}
 	}
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(150 * time.Second)
 	for {
 		if time.Now().After(deadline) {
 			t.Fatalf("no hand with our bid finished in time; %d hands done", len(hands))

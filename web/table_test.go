@@ -274,9 +274,9 @@ func TestBrowserTable(t *testing.T) {
 	for _, g := range []struct {
 		variant string
 		seats   int
-	}{{"pawnee", 5}, {"ten-point", 4}, {"auction", 4}} {
-		t.Run(g.variant, func(t *testing.T) {
-			s := newSite(t)
+	}{{"pawnee", 5}, {"ten-point", 4}, {"auction", 3}, {"auction", 7}} {
+		t.Run(fmt.Sprintf("%s-%d", g.variant, g.seats), func(t *testing.T) {
+			s := newSiteFor(t, 200*time.Second, nil)
 			id := s.createTable(g.variant, g.seats, "")
 			s.eval(recorderJS, new(bool))
 			// A spectator watches in a tab of its own.

@@ -33,6 +33,9 @@ const PACE = {
   // Not offered on the page: for tests that play whole matches, and for
   // anyone who sets it by hand (localStorage pitch.speed = "instant").
   instant: { step: 0, hold: 120, gather: 0 },
+  // Not offered either: a finished trick stays on the table for ten
+  // minutes, for the tests and screenshots of a held trick.
+  still: { step: 0, hold: 600000, gather: 0 },
 };
 const speed = () => (PACE[store.get('pitch.speed')] ? store.get('pitch.speed') : 'normal');
 const reducedMotion = () => !!(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
@@ -502,17 +505,19 @@ function timeLeft() {
 
 // tick updates the turn countdown four times a second.
 function tick() {
-  const felt = $('#felt');
-  if (felt.clientWidth + 'x' + felt.clientHeight + ':' + window.innerWidth !== placedFor) placeSeats();
   const left = timeLeft();
   const box = $('#seats .countdown');
-  if (!box) return;
-  if (left == null) { box.hidden = true; return; }
-  box.hidden = false;
-  const s = Math.ceil(left / 1000);
-  setText(box, t('timer.short', { Count: s }));
-  box.classList.toggle('warn', s <= 5);
-  box.setAttribute('aria-label', t('timer.left', { Count: s }));
+  if (box) {
+    box.hidden = left == null;
+    if (left != null) {
+      const s = Math.ceil(left / 1000);
+      setText(box, t('timer.short', { Count: s }));
+      box.classList.toggle('warn', s <= 5);
+      box.setAttribute('aria-label', t('timer.left', { Count: s }));
+    }
+  }
+  // The felt or a seat box (its countdown shown or hidden) changed size.
+  if (placeKey($('#felt'), Array.from(document.querySelectorAll('#seats .seat'))) !== placedFor) placeSeats();
 }
 
 // announce says a move to screen readers (the live region).
@@ -722,14 +727,11 @@ function renderInfo(m) {
     h('span', { class: 'info-item' }, h('span', { class: 'info-k', text: t('info.label', { Label: k }) }), h('span', { class: 'info-v ' + (cls || ''), text: val }))));
 }
 
-// angle is where seat i sits round the table, seen from the player (who
-// sits at the bottom; the others go clockwise, C-1), as a unit vector.
-function angle(m, i) {
+// relSeat is where seat i sits round the table counted from the player
+// (who sits at the bottom, 0; the others clockwise, C-1).
+function relSeat(m, i) {
   const n = m.table.seats.length;
-  const base = m.seat >= 0 ? m.seat : 0;
-  const r = (i - base + n) % n;
-  const t = Math.PI / 2 + (r * 2 * Math.PI) / n;
-  return { x: Math.cos(t), y: Math.sin(t) };
+  return (i - (m.seat >= 0 ? m.seat : 0) + n) % n;
 }
 
 function renderFelt(m) {
@@ -760,10 +762,9 @@ function renderFelt(m) {
     const stats = t('seat.score', { Score: scores[i] }) + ' · ' + held;
     const label = t(s.kind === 'bot' ? 'seat.labelBot' : 'seat.label', { Who: nameOf(i), N: seatNo(i), Level: levelName(s.level) }) + ' ' + stats +
       (badges.length ? '. ' + badges.map((b) => b.textContent).join(', ') : '') + (turn ? '. ' + t('seat.toAct') : '');
-    const a = angle(m, i);
     seats.push(h('div', {
       class: 'seat' + (turn ? ' turn' : '') + (i === m.seat ? ' me' : ''), role: 'group', 'aria-label': label,
-      dataset: { seat: i, ax: a.x.toFixed(4), ay: a.y.toFixed(4) },
+      dataset: { seat: i, rel: relSeat(m, i) },
     },
     h('div', { class: 's-name', title: nameOf(i) + (s.kind === 'bot' ? ' · ' + levelName(s.level) : '') },
       h('span', { class: 's-num', text: seatNo(i) }), ' ', seatName(i), i === m.seat ? h('span', { class: 'you', text: ' ' + t('seat.youMark') }) : null),
@@ -772,7 +773,6 @@ function renderFelt(m) {
       turn && m.timer && m.timer.seat === i ? h('span', { class: 'badge countdown', role: 'timer' }) : null) : null));
   }
   $('#seats').replaceChildren(...seats);
-  placeSeats();
 
   const trick = $('#trick');
   let cards = v.trick, faded = false, held = false, winner = -1;
@@ -784,16 +784,14 @@ function renderFelt(m) {
   const trumps = new Set(v.trumps.length || !app.show || !m.last_hand ? v.trumps : m.last_hand.trumps);
   const trumpOf = (c) => trumps.has(c);
   trick.replaceChildren(...cards.map((tc) => {
-    const a = angle(m, tc.seat);
     const node = cardNode(tc.card, { trump: trumpOf(tc.card), note: t(tc.seat === winner && held ? 'trick.playedByWins' : 'trick.playedBy', { Who: nameOf(tc.seat) }) });
     node.classList.add('tcard');
     if (faded) node.classList.add('faded');
     if (held && tc.seat === winner) node.classList.add('wins');
-    node.style.setProperty('--dx', a.x.toFixed(4));
-    node.style.setProperty('--dy', a.y.toFixed(4));
     node.dataset.seat = tc.seat;
     return node;
   }));
+  placeSeats();
   let note = '';
   if (held) note = t('trick.takes', { Who: nameOf(winner) });
   else if (faded) note = t('trick.last', { Who: nameOf(winner) });
@@ -802,45 +800,166 @@ function renderFelt(m) {
   trick.setAttribute('aria-label', held ? t('trick.ariaDone', { Who: nameOf(winner) }) : faded ? t('trick.ariaLast', { Who: nameOf(v.last_winner) }) : t('trick.aria'));
 }
 
-// placeSeats puts the seat boxes round the felt, each wholly inside it
-// and, where the felt leaves room, clear of the places of the trick cards.
-// It runs on every render, when the felt or the window changes size, and
-// (if the felt's size changed unseen) from tick.
+// placeSeats puts the seat boxes round the edge of the felt and each
+// trick card in front of its player. The seats are spread evenly along a
+// track just inside the felt (the player at the bottom, the others
+// clockwise, C-1), each box wholly inside the felt's rounded edge and clear
+// of the others; each card lies on the line from its seat to the middle,
+// just clear of the seat, so that it is nearer its player than any other
+// seat and no card covers another's rank. It runs on every render, when
+// the felt, the window or a seat box changes size (from tick).
 let placedFor = '';
 function placeSeats() {
   const felt = $('#felt');
   const W = felt.clientWidth, H = felt.clientHeight;
-  placedFor = W + 'x' + H + ':' + window.innerWidth;
-  const seats = document.querySelectorAll('#seats .seat');
-  // With five or more seats, push the boxes out towards the corners
-  // (|cos|^0.5, |sin|^0.5), away from the trick in the middle.
-  const out = (v) => (seats.length >= 5 ? Math.sign(v) * Math.sqrt(Math.abs(v)) : v);
-  // Where each seat's trick card lies (as .card.tcard places it), so that
-  // a tall box (long badges) can step aside from the cards.
+  const seats = Array.from(document.querySelectorAll('#seats .seat'));
+  placedFor = placeKey(felt, seats);
+  const n = seats.length;
+  if (!n || !W || !H) return;
+  const m = 6; // the margin between a box and the felt's edge
+  const sizes = seats.map((s) => ({ w: s.offsetWidth, h: s.offsetHeight }));
+  const wmax = Math.max(...sizes.map((z) => z.w)), hmax = Math.max(...sizes.map((z) => z.h));
+  // The track of the boxes' centres: a rectangle, walked clockwise from
+  // the middle of its bottom edge.
+  const x0 = m + wmax / 2, x1 = Math.max(x0, W - m - wmax / 2), y0 = m + hmax / 2, y1 = Math.max(y0, H - m - hmax / 2);
+  const a = x1 - x0, b = y1 - y0, L = 2 * (a + b) || 1;
+  const along = (d) => {
+    d = ((d % L) + L) % L;
+    if (d < a / 2) return { x: W / 2 - d, y: y1 };
+    d -= a / 2;
+    if (d < b) return { x: x0, y: y1 - d };
+    d -= b;
+    if (d < a) return { x: x0 + d, y: y0 };
+    d -= a;
+    if (d < b) return { x: x1, y: y0 + d };
+    return { x: x1 - (d - b), y: y1 };
+  };
+  // The felt's rounded corners (its border-radius is of the border box).
+  const fs = getComputedStyle(felt), bw = felt.offsetWidth - W;
+  const radius = (v, size) => (String(v).endsWith('%') ? (parseFloat(v) * size) / 100 : parseFloat(v)) || 0;
+  const [rxs, rys] = fs.borderTopLeftRadius.split(' ');
+  const crx = Math.max(0, radius(rxs, felt.offsetWidth) - bw / 2), cry = Math.max(0, radius(rys || rxs, felt.offsetHeight) - bw / 2);
+  const inCorner = (x, y) => {
+    const cx = Math.min(Math.max(x, crx), W - crx), cy = Math.min(Math.max(y, cry), H - cry);
+    return cx === x || cy === y || ((x - cx) / crx) ** 2 + ((y - cy) / cry) ** 2 <= 1;
+  };
+  const boxes = [];
+  for (let k = 0; k < n; k++) {
+    const s = seats[k], { w, h: hh } = sizes[k];
+    const rel = (Number(s.dataset.rel) % n + n) % n;
+    const p = along((rel * L) / n);
+    let left = Math.max(m, Math.min(p.x - w / 2, W - m - w)), top = Math.max(m, Math.min(p.y - hh / 2, H - m - hh));
+    // A box at a corner moves in (up or down, else sideways) until its
+    // outer corner is inside the rounded edge.
+    const cornerX = () => (left + w / 2 < W / 2 ? left : left + w), cornerY = () => (top + hh / 2 < H / 2 ? top : top + hh);
+    for (let i = 0; i < 200 && !inCorner(cornerX(), cornerY()); i++) {
+      if (i % 2 === 0) top += top + hh / 2 < H / 2 ? 1 : -1;
+      else left += left + w / 2 < W / 2 ? 1 : -1;
+    }
+    boxes.push({ left, top, w, h: hh });
+  }
+  // Two boxes over each other (a narrow felt, tall boxes) move apart
+  // along the axis where they overlap least.
+  for (let pass = 0; pass < 20; pass++) {
+    let moved = false;
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        const p = boxes[i], q = boxes[j];
+        const ox = Math.min(p.left + p.w, q.left + q.w) - Math.max(p.left, q.left) + 2;
+        const oy = Math.min(p.top + p.h, q.top + q.h) - Math.max(p.top, q.top) + 2;
+        if (ox <= 0 || oy <= 0) continue;
+        moved = true;
+        if (ox < oy) {
+          const d = ox / 2 * (p.left < q.left ? -1 : 1);
+          p.left = Math.max(m, Math.min(p.left + d, W - m - p.w));
+          q.left = Math.max(m, Math.min(q.left - d, W - m - q.w));
+        } else {
+          const d = oy / 2 * (p.top < q.top ? -1 : 1);
+          p.top = Math.max(m, Math.min(p.top + d, H - m - p.h));
+          q.top = Math.max(m, Math.min(q.top - d, H - m - q.h));
+        }
+      }
+    }
+    if (!moved) break;
+  }
+  // Each trick card: from its seat's middle towards the felt's, just
+  // clear of the box.
+  const probe = document.querySelector('#trick .tcard') || seats[0];
+  const css = getComputedStyle(probe), tw = parseFloat(css.getPropertyValue('--tw')) || 64, th = parseFloat(css.getPropertyValue('--th')) || 92;
+  const gap = 8;
   const cards = [];
-  if (seats.length) {
-    const css = getComputedStyle(seats[0]), v = (name) => parseFloat(css.getPropertyValue(name));
-    const tw = v('--tw'), th = v('--th'), rx = v('--rx'), ry = v('--ry');
-    for (const s of seats) {
-      const l = W / 2 + Number(s.dataset.ax) * tw * rx - tw / 2, top = H / 2 + Number(s.dataset.ay) * th * ry - th / 2;
-      cards.push({ l, t: top, r: l + tw, b: top + th });
-    }
+  for (let k = 0; k < n; k++) {
+    const s = seats[k], box = boxes[k];
+    s.style.left = Math.round(box.left) + 'px';
+    s.style.top = Math.round(box.top) + 'px';
+    const sx = box.left + box.w / 2, sy = box.top + box.h / 2;
+    let dx = W / 2 - sx, dy = H / 2 - sy;
+    const len = Math.hypot(dx, dy) || 1;
+    dx /= len; dy /= len;
+    const t = Math.min(Math.abs(dx) > 1e-6 ? (box.w / 2 + tw / 2 + gap) / Math.abs(dx) : Infinity,
+      Math.abs(dy) > 1e-6 ? (box.h / 2 + th / 2 + gap) / Math.abs(dy) : Infinity, len);
+    cards.push({ k, seat: s.dataset.seat, left: sx + dx * t - tw / 2, top: sy + dy * t - th / 2, dx, dy });
   }
-  for (const s of seats) {
-    const w = s.offsetWidth, hh = s.offsetHeight, ax = Number(s.dataset.ax);
-    const x = W / 2 + out(ax) * (W / 2 - w / 2 - 6);
-    const y = H / 2 + out(Number(s.dataset.ay)) * (H / 2 - hh / 2 - 6);
-    let left = x - w / 2;
-    const top = y - hh / 2;
+  // Cards over each other (a crowded table) move apart a few pixels at a
+  // time, each only where it stays inside the felt, off the seat boxes and
+  // clearly nearer its own seat than any other.
+  const over = (p, q, qw, qh) => Math.min(p.left + tw, q.left + qw) - Math.max(p.left, q.left) > -4 &&
+    Math.min(p.top + th, q.top + qh) - Math.max(p.top, q.top) > -4;
+  const away = (c, b) => Math.hypot(Math.max(b.left - c.left - tw / 2, 0, c.left + tw / 2 - b.left - b.w),
+    Math.max(b.top - c.top - th / 2, 0, c.top + th / 2 - b.top - b.h));
+  const fits = (c) => c.left >= 2 && c.top >= 2 && c.left + tw <= W - 2 && c.top + th <= H - 2 &&
+    boxes.every((b, k) => !over(c, b, b.w, b.h) && (k === c.k || away(c, boxes[c.k]) <= 0.7 * away(c, b)));
+  for (let pass = 0; pass < 60; pass++) {
+    let moved = false;
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        if (!over(cards[i], cards[j], tw, th)) continue;
+        for (const [c, o] of [[cards[i], cards[j]], [cards[j], cards[i]]]) {
+          let best = null, far = Math.hypot(c.left - o.left, c.top - o.top);
+          for (const [ux, uy] of [[c.dx, c.dy], [-c.dy, c.dx], [c.dy, -c.dx], [1, 0], [-1, 0], [0, 1], [0, -1]]) {
+            const next = { ...c, left: c.left + 3 * ux, top: c.top + 3 * uy };
+            const d = Math.hypot(next.left - o.left, next.top - o.top);
+            if (d > far && fits(next)) { best = next; far = d; }
+          }
+          if (best) { c.left = best.left; c.top = best.top; moved = true; }
+        }
+      }
+    }
+    if (!moved) break;
+  }
+  // A card nearer another seat than is clear steps towards its own.
+  const ratio = (c) => Math.max(0, ...boxes.map((b, k) => (k === c.k ? 0 : away(c, boxes[c.k]) / Math.max(1, away(c, b)))));
+  const free = (c) => c.left >= 2 && c.top >= 2 && c.left + tw <= W - 2 && c.top + th <= H - 2 &&
+    boxes.every((b) => !over(c, b, b.w, b.h)) && cards.every((o) => o.k === c.k || !over(c, o, tw, th));
+  for (let pass = 0; pass < 40; pass++) {
+    let moved = false;
     for (const c of cards) {
-      if (top >= c.b || c.t >= top + hh || left >= c.r || c.l >= left + w) continue;
-      if (ax < 0) left = Math.min(left, c.l - w - 2);
-      else if (ax > 0) left = Math.max(left, c.r + 2);
+      let low = ratio(c), best = null;
+      if (low <= 0.65) continue;
+      for (const [ux, uy] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+        const next = { ...c, left: c.left + 2 * ux, top: c.top + 2 * uy };
+        const r = ratio(next);
+        if (r < low - 1e-4 && free(next)) { best = next; low = r; }
+      }
+      if (best) { c.left = best.left; c.top = best.top; moved = true; }
     }
-    left = Math.max(6, Math.min(left, W - w - 6));
-    s.style.left = Math.round(left) + 'px';
-    s.style.top = Math.round(top) + 'px';
+    if (!moved) break;
   }
+  spots = {};
+  for (const c of cards) spots[c.seat] = { left: Math.round(c.left), top: Math.round(c.top) };
+  for (const c of document.querySelectorAll('#trick .tcard')) {
+    const spot = spots[c.dataset.seat];
+    if (!spot) continue;
+    c.style.left = spot.left + 'px';
+    c.style.top = spot.top + 'px';
+  }
+}
+let spots = {};
+
+// placeKey is what the placement of the seats depends on: the felt's size,
+// the window's width and each seat box's size.
+function placeKey(felt, seats) {
+  return felt.clientWidth + 'x' + felt.clientHeight + ':' + window.innerWidth + ':' + seats.map((s) => s.offsetWidth + 'x' + s.offsetHeight).join(',');
 }
 
 function renderStatus(m, act) {
