@@ -86,10 +86,12 @@ type node struct {
 
 const clusterLease = 2 * time.Second
 
-func startNode(t *testing.T, bin, addr, db string) *node {
+// startNode starts a process; extra flags override the defaults here.
+func startNode(t *testing.T, bin, addr, db string, extra ...string) *node {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--bot-delay", "5ms", "--away-delay", "3s",
-		"--addr-rate", "0", "--addr-conns", "0", "--tables-per-hour", "0", "--lease", clusterLease.String())
+	args := append([]string{"serve", "--addr", addr, "--db", db, "--bot-delay", "5ms", "--away-delay", "3s",
+		"--addr-rate", "0", "--addr-conns", "0", "--tables-per-hour", "0", "--lease", clusterLease.String()}, extra...)
+	cmd := exec.Command(bin, args...)
 	n := &node{addr: addr, cmd: cmd, logs: &syncBuffer{}}
 	cmd.Stdout, cmd.Stderr = n.logs, n.logs
 	if err := cmd.Start(); err != nil {
@@ -110,7 +112,7 @@ func startNode(t *testing.T, bin, addr, db string) *node {
 
 // clusterSetup builds pitch and starts three processes on a fresh
 // PostgreSQL schema behind a round-robin proxy.
-func clusterSetup(t *testing.T) (bin, db string, nodes []*node, proxy *rrProxy) {
+func clusterSetup(t *testing.T, extra ...string) (bin, db string, nodes []*node, proxy *rrProxy) {
 	base := os.Getenv("PITCH_TEST_POSTGRES")
 	if base == "" {
 		t.Skip("PITCH_TEST_POSTGRES is not set")
@@ -124,7 +126,7 @@ func clusterSetup(t *testing.T) (bin, db string, nodes []*node, proxy *rrProxy) 
 	for range 3 {
 		a := freeAddr(t)
 		addrs = append(addrs, a)
-		nodes = append(nodes, startNode(t, bin, a, db))
+		nodes = append(nodes, startNode(t, bin, a, db, extra...))
 	}
 	return bin, db, nodes, newProxy(t, addrs)
 }

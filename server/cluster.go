@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -23,8 +24,13 @@ import (
 // note to every process (LISTEN/NOTIFY), which then reads what it missed
 // from the log and sends its connections the new state. One process at a
 // time drives a table (its bots, stand-ins, turn timers and deals): the
-// one holding its lease, renewed every LeaseTTL/5; a process with
-// connections to a table that nobody drives takes it. Each process
+// one holding its lease, renewed every LeaseTTL/5. The unfinished tables
+// are shared among the live processes (share.go): each takes the leases
+// of its share and hands over those that are another's (it stops
+// driving, releases, and the release's note wakes the other), so that a
+// process that joins, drains or dies moves only its share. A process with
+// connections to a table that nobody has driven for a while takes it
+// whoever's it is. Each process
 // records how many connections it holds to each seat (presence), so the
 // driver plays for a player only when they are connected nowhere.
 
@@ -47,6 +53,12 @@ type cluster struct {
 	// swept this one's records (store.Cluster.Sweep).
 	rewrite  bool
 	lastBeat time.Time // when the last heartbeat was stored
+	// orphans are the tables with connections here, not this process's
+	// share nor held by it, since when (only the lease loop uses it).
+	orphans map[string]time.Time
+	// seen is when each live process was first seen live without a
+	// break (only the lease loop uses it).
+	seen map[string]time.Time
 
 	ctx    context.Context // ends when the cluster stops
 	cancel context.CancelFunc
@@ -67,7 +79,7 @@ func newProcessID() string {
 func (s *Server) newCluster(st store.Cluster) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cl = &cluster{st: st, id: newProcessID(), ttl: s.opts.LeaseTTL, kick: make(chan struct{}, 1),
-		dirty: map[string]bool{}, wake: make(chan struct{}, 1), ctx: ctx, cancel: cancel}
+		dirty: map[string]bool{}, wake: make(chan struct{}, 1), orphans: map[string]time.Time{}, seen: map[string]time.Time{}, ctx: ctx, cancel: cancel}
 }
 
 // runCluster starts listening, the lease loop and the presence writer.
@@ -276,11 +288,38 @@ func (s *Server) leaseRound(ctx context.Context) {
 	if err := cl.st.Sweep(ctx, cl.gone()); err != nil {
 		warn("cluster: sweeping dead processes' leases failed", err)
 	}
+	live, err := cl.st.Processes(ctx)
+	if err != nil {
+		warn("cluster: reading the live processes failed", err)
+		return
+	}
+	if !slices.Contains(live, cl.id) {
+		live = append(live, cl.id) // its heartbeat was stored just now
+	}
+	for _, p := range live {
+		if _, ok := cl.seen[p]; !ok {
+			cl.seen[p] = now
+		}
+	}
+	for p := range cl.seen {
+		if !slices.Contains(live, p) {
+			delete(cl.seen, p)
+		}
+	}
 	have := map[string]bool{}
 	for _, id := range held {
 		have[id] = true
 	}
 	tables := s.tableList()
+	var open []string
+	for _, t := range tables {
+		t.mu.Lock()
+		if !t.over() && !t.info.Closed {
+			open = append(open, t.id)
+		}
+		t.mu.Unlock()
+	}
+	share := assign(open, live)
 	var want, driven, done []string
 	for _, t := range tables {
 		t.mu.Lock()
@@ -289,13 +328,40 @@ func (s *Server) leaseRound(ctx context.Context) {
 			t.schedule(0)
 		}
 		over := t.over() || t.info.Closed
+		mine := share[t.id] == cl.id
 		switch {
 		case have[t.id] && over:
 			done = append(done, t.id)
+		case have[t.id] && !mine && now.Sub(cl.seen[share[t.id]]) >= cl.ttl:
+			// Another's share, and that process has been live for a lease
+			// time (one whose heartbeat lapsed a moment does not get its
+			// tables back at once, and back again): stop driving, then
+			// release (below), and the release's note wakes the other. A bot move under way
+			// has finished (it holds the lock); one due finds the
+			// schedule changed.
+			t.driving = false
+			t.schedule(0)
+			done = append(done, t.id)
+			s.log.Debug("cluster: handing a table over", "table", t.id, "to", share[t.id])
 		case have[t.id]:
-			driven = append(driven, t.id)
-		case !over && len(t.conns) > 0:
+			driven = append(driven, t.id) // this one's, or soon handed over
+		case over:
+		case mine:
 			want = append(want, t.id)
+		case len(t.conns) > 0:
+			// Another's share that nobody may drive: tried once it has
+			// waited two lease times (its process missed the note of a
+			// new table, say). Taken, it is handed over again at the
+			// next round, which loads it at its process (onNote).
+			if since, ok := cl.orphans[t.id]; !ok {
+				cl.orphans[t.id] = now
+			} else if now.Sub(since) >= 2*cl.ttl {
+				want = append(want, t.id)
+				cl.orphans[t.id] = now // held by another: wait again
+			}
+		}
+		if have[t.id] || mine || over || len(t.conns) == 0 {
+			delete(cl.orphans, t.id)
 		}
 		t.mu.Unlock()
 	}
@@ -307,12 +373,14 @@ func (s *Server) leaseRound(ctx context.Context) {
 		if err != nil {
 			warn("cluster: taking leases failed", err)
 		}
+		var fresh []string
 		for _, id := range got {
 			if !have[id] {
-				s.takeOver(ctx, id)
+				fresh = append(fresh, id)
 			}
 			driven = append(driven, id)
 		}
+		s.takeOverAll(stopping, fresh)
 	}
 	pres, err := cl.st.Presence(ctx, cl.id, driven)
 	if err != nil {
@@ -322,6 +390,44 @@ func (s *Server) leaseRound(ctx context.Context) {
 	for _, id := range driven {
 		s.setRemote(id, pres[id])
 	}
+}
+
+// takeOvers is how many tables a process catches up at once when it takes
+// them over: a share handed over at once (a drain, a process joining)
+// is a hundred tables or more, each read from the log.
+const takeOvers = 4
+
+// takeOverAll takes over the tables ids, takeOvers at a time, each within
+// its own storeTimeout (not the lease round's, which a hundred tables
+// would outlast).
+func (s *Server) takeOverAll(ctx context.Context, ids []string) {
+	// Tables with connections here first: they are the ones being played.
+	conns := func(id string) int {
+		if t := s.inMemory(id); t != nil {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			return len(t.conns)
+		}
+		return 0
+	}
+	n := make(map[string]int, len(ids))
+	for _, id := range ids {
+		n[id] = conns(id)
+	}
+	slices.SortStableFunc(ids, func(a, b string) int { return n[b] - n[a] })
+	sem := make(chan struct{}, takeOvers)
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			tctx, cancel := context.WithTimeout(ctx, storeTimeout)
+			defer cancel()
+			s.takeOver(tctx, id)
+		}()
+	}
+	wg.Wait()
 }
 
 // takeOver starts driving a table whose lease this process just took: from
@@ -429,6 +535,14 @@ func (s *Server) onNote(ctx context.Context, n store.Note) {
 		return
 	}
 	t := s.inMemory(n.Table)
+	if t == nil && n.Kind == store.NoteReleased && n.From != cl.id {
+		// A table handed over that this process has not heard of: load
+		// it, since it may be this one's share.
+		if _, err := s.table(ctx, n.Table); err == nil {
+			cl.kickLeases()
+		}
+		return
+	}
 	if t == nil {
 		return // not held here: loaded afresh when asked for
 	}
@@ -456,14 +570,9 @@ func (s *Server) onNote(ctx context.Context, n store.Note) {
 			}
 		}
 	case store.NoteReleased:
-		if n.From == cl.id {
-			return
+		if n.From != cl.id {
+			cl.kickLeases() // it may be this process's share now
 		}
-		t.mu.Lock()
-		if len(t.conns) > 0 {
-			cl.kickLeases()
-		}
-		t.mu.Unlock()
 	case store.NoteServer:
 		if n.From != cl.id {
 			s.onServerNote(t, n.Text)

@@ -34,6 +34,10 @@ type Cluster interface {
 	EventsFrom(ctx context.Context, id string, from int) ([]Event, error)
 	// Heartbeat records that process is alive for ttl more.
 	Heartbeat(ctx context.Context, process string, ttl time.Duration) error
+	// Processes returns the live processes: those whose heartbeat has
+	// not run out. A process that drained (ReleaseLeases with nil) is no
+	// longer one.
+	Processes(ctx context.Context) ([]string, error)
 	// RenewLeases extends every lease process holds by ttl and returns
 	// their tables.
 	RenewLeases(ctx context.Context, process string, ttl time.Duration) ([]string, error)
@@ -256,6 +260,14 @@ func (s *sqlStore) ids(ctx context.Context, what, q string, args ...any) ([]stri
 		return nil, fmt.Errorf("store: %s: %w", what, err)
 	}
 	return out, nil
+}
+
+// Processes implements Cluster.
+func (s *sqlStore) Processes(ctx context.Context) ([]string, error) {
+	if err := s.cluster(); err != nil {
+		return nil, err
+	}
+	return s.ids(ctx, "live processes", `SELECT id FROM processes WHERE expires > now() ORDER BY id`)
 }
 
 // RenewLeases implements Cluster.

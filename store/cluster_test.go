@@ -124,6 +124,9 @@ func TestCluster(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if live, err := cl.Processes(ctx); err != nil || !slices.Equal(live, []string{"p1", "p2"}) {
+		t.Fatalf("live processes %v, %v; want p1 and p2", live, err)
+	}
 	got, err := cl.AcquireLeases(ctx, "p1", []string{"a", "nosuch"}, ttl)
 	if err != nil || !slices.Equal(got, []string{"a"}) {
 		t.Fatalf("p1 acquired %v, %v", got, err)
@@ -144,6 +147,9 @@ func TestCluster(t *testing.T) {
 		t.Fatalf("a process counts its own presence: %v, %v", pr, err)
 	}
 	time.Sleep(ttl + 100*time.Millisecond) // p1 and p2 die
+	if live, err := cl.Processes(ctx); err != nil || len(live) != 0 {
+		t.Fatalf("live processes %v, %v after their heartbeats ran out", live, err)
+	}
 	if pr, err := cl.Presence(ctx, "p1", []string{"a"}); err != nil || len(pr) != 0 {
 		t.Fatalf("a dead process's presence counts: %v, %v", pr, err)
 	}
