@@ -8,6 +8,7 @@ package loadtest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -537,10 +538,11 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 		}
 		if f := st.Fair; f != nil && f.Next != nil && f.Next.Commitment != answered && !slices.Contains(f.Next.Contributed, seat) {
 			answered = f.Next.Commitment
-			var v [32]byte
-			for i := range v {
-				v[i] = byte(rng.IntN(256))
-			}
+			// The same value for a commitment on every connection, as the
+			// page keeps it: a client back through another process whose
+			// state does not show its contribution yet sends it again, and
+			// the driver takes the same value again but refuses another.
+			v := sha256.Sum256(fmt.Appendf(nil, "%d %s %d %s", r.cfg.Seed, table, seat, answered))
 			msg, _ := json.Marshal(map[string]string{"type": "contribute", "commitment": answered, "value": hex.EncodeToString(v[:])})
 			if err := write(msg); err != nil {
 				return false, err
