@@ -128,6 +128,11 @@ type Report struct {
 	HeapBefore  uint64         `json:"server_heap_before"`
 	HeapAfter   uint64         `json:"server_heap_after"`
 	Connections int            `json:"server_connections"`
+	// The server's memory with every client connected, at the end of
+	// play (before the clients leave), and before the run: live heap,
+	// goroutine stacks, and resident memory.
+	Loaded      ServerMemory `json:"server_loaded"`
+	Unloaded    ServerMemory `json:"server_unloaded"`
 	Elapsed     time.Duration  `json:"elapsed_ns"`
 	Setup       time.Duration  `json:"setup_ns"` // creating the tables and joining their seats, before play
 	// Seen is, per table, the highest event number any of its clients was
@@ -206,6 +211,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, fmt.Errorf("the server at %s does not answer: %w", cfg.URL, err)
 	}
 	rep.HeapBefore = before.HeapAlloc
+	rep.Unloaded = memoryOf(before)
 
 	// Set every table up first (create, join every seat), then play: the
 	// latency measured is that of tables in play, not of the rush to sit.
@@ -234,11 +240,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Setup = time.Since(setupStart)
 	start := time.Now()
+	// Just before time is up, with every client still connected: the
+	// server's memory loaded.
+	probe := time.AfterFunc(max(cfg.Duration-time.Second, cfg.Duration*9/10), func() {
+		if st, err := r.stats(ctx); err == nil {
+			r.mu.Lock()
+			rep.Loaded = memoryOf(st)
+			r.mu.Unlock()
+		}
+	})
+	defer probe.Stop()
 	timer := time.AfterFunc(cfg.Duration, cancel)
 	defer timer.Stop()
 	close(r.start)
 	wg.Wait()
 	rep.Elapsed = time.Since(start)
+	probe.Stop()
+	r.mu.Lock() // the probe, if it ran, is done with rep
+	r.mu.Unlock()
 
 	sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer scancel()
@@ -267,13 +286,39 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 type serverStats struct {
 	HeapAlloc   uint64 `json:"heap_alloc"`
+	StackInuse  uint64 `json:"stack_inuse"`
+	RSS         uint64 `json:"rss"`
 	Connections int    `json:"connections"`
 	Tables      int    `json:"tables"`
 }
 
+// ServerMemory is the server's memory at one moment, from /api/stats.
+type ServerMemory struct {
+	Connections int    `json:"connections"`
+	Heap        uint64 `json:"heap"`  // live heap, bytes
+	Stack       uint64 `json:"stack"` // goroutine stacks, bytes
+	RSS         uint64 `json:"rss"`   // resident memory, bytes (0 off Linux)
+}
+
+func memoryOf(st *serverStats) ServerMemory {
+	return ServerMemory{Connections: st.Connections, Heap: st.HeapAlloc, Stack: st.StackInuse, RSS: st.RSS}
+}
+
+// PerConnection is what each connection added to the server's heap and
+// stacks together, and to its resident memory, between unloaded and
+// loaded (0 without connections).
+func (r *Report) PerConnection() (heapStack, rss float64) {
+	n := r.Loaded.Connections - r.Unloaded.Connections
+	if n <= 0 {
+		return 0, 0
+	}
+	hs := float64(r.Loaded.Heap+r.Loaded.Stack) - float64(r.Unloaded.Heap+r.Unloaded.Stack)
+	return hs / float64(n), (float64(r.Loaded.RSS) - float64(r.Unloaded.RSS)) / float64(n)
+}
+
 func (r *run) stats(ctx context.Context) (*serverStats, error) {
 	var st serverStats
-	err := r.call(ctx, "GET", "/api/stats", nil, &st)
+	err := r.call(ctx, "GET", "/api/stats?gc=1", nil, &st)
 	return &st, err
 }
 

@@ -2,7 +2,10 @@ package server
 
 import (
 	"net/http"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 )
 
 // stats is what GET /api/stats reports: the load on the server, for
@@ -13,6 +16,26 @@ type stats struct {
 	HeapAlloc   uint64 `json:"heap_alloc"`  // bytes of live heap objects
 	HeapSys     uint64 `json:"heap_sys"`    // bytes of heap obtained from the OS
 	Goroutines  int    `json:"goroutines"`
+	StackInuse  uint64 `json:"stack_inuse"` // bytes of goroutine stacks
+	// RSS is the process's resident memory in bytes (Linux; 0 elsewhere).
+	RSS uint64 `json:"rss"`
+}
+
+// rss reads the process's resident set size from /proc/self/statm.
+func rss() uint64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseUint(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * uint64(os.Getpagesize())
 }
 
 func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
@@ -21,8 +44,12 @@ func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 	st.Tables = len(s.tables)
 	s.mu.Unlock()
 	st.Connections = s.conns.count()
+	if r.URL.Query().Get("gc") == "1" {
+		runtime.GC() // the live heap alone, for a measurement (pitch loadtest)
+	}
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	st.HeapAlloc, st.HeapSys, st.Goroutines = m.HeapAlloc, m.HeapSys, runtime.NumGoroutine()
+	st.StackInuse, st.RSS = m.StackInuse, rss()
 	writeJSON(w, http.StatusOK, st)
 }

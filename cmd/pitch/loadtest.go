@@ -85,6 +85,10 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "server heap: %.1f MiB before, %.1f MiB after; %d connections open at the end\n",
 		float64(rep.HeapBefore)/(1<<20), float64(rep.HeapAfter)/(1<<20), rep.Connections)
+	if hs, rss := rep.PerConnection(); hs != 0 {
+		fmt.Fprintf(stdout, "server memory with %d connections: heap %.1f MiB, stacks %.1f MiB, RSS %.1f MiB; per connection %.1f KiB of heap and stacks, %.1f KiB of RSS\n",
+			rep.Loaded.Connections, float64(rep.Loaded.Heap)/(1<<20), float64(rep.Loaded.Stack)/(1<<20), float64(rep.Loaded.RSS)/(1<<20), hs/1024, rss/1024)
+	}
 	if reviews != nil {
 		fmt.Fprintf(stdout, "review requests %d: %d done (200), %d pending (202), %d busy (503), %d errors\n",
 			reviews.Requests, reviews.Done, reviews.Pending, reviews.Busy, reviews.Errors)
