@@ -447,7 +447,7 @@ func TestDuplicateMatchpoints(t *testing.T) {
 		e.Join(fmt.Sprint(i))
 	}
 	e.NextRound()
-	if e.DealSeed(0, 4) != e.DealSeed(0, 4) || e.DealSeed(0, 4) == e.DealSeed(1, 4) {
+	if first, again := e.DealSeed(0, 4), e.DealSeed(0, 4); first != again || first == e.DealSeed(1, 4) {
 		t.Error("DealSeed: the same round must deal the same, another round otherwise")
 	}
 	// Deal 1: seats 0/2 made 5 at tables 0 and 1 and went set at table 2.

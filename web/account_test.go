@@ -190,7 +190,7 @@ func TestBrowserPasskey(t *testing.T) {
 	if name, hasPw, keys := s.signedInAs(); name != "Grace" || hasPw || keys != 1 {
 		t.Fatalf("after the passkey sign-up: %q, password %v, %d passkeys; want Grace, no password, 1 passkey", name, hasPw, keys)
 	}
-	creds, err := chromedp.Call(s.ctx, webauthn.GetCredentials, webauthn.GetCredentialsParams{AuthenticatorID: auth.AuthenticatorID})
+	creds, err := chromedp.Call(s.ctx, webauthn.GetCredentials, webauthn.GetCredentialsParams(auth))
 	if err != nil || len(creds.Credentials) != 1 || !creds.Credentials[0].IsResidentCredential || creds.Credentials[0].RpID != "localhost" {
 		t.Fatalf("the authenticator holds %+v (%v), want one resident credential for localhost", creds, err)
 	}
@@ -207,7 +207,7 @@ func TestBrowserPasskey(t *testing.T) {
 	if name, _, _ := s.signedInAs(); name != "Grace" {
 		t.Fatalf("after the passkey sign-in: %q, want Grace", name)
 	}
-	creds, _ = chromedp.Call(s.ctx, webauthn.GetCredentials, webauthn.GetCredentialsParams{AuthenticatorID: auth.AuthenticatorID})
+	creds, _ = chromedp.Call(s.ctx, webauthn.GetCredentials, webauthn.GetCredentialsParams(auth))
 	if len(creds.Credentials) != 1 || creds.Credentials[0].SignCount < 1 {
 		t.Errorf("the credential was not used to sign in: %+v", creds.Credentials)
 	}
