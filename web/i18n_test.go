@@ -65,6 +65,42 @@ func englishLeft(t *testing.T, lang string) []string {
 	return out
 }
 
+// englishWordsOf caches englishWords by language.
+var englishWordsOf = map[string]map[string]bool{}
+
+// englishWords are the words of the English catalog (four letters or more,
+// lower-cased) that the catalog of lang never uses: one of them in a page
+// shown in lang is English the page wrote without the catalog, such as a
+// literal aria-label ("Suit of the card to call").
+func englishWords(t *testing.T, lang string) map[string]bool {
+	t.Helper()
+	if m, ok := englishWordsOf[lang]; ok {
+		return m
+	}
+	word := regexp.MustCompile(`\p{L}{4,}`)
+	words := func(tag string) map[string]bool {
+		b, err := fs.ReadFile(i18n.Catalogs(), tag+".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ph := regexp.MustCompile(`\{\{[^}]*\}\}`)
+		out := map[string]bool{}
+		for _, w := range word.FindAllString(ph.ReplaceAllString(string(b), " "), -1) {
+			out[strings.ToLower(w)] = true
+		}
+		return out
+	}
+	en, theirs := words("en"), words(lang)
+	m := map[string]bool{}
+	for w := range en {
+		if !theirs[w] {
+			m[w] = true
+		}
+	}
+	englishWordsOf[lang] = m
+	return m
+}
+
 // checkLanguage checks the page in lang at both sizes: no English left in
 // what it shows, nothing overflowing, what matters in view; and takes a
 // screenshot of the table in that language.
@@ -79,10 +115,21 @@ func (s *site) checkLanguage(lang, where string, english []string, shot bool) {
 	}{{"desktop", 1280, 720, 1, true}, {"phone", 390, 844, 2, true}} {
 		s.do("resize", chromedp.EmulateViewport(sz.w, sz.h, chromedp.EmulateScale(sz.scale)), chromedp.Sleep(300*time.Millisecond))
 		var text string
-		s.eval(`JSON.stringify(document.body.innerText + '\n' + Array.from(document.querySelectorAll('[aria-label]')).map((e) => e.getAttribute('aria-label')).join('\n'))`, &text)
+		s.eval(`JSON.stringify(document.body.innerText + '\n' + Array.from(document.querySelectorAll('[aria-label], [title], [placeholder]')).map((e) =>
+			[e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('placeholder')].filter(Boolean).join('\n')).join('\n'))`, &text)
 		for _, frag := range english {
 			if strings.Contains(text, frag) {
 				t.Errorf("%s, %s at %s: English left: %q", lang, where, sz.name, frag)
+			}
+		}
+		if lang != "en" {
+			words := englishWords(t, lang)
+			seen := map[string]bool{}
+			for _, w := range regexp.MustCompile(`\p{L}{4,}`).FindAllString(text, -1) {
+				if lw := strings.ToLower(w); words[lw] && !seen[lw] {
+					seen[lw] = true
+					t.Errorf("%s, %s at %s: the English word %q, which the catalog of %s never says", lang, where, sz.name, w, lang)
+				}
 			}
 		}
 		if sz.layout && where != "lobby" && !strings.HasPrefix(where, "rules") {
