@@ -83,9 +83,23 @@ func englishWords(t *testing.T, lang string) map[string]bool {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var cat map[string]any
+		if err := json.Unmarshal(b, &cat); err != nil {
+			t.Fatal(err)
+		}
+		var all strings.Builder // the messages, not their IDs
+		for _, v := range cat {
+			if m, ok := v.(map[string]any); ok {
+				for _, f := range m {
+					all.WriteString(f.(string) + "\n")
+				}
+			} else {
+				all.WriteString(v.(string) + "\n")
+			}
+		}
 		ph := regexp.MustCompile(`\{\{[^}]*\}\}`)
 		out := map[string]bool{}
-		for _, w := range word.FindAllString(ph.ReplaceAllString(string(b), " "), -1) {
+		for _, w := range word.FindAllString(ph.ReplaceAllString(all.String(), " "), -1) {
 			out[strings.ToLower(w)] = true
 		}
 		return out
