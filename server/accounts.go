@@ -87,6 +87,18 @@ func (s *Server) startSession(ctx context.Context, w http.ResponseWriter, r *htt
 	if err := s.store.CreateSession(ctx, store.Session{Hash: h[:], Account: id, Created: now, Expires: now.Add(ttl)}); err != nil {
 		return unavailable("start session", err)
 	}
+	every := int64(max(min(time.Hour, ttl).Seconds(), 1))
+	if last := s.purged.Load(); now.Unix()-last >= every && s.purged.CompareAndSwap(last, now.Unix()) {
+		// At most once an hour (or a session's life, if shorter), the
+		// sessions and reset links that expired go.
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			defer cancel()
+			if err := s.store.DeleteExpired(ctx, time.Now()); err != nil {
+				s.log.Warn("cannot delete expired sessions", "err", err.Error())
+			}
+		}()
+	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", MaxAge: int(ttl.Seconds()),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
 	return nil

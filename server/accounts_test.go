@@ -532,3 +532,32 @@ func findIn(vals map[string][]string, s string) string {
 	}
 	return ""
 }
+
+func TestSessionExpires(t *testing.T) {
+	dsn := t.TempDir() + "/pitch.db"
+	opts := fastOptions()
+	opts.SessionTTL = time.Second
+	ts := startServer(t, dsn, opts)
+	a := ts.browser()
+	a.must(201, "POST", "/api/account/signup", creds("Ephemeral", goodPassword))
+	old := a.session()
+	if got := a.me(); got != "Ephemeral" {
+		t.Fatalf("just signed up: %q", got)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if got := ts.withSession(old).me(); got != "" {
+		t.Errorf("a session past its time still signs in %q", got)
+	}
+	// The next sign-in deletes the expired session's row.
+	ts.browser().must(200, "POST", "/api/account/signin", creds("Ephemeral", goodPassword))
+	waitUntil := time.Now().Add(5 * time.Second)
+	for {
+		if n := len(allValues(t, dsn)["sessions"]); n == 4 { // one session row left: hash, account, created, expires
+			break
+		}
+		if time.Now().After(waitUntil) {
+			t.Fatalf("the sessions table holds %d values, want the one live session's 4", len(allValues(t, dsn)["sessions"]))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -132,7 +132,8 @@ type Server struct {
 
 	reviews reviewQueue // reviews of finished hands (review.go)
 
-	ceremonies ceremonies // passkey ceremonies begun (passkeys.go)
+	ceremonies ceremonies   // passkey ceremonies begun (passkeys.go)
+	purged     atomic.Int64 // when expired sessions were last deleted (Unix seconds)
 
 	mu     sync.Mutex
 	tables map[string]*table
