@@ -313,6 +313,7 @@ type wire struct {
 	Code       string         `json:"code"`
 	Params     map[string]any `json:"params"`
 	NextTable  string         `json:"next_table"`
+	NextBy     *int           `json:"next_by"`
 	Fair       *fairWire      `json:"fair"`
 	Reading    []int          `json:"reading"`
 	// chat and hint messages

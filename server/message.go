@@ -53,6 +53,9 @@ type stateMsg struct {
 	SuitTrumps map[string]int `json:"suit_trumps,omitempty"`
 	// NextTable is the table where the same seats play their next match.
 	NextTable string `json:"next_table,omitempty"`
+	// NextBy is the seat that started that next match, when this server
+	// knows it, so that the others can be told who moved them.
+	NextBy *int `json:"next_by,omitempty"`
 	// Reading lists the seats whose people are reading the last hand's
 	// summary: play waits for them (ready.go). Absent when it waits for
 	// nobody.

@@ -76,6 +76,9 @@ type table struct {
 	timerTold         timerKey
 	// read is who the table waits for after a hand ends (ready.go).
 	read reading
+	// nextBy is 1 + the seat that started the next match here, 0 when
+	// unknown (kept in memory only: a restart forgets it).
+	nextBy int
 	// superseded are commitments of deals dropped by a change of driver:
 	// a page's late contribution to one is ignored, not refused.
 	superseded []string
@@ -516,6 +519,10 @@ func (t *table) stateFor(seat int) stateMsg {
 	}
 	m.NextTable = t.info.Next
 	m.Ratings = t.ratings
+	if t.info.Next != "" && t.nextBy > 0 {
+		by := t.nextBy - 1
+		m.NextBy = &by
+	}
 	m.Fair = t.fairState()
 	if !t.over() && t.full() && seat >= 0 && s.Turn() == seat { // nothing to do while waiting for players
 		switch s.Phase() {

@@ -286,6 +286,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	}
 	t.mu.Lock()
 	t.info.Next = next.ID
+	t.nextBy = seat + 1
 	t.infoVer++
 	t.broadcast()
 	t.mu.Unlock()

@@ -319,6 +319,11 @@ func TestRematch(t *testing.T) {
 		if o.last.NextTable != next.ID || !o.last.Over {
 			t.Errorf("old table: next_table %q, over %v; want %q, true", o.last.NextTable, o.last.Over, next.ID)
 		}
+		// It names who started the next match, so that the page moving
+		// the others there can tell them.
+		if o.last.NextBy == nil || *o.last.NextBy != 0 {
+			t.Errorf("old table: next_by %v, want seat 0, who started it", o.last.NextBy)
+		}
 		// Not before the match is over.
 		running := ts.create(`{"variant":"auction","seats":` + seatsBody("h", "easy", "easy", "easy") + `}`)
 		tok := ts.join(running.ID, 0, "Cy")

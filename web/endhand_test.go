@@ -316,3 +316,51 @@ func TestBrowserReloadDuringHold(t *testing.T) {
 		t.Errorf("after the reload the summary says %q, want hand 1's", got)
 	}
 }
+
+// TestBrowserDisconnected: a person whose connection dropped sees it
+// plainly — a banner and a status saying so — with no move offered, no
+// card raised to play and no countdown, until the connection is back.
+func TestBrowserDisconnected(t *testing.T) {
+	s := newSite(t)
+	s.expect = []string{"WebSocket connection to"} // the browser's note of each refused reconnection
+	id := s.createAPI(`{"variant":"pawnee","turn_timer":600,"seats":[{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"}]}`)
+	tok := s.joinAPI(id, 0, "Ada")
+	s.openSeat(id, 0, tok, "Ada")
+	waitFor(t, "our turn", func() bool { return s.ui().Act != "" }, 30*time.Second)
+	waitFor(t, "our countdown", func() bool { return s.count(`#seats .seat.me .countdown:not([hidden])`) == 1 }, 10*time.Second)
+	s.drops.blocked.Store(true)
+	if s.drops.cut() == 0 {
+		t.Fatal("no connection to cut")
+	}
+	waitFor(t, "the page to see the connection gone", func() bool { return s.attr("#table-view", "offline") == "true" }, 10*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if u := s.ui(); u.Act != "" {
+		t.Errorf("disconnected, the page still asks us to %s", u.Act)
+	}
+	for sel, what := range map[string]string{
+		"#hand button.can":                   "a card offered to play",
+		"#hand.choosing":                     "the hand raised for a choice",
+		"#action-body button:not(:disabled)": "a move button",
+		`#seats .countdown:not([hidden])`:    "the countdown",
+	} {
+		if n := s.count(sel); n > 0 {
+			t.Errorf("disconnected, the page shows %s (%s)", what, sel)
+		}
+	}
+	for _, sel := range []string{"#banner", "#status"} {
+		if got := s.text(sel); !strings.Contains(got, "Disconnected — reconnecting") {
+			t.Errorf("disconnected, %s says %q", sel, got)
+		}
+	}
+	if s.count("#banner:not([hidden]).offline") != 1 {
+		t.Error("disconnected, no banner says so")
+	}
+	s.do("desktop", chromedp.EmulateViewport(1280, 720))
+	s.shot("table-disconnected", false)
+	s.do("back", chromedp.EmulateViewport(1280, 900))
+	s.drops.blocked.Store(false)
+	waitFor(t, "the page to reconnect", func() bool { return s.attr("#table-view", "offline") == "false" && s.ui().Act != "" }, 30*time.Second)
+	if s.count("#banner.offline:not([hidden])") != 0 {
+		t.Error("reconnected, the banner still says disconnected")
+	}
+}

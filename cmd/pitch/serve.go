@@ -27,6 +27,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	db := fs.String("db", "pitch.db", "SQLite file, or a postgres:// URL")
 	botDelay := fs.Duration("bot-delay", 800*time.Millisecond, "pause before a bot acts")
 	awayDelay := fs.Duration("away-delay", 3*time.Second, "pause before a bot plays for a disconnected player")
+	readyWait := fs.Duration("ready-wait", server.DefaultReadyWait, "longest a table waits after a hand for its people to close the hand's summary")
 	addrRate := fs.Float64("addr-rate", 30, "API requests and messages a second one client address may send (0: no limit, for load tests from one address)")
 	addrConns := fs.Int("addr-conns", 32, "WebSockets one client address may hold open (0: no limit)")
 	maxConns := fs.Int("max-conns", 20000, "WebSockets the server holds open at once (0: no limit)")
@@ -60,7 +61,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	for _, f := range []struct {
 		name string
 		v    time.Duration
-	}{{"read-timeout", *readTimeout}, {"idle-timeout", *idleTimeout}, {"drain", *drain}, {"lease", *lease}} {
+	}{{"read-timeout", *readTimeout}, {"idle-timeout", *idleTimeout}, {"ready-wait", *readyWait}, {"drain", *drain}, {"lease", *lease}} {
 		if f.v <= 0 {
 			return usageError(stderr, "serve", "--%s must be above 0, not %s", f.name, f.v)
 		}
@@ -74,7 +75,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	srv, err := server.New(ctx, st, server.Options{BotDelay: *botDelay, AwayDelay: *awayDelay, AddrRate: *addrRate,
+	srv, err := server.New(ctx, st, server.Options{BotDelay: *botDelay, AwayDelay: *awayDelay, ReadyWait: *readyWait, AddrRate: *addrRate,
 		AddrConns: *addrConns, MaxConns: *maxConns, ReadTimeout: *readTimeout, IdleTimeout: *idleTimeout,
 		TablesPerHour: *tablesPerHour, SignUpsPerHour: *signupsPerHour, HTTPS: *https, MaxTables: *maxTables, OverloadLag: *overloadLag, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
 		Logger: log, Static: web.FS(), Cluster: storeName(*db) == "postgresql", LeaseTTL: *lease})

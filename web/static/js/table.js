@@ -400,7 +400,7 @@ function show(m, fresh, done) {
   }
   if (m.next_table && m.seat >= 0 && !app.followed) {
     app.followed = true;
-    follow(m.next_table);
+    follow(m.next_table, m.next_by == null ? -1 : m.next_by);
     return;
   }
   if (m === app.latest) app.pending = false;
