@@ -591,7 +591,7 @@ function showResult(el, r) {
   el.classList.toggle('fair-bad', !r.ok);
   el.classList.remove('fair-off');
   el.textContent = !r.ok ? TEXT.bad + r.problems.concat(r.warnings || []).join('; ') : warned ? TEXT.warn + r.warnings.join('; ') : TEXT.ok;
-  el.title = r.checks.concat(r.seed ? ['seed ' + r.seed] : []).join('\n');
+  el.dataset.checks = r.checks.concat(r.seed ? ['seed ' + r.seed] : []).join('\n'); // for tools and tests: English, so not a tooltip
   el.dataset.verified = !r.ok ? 'bad' : warned ? 'warn' : 'ok';
 }
 
