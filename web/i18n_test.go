@@ -144,6 +144,8 @@ func (s *site) checkLanguage(lang, where string, english []string, shot bool) {
 			for _, c := range codes {
 				prose = strings.ReplaceAll(prose, c, " ")
 			}
+			// Nor are rule IDs (PW-PLAY-2), the same in every language.
+			prose = regexp.MustCompile(`\b(?:C|AP|TP|PW)(?:-[A-Z]+)*-\d+\b`).ReplaceAllString(prose, " ")
 			words := englishWords(t, lang)
 			seen := map[string]bool{}
 			for _, w := range regexp.MustCompile(`\p{L}{4,}`).FindAllString(prose, -1) {
