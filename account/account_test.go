@@ -26,7 +26,7 @@ func TestCheckName(t *testing.T) {
 		{"a--b", "", "", false},
 		{"ada!", "", "", false},
 		{"ada\u200b", "", "", false}, // zero-width space
-		{"\u0301ab", "", "", false},   // a mark first
+		{"\u0301ab", "", "", false},  // a mark first
 		{"ab\xff", "", "", false},
 	} {
 		display, key, err := CheckName(c.in)

@@ -131,10 +131,10 @@ type Report struct {
 	// The server's memory with every client connected, at the end of
 	// play (before the clients leave), and before the run: live heap,
 	// goroutine stacks, and resident memory.
-	Loaded      ServerMemory `json:"server_loaded"`
-	Unloaded    ServerMemory `json:"server_unloaded"`
-	Elapsed     time.Duration  `json:"elapsed_ns"`
-	Setup       time.Duration  `json:"setup_ns"` // creating the tables and joining their seats, before play
+	Loaded   ServerMemory  `json:"server_loaded"`
+	Unloaded ServerMemory  `json:"server_unloaded"`
+	Elapsed  time.Duration `json:"elapsed_ns"`
+	Setup    time.Duration `json:"setup_ns"` // creating the tables and joining their seats, before play
 	// Seen is, per table, the highest event number any of its clients was
 	// told of: after a crash the table's log must hold at least that many.
 	Seen map[string]int `json:"-"`

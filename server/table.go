@@ -24,20 +24,20 @@ type table struct {
 	id   string
 	game *pitch.Game
 
-	mu     sync.Mutex
+	mu sync.Mutex
 	// ratings: what the finished rated match did to each account's
 	// rating (rate), nil until then.
 	ratings []ratingChangeJSON
-	info   *store.Table
-	match  *pitch.Match
-	seq    int       // events in the log
-	bots   []bot.Bot // per seat; nil for humans
-	conns  map[*conn]struct{}
-	online [pitch.MaxSeats]int  // live connections per seat
-	away   [pitch.MaxSeats]bool // a bot is playing for this human seat
-	timer  *time.Timer
-	gen    int       // counts schedule calls: a timer set before the last one does nothing
-	chat   []chatMsg // the last lines of table talk
+	info    *store.Table
+	match   *pitch.Match
+	seq     int       // events in the log
+	bots    []bot.Bot // per seat; nil for humans
+	conns   map[*conn]struct{}
+	online  [pitch.MaxSeats]int  // live connections per seat
+	away    [pitch.MaxSeats]bool // a bot is playing for this human seat
+	timer   *time.Timer
+	gen     int       // counts schedule calls: a timer set before the last one does nothing
+	chat    []chatMsg // the last lines of table talk
 	// rematch serializes starting the next match (handleRematch).
 	rematch sync.Mutex
 	// deadline is when the turn timer of event deadlineSeq runs out: zero

@@ -147,4 +147,3 @@ func listAccounts(ctx context.Context, st store.Store, stdout, stderr io.Writer)
 	fmt.Fprintf(stderr, "%d accounts\n", len(list))
 	return 0
 }
-
