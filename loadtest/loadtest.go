@@ -256,7 +256,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	wg.Wait()
 	rep.Elapsed = time.Since(start)
 	probe.Stop()
-	r.mu.Lock() // the probe, if it ran, is done with rep
+	r.mu.Lock()
+	//lint:ignore SA2001 a barrier: once the lock is had, the probe, if it ran, is done with rep
 	r.mu.Unlock()
 
 	sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
