@@ -37,6 +37,10 @@ type eventData struct {
 	Tables  [][]string  `json:"tables"`
 	Started []time.Time `json:"started"`
 	EndsAt  []time.Time `json:"ends_at"`
+	// Deals holds, per round of a duplicate event, the deals every table
+	// of the round plays: secrets drawn and committed to when the round
+	// began (duplicate.go). Never sent to a client.
+	Deals [][]storedShared `json:"deals,omitempty"`
 }
 
 // liveEvent is an event in memory. mu guards rec and d.
@@ -57,6 +61,7 @@ type tableRound struct {
 	round, index int
 	hands        int          // the round ends after this many hands (0: not by hands)
 	endsAt       atomic.Int64 // Unix nanoseconds when the round's time is up (0: no clock)
+	shared       []sharedDeal // a duplicate round's deals, by hand (nil: the table draws its own)
 }
 
 // ends reports whether the round ends at a table with hands finished
@@ -114,6 +119,7 @@ func (e *liveEvent) addRound(r int) []*tableRound {
 		if r < len(e.d.EndsAt) && !e.d.EndsAt[r].IsZero() {
 			ref.endsAt.Store(e.d.EndsAt[r].UnixNano())
 		}
+		ref.shared = e.sharedDeals(r)
 		refs = append(refs, ref)
 	}
 	e.rounds = append(e.rounds, refs)
@@ -343,6 +349,13 @@ func (s *Server) startRound(ctx context.Context, e *liveEvent) ([]*store.Table, 
 	}
 	r := len(ev.Rounds) - 1
 	now := time.Now().UTC().Truncate(time.Millisecond)
+	if ev.Settings.Movement == event.Duplicate {
+		// Committed to before any table of the round exists.
+		for len(e.d.Deals) < r {
+			e.d.Deals = append(e.d.Deals, nil)
+		}
+		e.d.Deals = append(e.d.Deals, drawShared(ev.Settings.Hands, now))
+	}
 	var infos []*store.Table
 	var ids []string
 	for _, tab := range round.Tables {
@@ -355,9 +368,10 @@ func (s *Server) startRound(ctx context.Context, e *liveEvent) ([]*store.Table, 
 		info := &store.Table{ID: randomString(12), Variant: g.Variant.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
 			Created: now}
 		if ev.Settings.Movement == event.Duplicate {
-			// The same deals in the same order at every table of this
-			// size: dealt from one seed, not from fair deals.
-			info.Seed, info.FairDeals = ev.DealSeed(r, len(tab.Seats)), false
+			// The same first dealer at every table of this size; the
+			// same deals in the same order from the round's shared
+			// commitments (duplicate.go).
+			info.Seed = ev.DealSeed(r, len(tab.Seats))
 		}
 		for seat, id := range tab.Seats {
 			st := store.Seat{Seat: seat, Kind: "bot", Level: ev.Settings.Bots}

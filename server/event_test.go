@@ -32,7 +32,8 @@ type evWire struct {
 		Joined int    `json:"joined"`
 		Left   int    `json:"left"`
 	} `json:"entries"`
-	Rounds [][]struct {
+	Commitments [][]string `json:"commitments"`
+	Rounds      [][]struct {
 		Table string `json:"table"`
 		Seats []struct {
 			Entry int    `json:"entry"`
@@ -417,6 +418,38 @@ func TestEventDuplicate(t *testing.T) {
 			// 2 hands, or 1 if the match ended (a moon) after it.
 			if n := len(deals[ti]); n != 2 && (n != 1 || tab.Result.Winner == nil) {
 				t.Fatalf("table %d played %d hands, want 2", ti+1, n)
+			}
+		}
+		// One fair-deal commitment per deal, shared by every table and
+		// published when the round began: each table's hand d is dealt
+		// from it, and its record verifies as any fair deal does (the
+		// check of pitch verify).
+		if len(e.Commitments) != 1 || len(e.Commitments[0]) != 2 {
+			t.Fatalf("commitments %v, want one round of 2", e.Commitments)
+		}
+		for ti, tab := range tabs {
+			hands, err := ts.st.Hands(bg, tab.Table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for d, h := range hands {
+				rec, err := pitch.ReadRecord(bytes.NewReader(h.Record))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rec.Fairness == nil {
+					t.Fatalf("table %d hand %d: no fairness object", ti+1, d+1)
+				}
+				if rep := pitch.VerifyFairness(rec); !rep.OK() {
+					t.Errorf("table %d hand %d does not verify: %v", ti+1, d+1, rep.Problems)
+				}
+				f, err := pitch.ParseFairness(rec.Fairness)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.Commitment != e.Commitments[0][d] || len(f.Contributions) != 0 {
+					t.Errorf("table %d hand %d: commitment %s with %d values, want the round's %s with none", ti+1, d+1, f.Commitment, len(f.Contributions), e.Commitments[0][d])
+				}
 			}
 		}
 		for ti := 1; ti < 3; ti++ {

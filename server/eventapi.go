@@ -73,6 +73,10 @@ type eventJSON struct {
 	// MP, at a duplicate event, holds each round's results compared on
 	// the same cards (event.Matchpoints).
 	MP [][]event.MP `json:"matchpoints,omitempty"`
+	// Commitments, at a duplicate event, holds each round's commitments
+	// to its deals, in order, published when the round began: every
+	// table of the round is dealt hand k from the k-th.
+	Commitments [][]string `json:"commitments,omitempty"`
 }
 
 type entryJSON struct {
@@ -133,6 +137,7 @@ func (e *liveEvent) view() eventJSON {
 		v.Rounds = append(v.Rounds, tabs)
 		if ev.Settings.Movement == event.Duplicate {
 			v.MP = append(v.MP, ev.Matchpoints(r))
+			v.Commitments = append(v.Commitments, e.commitments(r))
 		}
 	}
 	return v

@@ -77,7 +77,13 @@ type storedPending struct {
 // commitment is published: a restart deals from it. The lock must be held.
 func (t *table) drawPending(hand int) error {
 	p := &pendingDeal{hand: hand, committedAt: time.Now().UTC().Truncate(time.Microsecond), contribs: map[int]pitch.Contribution{}}
-	_, _ = rand.Read(p.secret[:]) // never fails (it would crash the program rather than return an error)
+	if d, ok := t.round.sharedDeal(hand); ok {
+		// A duplicate round's table: the deal every table of the round
+		// plays, committed to when the round began (duplicate.go).
+		p.secret, p.committedAt = d.secret, d.at
+	} else {
+		_, _ = rand.Read(p.secret[:]) // never fails (it would crash the program rather than return an error)
+	}
 	c := pitch.FairCommitment(p.secret)
 	p.commitment = hex.EncodeToString(c[:])
 	if err := t.savePending(p); err != nil {
@@ -205,6 +211,9 @@ func (t *table) dealWith(f *pitch.Fairness) error {
 func (t *table) allContributed() bool {
 	if t.pending == nil {
 		return false
+	}
+	if t.round.sharesDeals() {
+		return true // a duplicate round's deal takes no values: dealt at once
 	}
 	for _, s := range t.info.Seats {
 		if _, ok := t.pending.contribs[s.Seat]; s.Kind == "human" && !ok {
@@ -343,6 +352,10 @@ func (t *table) contribute(seat int, commitment, value string) error {
 	if t.pending == nil || t.over() {
 		return errorf(Conflict, op, "no deal awaits contributions at this table").with("no_deal_pending", nil)
 	}
+	if t.round.sharesDeals() {
+		return errorf(Conflict, op, "this table plays the deals of a duplicate round, the same at every table and committed to when the round began: it takes no values").
+			with("shared_deals", nil)
+	}
 	p := t.pending
 	for _, done := range []*pitch.Fairness{t.dealt, t.lastFair} {
 		if done != nil && strings.EqualFold(commitment, done.Commitment) {
@@ -419,6 +432,9 @@ type fairNextJSON struct {
 	CommittedAt string `json:"committed_at"`
 	Dealer      int    `json:"dealer"` // the seat that deals it, bound to the commitment
 	Contributed []int  `json:"contributed"`
+	// Shared: the deal of a duplicate round, the same commitment at
+	// every table of the round; the pages send no values.
+	Shared bool `json:"shared,omitempty"`
 }
 
 type fairHandJSON struct {
@@ -441,7 +457,7 @@ func (t *table) fairState() *fairJSON {
 	out := &fairJSON{Dealing: t.match.AwaitingDeal() && !t.over()}
 	if p := t.pending; p != nil && !t.over() {
 		n := &fairNextJSON{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedAt.Format(pitch.FairTimeFormat),
-			Dealer: t.match.NextDealer(), Contributed: []int{}}
+			Dealer: t.match.NextDealer(), Contributed: []int{}, Shared: t.round.sharesDeals()}
 		if t.misbehave().ShiftDealer {
 			n.Dealer = (n.Dealer + 1) % t.game.Seats()
 		}

@@ -341,6 +341,7 @@ type fairWire struct {
 		Commitment  string `json:"commitment"`
 		CommittedAt string `json:"committed_at"`
 		Contributed []int  `json:"contributed"`
+		Shared      bool   `json:"shared"`
 	} `json:"next"`
 	Hand *struct {
 		Hand       int    `json:"hand"`
@@ -708,7 +709,7 @@ func (h *hub) handle(dv delivery) {
 // contribute sends c's random value for a new commitment, as the browser
 // page does, and remembers it.
 func (c *client) contribute(m *wire) {
-	if c.seat < 0 || c.quiet || c.h.noContribute || m.Fair == nil || m.Fair.Next == nil || slices.Contains(m.Fair.Next.Contributed, c.seat) {
+	if c.seat < 0 || c.quiet || c.h.noContribute || m.Fair == nil || m.Fair.Next == nil || m.Fair.Next.Shared || slices.Contains(m.Fair.Next.Contributed, c.seat) {
 		return
 	}
 	if c.contributed == nil {

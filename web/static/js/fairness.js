@@ -13,6 +13,7 @@ export const TEXT = {
   commitment: 'commitment:',
   dealing: 'Shuffling: waiting for the players’ random values…',
   sent: 'Your random value is in.',
+  shared: 'A duplicate round’s deal: the same commitment at every table, published when the round began; no random values are taken.',
   thisHand: 'Hand in play',
   secret: 'Secret revealed:',
   copy: 'Copy',
@@ -87,6 +88,7 @@ const CATALOG = {
     commitment: 'fair.commitment',
     dealing: 'fair.dealing',
     sent: 'fair.sent',
+    shared: 'fair.shared',
     thisHand: 'fair.thisHand',
     secret: 'fair.secret',
     copy: 'fair.copy',
@@ -554,7 +556,7 @@ export function onFairState(id, m, send) {
     if (m.seat >= 0 && !mine.value && mine.seat !== m.seat) { mine.seat = m.seat; dirty = true; }
     if (m.seat >= 0 && f.next.contributed.includes(m.seat)) {
       if (mine.value && !mine.acked) { mine.acked = true; dirty = true; }
-    } else if (m.seat >= 0 && !m.match_over && (!mine.value || m.fresh)) {
+    } else if (m.seat >= 0 && !m.match_over && !f.next.shared && (!mine.value || m.fresh)) { // a shared deal (duplicate) takes none
       if (!mine.value) {
         const v = new Uint8Array(32);
         crypto.getRandomValues(v);
@@ -695,6 +697,7 @@ export function renderFair(box, m, id) {
     parts.push(copyable((f.dealing ? TEXT.handN + f.next.hand : TEXT.nextDeal) + dealer + ', ' + TEXT.commitment, f.next.commitment, 'next'));
     if (f.dealing) parts.push(Object.assign(document.createElement('p'), { className: 'hint fair-dealing', textContent: TEXT.dealing }));
     if (m.seat >= 0 && f.next.contributed.includes(m.seat)) parts.push(Object.assign(document.createElement('p'), { className: 'hint', textContent: TEXT.sent }));
+    if (f.next.shared) parts.push(Object.assign(document.createElement('p'), { className: 'hint fair-shared', textContent: TEXT.shared }));
   }
   if (f.hand) parts.push(copyable(TEXT.thisHand + ' (' + TEXT.handN.toLowerCase() + f.hand.hand + '), ' + TEXT.commitment, f.hand.commitment, 'hand'));
   if (f.last) parts.push(copyable(TEXT.handN + f.last.hand + ' · ' + TEXT.secret, f.last.secret, 'secret'));
