@@ -60,6 +60,9 @@ type Event struct {
 	Seed     uint64   `json:"seed"`
 	Entries  []Entry  `json:"entries"`
 	Rounds   []Round  `json:"rounds"`
+	// Closed: a solo event takes no more players (Close); it is over once
+	// every table that began has finished.
+	Closed bool `json:"closed,omitempty"`
 }
 
 // Errors of the event's steps.
@@ -69,6 +72,9 @@ var (
 	ErrNoPlayers  = errors.New("nobody has joined the event yet")
 	ErrFull       = fmt.Errorf("the event is full: at most %d people", MaxPlayers)
 	ErrNoSuchSeat = errors.New("no such table or seat in this round")
+	ErrNotSolo    = errors.New("this is not a solo event: the host seats every round")
+	ErrPlayed     = errors.New("you have played this event already: one try each")
+	ErrClosed     = errors.New("the event is closed: it takes no more players")
 )
 
 // New starts an event with checked settings s.
@@ -82,12 +88,73 @@ func New(s Settings, seed uint64) (*Event, error) {
 // Over reports whether every round has been played.
 func (e *Event) Over() bool {
 	n := len(e.Rounds)
-	return n == e.Settings.Rounds && e.Rounds[n-1].Done()
+	return n == e.Settings.Rounds && e.Rounds[n-1].Done() && (e.Closed || !e.Settings.Solo)
+}
+
+// RoundOver reports whether round r is over: every table has its result
+// (and, at a solo event, the event is closed, so no table will begin).
+// Until then a duplicate round's cards and replays are not shown to
+// anyone but the table that plays them.
+func (e *Event) RoundOver(r int) bool {
+	if r < 0 || r >= len(e.Rounds) {
+		return false
+	}
+	return e.Rounds[r].Done() && (e.Closed || !e.Settings.Solo)
+}
+
+// Sit gives entry i of a solo event their table: the round's deals, alone
+// with bots at the other seats (seat 0 theirs). It returns the table's
+// index. One table each: a second is refused (ErrPlayed).
+func (e *Event) Sit(i int) (int, error) {
+	switch {
+	case !e.Settings.Solo:
+		return 0, ErrNotSolo
+	case e.Closed:
+		return 0, ErrClosed
+	case len(e.Rounds) == 0:
+		return 0, errors.New("the event has not opened yet: the host opens it")
+	case i < 0 || i >= len(e.Entries):
+		return 0, fmt.Errorf("no entry %d: entries are 0 to %d", i, len(e.Entries)-1)
+	case e.Entries[i].Left >= 0:
+		return 0, fmt.Errorf("%s has left the event", e.Entries[i].Name)
+	}
+	if _, _, ok := e.Seated(i); ok {
+		return 0, ErrPlayed
+	}
+	seats := make([]int, e.Settings.SoloSize())
+	for s := range seats {
+		seats[s] = Bot
+	}
+	seats[0] = i
+	r := &e.Rounds[0]
+	r.Tables = append(r.Tables, Table{Seats: seats})
+	return len(r.Tables) - 1, nil
+}
+
+// Close stops a solo event from taking more players: it is over once the
+// tables that began have finished.
+func (e *Event) Close() error {
+	if !e.Settings.Solo {
+		return ErrNotSolo
+	}
+	e.Closed = true
+	return nil
 }
 
 // Join adds a person, who plays from the next round to be seated, and
 // returns their entry number.
 func (e *Event) Join(name string) (int, error) {
+	if e.Settings.Solo {
+		// Everyone plays the one round, whenever they like.
+		if e.Closed {
+			return 0, ErrClosed
+		}
+		if len(e.Entries) >= MaxSolo {
+			return 0, fmt.Errorf("the event is full: at most %d people", MaxSolo)
+		}
+		e.Entries = append(e.Entries, Entry{Name: name, Left: -1})
+		return len(e.Entries) - 1, nil
+	}
 	if len(e.Rounds) == e.Settings.Rounds {
 		return 0, fmt.Errorf("%w: every round has been seated", ErrOver)
 	}
@@ -169,11 +236,13 @@ func (e *Event) NextRound() (*Round, error) {
 		return nil, ErrRoundOpen
 	}
 	ids := e.entrants(r)
-	if len(ids) == 0 {
+	if len(ids) == 0 && !e.Settings.Solo {
 		return nil, ErrNoPlayers
 	}
 	var tables []Table
 	switch {
+	case e.Settings.Solo:
+		tables = []Table{} // each person's table begins when they sit (Sit)
 	case e.Settings.Movement == Progressive && r > 0:
 		tables = e.progress(r, ids)
 	case e.Settings.Movement == Progressive:

@@ -595,3 +595,86 @@ func TestLateJoinerTakesBotPlace(t *testing.T) {
 		t.Errorf("%d seats differ with the latecomer: %v vs %v; want 1", diff, with, without)
 	}
 }
+
+// TestSolo: a solo duplicate event seats each person alone at seat 0 of
+// their own table of bots, one table each, whenever they come; results
+// are compared with everyone's at seat 0 (matchpoints checked against a
+// count by hand over every pair); the event is over once closed and
+// every table has finished.
+func TestSolo(t *testing.T) {
+	s := settings(t, Settings{Variant: "auction", Options: map[string]json.RawMessage{"players": json.RawMessage("5")}, Rounds: 1, End: EndHands, Hands: 3,
+		Movement: Duplicate, Solo: true, Bots: "hard"})
+	if bad := (Settings{Variant: "ten-point", Rounds: 2, End: EndHands, Hands: 3, Movement: Duplicate, Solo: true}); bad.Check() == nil {
+		t.Error("a solo event of 2 rounds was accepted")
+	}
+	e, err := New(s, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := e.Join("A")
+	if _, err := e.Sit(a); err == nil {
+		t.Error("sat before the event opened")
+	}
+	if _, err := e.NextRound(); err != nil {
+		t.Fatalf("opening a solo event with one person: %v", err)
+	}
+	b, _ := e.Join("B")
+	c, _ := e.Join("C")
+	late, _ := e.Join("Late") // joins, never plays: not in the standings
+	deltas := map[int][][]int{a: {{2, 0, 1, 0, 0}, {-3, 1, 0, 0, 1}, {1, 0, 0, 2, 0}},
+		b: {{2, 1, 0, 0, 0}, {0, 0, 0, 1, 1}, {4, 0, 0, 0, 0}},
+		c: {{0, 1, 1, 1, 0}, {-3, 0, 1, 1, 0}}} // C's table ended after 2 hands
+	for _, who := range []int{a, b, c} {
+		ti, err := e.Sit(who)
+		if err != nil {
+			t.Fatalf("Sit(%d): %v", who, err)
+		}
+		tab := e.Rounds[0].Tables[ti]
+		if len(tab.Seats) != 5 || tab.Seats[0] != who || slices.ContainsFunc(tab.Seats[1:], func(x int) bool { return x != Bot }) {
+			t.Fatalf("%d's table %v, want them at seat 0 with 4 bots", who, tab.Seats)
+		}
+		if _, err := e.Sit(who); err != ErrPlayed {
+			t.Errorf("a second try: %v, want %v", err, ErrPlayed)
+		}
+		if err := e.Record(0, ti, Result{Scores: make([]int, 5), Hands: deltas[who]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e.Over() || e.RoundOver(0) {
+		t.Error("over before it was closed")
+	}
+	// By hand: deal 1, seat 0: A 2, B 2, C 0 → A 1 tie +2 beats C = 3 of 4.
+	// Deal 2: A -3, B 0, C -3 → A ties C: 1 of 4; B beats both: 4; C 1.
+	// Deal 3 only A and B: A 1 < B 4 → A 0 of 2, B 2 of 2.
+	want := map[int][]float64{a: {75, 25, 0}, b: {75, 100, 100}, c: {0, 25}}
+	got := map[int][]float64{}
+	for _, m := range e.Matchpoints(0) {
+		if m.Seat == 0 {
+			got[m.Entry] = append(got[m.Entry], m.Percent)
+		}
+	}
+	for who, w := range want {
+		if !slices.Equal(got[who], w) {
+			t.Errorf("entry %d: %v, want %v", who, got[who], w)
+		}
+	}
+	st := e.Standings()
+	if len(st) != 3 || st[0].Entry != b || st[1].Entry != a || st[2].Entry != c {
+		t.Fatalf("standings %+v, want B, A, C (Late never played)", st)
+	}
+	if math.Abs(st[1].Percent-100.0/3) > 1e-9 || st[2].Percent != 12.5 {
+		t.Errorf("A %.3f%%, C %.3f%%: want 33.333, 12.5", st[1].Percent, st[2].Percent)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !e.Over() || !e.RoundOver(0) {
+		t.Error("closed with every table done, but not over")
+	}
+	if _, err := e.Sit(late); err != ErrClosed {
+		t.Errorf("sitting after the close: %v, want %v", err, ErrClosed)
+	}
+	if _, err := e.Join("After"); err != ErrClosed {
+		t.Errorf("joining after the close: %v, want %v", err, ErrClosed)
+	}
+}

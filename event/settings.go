@@ -45,6 +45,7 @@ const (
 	MaxHands   = 50
 	MaxMinutes = 240
 	MaxPlayers = 400
+	MaxSolo    = 100000 // people at a solo event (each plays alone)
 )
 
 // Settings are what the host chooses for an event.
@@ -66,6 +67,10 @@ type Settings struct {
 	// Bots is the level of the bots that fill gaps and replace leavers
 	// (easy, medium, hard or expert; default medium).
 	Bots string `json:"bots,omitempty"`
+	// Solo (duplicate, one round): each person plays the round's deals
+	// alone, with bots at the other seats, whenever they like until the
+	// event is closed, and is compared with everyone who played them.
+	Solo bool `json:"solo,omitempty"`
 }
 
 // Check validates s and fills its defaults (bots medium). The error says
@@ -104,6 +109,9 @@ func (s *Settings) Check() error {
 	default:
 		return fmt.Errorf("the movement is %q, %q or %q, not %q", Progressive, Mixed, Duplicate, s.Movement)
 	}
+	if s.Solo && (s.Movement != Duplicate || s.Rounds != 1) {
+		return fmt.Errorf("a solo event is a duplicate event (movement %q) of one round, not %q of %d", Duplicate, s.Movement, s.Rounds)
+	}
 	switch s.Bots {
 	case "":
 		s.Bots = "medium"
@@ -137,6 +145,16 @@ func (s *Settings) Game(seats int) (*pitch.Game, error) {
 	o := g.Options
 	return pitch.NewGame(pitch.Auction, pitch.WithTarget(o.Target), pitch.WithPlayers(seats),
 		pitch.WithPartnerships(o.Partnerships), pitch.WithLowToHolder(o.LowToHolder))
+}
+
+// SoloSize is the size of a solo event's tables (Check first): the
+// game's, or at auction the "players" option's (3 to 7; default 4).
+func (s *Settings) SoloSize() int {
+	g := s.base()
+	if g.Variant == pitch.Auction && !g.Options.Partnerships {
+		return s.TableSizes(max(3, g.Options.Players))[0]
+	}
+	return g.Seats()
 }
 
 // Teams reports whether the game has fixed partnerships (ten-point;

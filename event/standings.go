@@ -127,10 +127,19 @@ func (e *Event) Standings() []Standing {
 			}
 		}
 	}
+	seated := map[int]bool{} // solo: the entries who have a table
+	if e.Settings.Solo && len(e.Rounds) > 0 {
+		for _, t := range e.Rounds[0].Tables {
+			seated[t.Seats[0]] = true
+		}
+	}
 	st := make([]Standing, 0, len(e.Entries))
 	for i, en := range e.Entries {
 		if e.removed(i) || en.Joined >= len(e.Rounds) {
 			continue
+		}
+		if e.Settings.Solo && !seated[i] {
+			continue // joined, not yet played
 		}
 		s := Standing{Entry: i, Name: en.Name, Left: en.Left >= 0}
 		first := true
@@ -237,31 +246,34 @@ func (e *Event) Matchpoints(r int) []MP {
 				deals = max(deals, len(t.Result.Hands))
 			}
 		}
+		played := make([][]int, deals)
+		for ti, t := range tables {
+			if len(t.Seats) == size && t.Result != nil {
+				for d := range len(t.Result.Hands) {
+					played[d] = append(played[d], ti)
+				}
+			}
+		}
 		for d := range deals {
 			for seat := range size {
-				var at []int // tables that played deal d
-				for ti, t := range tables {
-					if len(t.Seats) == size && t.Result != nil && len(t.Result.Hands) > d {
-						at = append(at, ti)
-					}
-				}
+				at := played[d] // tables that played deal d
 				if len(at) < 2 {
 					continue
 				}
+				// Sorted, each result's place among the others gives
+				// how many it beats and ties (a solo event may have
+				// thousands of tables).
+				all := make([]int, len(at))
+				for k, ti := range at {
+					all[k] = tables[ti].Result.Hands[d][seat]
+				}
+				slices.Sort(all)
 				for _, ti := range at {
 					x := tables[ti].Result.Hands[d][seat]
-					m := MP{Round: r, Deal: d, Table: ti, Seat: seat, Entry: tables[ti].Seats[seat], Result: x, Max: 2 * (len(at) - 1)}
-					for _, tj := range at {
-						if tj == ti {
-							continue
-						}
-						switch y := tables[tj].Result.Hands[d][seat]; {
-						case x > y:
-							m.Points += 2
-						case x == y:
-							m.Points++
-						}
-					}
+					below, _ := slices.BinarySearch(all, x)
+					upto, _ := slices.BinarySearch(all, x+1)
+					m := MP{Round: r, Deal: d, Table: ti, Seat: seat, Entry: tables[ti].Seats[seat], Result: x, Max: 2 * (len(at) - 1),
+						Points: 2*below + (upto - below - 1)}
 					m.Percent = 100 * float64(m.Points) / float64(m.Max)
 					out = append(out, m)
 				}

@@ -41,6 +41,8 @@ type eventData struct {
 	// of the round plays: secrets drawn and committed to when the round
 	// began (duplicate.go). Never sent to a client.
 	Deals [][]storedShared `json:"deals,omitempty"`
+	// Daily: a daily event's day and who each entry is (daily.go).
+	Daily *dailyData `json:"daily,omitempty"`
 }
 
 // liveEvent is an event in memory. mu guards rec and d.
@@ -112,18 +114,24 @@ func (s *Server) register(e *liveEvent) {
 func (e *liveEvent) addRound(r int) []*tableRound {
 	var refs []*tableRound
 	for i := range e.d.Tables[r] {
-		ref := &tableRound{ev: e, round: r, index: i}
-		if e.d.Event.Settings.End == event.EndHands {
-			ref.hands = e.d.Event.Settings.Hands
-		}
-		if r < len(e.d.EndsAt) && !e.d.EndsAt[r].IsZero() {
-			ref.endsAt.Store(e.d.EndsAt[r].UnixNano())
-		}
-		ref.shared = e.sharedDeals(r)
-		refs = append(refs, ref)
+		refs = append(refs, e.newRef(r, i))
 	}
 	e.rounds = append(e.rounds, refs)
 	return refs
+}
+
+// newRef makes the reference of table i of round r. The lock must be
+// held (or e not yet shared).
+func (e *liveEvent) newRef(r, i int) *tableRound {
+	ref := &tableRound{ev: e, round: r, index: i}
+	if e.d.Event.Settings.End == event.EndHands {
+		ref.hands = e.d.Event.Settings.Hands
+	}
+	if r < len(e.d.EndsAt) && !e.d.EndsAt[r].IsZero() {
+		ref.endsAt.Store(e.d.EndsAt[r].UnixNano())
+	}
+	ref.shared = e.sharedDeals(r)
+	return ref
 }
 
 // loadEvents makes every unfinished stored event live (before the tables
@@ -336,6 +344,41 @@ func seatToken(entryHash []byte, table string, seat int) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
+// makeTable stores the table tab of round r, made at now. The lock must
+// be held.
+func (s *Server) makeTable(ctx context.Context, e *liveEvent, r int, tab event.Table, now time.Time) (*store.Table, error) {
+	const op = "event table"
+	ev := e.d.Event
+	g, err := ev.Settings.Game(len(tab.Seats))
+	if err != nil {
+		return nil, internal(op, err)
+	}
+	optJSON, _ := json.Marshal(g.OptionMap())
+	info := &store.Table{ID: randomString(12), Variant: g.Variant.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
+		Created: now}
+	if ev.Settings.Movement == event.Duplicate {
+		// The same first dealer at every table of this size; the same
+		// deals in the same order from the round's shared commitments
+		// (duplicate.go).
+		info.Seed = ev.DealSeed(r, len(tab.Seats))
+	}
+	for seat, id := range tab.Seats {
+		st := store.Seat{Seat: seat, Kind: "bot", Level: ev.Settings.Bots}
+		if id != event.Bot {
+			st.Name = ev.Entries[id].Name
+			if !ev.BotPlays(id, r) {
+				st.Kind, st.Level = "human", ""
+				st.TokenHash = tokenHash(seatToken(e.d.Token[id], info.ID, seat))
+			}
+		}
+		info.Seats = append(info.Seats, st)
+	}
+	if err := s.store.CreateTable(ctx, info); err != nil {
+		return nil, unavailable(op, err)
+	}
+	return info, nil
+}
+
 // startRound seats the event's next round and makes its tables. The
 // lock must be held; the tables are loaded after it is released (see
 // handleEventStart), since loading takes each table's lock.
@@ -356,37 +399,13 @@ func (s *Server) startRound(ctx context.Context, e *liveEvent) ([]*store.Table, 
 		}
 		e.d.Deals = append(e.d.Deals, drawShared(ev.Settings.Hands, now))
 	}
-	var infos []*store.Table
-	var ids []string
+	infos := []*store.Table{}
+	ids := []string{}
 	for _, tab := range round.Tables {
-		g, err := ev.Settings.Game(len(tab.Seats))
+		info, err := s.makeTable(ctx, e, r, tab, now)
 		if err != nil {
 			e.restore(old)
-			return nil, nil, internal(op, err)
-		}
-		optJSON, _ := json.Marshal(g.OptionMap())
-		info := &store.Table{ID: randomString(12), Variant: g.Variant.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
-			Created: now}
-		if ev.Settings.Movement == event.Duplicate {
-			// The same first dealer at every table of this size; the
-			// same deals in the same order from the round's shared
-			// commitments (duplicate.go).
-			info.Seed = ev.DealSeed(r, len(tab.Seats))
-		}
-		for seat, id := range tab.Seats {
-			st := store.Seat{Seat: seat, Kind: "bot", Level: ev.Settings.Bots}
-			if id != event.Bot {
-				st.Name = ev.Entries[id].Name
-				if !ev.BotPlays(id, r) {
-					st.Kind, st.Level = "human", ""
-					st.TokenHash = tokenHash(seatToken(e.d.Token[id], info.ID, seat))
-				}
-			}
-			info.Seats = append(info.Seats, st)
-		}
-		if err := s.store.CreateTable(ctx, info); err != nil {
-			e.restore(old)
-			return nil, nil, unavailable(op, err)
+			return nil, nil, err
 		}
 		infos = append(infos, info)
 		ids = append(ids, info.ID)

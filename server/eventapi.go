@@ -140,6 +140,7 @@ func (e *liveEvent) view() eventJSON {
 			v.Commitments = append(v.Commitments, e.commitments(r))
 		}
 	}
+	e.hideUnplayed(&v)
 	return v
 }
 
@@ -404,4 +405,7 @@ func (s *Server) eventRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/events/{id}/extend", s.handleEventExtend)
 	mux.HandleFunc("GET /api/events/{id}/standings.csv", s.handleEventCSV)
 	mux.HandleFunc("GET /api/events/{id}/qr.svg", s.handleEventQR)
+	mux.HandleFunc("POST /api/events/{id}/play", s.handleEventPlay)
+	mux.HandleFunc("POST /api/events/{id}/close", s.handleEventClose)
+	mux.HandleFunc("GET /api/events/{id}/deals/{round}/{deal}", s.handleEventDeal)
 }

@@ -106,10 +106,18 @@ type Options struct {
 	// (default DefaultLeaseTTL): a process that dies has its tables taken
 	// over within about this long.
 	LeaseTTL time.Duration
+	// DailyDeals and DailyBots are the deals and the bots' level of the
+	// daily events (defaults DefaultDailyDeals, DefaultDailyBots).
+	DailyDeals int
+	DailyBots  string
+	// Clock is the time of day the daily events follow; nil: time.Now.
+	// For the tests' days.
+	Clock func() time.Time
 }
 
 // Server serves the API, the WebSocket play and the UI.
 type Server struct {
+	dailyMu sync.Mutex // finding or opening a daily event (daily.go)
 	store   store.Store
 	opts    Options
 	log     *slog.Logger
@@ -399,6 +407,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/account/passkey/signin/begin", s.handlePasskeySignInBegin)
 	mux.HandleFunc("POST /api/account/passkey/signin/finish", s.handlePasskeySignInFinish)
 	s.eventRoutes(mux)
+	s.dailyRoutes(mux)
 	mux.HandleFunc("GET /api/health", s.handleHealth)
 	if s.opts.Static != nil {
 		files := http.FileServerFS(s.opts.Static)
@@ -417,9 +426,11 @@ func (s *Server) Handler() http.Handler {
 			_, _ = w.Write(bytes.Replace(page, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1))
 		}
 		mux.HandleFunc("GET /t/{id}", index)
-		mux.HandleFunc("GET /e/{id}", index)       // an event (js/event.js)
-		mux.HandleFunc("GET /e/{id}/board", index) // its board
-		mux.HandleFunc("GET /events/new", index)   // a new event's form
+		mux.HandleFunc("GET /e/{id}", index)                      // an event (js/event.js)
+		mux.HandleFunc("GET /e/{id}/board", index)                // its board
+		mux.HandleFunc("GET /e/{id}/deals/{round}/{deal}", index) // a duplicate deal's results (js/daily.js)
+		mux.HandleFunc("GET /daily", index)                       // the daily deals (js/daily.js)
+		mux.HandleFunc("GET /events/new", index)                  // a new event's form
 		mux.HandleFunc("GET /history", index)
 		mux.HandleFunc("GET /account", index)
 		mux.HandleFunc("GET /reset", index)
