@@ -164,17 +164,15 @@ func TestBotPanicDoesNotStopTheServer(t *testing.T) {
 // view), with every other message in order. Other messages are bounded:
 // a client that lets too many pile up is dropped.
 func TestSlowClientSkipsToNewestState(t *testing.T) {
-	c := newConn(nil, "test")
+	c := newConn(nil, nil, nil, "test")
 	for i := range 100 {
 		c.sendState(stateMsg{Type: "state", Seq: i})
 		if i == 40 || i == 60 {
 			c.sendJSON(errorMsg{Type: "error", Message: fmt.Sprint("refused at ", i)})
 		}
 	}
-	select {
-	case <-c.done:
+	if c.isEnding() {
 		t.Fatal("a client behind on states was dropped")
-	default:
 	}
 	var got []string
 	for _, m := range c.take() {
@@ -199,15 +197,11 @@ func TestSlowClientSkipsToNewestState(t *testing.T) {
 	for range sendBuffer {
 		c.sendJSON(errorMsg{Type: "error", Message: "no"})
 	}
-	select {
-	case <-c.done:
+	if c.isEnding() {
 		t.Fatalf("dropped at %d queued errors, the limit is %d", sendBuffer, sendBuffer)
-	default:
 	}
 	c.sendJSON(errorMsg{Type: "error", Message: "one too many"})
-	select {
-	case <-c.done:
-	default:
+	if !c.isEnding() {
 		t.Errorf("a client with %d errors waiting was kept", sendBuffer+1)
 	}
 }

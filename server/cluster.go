@@ -887,11 +887,7 @@ func (s *Server) onServerNote(t *table, text string) {
 		if len(t.chat) > chatKept {
 			t.chat = t.chat[len(t.chat)-chatKept:]
 		}
-		for o := range t.conns {
-			if o.seat >= 0 {
-				o.sendJSON(*m.Chat)
-			}
-		}
+		t.sendChat(*m.Chat)
 	}
 }
 

@@ -55,7 +55,7 @@ func fuzzTable(tb testing.TB) (*Server, *table, *conn) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c := newConn(nil, "fuzz")
+	c := newConn(nil, nil, nil, "fuzz")
 	c.seat = 1
 	return srv, t, c
 }
@@ -167,4 +167,21 @@ func FuzzHTTP(f *testing.F) {
 			tt.Fatalf("%s %s: no security headers", method, path)
 		}
 	})
+}
+
+// take returns the messages queued for a connection without a socket
+// and empties its queue.
+func (c *conn) take() []outMsg {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	q := c.queue
+	c.queue = nil
+	return q
+}
+
+// isEnding reports whether the connection has been told to end.
+func (c *conn) isEnding() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ending
 }

@@ -555,11 +555,22 @@ func discardRule(kind string, must, pool pitch.CardSet, k int) string {
 	return fmt.Sprintf("%s %d cards: all of %s, and %d of %s", kind, n, must, k, pool)
 }
 
-// broadcast sends every connection its own state. The lock must be held.
+// broadcast sends every connection its own state: each seat's state (and
+// the spectators') is encoded once, and its bytes are shared by the
+// connections that see it. The lock must be held.
 func (t *table) broadcast() {
 	t.announce()
+	var enc [pitch.MaxSeats + 1][]byte
 	for c := range t.conns {
-		c.sendState(t.stateFor(c.seat))
+		b := enc[c.seat+1]
+		if b == nil {
+			var err error
+			if b, err = json.Marshal(t.stateFor(c.seat)); err != nil {
+				continue
+			}
+			enc[c.seat+1] = b
+		}
+		c.queueState(b)
 	}
 }
 

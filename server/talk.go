@@ -174,12 +174,22 @@ func (c *conn) chat(t *table, text string) {
 	if len(t.chat) > chatKept {
 		t.chat = t.chat[len(t.chat)-chatKept:]
 	}
+	t.sendChat(m)
+	t.tell(serverNote{Type: "chat", Chat: &m}) // to the other processes' connections
+}
+
+// sendChat sends a line of table talk to the seated connections here,
+// encoded once. The lock must be held.
+func (t *table) sendChat(m chatMsg) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return
+	}
 	for o := range t.conns {
 		if o.seat >= 0 {
-			o.sendJSON(m)
+			o.sendRaw(b)
 		}
 	}
-	t.tell(serverNote{Type: "chat", Chat: &m}) // to the other processes' connections
 }
 
 // checkChat says what is wrong with a line of table talk (a code and the

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -19,23 +20,33 @@ import (
 )
 
 // conn is one WebSocket connection to a table, for a seat or a spectator.
+// It has one goroutine of its own, the reader (serve). What is queued for
+// it is written by a goroutine started for each burst of messages (flush),
+// which ends once the queue is empty, and a timer pings it: an idle
+// connection holds no writer goroutine, no buffer of what was last sent,
+// and none of the HTTP server's request state (docs/performance.md).
 type conn struct {
 	ws   *websocket.Conn
-	nc   net.Conn // the connection under ws, to cut it when a drain runs out
-	seat int      // -1 for a spectator
-	addr string   // the client's address, for the rate limit
+	nc   net.Conn   // the connection under ws, to cut it when a drain runs out
+	out  *coalescer // under ws's writes: a burst goes out in one write
+	seat int        // -1 for a spectator
+	addr string     // the client's address, for the rate limit
 
-	mu    sync.Mutex
-	queue []outMsg      // messages not yet written, in order
-	wake  chan struct{} // (capacity 1) the writer has something to write
-	once  sync.Once
-	done  chan struct{} // closed when the connection is to end
-	// Set once, before done is closed: how the connection ends.
+	ping   time.Duration
+	pinger *time.Timer // the next ping
+
+	mu      sync.Mutex
+	queue   []outMsg // messages not yet written, in order
+	writing bool     // a flush goroutine runs: it writes what is queued
+	// Set once, under mu, when the connection is to end (ending): how
+	// it ends. Nothing is queued after.
+	ending bool
 	code   websocket.StatusCode
 	reason string
-	flush  bool        // write what is queued before closing
-	deaf   atomic.Bool // the server is draining: messages from the client are not acted on
-	chatAt time.Time   // table talk's token bucket (only the reader goroutine uses it)
+	flush  bool          // write what is queued before closing
+	closed chan struct{} // closed once the WebSocket is closed
+	deaf   atomic.Bool   // the server is draining: messages from the client are not acted on
+	chatAt time.Time     // table talk's token bucket (only the reader goroutine uses it)
 	// summary: the client shows each hand's summary and says "ready"
 	// (its hello said so; ready.go). Set before the connection joins its
 	// table.
@@ -78,17 +89,35 @@ const (
 func (c *conn) close() { c.closeWith(statusGoingAway, "", false) }
 
 // closeWith ends the connection with code and reason; with flush, what is
-// queued is written first. The first call decides.
+// queued is written first, otherwise it is dropped. The first call
+// decides.
 func (c *conn) closeWith(code websocket.StatusCode, reason string, flush bool) {
-	c.once.Do(func() {
-		c.code, c.reason, c.flush = code, reason, flush
-		close(c.done)
-	})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ending {
+		return
+	}
+	c.ending, c.code, c.reason, c.flush = true, code, reason, flush
+	if !flush {
+		c.queue = nil
+	}
+	c.kick()
 }
 
-// newConn returns a connection for ws, not yet at any seat.
-func newConn(ws *websocket.Conn, addr string) *conn {
-	return &conn{ws: ws, seat: -1, addr: addr, wake: make(chan struct{}, 1), done: make(chan struct{})}
+// newConn returns a connection for ws over nc (whose writes out
+// gathers), not yet at any seat; start begins its pings.
+func newConn(ws *websocket.Conn, nc net.Conn, out *coalescer, addr string) *conn {
+	return &conn{ws: ws, nc: nc, out: out, seat: -1, addr: addr, closed: make(chan struct{})}
+}
+
+// start pings the connection every ping from now on.
+func (c *conn) start(ping time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ping = ping
+	if !c.ending {
+		c.pinger = time.AfterFunc(ping, c.pingNow)
+	}
 }
 
 // sendState queues a state message. Each is the whole view, so it replaces
@@ -99,7 +128,17 @@ func (c *conn) sendState(m stateMsg) {
 	if err != nil {
 		return
 	}
+	c.queueState(b)
+}
+
+// queueState queues an encoded state message (sendState); b may be
+// shared with other connections and is not changed.
+func (c *conn) queueState(b []byte) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ending {
+		return
+	}
 	kept := c.queue[:0]
 	for _, q := range c.queue {
 		if !q.state {
@@ -107,8 +146,7 @@ func (c *conn) sendState(m stateMsg) {
 		}
 	}
 	c.queue = append(kept, outMsg{data: b, state: true})
-	c.mu.Unlock()
-	c.notify()
+	c.kick()
 }
 
 // sendJSON queues any other message (an error). These cannot be merged,
@@ -119,38 +157,125 @@ func (c *conn) sendJSON(v any) {
 	if err != nil {
 		return
 	}
+	c.sendRaw(b)
+}
+
+// sendRaw queues an encoded message as sendJSON does; b may be shared
+// with other connections and is not changed.
+func (c *conn) sendRaw(b []byte) {
 	c.mu.Lock()
+	if c.ending {
+		c.mu.Unlock()
+		return
+	}
 	full := len(c.queue) >= sendBuffer
 	if !full {
 		c.queue = append(c.queue, outMsg{data: b})
+		c.kick()
 	}
 	c.mu.Unlock()
 	if full {
 		c.closeWith(websocket.StatusPolicyViolation, overflowReason, false)
-		return
-	}
-	c.notify()
-}
-
-func (c *conn) notify() {
-	select {
-	case c.wake <- struct{}{}:
-	default: // the writer is already due to look
 	}
 }
 
-// take returns the messages waiting to be written and empties the queue.
-func (c *conn) take() []outMsg {
+// kick starts a flush goroutine unless one runs. c.mu must be held. A
+// connection without a socket (the tests') only queues.
+func (c *conn) kick() {
+	if !c.writing && c.ws != nil {
+		c.writing = true
+		go c.flushQueue()
+	}
+}
+
+// flushQueue writes what is queued, in order, until the queue is empty;
+// when the connection is ending it closes it (with a close handshake,
+// after writing what was queued if closeWith said flush). Only one runs
+// at a time for a connection (writing), so messages go out in the order
+// they were queued.
+func (c *conn) flushQueue() {
+	for {
+		c.mu.Lock()
+		q, ending := c.queue, c.ending
+		c.queue = nil
+		if len(q) == 0 && !ending {
+			c.writing = false
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		if len(q) > 0 && !c.writeAll(q) {
+			c.end(false)
+			return
+		}
+		if ending { // nothing was queued after it
+			c.end(true)
+			return
+		}
+	}
+}
+
+// writeAll writes the messages q in one write to the socket, within
+// writeWait; false when that fails.
+func (c *conn) writeAll(q []outMsg) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), writeWait)
+	defer cancel()
+	c.out.gather()
+	for _, m := range q {
+		if err := c.ws.Write(ctx, websocket.MessageText, m.data); err != nil {
+			c.out.send(time.Time{}) // what was gathered is dropped with the connection
+			return false
+		}
+	}
+	return c.out.send(time.Now().Add(writeWait)) == nil
+}
+
+// end closes the WebSocket: with the close handshake (c's code and
+// reason) or at once. Only flushQueue calls it, once.
+func (c *conn) end(handshake bool) {
+	if handshake {
+		_ = c.ws.Close(c.code, c.reason)
+	} else {
+		_ = c.ws.CloseNow()
+	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	q := c.queue
-	c.queue = nil
-	return q
+	if c.pinger != nil {
+		c.pinger.Stop()
+	}
+	c.mu.Unlock()
+	close(c.closed)
+}
+
+// pingNow pings the client; a client that does not answer within
+// pingWait is gone. The next ping is due a ping interval later.
+func (c *conn) pingNow() {
+	wait := pingWait(c.ping)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	err := c.ws.Ping(ctx)
+	late := ctx.Err() != nil
+	cancel()
+	switch {
+	case err == nil:
+		c.mu.Lock()
+		if !c.ending {
+			c.pinger.Reset(c.ping)
+		}
+		c.mu.Unlock()
+	case late:
+		// A close frame, in case the client is only slow, without
+		// waiting long for its answer.
+		time.AfterFunc(min(wait, time.Second), c.cut)
+		c.closeWith(statusGoingAway, fmt.Sprintf("no answer to a ping within %s: reconnect", wait), false)
+	default:
+		c.close()
+	}
 }
 
 // handleWS upgrades to a WebSocket. The first message is a hello with the
 // seat token (none for a spectator); then the server sends the state
-// after every change and the client sends actions.
+// after every change and the client sends actions. The handler returns
+// once the connection is set up, so that nothing of the HTTP request is
+// kept; the connection's reader goroutine (serve) does the rest.
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	t, err := s.table(r.Context(), r.PathValue("id"))
 	if err != nil {
@@ -168,8 +293,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(maxMessage)
-	c := newConn(ws, clientAddr(r))
-	c.nc = grab.nc
+	c := newConn(ws, grab.nc, grab.out, clientAddr(r))
 	// Refused with a close reason: a browser cannot read an HTTP status of
 	// a failed upgrade, but it can read this.
 	if reason := s.gauge.overloaded(); reason != "" {
@@ -184,23 +308,24 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		_ = ws.Close(code, reason)
 		return
 	}
+	c.start(s.opts.PingInterval)
+	go c.serve(s, t, me, signedIn)
+}
+
+// serve is the connection's goroutine: it reads the hello, seats the
+// connection at t, and then reads and handles the client's messages
+// until the connection ends.
+func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 	defer s.conns.release(c)
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	writerDone := make(chan struct{})
-	go func() {
-		defer close(writerDone)
-		c.writer(ctx, cancel, s.opts.PingInterval)
-	}()
 	defer func() {
 		c.close()
-		<-writerDone // the close handshake is done (or timed out)
+		<-c.closed // the close handshake is done (or timed out)
 	}()
-
+	ctx := context.Background()
 	hctx, hcancel := context.WithTimeout(ctx, helloWait)
 	var hello clientMsg
-	_, data, err := ws.Read(hctx)
-	late := hctx.Err() != nil && ctx.Err() == nil
+	_, data, err := c.ws.Read(hctx)
+	late := hctx.Err() != nil
 	hcancel()
 	if err != nil {
 		if late { // otherwise the client is gone, or its message was refused (too big): the close says so
@@ -265,17 +390,107 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	c.reader(ctx, t)
 }
 
-// hijackGrabber keeps the net.Conn that websocket.Accept hijacks.
+// The buffers of a WebSocket's connection, in place of the 4 KiB each
+// that net/http hands over at the hijack: client messages are small, and
+// what the server writes is gathered by a coalescer instead.
+const (
+	readBuffer  = 512
+	writeBuffer = 16
+)
+
+// hijackGrabber keeps the net.Conn that websocket.Accept hijacks, and
+// gives it small buffers over it (hijack).
 type hijackGrabber struct {
 	http.ResponseWriter
-	nc net.Conn
+	nc  net.Conn
+	out *coalescer
 }
 
-// Hijack implements http.Hijacker.
+// Hijack implements http.Hijacker: the connection, with a small reader
+// (holding what the HTTP server had read past the request, if anything)
+// and a small writer over a coalescer.
 func (g *hijackGrabber) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	nc, brw, err := http.NewResponseController(g.ResponseWriter).Hijack()
-	g.nc = nc
-	return nc, brw, err
+	if err != nil {
+		return nc, brw, err
+	}
+	// What the HTTP server read past the request (a client's first
+	// frame, sent without waiting for the answer) stays buffered:
+	// websocket.Accept keeps only what the reader holds.
+	br := bufio.NewReaderSize(nc, readBuffer)
+	if n := brw.Reader.Buffered(); n > 0 {
+		early, _ := brw.Reader.Peek(n)
+		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(early)), nc), max(n, readBuffer))
+		if _, err := br.Peek(n); err != nil {
+			return nc, nil, err
+		}
+	}
+	if brw.Writer.Buffered() > 0 { // nothing is written before the upgrade's answer; in case
+		if err := brw.Writer.Flush(); err != nil {
+			return nc, nil, err
+		}
+	}
+	g.nc, g.out = nc, &coalescer{nc: nc}
+	return nc, bufio.NewReadWriter(br, bufio.NewWriterSize(g.out, writeBuffer)), nil
+}
+
+// coalescer is the writer under a WebSocket's buffered writer. Between
+// gather and send it keeps what is written, in a buffer borrowed from a
+// pool, and send writes it to the socket at once: a burst of messages is
+// one write however small the buffered writer is, and an idle connection
+// holds no buffer. Otherwise (control frames: pongs, pings, the close)
+// it writes through. Writes come one frame at a time (the WebSocket's
+// own lock), so the bytes keep their order.
+type coalescer struct {
+	nc  net.Conn
+	mu  sync.Mutex
+	on  bool
+	buf *[]byte
+}
+
+var gatherPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+func (w *coalescer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.on {
+		*w.buf = append(*w.buf, p...)
+		return len(p), nil
+	}
+	return w.nc.Write(p)
+}
+
+// gather starts keeping what is written.
+func (w *coalescer) gather() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.on = true
+	if w.buf == nil {
+		w.buf = gatherPool.Get().(*[]byte)
+	}
+}
+
+// send writes what was gathered by deadline (zero: drops it instead)
+// and writes through again.
+func (w *coalescer) send(deadline time.Time) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.on = false
+	var err error
+	if b := w.buf; b != nil {
+		if !deadline.IsZero() && len(*b) > 0 {
+			if err = w.nc.SetWriteDeadline(deadline); err == nil {
+				_, err = w.nc.Write(*b)
+				_ = w.nc.SetWriteDeadline(time.Time{})
+			}
+		}
+		w.buf = nil
+		if cap(*b) <= 64<<10 {
+			*b = (*b)[:0]
+			gatherPool.Put(b)
+		}
+	}
+	return err
 }
 
 // cut closes the connection at once, without a close handshake.
@@ -283,62 +498,6 @@ func (c *conn) cut() {
 	if c.nc != nil {
 		_ = c.nc.Close()
 	}
-}
-
-// writer writes what is queued, pings the client every ping (a client
-// that does not answer within pingWait is gone), and ends the connection
-// when done is closed.
-func (c *conn) writer(ctx context.Context, cancel context.CancelFunc, ping time.Duration) {
-	defer cancel()
-	tick := time.NewTicker(ping)
-	defer tick.Stop()
-	for {
-		select {
-		case <-c.wake:
-			if !c.writeQueued(ctx) {
-				_ = c.ws.CloseNow()
-				return
-			}
-		case <-tick.C:
-			pctx, pcancel := context.WithTimeout(ctx, pingWait(ping))
-			err := c.ws.Ping(pctx)
-			late := pctx.Err() != nil && ctx.Err() == nil
-			pcancel()
-			if err != nil {
-				if late { // a close frame, in case the client is only slow, without waiting long for its answer
-					t := time.AfterFunc(min(pingWait(ping), time.Second), c.cut)
-					_ = c.ws.Close(statusGoingAway, fmt.Sprintf("no answer to a ping within %s: reconnect", pingWait(ping)))
-					t.Stop()
-				}
-				_ = c.ws.CloseNow()
-				return
-			}
-		case <-c.done:
-			if c.flush && !c.writeQueued(ctx) {
-				_ = c.ws.CloseNow()
-				return
-			}
-			_ = c.ws.Close(c.code, c.reason)
-			return
-		case <-ctx.Done():
-			_ = c.ws.CloseNow()
-			return
-		}
-	}
-}
-
-// writeQueued writes every queued message, each within writeWait; false
-// when a write fails.
-func (c *conn) writeQueued(ctx context.Context) bool {
-	for _, m := range c.take() {
-		wctx, wcancel := context.WithTimeout(ctx, writeWait)
-		err := c.ws.Write(wctx, websocket.MessageText, m.data)
-		wcancel()
-		if err != nil {
-			return false
-		}
-	}
-	return true
 }
 
 // pingWait is how long a client has to answer a ping.
