@@ -636,6 +636,9 @@ func TestSolo(t *testing.T) {
 		if _, err := e.Sit(who); err != ErrPlayed {
 			t.Errorf("a second try: %v, want %v", err, ErrPlayed)
 		}
+		if slices.ContainsFunc(e.Standings(), func(s Standing) bool { return s.Entry == who }) {
+			t.Errorf("entry %d is in the standings while still playing", who)
+		}
 		if err := e.Record(0, ti, Result{Scores: make([]int, 5), Hands: deltas[who]}); err != nil {
 			t.Fatal(err)
 		}

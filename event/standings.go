@@ -127,10 +127,10 @@ func (e *Event) Standings() []Standing {
 			}
 		}
 	}
-	seated := map[int]bool{} // solo: the entries who have a table
+	seated := map[int]bool{} // solo: the entries whose table has finished
 	if e.Settings.Solo && len(e.Rounds) > 0 {
 		for _, t := range e.Rounds[0].Tables {
-			seated[t.Seats[0]] = true
+			seated[t.Seats[0]] = t.Result != nil
 		}
 	}
 	st := make([]Standing, 0, len(e.Entries))
@@ -139,7 +139,7 @@ func (e *Event) Standings() []Standing {
 			continue
 		}
 		if e.Settings.Solo && !seated[i] {
-			continue // joined, not yet played
+			continue // joined, not yet played (or still playing)
 		}
 		s := Standing{Entry: i, Name: en.Name, Left: en.Left >= 0}
 		first := true

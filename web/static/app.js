@@ -16,6 +16,7 @@ import { initRules } from './js/rules.js';
 import { initEvent, initEventNew } from './js/event.js';
 import { initAccount, initAccountLink } from './js/account.js';
 import { initProfile, initLeaderboard } from './js/profile.js';
+import { initDaily, initDeal } from './js/daily.js';
 
 const lang = pickLang();
 await loadLang(lang);
@@ -33,7 +34,10 @@ const hand = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/hands\/([1-9]
 function safeDecode(s) { try { return decodeURIComponent(s); } catch (e) { return s; } }
 const user = location.pathname.match(/^\/u\/([^/]{1,100})\/?$/);
 const ev = location.pathname.match(/^\/e\/([A-Za-z0-9_-]{1,64})(\/board)?\/?$/);
+const deal = location.pathname.match(/^\/e\/([A-Za-z0-9_-]{1,64})\/deals\/([1-9][0-9]?)\/([1-9][0-9]?)\/?$/);
 if (hand) initReplay(hand[1], Number(hand[2]));
+else if (deal) initDeal(deal[1], Number(deal[2]), Number(deal[3]));
+else if (location.pathname === '/daily') initDaily();
 else if (ev) initEvent(ev[1], !!ev[2]);
 else if (location.pathname === '/events/new') initEventNew();
 else if (user) initProfile(safeDecode(user[1]));

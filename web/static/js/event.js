@@ -143,6 +143,17 @@ function drawEvent(ev) {
   drawHost(ev);
   drawStandings($('#ev-standings'), ev, Infinity);
   drawTables($('#ev-tables'), ev, false);
+  drawDeals(ev);
+}
+
+// drawDeals links each deal's results of a duplicate event (js/daily.js).
+function drawDeals(ev) {
+  const dup = ev.settings.movement === 'duplicate' && ev.rounds.length > 0;
+  $('#ev-deals-sec').hidden = !dup;
+  if (!dup) return;
+  $('#ev-deals').replaceChildren(...ev.rounds.map((_, r) => h('li', {}, t('event.round.n', { N: num(r + 1) }) + ': ',
+    ...Array.from({ length: ev.settings.hands }, (_, k) => [k ? ' · ' : '',
+      h('a', { href: '/e/' + encodeURIComponent(E.id) + '/deals/' + (r + 1) + '/' + (k + 1), text: t('event.deal.n', { N: num(k + 1) }) })]).flat())));
 }
 
 function drawHost(ev) {
@@ -226,7 +237,7 @@ function drawStandings(body, ev, max) {
 function drawTables(list, ev, board) {
   const round = ev.rounds[ev.rounds.length - 1] || [];
   list.replaceChildren(...round.map((tab, i) => h('li', { class: 'ev-table' + (tab.result ? ' done' : '') },
-    h(board ? 'div' : 'a', board ? { class: 'ev-table-h' } : { class: 'ev-table-h', href: '/t/' + encodeURIComponent(tab.table) + '?watch=1' },
+    h(board || !tab.table ? 'div' : 'a', board || !tab.table ? { class: 'ev-table-h' } : { class: 'ev-table-h', href: '/t/' + encodeURIComponent(tab.table) + '?watch=1' },
       t('event.table', { N: i + 1 })),
     h('ul', {}, tab.seats.map((s, k) => h('li', { class: 'ev-name' + (s.bot ? ' bot' : '') },
       (s.name || t('event.bot')) + (s.bot && s.name ? ' (' + t('event.bot') + ')' : '') +

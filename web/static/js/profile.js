@@ -5,6 +5,7 @@
 // the page shows them. The chart is uPlot 1.6.32 (vendor/uplot).
 
 import { t, num, currentLang } from './i18n.js';
+import { drawDailyResults } from './daily.js';
 import { $, h, api, showError, gameName, GAMES, ratingText, changeText } from './util.js';
 import uPlot from '../vendor/uplot/uPlot.esm.js';
 
@@ -38,6 +39,7 @@ export async function initProfile(name) {
   $('#profile-recent-none').hidden = p.recent.length > 0;
   // Charts last: their width is the width their section was given.
   for (const g of p.ratings) drawChart(g);
+  drawDailyResults(p.name);
 }
 
 // gameSection is one game's rating and record.

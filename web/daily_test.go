@@ -1,0 +1,121 @@
+package web_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"pitch/server"
+)
+
+// TestBrowserDaily: /daily at 1280×720 and at 390×844. Three guests have
+// played the day's ten-point deals (their stand-ins played them out): the
+// page shows today's standings of the three and the deals' commitments,
+// and says each deal's results wait for the end of the day; a guest
+// types a name and plays the day's pawnee, which takes them to their
+// seat. The next day, the day before is listed, its deals are linked, and
+// a deal's page shows the three results at seat 1 with their replays.
+// Everything inside the viewport, nothing cut off, the console clean.
+func TestBrowserDaily(t *testing.T) {
+	var clock atomic.Int64
+	day1 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	clock.Store(day1.UnixNano())
+	s := newSiteWith(t, func(o *server.Options) {
+		o.DailyDeals, o.DailyBots = 2, "easy"
+		o.AwayDelay = 5 * time.Millisecond // stand-ins play the guests' tables out
+		o.Clock = func() time.Time { return time.Unix(0, clock.Load()) }
+	})
+	for i, name := range []string{"Ada", "Bertrand de Montmorency", "渡辺 さくら"} {
+		s.post("/api/daily/ten-point/play", fmt.Sprintf(`{"guest":"guest-%d-0123456789abcdef","name":%q}`, i, name), 200, nil)
+	}
+	var d struct {
+		Games []struct {
+			Variant   string            `json:"variant"`
+			Event     string            `json:"event"`
+			Standings []struct {
+				Name    string  `json:"name"`
+				Percent float64 `json:"percent"`
+			} `json:"standings"`
+		} `json:"games"`
+	}
+	waitFor(t, "the three guests' tables to finish", func() bool {
+		resp, err := http.Get(s.url + "/api/daily")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(&d); err != nil {
+			t.Fatal(err)
+		}
+		return len(d.Games) == 3 && len(d.Games[0].Standings) == 3
+	}, 30*time.Second)
+	check := func(where string) {
+		t.Helper()
+		if p := s.layoutProblems("#daily h1, #daily h2, #daily p, #daily td, #daily th, #daily button, #daily summary, #deal h1, #deal h2, #deal p, #deal td, #deal th", 12, false); len(p) > 0 {
+			t.Errorf("%s: %v", where, p)
+		}
+	}
+
+	s.do("open /daily at 1280×720", chromedp.EmulateViewport(1280, 720), chromedp.Navigate(s.url+"/daily"),
+		chromedp.WaitVisible(chromedp.CSS(".dl-game")))
+	waitFor(t, "three sections", func() bool { return s.count(".dl-game") == 3 }, 5*time.Second)
+	rows := s.rows("#dl-h-ten-point ~ div .ev-standings tbody tr")
+	if len(rows) != 3 {
+		t.Errorf("%d standings rows of ten-point, want 3", len(rows))
+	}
+	for i, r := range rows {
+		st := d.Games[0].Standings[i]
+		if want := strconv.FormatFloat(math.Round(st.Percent*10)/10, 'f', -1, 64) + "%"; len(r) != 3 || r[1] != st.Name || r[2] != want {
+			t.Errorf("standings row %d: %q, want %s with %s", i+1, r, st.Name, want)
+		}
+	}
+	if got := s.text("#dl-day"); !strings.Contains(got, "2026-03-01") {
+		t.Errorf("the day says %q", got)
+	}
+	if n := s.count(".dl-game .dl-deals a"); n != 0 {
+		t.Errorf("%d links to deals' results before the day is over", n)
+	}
+	if n := s.count(".dl-game .dl-commit li"); n != 6 {
+		t.Errorf("%d commitments, want 2 deals × 3 games", n)
+	}
+	check("today at 1280×720")
+	s.shot("daily", false)
+	s.do("a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile))
+	check("today at 390×844")
+
+	s.do("type a name", chromedp.SendKeys(chromedp.CSS("#dl-name"), "Rosa"))
+	s.click(`.dl-play[data-game="pawnee"]`)
+	waitFor(t, "the pawnee table with their seat", func() bool {
+		var ok bool
+		s.eval(`JSON.stringify(location.pathname.startsWith('/t/') && !!document.querySelector('#table-view'))`, &ok)
+		return ok && s.ui().Seat == 0
+	}, 15*time.Second)
+
+	clock.Store(day1.Add(24 * time.Hour).UnixNano())
+	s.do("the next day's /daily", chromedp.Navigate(s.url+"/daily"), chromedp.WaitVisible(chromedp.CSS("#dl-past a")))
+	if got := s.text("#dl-past"); got != "2026-03-01" {
+		t.Errorf("past days %q, want 2026-03-01", got)
+	}
+	s.click("#dl-past a")
+	waitFor(t, "the day's deals linked", func() bool { return s.count("#dl-h-ten-point ~ .dl-deals a") == 2 }, 10*time.Second)
+	check("the day before at 390×844")
+	s.click("#dl-h-ten-point ~ .dl-deals a")
+	waitFor(t, "deal 1's results", func() bool { return s.count("#dd-seats .dd-table tbody tr") == 3 }, 10*time.Second)
+	if n := s.count(`#dd-seats a[href^="/t/"][href$="/hands/1"]`); n != 3 {
+		t.Errorf("%d replays linked, want 3", n)
+	}
+	if got := s.text("#dd-commit"); len(got) != 64 {
+		t.Errorf("the commitment shown is %q", got)
+	}
+	check("a deal's page at 390×844")
+	s.do("a desktop", chromedp.EmulateViewport(1280, 720))
+	check("a deal's page at 1280×720")
+}
