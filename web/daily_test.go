@@ -38,8 +38,8 @@ func TestBrowserDaily(t *testing.T) {
 	}
 	var d struct {
 		Games []struct {
-			Variant   string            `json:"variant"`
-			Event     string            `json:"event"`
+			Variant   string `json:"variant"`
+			Event     string `json:"event"`
 			Standings []struct {
 				Name    string  `json:"name"`
 				Percent float64 `json:"percent"`
