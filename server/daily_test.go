@@ -286,3 +286,69 @@ func (ts *testServer) getJSON(path string, v any) {
 		ts.t.Fatalf("GET %s: %v: %s", path, err, b)
 	}
 }
+
+// TestEventSolo: a host's solo duplicate event. Once opened, each person
+// who joined plays the deals alone at their own table (one try), the
+// event is "playing" until the host closes it and the tables finish, and
+// each deal's page opens only then; a daily event cannot be joined nor
+// played by its event link.
+func TestEventSolo(t *testing.T) {
+	ts := startServer(t, t.TempDir()+"/pitch.db", fastOptions())
+	var c struct {
+		ID    string `json:"id"`
+		Token string `json:"token"`
+	}
+	ts.post("/api/events", `{"variant":"pawnee","rounds":1,"end":"hands","hands":1,"movement":"duplicate","solo":true,"bots":"easy"}`, 201, &c)
+	host := fmt.Sprintf(`{"token":%q}`, c.Token)
+	ts.post("/api/events/"+c.ID+"/start", host, 200, nil)
+	var tables []string
+	for i, name := range []string{"Ann", "Bob"} {
+		var j struct {
+			Token string `json:"token"`
+		}
+		ts.post("/api/events/"+c.ID+"/join", fmt.Sprintf(`{"name":%q}`, name), 200, &j)
+		var me meWire
+		ts.post("/api/events/"+c.ID+"/play", fmt.Sprintf(`{"token":%q}`, j.Token), 200, &me)
+		if me.Seat != 0 || me.Table == "" {
+			t.Fatalf("%s's seat: %+v", name, me)
+		}
+		tables = append(tables, me.Table)
+		h := newHub(t, ts, me.Table, uint64(60+i))
+		cl := h.connect(name, 0, me.SeatToken, true)
+		h.run(60*time.Second, name+"'s table", func() bool { return cl.last != nil && cl.last.Over })
+		cl.close()
+		ts.post("/api/events/"+c.ID+"/play", fmt.Sprintf(`{"token":%q}`, j.Token), 409, nil)
+	}
+	e := ts.waitEvent(c.ID, "two results", func(e evWire) bool { return len(e.Standings) == 2 })
+	if e.State != "playing" {
+		t.Errorf("state %q before the close, want playing", e.State)
+	}
+	if resp, _ := ts.do("GET", "/api/events/"+c.ID+"/deals/1/1", ""); resp.StatusCode != 409 {
+		t.Errorf("a deal's page before the close: %d, want 409", resp.StatusCode)
+	}
+	ts.post("/api/events/"+c.ID+"/close", `{"token":"nobody"}`, 403, nil)
+	ts.post("/api/events/"+c.ID+"/close", host, 200, nil)
+	e = ts.waitEvent(c.ID, "the end", func(e evWire) bool { return e.State == "over" })
+	for k, tab := range e.Rounds[0] {
+		if tab.Table != tables[k] {
+			t.Errorf("table %d is %q once over, want %s", k+1, tab.Table, tables[k])
+		}
+	}
+	var deal struct {
+		Groups []struct {
+			Rows []struct {
+				Results []struct {
+					Replay string `json:"replay"`
+				} `json:"results"`
+			} `json:"rows"`
+		} `json:"groups"`
+	}
+	ts.getJSON("/api/events/"+c.ID+"/deals/1/1", &deal)
+	if len(deal.Groups) != 1 || len(deal.Groups[0].Rows) != 1 || len(deal.Groups[0].Rows[0].Results) != 2 || deal.Groups[0].Rows[0].Results[0].Replay == "" {
+		t.Errorf("deal 1 once over: %+v, want the two results with replays", deal)
+	}
+	var d dailyWire
+	ts.getJSON("/api/daily", &d)
+	ts.post("/api/events/"+d.Games[0].Event+"/join", `{"name":"Sneaky"}`, 409, nil)
+	ts.post("/api/events/"+d.Games[0].Event+"/play", `{"token":"nobody"}`, 409, nil)
+}

@@ -189,15 +189,21 @@ func (s *Server) handleEventClose(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, e.view())
 }
 
-// hideUnplayed takes out of v what would show a duplicate round's cards
-// to someone still to play them: until round r is over, its tables' IDs
-// (which lead to their hands and to watching them); at a solo event, also
-// each table's results and the matchpoints by deal (the standings stay).
-// The lock must be held.
-func (e *liveEvent) hideUnplayed(v *eventJSON) {
+// duplicateView makes v, the public view of a duplicate event, say what
+// is particular to one. A solo event is being played from the opening of
+// its round until it is over (closed, its tables finished). And it takes
+// out what would show a duplicate round's cards to someone still to play
+// them: until round r is over, its tables' IDs (which lead to their hands
+// and to watching them); at a solo event, also each table's results and
+// the matchpoints by deal (the standings stay). The lock must be held.
+func (e *liveEvent) duplicateView(v *eventJSON) {
 	ev := e.d.Event
 	if ev.Settings.Movement != event.Duplicate {
 		return
+	}
+	v.Closed = ev.Closed
+	if n := len(ev.Rounds); ev.Settings.Solo && n > 0 && !ev.Over() {
+		v.State, v.Started = "playing", &e.d.Started[n-1]
 	}
 	for r := range v.Rounds {
 		if ev.RoundOver(r) {

@@ -77,6 +77,8 @@ type eventJSON struct {
 	// to its deals, in order, published when the round began: every
 	// table of the round is dealt hand k from the k-th.
 	Commitments [][]string `json:"commitments,omitempty"`
+	// Closed: a solo event takes no more players (duplicate.go).
+	Closed bool `json:"closed,omitempty"`
 }
 
 type entryJSON struct {
@@ -140,7 +142,7 @@ func (e *liveEvent) view() eventJSON {
 			v.Commitments = append(v.Commitments, e.commitments(r))
 		}
 	}
-	e.hideUnplayed(&v)
+	e.duplicateView(&v)
 	return v
 }
 
@@ -179,6 +181,10 @@ func (s *Server) handleEventJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.d.Daily != nil {
+		s.writeError(w, r, errorf(Conflict, op, "a daily event is played from /daily, once a person").with("event_daily", nil))
+		return
+	}
 	old := e.snapshot()
 	i, err := e.d.Event.Join(name)
 	if err != nil {
@@ -230,6 +236,7 @@ type mySeatJSON struct {
 	Seat      int    `json:"seat"`
 	SeatToken string `json:"seat_token,omitempty"` // the token to say hello with at the table
 	Left      bool   `json:"left,omitempty"`
+	Done      bool   `json:"done,omitempty"` // their table of the round has finished
 }
 
 func (s *Server) handleEventMe(w http.ResponseWriter, r *http.Request) {
@@ -251,6 +258,7 @@ func (s *Server) handleEventMe(w http.ResponseWriter, r *http.Request) {
 		me.Round, me.TableNo, me.Seat = r+1, ti+1, seat
 		me.Table = e.d.Tables[r][ti]
 		me.SeatToken = seatToken(e.d.Token[i], me.Table, seat)
+		me.Done = ev.Rounds[r].Tables[ti].Result != nil
 	}
 	writeJSON(w, 200, me)
 }

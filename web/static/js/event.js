@@ -24,6 +24,9 @@ export function initEventNew() {
     $('#ev-minutes-field').hidden = end !== 'clock';
     const prog = $('#ev-movement').value === 'progressive';
     $('#ev-partners').hidden = !prog;
+    const solo = $('#ev-movement').value === 'duplicate' && $('#ev-solo').checked;
+    $('#ev-solo-field').hidden = $('#ev-movement').value !== 'duplicate';
+    $('#ev-rounds-field').hidden = solo; // a solo event is one round
     if ($('#ev-movement').value === 'duplicate' && end !== 'hands') {
       $('#ev-end').value = 'hands';
       sync();
@@ -38,6 +41,7 @@ export function initEventNew() {
       variant: $('#ev-game').value, rounds: Number($('#ev-rounds').value), end, movement: $('#ev-movement').value,
       switch_partners: $('#ev-switch').checked, head_stays: $('#ev-head').checked,
     };
+    if (body.movement === 'duplicate' && $('#ev-solo').checked) Object.assign(body, { solo: true, rounds: 1 });
     if (end === 'hands') body.hands = Number($('#ev-hands').value);
     if (end === 'clock') body.minutes = Number($('#ev-minutes').value);
     $('#ev-create').disabled = true;
@@ -68,6 +72,8 @@ export function initEvent(id, board) {
     $('#ev-name').value = store.get('pitch.name') || '';
     $('#ev-start').addEventListener('click', () => hostAct('start', {}));
     $('#ev-extend').addEventListener('click', () => hostAct('extend', { minutes: 5 }));
+    $('#ev-close').addEventListener('click', () => hostAct('close', {}));
+    $('#ev-play').addEventListener('click', playSolo);
     $('#ev-leave').addEventListener('click', leave);
   }
   load();
@@ -137,6 +143,10 @@ function drawEvent(ev) {
       $('#ev-go').hidden = false;
       $('#ev-go').href = '/t/' + encodeURIComponent(s.table);
     } else if (ev.state === 'between' || ev.state === 'over') you = t('event.you.wait');
+    const solo = ev.settings.solo && ev.state === 'playing' && !(s && s.left);
+    $('#ev-play').hidden = !(solo && !ev.closed && !(s && s.table));
+    if (solo) you = s && s.table ? (s.done ? t('event.you.soloDone') : you) : t('event.you.solo', { Name: E.me.name });
+    if (solo && s && s.done) $('#ev-go').hidden = true;
     $('#ev-you-text').textContent = you;
     $('#ev-leave').hidden = !!(s && s.left) || ev.state === 'over';
   }
@@ -172,6 +182,7 @@ function drawHost(ev) {
   start.textContent = t('event.start', { Round: ev.round + 1 });
   start.disabled = ev.entries.length === 0;
   $('#ev-extend').hidden = !(ev.state === 'playing' && ev.ends_at);
+  $('#ev-close').hidden = !(ev.settings.solo && ev.state === 'playing' && !ev.closed);
   const roster = $('#ev-roster');
   roster.replaceChildren(...ev.entries.map((en) => h('li', {},
     h('span', { class: 'ev-name', text: en.name }),
@@ -209,6 +220,18 @@ async function join(ev) {
     showError(e.message);
   } finally {
     $('#ev-join-btn').disabled = false;
+  }
+}
+
+// playSolo makes this person's own table of a solo event's deals and
+// takes them to it.
+async function playSolo() {
+  try {
+    const me = await api('POST', '/api/events/' + encodeURIComponent(E.id) + '/play', { token: E.me.token });
+    store.set('pitch.seat.' + me.table, JSON.stringify({ seat: me.seat, token: me.seat_token, name: E.me.name }));
+    location.assign('/t/' + encodeURIComponent(me.table));
+  } catch (e) {
+    showError(e.message);
   }
 }
 
