@@ -352,6 +352,11 @@ func (s *Server) handleDailyPlay(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(Conflict, op, "%v", event.ErrPlayed).with("event_played", nil))
 		return
 	}
+	if ok, _ := s.creates.take(clientAddr(r)); !ok {
+		e.mu.Unlock()
+		s.writeError(w, r, errorf(TooMany, op, "too many tables and events created from your address (%d an hour at most): try again later", s.opts.TablesPerHour))
+		return
+	}
 	old := e.snapshot()
 	i, err = e.d.Event.Join(name)
 	if err != nil {
