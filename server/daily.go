@@ -84,10 +84,21 @@ func (s *Server) daily(ctx context.Context, day time.Time, variant string, open 
 	s.dailyMu.Lock()
 	defer s.dailyMu.Unlock()
 	id := dailyID(day, variant)
+	past := day.Before(s.today())
+	if past && s.noDaily[id] {
+		// A past day without its event never gets one: only today's are made.
+		return nil, errorf(NotFound, "daily", "no daily event %q", id).with("no_event", nil)
+	}
 	e, err := s.event(ctx, id)
 	var ae *Error
 	if errors.As(err, &ae) && ae.Kind == NotFound && open {
 		e, err = s.openDaily(ctx, day, variant)
+	}
+	if errors.As(err, &ae) && ae.Kind == NotFound && past {
+		if s.noDaily == nil {
+			s.noDaily = map[string]bool{}
+		}
+		s.noDaily[id] = true
 	}
 	if err != nil {
 		return nil, err

@@ -117,7 +117,8 @@ type Options struct {
 
 // Server serves the API, the WebSocket play and the UI.
 type Server struct {
-	dailyMu sync.Mutex // finding or opening a daily event (daily.go)
+	dailyMu sync.Mutex      // finding or opening a daily event (daily.go)
+	noDaily map[string]bool // past daily events' IDs known not to exist; dailyMu guards it
 	store   store.Store
 	opts    Options
 	log     *slog.Logger
