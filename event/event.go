@@ -63,6 +63,9 @@ type Event struct {
 	// Closed: a solo event takes no more players (Close); it is over once
 	// every table that began has finished.
 	Closed bool `json:"closed,omitempty"`
+	// Ended: the host ended the event early (End). The round in progress
+	// is finished and counts; no other round is seated.
+	Ended bool `json:"ended,omitempty"`
 }
 
 // Errors of the event's steps.
@@ -75,6 +78,7 @@ var (
 	ErrNotSolo    = errors.New("this is not a solo event: the host seats every round")
 	ErrPlayed     = errors.New("you have played this event already: one try each")
 	ErrClosed     = errors.New("the event is closed: it takes no more players")
+	ErrEnded      = errors.New("the host has ended the event: no other round is played")
 )
 
 // New starts an event with checked settings s.
@@ -85,10 +89,17 @@ func New(s Settings, seed uint64) (*Event, error) {
 	return &Event{Settings: s, Seed: seed, Entries: []Entry{}, Rounds: []Round{}}, nil
 }
 
-// Over reports whether every round has been played.
+// Over reports whether every round has been played, or the host ended
+// the event and the round in progress has finished.
 func (e *Event) Over() bool {
 	n := len(e.Rounds)
-	return n == e.Settings.Rounds && e.Rounds[n-1].Done() && (e.Closed || !e.Settings.Solo)
+	if n > 0 && !e.Rounds[n-1].Done() {
+		return false
+	}
+	if e.Settings.Solo && !e.Closed {
+		return false // a solo event takes players until it is closed
+	}
+	return e.Ended || n == e.Settings.Rounds
 }
 
 // RoundOver reports whether round r is over: every table has its result
@@ -141,9 +152,26 @@ func (e *Event) Close() error {
 	return nil
 }
 
+// End ends the event early: the round in progress, if any, is finished
+// and counts, and no other round is seated (a solo event is closed).
+func (e *Event) End() error {
+	if e.Over() {
+		return ErrOver
+	}
+	if e.Ended {
+		return ErrEnded
+	}
+	e.Ended = true
+	e.Closed = e.Closed || e.Settings.Solo
+	return nil
+}
+
 // Join adds a person, who plays from the next round to be seated, and
 // returns their entry number.
 func (e *Event) Join(name string) (int, error) {
+	if e.Ended {
+		return 0, ErrEnded
+	}
 	if e.Settings.Solo {
 		// Everyone plays the one round, whenever they like.
 		if e.Closed {
@@ -229,6 +257,9 @@ func (e *Event) Seated(i int) (table, seat int, ok bool) {
 // NextRound seats the next round by the event's movement and appends it.
 func (e *Event) NextRound() (*Round, error) {
 	r := len(e.Rounds)
+	if e.Ended {
+		return nil, ErrEnded
+	}
 	if r == e.Settings.Rounds {
 		return nil, ErrOver
 	}

@@ -2,6 +2,7 @@ package event
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -679,5 +680,51 @@ func TestSolo(t *testing.T) {
 	}
 	if _, err := e.Join("After"); err != ErrClosed {
 		t.Errorf("joining after the close: %v, want %v", err, ErrClosed)
+	}
+}
+
+// TestEnd: the host ends an event of 3 rounds during round 1: the round
+// in progress still counts, the event is over when it is done, and no
+// round or person is added after.
+func TestEnd(t *testing.T) {
+	e, _ := New(Settings{Variant: "ten-point", Rounds: 3, End: EndMatch, Movement: Mixed}, 5)
+	for i := range 8 {
+		e.Join(fmt.Sprint(i))
+	}
+	if _, err := e.NextRound(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.End(); err != nil {
+		t.Fatalf("End during round 1: %v", err)
+	}
+	if err := e.End(); !errors.Is(err, ErrEnded) {
+		t.Errorf("End again: %v, want ErrEnded", err)
+	}
+	if e.Over() {
+		t.Error("over while round 1 is played")
+	}
+	if _, err := e.Join("late"); !errors.Is(err, ErrEnded) {
+		t.Errorf("Join after End: %v, want ErrEnded", err)
+	}
+	e.Record(0, 0, teamResult(0, 52, 10))
+	e.Record(0, 1, teamResult(1, 52, 30))
+	if !e.Over() {
+		t.Error("not over once the round in progress is done")
+	}
+	if _, err := e.NextRound(); !errors.Is(err, ErrEnded) {
+		t.Errorf("NextRound after End: %v, want ErrEnded", err)
+	}
+	if err := e.End(); !errors.Is(err, ErrOver) {
+		t.Errorf("End when over: %v, want ErrOver", err)
+	}
+	st := e.Standings()
+	if len(st) != 8 || st[0].Rounds != 1 || st[0].Total != 52 {
+		t.Errorf("standings after round 1 ended it: %+v", st)
+	}
+	// Ended before any round: over at once.
+	f, _ := New(Settings{Variant: "ten-point", Rounds: 3, End: EndMatch, Movement: Mixed}, 5)
+	f.Join("a")
+	if err := f.End(); err != nil || !f.Over() {
+		t.Errorf("End before round 1: %v, over %v", err, f.Over())
 	}
 }

@@ -255,7 +255,7 @@ var properNames = regexp.MustCompile(`Pawnee Ten Point Call Your Partner Pitch|1
 // sharedWords are words of English that are also words of the language
 // (or loanwords it uses as they are): they are no sign of English left.
 var sharedWords = map[string][]string{
-	"fr": {"plus", "table", "tables", "points", "point", "score", "scores", "joker", "jokers", "non", "message", "messages", "minute", "minutes",
+	"fr": {"plus", "pause", "table", "tables", "points", "point", "score", "scores", "joker", "jokers", "non", "message", "messages", "minute", "minutes",
 		"contribution", "contributions", "options", "place", "code", "match", "total", "duplicate", "club", "face", "page", "pages", "version", "six", "expert", "action", "moment", "date", "menu", "continue", "secret", "pts", "site"},
 	"it": {"non", "match", "decide", "server", "link", "file", "replay", "offline", "timer", "database", "default", "menu", "score", "account", "password", "passkey"},
 	"ms": {"joker", "log", "menu"},
@@ -489,5 +489,36 @@ func TestNoNestedBrackets(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCatalogErrorCodes: every error code the server gives a client
+// (.with("CODE", …) and errorCode("CODE", …) in ../server) has its
+// message err.CODE, so that a page says every refusal in its language.
+func TestCatalogErrorCodes(t *testing.T) {
+	en := load(t, "en")
+	files, err := filepath.Glob("../server/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("the server's files: %v", err)
+	}
+	code := regexp.MustCompile(`(?:\.with|errorCode)\("([a-z0-9_]+)"`)
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range code.FindAllStringSubmatch(string(b), -1) {
+			n++
+			if _, ok := en["err."+m[1]]; !ok {
+				t.Errorf("%s gives the error code %q, but the catalog has no err.%s", filepath.Base(f), m[1], m[1])
+			}
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d error codes found in the server: the pattern no longer matches how it writes them", n)
 	}
 }

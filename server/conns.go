@@ -164,5 +164,6 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 			_ = hs.Close()
 		}
 	}
+	s.evWork.Wait() // the event tables' last results are stored
 	return err
 }

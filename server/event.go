@@ -43,6 +43,11 @@ type eventData struct {
 	Deals [][]storedShared `json:"deals,omitempty"`
 	// Daily: a daily event's day and who each entry is (daily.go).
 	Daily *dailyData `json:"daily,omitempty"`
+	// Paused: the host paused the round in play; its tables stand still.
+	// Held, at a round on the clock, is the time its clock had left when
+	// it was paused (EndsAt is set again from it on resuming).
+	Paused bool          `json:"paused,omitempty"`
+	Held   time.Duration `json:"held,omitempty"`
 }
 
 // liveEvent is an event in memory. mu guards rec and d.
@@ -54,6 +59,10 @@ type liveEvent struct {
 	// rounds holds the tables' references per round (each table's clock
 	// is shared by its round).
 	rounds [][]*tableRound
+	// subs are the connections following the event (eventws.go);
+	// pushDue: a push to them is on its way.
+	subs    map[*eventSub]struct{}
+	pushDue bool
 }
 
 // tableRound is a table's place in an event: which round and table it
@@ -64,7 +73,12 @@ type tableRound struct {
 	hands        int          // the round ends after this many hands (0: not by hands)
 	endsAt       atomic.Int64 // Unix nanoseconds when the round's time is up (0: no clock)
 	shared       []sharedDeal // a duplicate round's deals, by hand (nil: the table draws its own)
+	paused       atomic.Bool  // the host paused the event: nobody plays
 }
+
+// held reports whether the table's event is paused (false for a table of
+// no event).
+func (r *tableRound) held() bool { return r != nil && r.paused.Load() }
 
 // ends reports whether the round ends at a table with hands finished
 // hands, now (nil: a table of no event never does).
@@ -131,6 +145,7 @@ func (e *liveEvent) newRef(r, i int) *tableRound {
 		ref.endsAt.Store(e.d.EndsAt[r].UnixNano())
 	}
 	ref.shared = e.sharedDeals(r)
+	ref.paused.Store(e.d.Paused && r == len(e.d.Tables)-1)
 	return ref
 }
 
@@ -241,6 +256,7 @@ func (s *Server) roundResult(ref *tableRound, res event.Result) {
 		e.restore(old)
 		// The table is stored as finished: the next start settles it.
 		s.log.Warn("event: storing a table's result", "event", e.id, "table", e.tableID(ref), "err", err.Error())
+		return
 	}
 }
 
@@ -271,6 +287,7 @@ func (e *liveEvent) save(ctx context.Context, st store.Store) error {
 		return err
 	}
 	e.rec = &rec
+	e.changed() // every stored change goes to the event's followers
 	return nil
 }
 
@@ -388,7 +405,16 @@ func (s *Server) startRound(ctx context.Context, e *liveEvent) ([]*store.Table, 
 	old := e.snapshot()
 	round, err := ev.NextRound()
 	if err != nil {
-		return nil, nil, errorf(Conflict, op, "%v", err).with("event_round", nil)
+		code := "event_round_open"
+		switch {
+		case errors.Is(err, event.ErrEnded):
+			code = "event_ended"
+		case errors.Is(err, event.ErrOver):
+			code = "event_over"
+		case errors.Is(err, event.ErrNoPlayers):
+			code = "event_no_players"
+		}
+		return nil, nil, errorf(Conflict, op, "%v", err).with(code, nil)
 	}
 	r := len(ev.Rounds) - 1
 	now := time.Now().UTC().Truncate(time.Millisecond)

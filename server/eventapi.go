@@ -2,7 +2,9 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -61,15 +63,20 @@ func (s *Server) handleEventCreate(w http.ResponseWriter, r *http.Request) {
 
 // eventJSON is what anyone may see of an event.
 type eventJSON struct {
-	ID       string           `json:"id"`
-	Settings event.Settings   `json:"settings"`
-	State    string           `json:"state"` // waiting (for the first round), playing, between (rounds), over
-	Round    int              `json:"round"` // rounds started
-	Started  *time.Time       `json:"started,omitempty"`
-	EndsAt   *time.Time       `json:"ends_at,omitempty"` // the round in progress's clock
-	Entries  []entryJSON      `json:"entries"`
-	Rounds   [][]evTableJSON  `json:"rounds"` // per round, its tables, head table first
-	Stand    []event.Standing `json:"standings"`
+	ID       string         `json:"id"`
+	Settings event.Settings `json:"settings"`
+	State    string         `json:"state"` // waiting (for the first round), playing, between (rounds), over
+	Round    int            `json:"round"` // rounds started
+	Started  *time.Time     `json:"started,omitempty"`
+	EndsAt   *time.Time     `json:"ends_at,omitempty"` // the round in progress's clock
+	// LeftMS is how long the round in progress has left on its clock when
+	// this was sent (absent without a clock); while Paused it stands still.
+	LeftMS  *int64           `json:"left_ms,omitempty"`
+	Paused  bool             `json:"paused,omitempty"` // the host paused the round in progress
+	Ended   bool             `json:"ended,omitempty"`  // the host ended the event: no round after the one in progress
+	Entries []entryJSON      `json:"entries"`
+	Rounds  [][]evTableJSON  `json:"rounds"` // per round, its tables, head table first
+	Stand   []event.Standing `json:"standings"`
 	// MP, at a duplicate event, holds each round's results compared on
 	// the same cards (event.Matchpoints).
 	MP [][]event.MP `json:"matchpoints,omitempty"`
@@ -99,6 +106,10 @@ type evSeatJSON struct {
 	Entry int    `json:"entry"` // -1 for a bot
 	Name  string `json:"name"`
 	Bot   bool   `json:"bot"` // a bot holds the seat (filling a gap, or for someone who left)
+	// From is the table (1 for the head table) where this person sat in
+	// the round before; absent in the first round, for bots and for
+	// people who did not play it: who has moved where.
+	From int `json:"from,omitempty"`
 }
 
 // view is the public state. The lock must be held.
@@ -116,27 +127,41 @@ func (e *liveEvent) view() eventJSON {
 	default:
 		v.State = "playing"
 		v.Started = &e.d.Started[n-1]
+		v.Paused = e.d.Paused
 		if !e.d.EndsAt[n-1].IsZero() {
 			v.EndsAt = &e.d.EndsAt[n-1]
+			left := max(time.Until(e.d.EndsAt[n-1]), 0).Milliseconds()
+			if e.d.Paused {
+				left = e.d.Held.Milliseconds()
+			}
+			v.LeftMS = &left
 		}
 	}
+	v.Ended = ev.Ended
 	for i, en := range ev.Entries {
 		v.Entries = append(v.Entries, entryJSON{Entry: i, Name: en.Name, Joined: en.Joined, Left: en.Left})
 	}
+	var before map[int]int // entry: table number in the round before
 	for r, round := range ev.Rounds {
 		var tabs []evTableJSON
+		at := map[int]int{}
 		for ti, tab := range round.Tables {
 			tj := evTableJSON{Table: e.d.Tables[r][ti], Result: tab.Result, Winner: ev.Winners(r, ti)}
 			for _, id := range tab.Seats {
 				sj := evSeatJSON{Entry: id, Bot: id == event.Bot}
 				if id != event.Bot {
 					sj.Name, sj.Bot = ev.Entries[id].Name, ev.BotPlays(id, r)
+					at[id] = ti + 1
+					if !sj.Bot {
+						sj.From = before[id]
+					}
 				}
 				tj.Seats = append(tj.Seats, sj)
 			}
 			tabs = append(tabs, tj)
 		}
 		v.Rounds = append(v.Rounds, tabs)
+		before = at
 		if ev.Settings.Movement == event.Duplicate {
 			v.MP = append(v.MP, ev.Matchpoints(r))
 			v.Commitments = append(v.Commitments, e.commitments(r))
@@ -188,7 +213,14 @@ func (s *Server) handleEventJoin(w http.ResponseWriter, r *http.Request) {
 	old := e.snapshot()
 	i, err := e.d.Event.Join(name)
 	if err != nil {
-		s.writeError(w, r, errorf(Conflict, op, "%v", err).with("event_closed", nil))
+		code := "event_closed"
+		switch {
+		case errors.Is(err, event.ErrFull):
+			code = "event_full"
+		case errors.Is(err, event.ErrEnded):
+			code = "event_ended"
+		}
+		s.writeError(w, r, errorf(Conflict, op, "%v", err).with(code, map[string]any{"Max": event.MaxPlayers}))
 		return
 	}
 	token := randomString(32)
@@ -251,6 +283,12 @@ func (s *Server) handleEventMe(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(Forbidden, op, "this token is no one's in this event: join first").with("not_in_event", nil))
 		return
 	}
+	writeJSON(w, 200, e.seatOf(i))
+}
+
+// seatOf says where entry i sits now, with their seat's token. The lock
+// must be held.
+func (e *liveEvent) seatOf(i int) mySeatJSON {
 	ev := e.d.Event
 	me := mySeatJSON{Entry: i, Name: ev.Entries[i].Name, Seat: -1, Left: ev.Entries[i].Left >= 0}
 	if ti, seat, ok := ev.Seated(i); ok && !ev.BotPlays(i, len(ev.Rounds)-1) {
@@ -260,7 +298,7 @@ func (s *Server) handleEventMe(w http.ResponseWriter, r *http.Request) {
 		me.SeatToken = seatToken(e.d.Token[i], me.Table, seat)
 		me.Done = ev.Rounds[r].Tables[ti].Result != nil
 	}
-	writeJSON(w, 200, me)
+	return me
 }
 
 func (s *Server) handleEventLeave(w http.ResponseWriter, r *http.Request) {
@@ -340,16 +378,24 @@ func (s *Server) handleEventExtend(w http.ResponseWriter, r *http.Request) {
 	}
 	ev := e.d.Event
 	n := len(ev.Rounds)
+	if ev.Ended {
+		s.writeError(w, r, errorf(Conflict, op, "the host has ended the event: the round in progress ends with the hands being played").with("event_ended", nil))
+		return
+	}
 	if n == 0 || ev.Rounds[n-1].Done() || e.d.EndsAt[n-1].IsZero() {
 		s.writeError(w, r, errorf(Conflict, op, "no round on the clock is being played: only a round on the clock can be extended").with("event_no_clock", nil))
 		return
 	}
 	if req.Minutes < 1 || req.Minutes > maxExtend {
-		s.writeError(w, r, errorf(Invalid, op, "minutes must be 1 to %d, not %d", maxExtend, req.Minutes).with("bad_minutes", nil))
+		s.writeError(w, r, errorf(Invalid, op, "minutes must be 1 to %d, not %d", maxExtend, req.Minutes).with("bad_minutes", map[string]any{"Max": maxExtend}))
 		return
 	}
 	old := e.snapshot()
-	e.d.EndsAt[n-1] = e.d.EndsAt[n-1].Add(time.Duration(req.Minutes) * time.Minute)
+	add := time.Duration(req.Minutes) * time.Minute
+	if e.d.Paused {
+		e.d.Held += add // the clock stands still: it has that much more when it runs again
+	}
+	e.d.EndsAt[n-1] = e.d.EndsAt[n-1].Add(add)
 	if err := e.save(r.Context(), s.store); err != nil {
 		e.restore(old)
 		s.writeError(w, r, unavailable(op, err))
@@ -359,6 +405,138 @@ func (s *Server) handleEventExtend(w http.ResponseWriter, r *http.Request) {
 		ref.endsAt.Store(e.d.EndsAt[n-1].UnixNano())
 	}
 	writeJSON(w, 200, e.view())
+}
+
+// handleEventPause pauses the round in play (pause) or resumes it: its
+// clock and its tables stand still meanwhile.
+func (s *Server) handleEventPause(pause bool) http.HandlerFunc {
+	op, verb := "pause event", "pause"
+	if !pause {
+		op, verb = "resume event", "resume"
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		e, req, ok := s.eventFor(w, r)
+		if !ok {
+			return
+		}
+		ids, err := s.pauseLocked(r.Context(), e, req.Token, pause, op, verb)
+		if err != nil {
+			e.mu.Unlock()
+			s.writeError(w, r, err)
+			return
+		}
+		v := e.view()
+		e.mu.Unlock()
+		s.holdTables(ids, pause)
+		writeJSON(w, 200, v)
+	}
+}
+
+// pauseLocked pauses or resumes e (locked) for the holder of token and
+// returns the round's tables, to hold or release once e is unlocked.
+func (s *Server) pauseLocked(ctx context.Context, e *liveEvent, token string, pause bool, op, verb string) ([]string, error) {
+	if !e.isHost(token) {
+		return nil, errorf(Forbidden, op, "only the host may %s the event: send the host's token", verb).with("not_host", nil)
+	}
+	ev := e.d.Event
+	n := len(ev.Rounds)
+	switch {
+	case n == 0 || ev.Rounds[n-1].Done():
+		return nil, errorf(Conflict, op, "no round is being played: only a round in play can be paused or resumed").with("event_not_playing", nil)
+	case pause && ev.Ended:
+		return nil, errorf(Conflict, op, "the host has ended the event: the round in progress ends with the hands being played").with("event_ended", nil)
+	case pause && e.d.Paused:
+		return nil, errorf(Conflict, op, "the event is paused already: resume it to play on").with("event_paused_already", nil)
+	case !pause && !e.d.Paused:
+		return nil, errorf(Conflict, op, "the event is not paused: only a paused event can be resumed").with("event_not_paused", nil)
+	}
+	old := e.snapshot()
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	clock := !e.d.EndsAt[n-1].IsZero()
+	e.d.Paused = pause
+	switch {
+	case pause && clock:
+		e.d.Held = max(e.d.EndsAt[n-1].Sub(now), 0)
+	case clock:
+		e.d.EndsAt[n-1], e.d.Held = now.Add(e.d.Held), 0
+	}
+	if err := e.save(ctx, s.store); err != nil {
+		e.restore(old)
+		return nil, unavailable(op, err)
+	}
+	for _, ref := range e.rounds[n-1] {
+		ref.paused.Store(pause)
+		if clock {
+			ref.endsAt.Store(e.d.EndsAt[n-1].UnixNano())
+		}
+	}
+	return e.d.Tables[n-1], nil
+}
+
+// holdTables stops or restarts play at the tables ids held in memory
+// (after their event's pause or resume). No event lock may be held.
+func (s *Server) holdTables(ids []string, pause bool) {
+	for _, id := range ids {
+		if t := s.inMemory(id); t != nil {
+			t.mu.Lock()
+			t.hold(pause)
+			t.mu.Unlock()
+		}
+	}
+}
+
+// handleEventEnd ends the event for its host: the round in play, if
+// any, ends at each table with the hand being played (as when its clock
+// is up) and counts; no other round is played, nobody joins.
+func (s *Server) handleEventEnd(w http.ResponseWriter, r *http.Request) {
+	const op = "end event"
+	e, req, ok := s.eventFor(w, r)
+	if !ok {
+		return
+	}
+	if !e.isHost(req.Token) {
+		e.mu.Unlock()
+		s.writeError(w, r, errorf(Forbidden, op, "only the host may end the event: send the host's token").with("not_host", nil))
+		return
+	}
+	ev := e.d.Event
+	old := e.snapshot()
+	if err := ev.End(); err != nil {
+		e.mu.Unlock()
+		code := "event_over"
+		if errors.Is(err, event.ErrEnded) {
+			code = "event_ended"
+		}
+		s.writeError(w, r, errorf(Conflict, op, "%v", err).with(code, nil))
+		return
+	}
+	n := len(ev.Rounds)
+	playing := n > 0 && !ev.Rounds[n-1].Done()
+	wasPaused := e.d.Paused
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	if playing {
+		e.d.EndsAt[n-1], e.d.Paused, e.d.Held = now, false, 0
+	}
+	if err := e.save(r.Context(), s.store); err != nil {
+		e.restore(old)
+		e.mu.Unlock()
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	var ids []string
+	if playing {
+		for _, ref := range e.rounds[n-1] {
+			ref.endsAt.Store(now.UnixNano())
+			ref.paused.Store(false)
+		}
+		ids = e.d.Tables[n-1]
+	}
+	v := e.view()
+	e.mu.Unlock()
+	if wasPaused {
+		s.holdTables(ids, false)
+	}
+	writeJSON(w, 200, v)
 }
 
 // csvCell keeps a cell from being read as a formula by a spreadsheet
@@ -411,9 +589,13 @@ func (s *Server) eventRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/events/{id}/leave", s.handleEventLeave)
 	mux.HandleFunc("POST /api/events/{id}/start", s.handleEventStart)
 	mux.HandleFunc("POST /api/events/{id}/extend", s.handleEventExtend)
+	mux.HandleFunc("POST /api/events/{id}/pause", s.handleEventPause(true))
+	mux.HandleFunc("POST /api/events/{id}/resume", s.handleEventPause(false))
+	mux.HandleFunc("POST /api/events/{id}/end", s.handleEventEnd)
 	mux.HandleFunc("GET /api/events/{id}/standings.csv", s.handleEventCSV)
 	mux.HandleFunc("GET /api/events/{id}/qr.svg", s.handleEventQR)
 	mux.HandleFunc("POST /api/events/{id}/play", s.handleEventPlay)
 	mux.HandleFunc("POST /api/events/{id}/close", s.handleEventClose)
 	mux.HandleFunc("GET /api/events/{id}/deals/{round}/{deal}", s.handleEventDeal)
+	mux.HandleFunc("GET /api/events/{id}/ws", s.handleEventWS)
 }

@@ -225,6 +225,7 @@ type tableJSON struct {
 	Hints     bool           `json:"hints"`
 	Seats     []seatJSON     `json:"seats"`
 	URL       string         `json:"url"`
+	Event     string         `json:"event"` // the event whose round the table plays
 }
 
 type seatJSON struct {
@@ -299,6 +300,7 @@ type wire struct {
 	Winner   []int             `json:"winner"`
 	Away     []bool            `json:"away"`
 	Waiting  bool              `json:"waiting"`
+	Paused   bool              `json:"paused"`
 	Timer    *struct {
 		Seat    int   `json:"seat"`
 		LeftMS  int64 `json:"left_ms"`

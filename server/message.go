@@ -12,7 +12,8 @@ import (
 // clientMsg is what a client sends.
 type clientMsg struct {
 	Type   string          `json:"type"`             // "hello" or "action"
-	Token  string          `json:"token,omitempty"`  // hello: the seat token; absent for a spectator
+	Token  string          `json:"token,omitempty"`  // hello: the seat token; absent for a spectator (an event's: the person's token)
+	Host   string          `json:"host,omitempty"`   // hello to an event: the host's token
 	Action json.RawMessage `json:"action,omitempty"` // action: a hand-record action
 	Text   string          `json:"text,omitempty"`   // chat: what to say
 	// hello: this client shows each hand's summary and sends "ready" when
@@ -60,6 +61,9 @@ type stateMsg struct {
 	// summary: play waits for them (ready.go). Absent when it waits for
 	// nobody.
 	Reading []int `json:"reading,omitempty"`
+	// Paused: the table's event is paused by its host; nobody may act
+	// until it resumes (docs/events.md).
+	Paused bool `json:"paused,omitempty"`
 	// Fair is the table's fair deals: commitments, contributions, the last
 	// hand's secret (docs/fairness.md); absent at tables from before.
 	Fair *fairJSON `json:"fair,omitempty"`

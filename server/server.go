@@ -151,6 +151,9 @@ type Server struct {
 	cl *cluster // nil unless Options.Cluster
 
 	ev eventSet // events of many tables (event.go)
+	// evWork counts event tables' results on their way to their event
+	// (table.act): Close waits for them, so none is stored after it.
+	evWork sync.WaitGroup
 }
 
 // New returns a server over st, with every unfinished table loaded from
@@ -264,15 +267,14 @@ func (s *Server) Close() {
 	for _, c := range s.conns.drain() {
 		c.closeWith(statusGoingAway, shutdownReason, false)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, t := range s.tables {
+	for _, t := range s.tableList() {
 		t.mu.Lock()
 		if t.timer != nil {
 			t.timer.Stop()
 		}
 		t.mu.Unlock()
 	}
+	s.evWork.Wait()
 }
 
 // load rebuilds a table from the store and starts its bots.
@@ -516,6 +518,9 @@ type tableInfo struct {
 	Teams []int `json:"teams,omitempty"`
 	// Rated: the match changes the players' ratings (docs/ratings.md).
 	Rated bool `json:"rated,omitempty"`
+	// Event is the ID of the event whose round the table plays
+	// (docs/events.md): it has no next match of its own.
+	Event string `json:"event,omitempty"`
 }
 
 // publicInfo is the public description of stored table t, which plays

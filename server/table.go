@@ -14,6 +14,7 @@ import (
 
 	"pitch"
 	"pitch/bot"
+	"pitch/event"
 	"pitch/store"
 )
 
@@ -87,6 +88,8 @@ type table struct {
 	// clock) before the match did. The table is then over.
 	round     *tableRound
 	roundDone bool
+	// heldLeft is what the turn timer had left when the event was paused.
+	heldLeft time.Duration
 }
 
 // over reports whether play at the table has ended: the match is over,
@@ -233,6 +236,9 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	if t.info.Closed {
 		return errorf(Conflict, op, "%s", closedMsg).with("closed", nil)
 	}
+	if t.round.held() {
+		return errorf(Conflict, op, "the host has paused the event: play resumes when they resume it").with("event_paused", nil)
+	}
 	if !t.full() {
 		return errorf(Conflict, op, "waiting for every human seat to be taken: play starts when all have joined").with("waiting_players", nil)
 	}
@@ -296,7 +302,16 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	if ap.Finished {
 		t.roundDone = !t.match.Over()
 		if t.round != nil {
-			go t.srv.roundResult(t.round, t.result())
+			t.srv.evWork.Add(1)
+			go func(ref *tableRound, res event.Result) {
+				defer t.srv.evWork.Done()
+				t.srv.roundResult(ref, res)
+			}(t.round, t.result())
+		}
+		if t.pending != nil {
+			// A page's contribution to the deal that will not be made,
+			// sent before it heard the table ended, is not refused.
+			t.supersede(t.pending.commitment)
 		}
 		t.pending = nil
 		t.info.Finished = true
@@ -334,6 +349,9 @@ func (t *table) schedule(after time.Duration) {
 	}
 	if !t.drives() {
 		return // another process drives the table (cluster.go)
+	}
+	if t.round.held() {
+		return // the event is paused (hold keeps the turn timer's time)
 	}
 	if !t.present() && t.round == nil {
 		return // nobody is at the table or watching: it waits for them
@@ -373,7 +391,7 @@ func (t *table) schedule(after time.Duration) {
 func (t *table) botMove(gen int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.gen != gen || t.over() || t.match.AwaitingDeal() || t.srv.closing() {
+	if t.gen != gen || t.over() || t.match.AwaitingDeal() || t.srv.closing() || t.round.held() {
 		return
 	}
 	s := t.match.State()
@@ -399,6 +417,23 @@ func (t *table) botMove(gen int) {
 	if err := t.act(context.Background(), turn, a, by); err != nil {
 		t.srv.log.Warn("bot move failed", "table", t.id, "seat", turn, "err", err.Error())
 	}
+}
+
+// hold stops (pause) or restarts play at the table when its event is
+// paused or resumed (tableRound.paused is set first): a turn timer that
+// was running keeps the time it had left. The lock must be held.
+func (t *table) hold(pause bool) {
+	switch {
+	case pause && !t.deadline.IsZero() && t.deadlineSeq == t.seq:
+		t.heldLeft = max(time.Until(t.deadline), 0)
+	case pause:
+		t.heldLeft = 0
+	case t.heldLeft > 0 && t.deadlineSeq == t.seq:
+		t.deadline = time.Now().Add(t.heldLeft)
+		t.heldLeft = 0
+	}
+	t.schedule(0)
+	t.broadcast()
 }
 
 // touch records activity at the table now. The lock must be held.
@@ -475,7 +510,13 @@ func (t *table) publish() {
 }
 
 // infoJSON is the public description of the table.
-func (t *table) infoJSON() tableInfo { return publicInfo(t.info, t.game) }
+func (t *table) infoJSON() tableInfo {
+	info := publicInfo(t.info, t.game)
+	if t.round != nil {
+		info.Event = t.round.ev.id
+	}
+	return info
+}
 
 // stateFor builds what seat (-1: spectator) may see now.
 func (t *table) stateFor(seat int) stateMsg {
@@ -514,6 +555,7 @@ func (t *table) stateFor(seat int) stateMsg {
 		}
 	}
 	m.Reading = t.readers()
+	m.Paused = t.round.held() && !t.over()
 	if deadline, dseq := t.turnDeadline(); !deadline.IsZero() && dseq == t.seq && !t.over() {
 		m.Timer = &timerJSON{Seat: s.Turn(), LeftMS: max(time.Until(deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
 	}

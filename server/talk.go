@@ -258,7 +258,15 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	seat, _ := t.seatOf(req.Token, me, signedIn)
 	seated, over, cur := seat >= 0, t.match.Over(), t.info.Next
 	info := *t.info
+	round := t.round
 	t.mu.Unlock()
+	if round != nil {
+		// An event's host starts its next round; the table has no next
+		// match of its own.
+		s.writeError(w, r, errorf(Conflict, op, "this table plays a round of an event: there is no next match here; the host starts the next round, and the event's page (/e/%s) shows your next table", round.ev.id).
+			with("rematch_event", map[string]any{"Event": round.ev.id}))
+		return
+	}
 	if !seated {
 		s.writeError(w, r, errorf(Forbidden, op, "only a player seated at this table may start its next match: send your seat's token").with("rematch_not_seated", nil))
 		return

@@ -283,33 +283,66 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	me, signedIn := s.account(r) // a seat of the account's is played by its session
+	c, ok := s.upgrade(w, r, "table", t.id)
+	if !ok {
+		return
+	}
+	go c.serve(s, t, me, signedIn)
+}
+
+// upgrade accepts a WebSocket (what, id: the table or event, for the
+// log), admits it within the server's limits and starts its pings; with
+// ok false it has been refused (and closed) already. The caller's
+// goroutine then serves it, and releases it from s.conns when it ends.
+func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string) (c *conn, ok bool) {
 	// Accept checks that the Origin is this host (no cross-site play): a
 	// page of another site cannot open a connection with this browser's
 	// session cookie.
 	grab := &hijackGrabber{ResponseWriter: w}
 	ws, err := websocket.Accept(grab, r, nil)
 	if err != nil {
-		s.log.Info("websocket refused", "table", t.id, "err", err.Error())
-		return
+		s.log.Info("websocket refused", what, id, "err", err.Error())
+		return nil, false
 	}
 	ws.SetReadLimit(maxMessage)
-	c := newConn(ws, grab.nc, grab.out, clientAddr(r))
+	c = newConn(ws, grab.nc, grab.out, clientAddr(r))
 	// Refused with a close reason: a browser cannot read an HTTP status of
 	// a failed upgrade, but it can read this.
 	if reason := s.gauge.overloaded(); reason != "" {
 		s.gauge.refuse(refusedOverloaded, reason)
 		_ = ws.Close(statusTryLater, reason)
-		return
+		return nil, false
 	}
 	if code, reason, kind := s.conns.admit(c, s.opts.AddrConns, s.opts.MaxConns); reason != "" {
 		if kind != "" {
 			s.gauge.refuse(kind, reason)
 		}
 		_ = ws.Close(code, reason)
-		return
+		return nil, false
 	}
 	c.start(s.opts.PingInterval)
-	go c.serve(s, t, me, signedIn)
+	return c, true
+}
+
+// readHello reads the connection's first message, which must be a hello
+// within helloWait; otherwise the connection is closed with the reason
+// and ok is false.
+func (c *conn) readHello(ctx context.Context) (hello clientMsg, ok bool) {
+	hctx, hcancel := context.WithTimeout(ctx, helloWait)
+	_, data, err := c.ws.Read(hctx)
+	late := hctx.Err() != nil
+	hcancel()
+	if err != nil {
+		if late { // otherwise the client is gone, or its message was refused (too big): the close says so
+			c.closeWith(websocket.StatusPolicyViolation, fmt.Sprintf("no hello within %s: send {\"type\":\"hello\",\"token\":...} first", helloWait), false)
+		}
+		return hello, false
+	}
+	if err := json.Unmarshal(data, &hello); err != nil || hello.Type != "hello" {
+		c.closeWith(websocket.StatusPolicyViolation, `the first message must be {"type":"hello","token":...}`, false)
+		return hello, false
+	}
+	return hello, true
 }
 
 // serve is the connection's goroutine: it reads the hello, seats the
@@ -322,19 +355,8 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 		<-c.closed // the close handshake is done (or timed out)
 	}()
 	ctx := context.Background()
-	hctx, hcancel := context.WithTimeout(ctx, helloWait)
-	var hello clientMsg
-	_, data, err := c.ws.Read(hctx)
-	late := hctx.Err() != nil
-	hcancel()
-	if err != nil {
-		if late { // otherwise the client is gone, or its message was refused (too big): the close says so
-			c.closeWith(websocket.StatusPolicyViolation, fmt.Sprintf("no hello within %s: send {\"type\":\"hello\",\"token\":...} first", helloWait), false)
-		}
-		return
-	}
-	if err := json.Unmarshal(data, &hello); err != nil || hello.Type != "hello" {
-		c.closeWith(websocket.StatusPolicyViolation, `the first message must be {"type":"hello","token":...}`, false)
+	hello, ok := c.readHello(ctx)
+	if !ok {
 		return
 	}
 	if s.cl != nil {
@@ -387,7 +409,7 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 		}
 		t.mu.Unlock()
 	}()
-	c.reader(ctx, t)
+	c.reader(ctx, s.limiter, func(data []byte) { c.handle(ctx, t, data) })
 }
 
 // The buffers of a WebSocket's connection, in place of the 4 KiB each
@@ -503,8 +525,9 @@ func (c *conn) cut() {
 // pingWait is how long a client has to answer a ping.
 func pingWait(every time.Duration) time.Duration { return max(every/2, time.Millisecond) }
 
-// reader handles the client's messages, rate limited.
-func (c *conn) reader(ctx context.Context, t *table) {
+// reader hands the client's messages to handle, rate limited (per
+// connection, and per address by lim).
+func (c *conn) reader(ctx context.Context, lim *limiter, handle func(data []byte)) {
 	tokens, last := float64(rateBurst), time.Now()
 	var warned time.Time // one "slow down" a second, so a flood cannot fill the send queue
 	slowDown := func(code, msg string) {
@@ -529,7 +552,7 @@ func (c *conn) reader(ctx context.Context, t *table) {
 			continue
 		}
 		tokens--
-		if !t.srv.limiter.allow(c.addr) {
+		if !lim.allow(c.addr) {
 			slowDown("rate_addr", "too many messages from your address: slow down; messages over the limit are dropped")
 			continue
 		}
@@ -537,7 +560,7 @@ func (c *conn) reader(ctx context.Context, t *table) {
 			c.sendJSON(errorCode("binary", "messages must be JSON text", nil))
 			continue
 		}
-		c.handle(ctx, t, data)
+		handle(data)
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"pitch/server"
 )
 
 // post sends body to the API and decodes the answer into v.
@@ -184,6 +186,23 @@ func TestBrowserEventHost(t *testing.T) {
 	waitFor(t, "the clock", func() bool {
 		return strings.Contains(s.text("#ev-clock"), "20:00") || strings.Contains(s.text("#ev-clock"), "19:5")
 	}, 5*time.Second)
+	// Pause, resume and end, as the host presses them: the page follows.
+	s.click("#ev-pause")
+	waitFor(t, "the paused clock", func() bool {
+		return strings.Contains(s.text("#ev-clock"), "Paused") && strings.Contains(s.text("#ev-status"), "paused") && s.text("#ev-pause") == "Resume"
+	}, 10*time.Second)
+	s.click("#ev-pause")
+	waitFor(t, "the clock running again", func() bool {
+		return strings.Contains(s.text("#ev-clock"), "Time left") && s.text("#ev-pause") == "Pause"
+	}, 10*time.Second)
+	s.click("#ev-finish")
+	if got := s.text("#ev-finish"); !strings.Contains(got, "again") {
+		t.Errorf("one press on End: the button says %q, want it to ask for a second", got)
+	}
+	s.click("#ev-finish")
+	waitFor(t, "the event ended", func() bool {
+		return strings.Contains(s.text("#ev-status"), "ended") && s.count("#ev-finish:not([hidden])") == 0 && s.count("#ev-pause:not([hidden])") == 0
+	}, 10*time.Second)
 	var links []string
 	s.eval(`JSON.stringify([document.querySelector('#ev-board-link').getAttribute('href'), document.querySelector('#ev-csv').getAttribute('href')])`, &links)
 	if links[0] != "/e/"+id+"/board" || links[1] != "/api/events/"+id+"/standings.csv" {
@@ -193,4 +212,64 @@ func TestBrowserEventHost(t *testing.T) {
 		t.Errorf("at 1280×900: %v", p)
 	}
 	s.shot("event-host", true)
+}
+
+// TestBrowserEventLive: the board follows the event from the server's
+// pushes alone: someone joins, a round starts, the host pauses it, the
+// tables finish, the next round shows who moved from where; the page is
+// never reloaded and asks the server nothing after it opened (no fetch,
+// no polling). At 1280×720 and on a phone (390×844) nothing overflows.
+func TestBrowserEventLive(t *testing.T) {
+	s := newSiteWith(t, func(o *server.Options) {
+		o.AwayDelay = 5 * time.Millisecond // nobody sits at the tables: stand-ins play at once
+		o.BotDelay = time.Millisecond
+		o.DealWait = 20 * time.Millisecond
+	})
+	c := s.newEvent(`{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true}`,
+		func(i int) string { return fmt.Sprintf("Player %d", i+1) }, 7)
+	s.do("open the board", chromedp.EmulateViewport(1280, 720), chromedp.Navigate(s.url+"/e/"+c.ID+"/board"),
+		chromedp.WaitVisible(chromedp.CSS("#bd-tables")))
+	waitFor(t, "the board's first state", func() bool { return strings.Contains(s.text("#bd-status"), "7") }, 10*time.Second)
+	// A mark that a reload would wipe, and the requests made so far.
+	var before int
+	s.eval(`window.pitchMark = 1; JSON.stringify(performance.getEntriesByType('resource').filter((e) => e.initiatorType === 'fetch' || e.initiatorType === 'xmlhttprequest').length)`, &before)
+	s.post("/api/events/"+c.ID+"/join", `{"name":"Late Lucy"}`, 200, nil)
+	waitFor(t, "the board to show 8 people", func() bool { return strings.Contains(s.text("#bd-status"), "8") }, 10*time.Second)
+	host := fmt.Sprintf(`{"token":%q}`, c.Token)
+	s.post("/api/events/"+c.ID+"/start", host, 200, nil)
+	s.post("/api/events/"+c.ID+"/pause", host, 200, nil)
+	waitFor(t, "round 1's two tables, paused", func() bool {
+		return s.count("#bd-tables .ev-table") == 2 && strings.Contains(s.text("#bd-status"), "paused")
+	}, 10*time.Second)
+	s.post("/api/events/"+c.ID+"/resume", host, 200, nil)
+	waitFor(t, "round 1's results", func() bool { return strings.Contains(s.text("#bd-status"), "Round 1 of 2 is over") }, 20*time.Second)
+	s.post("/api/events/"+c.ID+"/start", host, 200, nil)
+	waitFor(t, "round 2 with who moved", func() bool { return s.count("#bd-tables .ev-from") > 0 }, 10*time.Second)
+	var moved []string
+	s.eval(`JSON.stringify([...document.querySelectorAll('#bd-tables .ev-from')].map((e) => e.textContent.trim()))`, &moved)
+	for _, m := range moved {
+		if m != "from 1" && m != "from 2" {
+			t.Errorf("a move shown as %q, want from 1 or from 2", m)
+		}
+	}
+	var after struct {
+		Mark    int `json:"mark"`
+		Fetches int `json:"fetches"`
+	}
+	s.eval(`JSON.stringify({mark: window.pitchMark || 0, fetches: performance.getEntriesByType('resource').filter((e) => e.initiatorType === 'fetch' || e.initiatorType === 'xmlhttprequest').length})`, &after)
+	if after.Mark != 1 {
+		t.Error("the board was reloaded")
+	}
+	if after.Fetches != before {
+		t.Errorf("the board made %d requests after it opened, want none (it follows the WebSocket)", after.Fetches-before)
+	}
+	if p := s.layoutProblems("#bd-tables .ev-name, #bd-tables .ev-table-h, #bd-standings td, #bd-title, #bd-status, #bd-join", 15, true); len(p) > 0 {
+		t.Errorf("at 1280×720: %v", p)
+	}
+	s.do("the event's page on a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile),
+		chromedp.Navigate(s.url+"/e/"+c.ID), chromedp.WaitVisible(chromedp.CSS("#ev-tables")))
+	waitFor(t, "the tables on the phone", func() bool { return s.count("#ev-tables .ev-from") > 0 }, 10*time.Second)
+	if p := s.layoutProblems("#ev-status, #ev-tables .ev-name, #ev-standings td", 14, false); len(p) > 0 {
+		t.Errorf("at 390×844: %v", p)
+	}
 }

@@ -2,13 +2,14 @@
 // (/events/new), an event's page (/e/ID: joining, where to sit, the
 // standings, and for the host the QR code and the controls) and its board
 // (/e/ID/board, for a projector). The server decides the seating, the
-// movement and the standings; the page shows what GET /api/events/ID
-// says, asking again every few seconds.
+// movement and the standings; the page shows what the event's WebSocket
+// (/api/events/ID/ws) sends: the whole event after every change, and
+// where this browser's person sits. Nothing is asked again on a timer.
 
 import { t, num } from './i18n.js';
-import { $, h, api, store, showError, hideError, gameName } from './util.js';
+import { $, h, api, store, showError, hideError, gameName, errorText } from './util.js';
 
-const E = { id: '', ev: null, host: '', me: null, board: false, clock: 0, poll: 0 };
+const E = { id: '', ev: null, host: '', me: null, board: false, clock: 0, ws: null, tries: 0, retry: 0, at: 0, ending: false };
 
 const hostKey = (id) => 'pitch.event.host.' + id;
 const meKey = (id) => 'pitch.event.me.' + id;
@@ -74,28 +75,82 @@ export function initEvent(id, board) {
     $('#ev-extend').addEventListener('click', () => hostAct('extend', { minutes: 5 }));
     $('#ev-close').addEventListener('click', () => hostAct('close', {}));
     $('#ev-play').addEventListener('click', playSolo);
+    $('#ev-pause').addEventListener('click', () => hostAct(E.ev && E.ev.paused ? 'resume' : 'pause', {}));
+    $('#ev-finish').addEventListener('click', endEvent);
     $('#ev-leave').addEventListener('click', leave);
   }
-  load();
-  E.poll = setInterval(load, board ? 2000 : 3000);
+  connect();
   E.clock = setInterval(tick, 1000);
 }
 
-async function load() {
-  let ev;
-  try {
-    ev = await api('GET', '/api/events/' + encodeURIComponent(E.id));
-  } catch (e) {
-    showError(e.message);
-    return;
-  }
+// connect follows the event over its WebSocket; when the connection
+// drops, it tries again after a while, longer each time.
+function connect() {
+  clearTimeout(E.retry);
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(proto + '//' + location.host + '/api/events/' + encodeURIComponent(E.id) + '/ws');
+  E.ws = ws;
+  ws.onopen = () => {
+    const hello = { type: 'hello' };
+    if (E.me && E.me.token) hello.token = E.me.token;
+    if (E.host) hello.host = E.host;
+    ws.send(JSON.stringify(hello));
+  };
+  ws.onmessage = (msg) => {
+    if (ws !== E.ws) return;
+    let m;
+    try { m = JSON.parse(msg.data); } catch (e) { return; }
+    if (m.type === 'event') {
+      E.tries = 0;
+      setOnline(true);
+      onEvent(m);
+    } else if (m.type === 'error') {
+      showError(errorText(m.code, m.params, m.message));
+    }
+  };
+  ws.onclose = (ev) => {
+    if (ws !== E.ws) return;
+    setOnline(false);
+    if (ev.code === 1008) {
+      // A token this event does not know (a stale one in this browser):
+      // follow the event without it.
+      showError(t('conn.limit', { Why: ev.reason }));
+      E.me = null;
+      E.host = '';
+    }
+    E.tries++;
+    E.retry = setTimeout(connect, Math.min(30000, 500 * 2 ** Math.min(E.tries, 6)));
+  };
+}
+
+// reconnectNow follows the event again at once (after joining, with the
+// new token).
+function reconnectNow() {
+  const old = E.ws;
+  E.ws = null;
+  if (old) old.close();
+  connect();
+}
+
+function setOnline(on) {
+  const el = $(E.board ? '#bd-offline' : '#ev-offline');
+  el.hidden = on;
+  el.textContent = on ? '' : t('banner.offline');
+}
+
+// onEvent shows the event as the server sent it.
+function onEvent(m) {
+  const ev = m.event;
   E.ev = ev;
-  if (E.board) {
-    drawBoard(ev);
-  } else {
-    await findSeat(ev);
-    drawEvent(ev);
+  E.at = performance.now();
+  if (m.me) {
+    E.me = { ...E.me, seat: m.me };
+    if (m.me.table) {
+      store.set('pitch.seat.' + m.me.table, JSON.stringify({ seat: m.me.seat, token: m.me.seat_token, name: E.me.name }));
+    }
   }
+  if (E.board) drawBoard(ev);
+  else drawEvent(ev);
   tick();
 }
 
@@ -107,22 +162,10 @@ const gameOf = (ev) => gameName(ev.settings.variant);
 // status says where the event is.
 function status(ev) {
   const p = { Round: ev.round, Rounds: ev.settings.rounds, Count: num(ev.entries.length) };
-  return t(STATES[ev.state], p);
-}
-
-// findSeat asks the server where this browser's person sits now, and
-// keeps the seat's token where the table page looks for it.
-async function findSeat(ev) {
-  if (!E.me || !E.me.token || ev.round === 0) return;
-  try {
-    const me = await api('POST', '/api/events/' + encodeURIComponent(E.id) + '/me', { token: E.me.token });
-    E.me = { ...E.me, seat: me };
-    if (me.table) {
-      store.set('pitch.seat.' + me.table, JSON.stringify({ seat: me.seat, token: me.seat_token, name: E.me.name }));
-    }
-  } catch (e) {
-    showError(e.message);
-  }
+  let text = t(STATES[ev.state], p);
+  if (ev.state === 'playing' && ev.ended) text += ' ' + t('event.ended');
+  else if (ev.state === 'playing' && ev.paused) text += ' ' + t('event.paused');
+  return text;
 }
 
 function drawEvent(ev) {
@@ -181,7 +224,14 @@ function drawHost(ev) {
   start.hidden = ev.state === 'playing' || ev.state === 'over';
   start.textContent = t('event.start', { Round: ev.round + 1 });
   start.disabled = ev.entries.length === 0;
-  $('#ev-extend').hidden = !(ev.state === 'playing' && ev.ends_at);
+  const playing = ev.state === 'playing';
+  $('#ev-extend').hidden = !(playing && ev.ends_at && !ev.ended);
+  const pause = $('#ev-pause');
+  pause.hidden = !playing || ev.ended || !!ev.settings.solo;
+  pause.textContent = t(ev.paused ? 'event.resume' : 'event.pause');
+  const end = $('#ev-finish');
+  end.hidden = ev.state === 'over' || ev.ended || !!ev.settings.solo;
+  end.textContent = t(E.ending ? 'event.endSure' : 'event.endEvent');
   $('#ev-close').hidden = !(ev.settings.solo && ev.state === 'playing' && !ev.closed);
   const roster = $('#ev-roster');
   roster.replaceChildren(...ev.entries.map((en) => h('li', {},
@@ -190,14 +240,27 @@ function drawHost(ev) {
       h('button', { type: 'button', class: 'linkish', onclick: () => hostAct('leave', { entry: en.entry }) }, t('event.remove')))));
 }
 
+// hostAct asks the server to do what the host pressed; the change comes
+// back over the WebSocket.
 async function hostAct(what, body) {
   try {
     await api('POST', '/api/events/' + encodeURIComponent(E.id) + '/' + what, { token: E.host, ...body });
     hideError();
-    load();
   } catch (e) {
     showError(e.message);
   }
+}
+
+// endEvent ends the event on the second press: the first asks to be sure.
+function endEvent() {
+  if (!E.ending) {
+    E.ending = true;
+    $('#ev-finish').textContent = t('event.endSure');
+    setTimeout(() => { E.ending = false; if (E.ev) drawHost(E.ev); }, 5000);
+    return;
+  }
+  E.ending = false;
+  hostAct('end', {});
 }
 
 async function join(ev) {
@@ -215,7 +278,7 @@ async function join(ev) {
     E.me = { entry: res.entry, token: res.token, name };
     store.set(meKey(E.id), JSON.stringify(E.me));
     hideError();
-    load();
+    reconnectNow(); // the hello with the new token: where they sit comes with every update
   } catch (e) {
     showError(e.message);
   } finally {
@@ -238,7 +301,6 @@ async function playSolo() {
 async function leave() {
   try {
     await api('POST', '/api/events/' + encodeURIComponent(E.id) + '/leave', { token: E.me.token });
-    load();
   } catch (e) {
     showError(e.message);
   }
@@ -264,7 +326,9 @@ function drawTables(list, ev, board) {
       t('event.table', { N: i + 1 })),
     h('ul', {}, tab.seats.map((s, k) => h('li', { class: 'ev-name' + (s.bot ? ' bot' : '') },
       (s.name || t('event.bot')) + (s.bot && s.name ? ' (' + t('event.bot') + ')' : '') +
-        (tab.result ? ' · ' + num(tab.result.scores[k]) : '')))))));
+        (tab.result ? ' · ' + num(tab.result.scores[k]) : ''),
+      // Who has moved where: the table they came from, when another.
+      s.from && s.from !== i + 1 ? h('span', { class: 'ev-from', title: t('event.from.title', { N: num(s.from) }) }, ' ' + t('event.from', { N: num(s.from) })) : ''))))));
   if (!round.length) list.replaceChildren(h('li', { class: 'hint', text: t('event.noTables') }));
 }
 
@@ -277,15 +341,19 @@ function drawBoard(ev) {
   drawStandings($('#bd-standings'), ev, 20);
 }
 
-// tick shows the time left of a round on the clock.
+// tick shows the time left of a round on the clock: what the server
+// said was left when it sent the event, less the time since (a paused
+// clock stands still).
 function tick() {
   const ev = E.ev;
   const el = $(E.board ? '#bd-clock' : '#ev-clock');
-  if (!ev || !ev.ends_at || ev.state !== 'playing') {
+  if (!ev || ev.left_ms == null || ev.state !== 'playing') {
     el.textContent = '';
     return;
   }
-  const left = Math.max(0, Math.round((new Date(ev.ends_at) - Date.now()) / 1000));
+  const ms = ev.paused ? ev.left_ms : ev.left_ms - (performance.now() - E.at);
+  const left = Math.max(0, Math.round(ms / 1000));
   const mm = Math.floor(left / 60), ss = String(left % 60).padStart(2, '0');
-  el.textContent = left > 0 ? t('event.clock', { Time: mm + ':' + ss }) : t('event.clock.up');
+  if (ev.paused) el.textContent = t('event.clock.paused', { Time: mm + ':' + ss });
+  else el.textContent = left > 0 && !ev.ended ? t('event.clock', { Time: mm + ':' + ss }) : t('event.clock.up');
 }

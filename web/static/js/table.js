@@ -967,8 +967,9 @@ function renderStatus(m, act) {
   let text;
   const reading = (m.reading || []).filter((s) => s !== m.seat);
   if (!app.online) text = t('status.offline');
-  else if (m.match_over) text = t('status.over');
+  else if (m.match_over) text = m.table.event ? t('event.tableOver') : t('status.over');
   else if (m.waiting) text = t('status.waiting');
+  else if (m.paused) text = t('status.paused');
   else if (app.show) text = t('trick.takes', { Who: nameOf(app.show.winner) });
   else if (app.pending) text = t('status.sending');
   else if (reading.length && !act) text = t('status.reading', { Who: reading.map(nameOf).join(', '), Count: reading.length });
@@ -990,12 +991,18 @@ function renderActions(m, act) {
   $('#actions').className = 'actions' + (app.pending ? ' busy' : '') + (act ? ' mine' : '');
   if (!app.online) {
     box.append(h('p', { class: 'hint offline', text: t('actions.offline') }));
+  } else if (m.match_over && m.table.event) {
+    // An event's round: the host starts the next one; the event's page
+    // shows where each person plays it. No next match here.
+    box.append(h('p', {}, h('a', { href: '/e/' + encodeURIComponent(m.table.event), 'data-key': 'event' }, t('event.back'))));
   } else if (m.match_over) {
     box.append(h('p', { text: t('status.over') }));
     if (m.seat >= 0) box.append(actionButton(t('again.button'), 'again', playAgain, { cls: 'primary', title: t('again.title') }));
     else box.append(h('p', {}, h('a', { href: '/' }, t('again.newTable'))));
   } else if (m.waiting) {
     box.append(h('p', { class: 'hint', text: t('actions.waiting') }));
+  } else if (m.paused) {
+    box.append(h('p', { class: 'hint', text: t('status.paused') }));
   } else if (m.seat < 0) {
     box.append(h('p', { class: 'hint', text: t('actions.watching') }));
   } else if (!act) {

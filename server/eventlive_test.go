@@ -1,0 +1,338 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// evLive is what the tests read of an event beyond evWire: its clock and
+// the host's pause and end.
+type evLive struct {
+	State  string `json:"state"`
+	Round  int    `json:"round"`
+	LeftMS *int64 `json:"left_ms"`
+	Paused bool   `json:"paused"`
+	Ended  bool   `json:"ended"`
+	Rounds [][]struct {
+		Table string `json:"table"`
+		Seats []struct {
+			Entry int `json:"entry"`
+			From  int `json:"from"`
+		} `json:"seats"`
+	} `json:"rounds"`
+}
+
+func (ts *testServer) live(id string) evLive {
+	ts.t.Helper()
+	resp, b := ts.do("GET", "/api/events/"+id, "")
+	var e evLive
+	if err := json.Unmarshal(b, &e); err != nil || resp.StatusCode != 200 {
+		ts.t.Fatalf("GET event: %d %v %s", resp.StatusCode, err, b)
+	}
+	return e
+}
+
+// refusal posts body to path and checks the status and the error code.
+func (ts *testServer) refusal(path, body string, status int, code string) {
+	ts.t.Helper()
+	resp, b := ts.do("POST", path, body)
+	var e struct {
+		Error, Code string
+	}
+	_ = json.Unmarshal(b, &e)
+	if resp.StatusCode != status || e.Code != code || e.Error == "" {
+		ts.t.Errorf("POST %s %s: %d %s, want %d with code %q and a message", path, body, resp.StatusCode, b, status, code)
+	}
+}
+
+// moves counts the stored actions of each table.
+func (ts *testServer) moves(tables []string) []int {
+	ts.t.Helper()
+	var n []int
+	for _, id := range tables {
+		evs, err := ts.st.Events(bg, id)
+		if err != nil {
+			ts.t.Fatal(err)
+		}
+		n = append(n, len(evs))
+	}
+	return n
+}
+
+// TestEventPauseExtendEnd: the host pauses a round on the clock (the
+// clock stops, the tables stand still, an action is refused as paused,
+// and so it stays over a restart), extends it while paused, resumes it
+// (play goes on, the clock runs again with what it had left), and ends
+// the event (the round in play finishes and counts, nothing else may
+// start). Each refusal has its code: not_host, no_event,
+// event_not_playing, event_paused_already, event_not_paused, bad_minutes,
+// event_ended.
+func TestEventPauseExtendEnd(t *testing.T) {
+	dsn := t.TempDir() + "/pitch.db"
+	opts := fastOptions()
+	opts.AwayDelay = 5 * time.Millisecond // nobody is at the tables: stand-ins play for them
+	ts := startServer(t, dsn, opts)
+	var c struct{ ID, Token string }
+	ts.post("/api/events", `{"variant":"ten-point","rounds":3,"end":"clock","minutes":30,"movement":"progressive","switch_partners":true}`, 201, &c)
+	id := c.ID
+	host := fmt.Sprintf(`{"token":%q}`, c.Token)
+	var tokens []string
+	for i := range 8 {
+		var j struct{ Token string }
+		ts.post("/api/events/"+id+"/join", fmt.Sprintf(`{"name":"P%d"}`, i), 200, &j)
+		tokens = append(tokens, j.Token)
+	}
+	ts.refusal("/api/events/"+id+"/pause", host, http.StatusConflict, "event_not_playing")
+	ts.refusal("/api/events/nosuchevent/pause", host, http.StatusNotFound, "no_event")
+	ts.post("/api/events/"+id+"/start", host, 200, nil)
+	ts.refusal("/api/events/"+id+"/pause", fmt.Sprintf(`{"token":%q}`, tokens[0]), http.StatusForbidden, "not_host")
+	ts.refusal("/api/events/"+id+"/resume", host, http.StatusConflict, "event_not_paused")
+	ts.post("/api/events/"+id+"/pause", host, 200, nil)
+	ts.refusal("/api/events/"+id+"/pause", host, http.StatusConflict, "event_paused_already")
+	e := ts.live(id)
+	if !e.Paused || e.LeftMS == nil || *e.LeftMS > 30*60*1000 || *e.LeftMS < 29*60*1000 {
+		t.Fatalf("paused: %+v, want paused with about 30 minutes left", e)
+	}
+	held := *e.LeftMS
+	var tables []string
+	for _, tab := range e.Rounds[0] {
+		tables = append(tables, tab.Table)
+	}
+	// A seat's connection: its state says paused, and an action is refused.
+	var me meWire
+	ts.post("/api/events/"+id+"/me", fmt.Sprintf(`{"token":%q}`, tokens[0]), 200, &me)
+	hub := newHub(t, ts, me.Table, 1)
+	cl := hub.connect("P0", me.Seat, me.SeatToken, false)
+	hub.run(10*time.Second, "the paused state", func() bool { return cl.last != nil && cl.last.Paused })
+	cl.refused(fmt.Sprintf(`{"seat":%d,"pass":true}`, me.Seat), "paused", 0)
+	hub.run(10*time.Second, "the refusal", func() bool { return len(cl.bad) == 0 })
+	if m := cl.msgs[len(cl.msgs)-1]; m.Code != "event_paused" {
+		t.Errorf("the action while paused: code %q, want event_paused", m.Code)
+	}
+	cl.close()
+	// The tables stand still, and stay paused over a restart.
+	before := ts.moves(tables)
+	time.Sleep(300 * time.Millisecond) // stand-ins move every few ms when play is on
+	if after := ts.moves(tables); !slices.Equal(before, after) {
+		t.Fatalf("actions while paused: %v, then %v", before, after)
+	}
+	ts.stop()
+	ts = startServer(t, dsn, opts)
+	time.Sleep(300 * time.Millisecond)
+	if after := ts.moves(tables); !slices.Equal(before, after) {
+		t.Fatalf("actions while paused, after a restart: %v, then %v", before, after)
+	}
+	if e := ts.live(id); !e.Paused || e.LeftMS == nil || *e.LeftMS != held {
+		t.Fatalf("after a restart: %+v, want paused with %d ms held", e, held)
+	}
+	// Extended while paused: the held time grows; bad requests change nothing.
+	ts.refusal("/api/events/"+id+"/extend", fmt.Sprintf(`{"token":%q,"minutes":0}`, c.Token), http.StatusBadRequest, "bad_minutes")
+	ts.refusal("/api/events/"+id+"/extend", fmt.Sprintf(`{"token":%q,"minutes":5}`, tokens[1]), http.StatusForbidden, "not_host")
+	ts.post("/api/events/"+id+"/extend", fmt.Sprintf(`{"token":%q,"minutes":5}`, c.Token), 200, nil)
+	if e := ts.live(id); !e.Paused || *e.LeftMS != held+5*60*1000 {
+		t.Fatalf("extended while paused: %+v, want %d ms held", e, held+5*60*1000)
+	}
+	ts.post("/api/events/"+id+"/resume", host, 200, nil)
+	e = ts.live(id)
+	if e.Paused || *e.LeftMS > held+5*60*1000 || *e.LeftMS < held+5*60*1000-60*1000 {
+		t.Fatalf("resumed: %+v, want running from %d ms", e, held+5*60*1000)
+	}
+	waitUntil(t, 20*time.Second, "play to go on after resuming", func() bool {
+		now := ts.moves(tables)
+		for i := range now {
+			if now[i] <= before[i] {
+				return false
+			}
+		}
+		return true
+	})
+	// The end: the hands in play are finished and count; nothing after.
+	ts.refusal("/api/events/"+id+"/end", fmt.Sprintf(`{"token":%q}`, tokens[2]), http.StatusForbidden, "not_host")
+	ts.post("/api/events/"+id+"/end", host, 200, nil)
+	ts.refusal("/api/events/"+id+"/end", host, http.StatusConflict, "event_ended")
+	ts.refusal("/api/events/"+id+"/extend", fmt.Sprintf(`{"token":%q,"minutes":5}`, c.Token), http.StatusConflict, "event_ended")
+	ts.refusal("/api/events/"+id+"/pause", host, http.StatusConflict, "event_ended")
+	ts.refusal("/api/events/"+id+"/join", `{"name":"Late"}`, http.StatusConflict, "event_ended")
+	end := ts.waitEvent(id, "the event's end", func(e evWire) bool { return e.State == "over" })
+	if len(end.Rounds) != 1 {
+		t.Errorf("%d rounds after the end, want the 1 in play", len(end.Rounds))
+	}
+	for ti, tab := range end.Rounds[0] {
+		_, deltas, scores := finalScores(t, ts, tab.Table)
+		if tab.Result == nil || !slices.Equal(tab.Result.Scores, scores) || len(tab.Result.Hands) != len(deltas) || len(deltas) == 0 {
+			t.Errorf("table %d: result %+v, the store has %d hands, scores %v", ti+1, tab.Result, len(deltas), scores)
+		}
+	}
+	for _, s := range end.Standings {
+		if s.Rounds != 1 {
+			t.Errorf("%s: %d rounds counted, want 1", s.Name, s.Rounds)
+		}
+	}
+	ts.refusal("/api/events/"+id+"/start", host, http.StatusConflict, "event_ended")
+}
+
+// waitUntil polls ok every 20 ms, failing the test after d.
+func waitUntil(t *testing.T, d time.Duration, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", d, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// evSocket is a connection following an event.
+type evSocket struct {
+	t   *testing.T
+	ws  *websocket.Conn
+	ctx context.Context
+}
+
+type evPush struct {
+	Type  string `json:"type"`
+	Code  string `json:"code"`
+	Host  bool   `json:"host"`
+	Event struct {
+		State   string `json:"state"`
+		Round   int    `json:"round"`
+		Entries []struct {
+			Name string `json:"name"`
+		} `json:"entries"`
+	} `json:"event"`
+	Me *meWire `json:"me"`
+}
+
+func (ts *testServer) follow(id, hello string) *evSocket {
+	ts.t.Helper()
+	ctx, cancel := context.WithTimeout(bg, 30*time.Second)
+	ts.t.Cleanup(cancel)
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.hs.URL, "http")+"/api/events/"+id+"/ws", nil)
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	ts.t.Cleanup(func() { ws.CloseNow() })
+	if err := ws.Write(ctx, websocket.MessageText, []byte(hello)); err != nil {
+		ts.t.Fatal(err)
+	}
+	return &evSocket{t: ts.t, ws: ws, ctx: ctx}
+}
+
+// next reads the next message.
+func (s *evSocket) next() (evPush, error) {
+	var m evPush
+	_, b, err := s.ws.Read(s.ctx)
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	return m, err
+}
+
+// until reads messages until ok holds of one.
+func (s *evSocket) until(what string, ok func(evPush) bool) evPush {
+	s.t.Helper()
+	for {
+		m, err := s.next()
+		if err != nil {
+			s.t.Fatalf("waiting for %s: %v", what, err)
+		}
+		if ok(m) {
+			return m
+		}
+	}
+}
+
+// TestEventSocket: a page follows an event over its WebSocket and is
+// sent the event after every change, without asking: a join, the start
+// of a round (with where the follower's person sits and their seat's
+// token), a table's result, the pause. A token the event does not know is
+// refused with a close that says so; a message other than hello is
+// answered with an error.
+func TestEventSocket(t *testing.T) {
+	opts := fastOptions()
+	opts.AwayDelay = 5 * time.Millisecond
+	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
+	var c struct{ ID, Token string }
+	ts.post("/api/events", `{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true}`, 201, &c)
+	var j struct{ Token string }
+	ts.post("/api/events/"+c.ID+"/join", `{"name":"Ann"}`, 200, &j)
+	ann := ts.follow(c.ID, fmt.Sprintf(`{"type":"hello","token":%q}`, j.Token))
+	host := ts.follow(c.ID, fmt.Sprintf(`{"type":"hello","host":%q}`, c.Token))
+	board := ts.follow(c.ID, `{"type":"hello"}`)
+	if m := host.until("the host's first state", func(evPush) bool { return true }); !m.Host || m.Me != nil || len(m.Event.Entries) != 1 {
+		t.Errorf("the host's first message: %+v", m)
+	}
+	if m := ann.until("Ann's first state", func(evPush) bool { return true }); m.Host || m.Me == nil || m.Me.Entry != 0 || m.Me.Table != "" {
+		t.Errorf("Ann's first message: %+v", m)
+	}
+	board.until("the board's first state", func(evPush) bool { return true })
+	for i := range 4 {
+		ts.post("/api/events/"+c.ID+"/join", fmt.Sprintf(`{"name":"P%d"}`, i), 200, nil)
+	}
+	board.until("the board to show 5 people", func(m evPush) bool { return len(m.Event.Entries) == 5 })
+	ts.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)
+	m := ann.until("Ann's table", func(m evPush) bool { return m.Me != nil && m.Me.Table != "" })
+	if m.Event.State != "playing" || m.Me.Round != 1 || m.Me.SeatToken == "" {
+		t.Errorf("Ann seated: %+v", m)
+	}
+	board.until("round 1's results", func(m evPush) bool { return m.Event.State == "between" })
+	// Bad hellos and messages.
+	bad := ts.follow(c.ID, `{"type":"hello","token":"nobody"}`)
+	if _, err := bad.next(); websocket.CloseStatus(err) != websocket.StatusPolicyViolation || !strings.Contains(err.Error(), "no one's in this event") {
+		t.Errorf("an unknown token: %v, want a close saying so", err)
+	}
+	if err := board.ws.Write(board.ctx, websocket.MessageText, []byte(`{"type":"action"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if m := board.until("the error", func(m evPush) bool { return m.Type == "error" }); m.Code != "unknown_type" {
+		t.Errorf("a message other than hello: %+v", m)
+	}
+	resp, b := ts.do("GET", "/api/events/nosuchevent/ws", "")
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(b), `"no_event"`) {
+		t.Errorf("following no event: %d %s", resp.StatusCode, b)
+	}
+}
+
+// TestEventTableNoRematch: an event table whose round is over offers no
+// next match: its state names the event, and a rematch is refused with
+// the code rematch_event, which says where to go.
+func TestEventTableNoRematch(t *testing.T) {
+	opts := fastOptions()
+	opts.AwayDelay = 5 * time.Millisecond
+	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
+	var c struct{ ID, Token string }
+	ts.post("/api/events", `{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"mixed"}`, 201, &c)
+	var j struct{ Token string }
+	ts.post("/api/events/"+c.ID+"/join", `{"name":"Ann"}`, 200, &j)
+	ts.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)
+	ts.waitEvent(c.ID, "round 1's end", func(e evWire) bool { return e.State == "between" })
+	var me meWire
+	ts.post("/api/events/"+c.ID+"/me", fmt.Sprintf(`{"token":%q}`, j.Token), 200, &me)
+	h := newHub(t, ts, me.Table, 3)
+	cl := h.connect("Ann", me.Seat, me.SeatToken, false)
+	h.run(10*time.Second, "the state", func() bool { return cl.last != nil })
+	if !cl.last.Over || cl.last.Table.Event != c.ID {
+		t.Errorf("the table's state: over %v, event %q; want over, of event %s", cl.last.Over, cl.last.Table.Event, c.ID)
+	}
+	resp, b := ts.do("POST", "/api/tables/"+me.Table+"/rematch", fmt.Sprintf(`{"token":%q}`, me.SeatToken))
+	var e struct {
+		Error, Code string
+		Params      map[string]any
+	}
+	_ = json.Unmarshal(b, &e)
+	if resp.StatusCode != http.StatusConflict || e.Code != "rematch_event" || e.Params["Event"] != c.ID || !strings.Contains(e.Error, "/e/"+c.ID) {
+		t.Errorf("a rematch at an event table: %d %s", resp.StatusCode, b)
+	}
+	if info, err := ts.st.Table(bg, me.Table); err != nil || info.Next != "" {
+		t.Errorf("the table has a next match: %+v %v", info, err)
+	}
+}
