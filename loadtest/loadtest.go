@@ -46,6 +46,12 @@ type Config struct {
 	// before play (default 30s and 25ms a table): a server that cannot
 	// set them up in that time fails the run.
 	SetupTimeout time.Duration
+	// Event, above 0, plays one progressive event of that many people
+	// instead of Tables tables (event.go): EventRounds rounds (default 3)
+	// of EventHands hands (default 2), the run its host.
+	Event       int
+	EventRounds int
+	EventHands  int
 }
 
 // A refusal is the server saying no to the load: an HTTP 429 or 503, or
@@ -135,6 +141,10 @@ type Report struct {
 	Unloaded ServerMemory  `json:"server_unloaded"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
 	Setup    time.Duration `json:"setup_ns"` // creating the tables and joining their seats, before play
+	// Event and EventHost are the event's ID and its host's token, in
+	// event mode (Config.Event).
+	Event     string `json:"event,omitempty"`
+	EventHost string `json:"-"`
 	// Seen is, per table, the highest event number any of its clients was
 	// told of: after a crash the table's log must hold at least that many.
 	Seen map[string]int `json:"-"`
@@ -187,7 +197,11 @@ func (r *run) fail(format string, args ...any) {
 
 // Run plays cfg.Tables tables against the server for cfg.Duration.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
-	if cfg.Tables < 1 || cfg.Tables > 10000 {
+	if cfg.Event != 0 {
+		if err := checkEvent(&cfg); err != nil {
+			return nil, err
+		}
+	} else if cfg.Tables < 1 || cfg.Tables > 10000 {
 		return nil, fmt.Errorf("tables must be 1 to 10000, not %d", cfg.Tables)
 	}
 	if cfg.Duration <= 0 || cfg.Duration > 24*time.Hour {
@@ -217,17 +231,26 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// latency measured is that of tables in play, not of the rush to sit.
 	setupStart := time.Now()
 	r.start = make(chan struct{})
-	r.ready.Add(cfg.Tables)
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.stop = cancel
 	var wg sync.WaitGroup
-	for i := range cfg.Tables {
+	if cfg.Event > 0 {
+		r.ready.Add(1)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.table(pctx, i)
+			r.event(pctx, rep)
 		}()
+	} else {
+		r.ready.Add(cfg.Tables)
+		for i := range cfg.Tables {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r.table(pctx, i)
+			}()
+		}
 	}
 	setupDone := make(chan struct{})
 	go func() { r.ready.Wait(); close(setupDone) }()
@@ -344,7 +367,7 @@ func (r *run) call(ctx context.Context, method, path string, body, out any) erro
 	if resp.StatusCode >= 300 {
 		var e struct{ Error, Code string }
 		_ = json.NewDecoder(resp.Body).Decode(&e)
-		err := fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, e.Error)
+		err := &statusError{fmt.Sprintf("%s %s: %s: %s", method, path, resp.Status, e.Error)}
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable && e.Code != "" {
 			kind := e.Code
 			if kind == "" {
@@ -356,6 +379,11 @@ func (r *run) call(ctx context.Context, method, path string, body, out any) erro
 	}
 	return json.NewDecoder(resp.Body).Decode(out)
 }
+
+// statusError is the server's answer to a request, an error status.
+type statusError struct{ msg string }
+
+func (e *statusError) Error() string { return e.msg }
 
 // table creates one table, joins all its seats and plays them until the
 // match ends or time is up; then, time allowing, it starts another.

@@ -29,6 +29,9 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed for the clients' choices")
 	reconnect := fs.Bool("reconnect", true, "redial dropped connections, as browsers do")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	event := fs.Int("event", 0, "play one progressive event of this many people (1 to 1000) instead of --tables tables, the run its host")
+	eventRounds := fs.Int("event-rounds", 3, "with --event: its rounds (1 to 20)")
+	eventHands := fs.Int("event-hands", 2, "with --event: the hands of a round at each table (1 to 50)")
 	reviewers := fs.Int("reviewers", 0, "clients asking for reviews of every finished hand and seat during play, again and again (0 to 100)")
 	if !parseFlags(fs, args, stderr) {
 		return 2
@@ -49,7 +52,7 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	rep, err := loadtest.Run(ctx, loadtest.Config{URL: *addr, Tables: *tables, Duration: *duration, Variant: *variant,
-		Think: *think, Seed: *seed, Reconnect: *reconnect})
+		Think: *think, Seed: *seed, Reconnect: *reconnect, Event: *event, EventRounds: *eventRounds, EventHands: *eventHands})
 	stopReviews()
 	<-reviewsDone
 	var refused *loadtest.RefusedError
@@ -71,6 +74,9 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		b, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintf(stdout, "%s\n", b)
 		return code
+	}
+	if rep.Event != "" {
+		fmt.Fprintf(stdout, "event %s: %d people at %d tables a round\n", rep.Event, *event, rep.Tables)
 	}
 	fmt.Fprintf(stdout, "tables %d (set up in %s), finished %d, hands %d, actions %d (%.0f/s) in %s\n",
 		rep.Tables, rep.Setup.Round(time.Millisecond), rep.Finished, rep.Hands, rep.Actions, rep.PerSecond, rep.Elapsed.Round(time.Millisecond))

@@ -1,0 +1,159 @@
+package loadtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// Event mode (Config.Event): the load is one progressive event of
+// Config.Event people (docs/events.md), as a club night runs it. The run
+// creates the event, joins every person, and as its host starts each
+// round; each person asks where they sit (POST /api/events/ID/me) and
+// plays that table over its WebSocket like any other client, so the
+// latency measured is that of event tables, all in play at once. When a
+// round is over at every table the host starts the next, until the
+// event's rounds are played or time is up.
+
+// eventSeat is where a person sits in the round in progress.
+type eventSeat struct {
+	Entry     int    `json:"entry"`
+	Round     int    `json:"round"`
+	Table     string `json:"table"`
+	Seat      int    `json:"seat"`
+	SeatToken string `json:"seat_token"`
+}
+
+// checkEvent checks the event mode's settings.
+func checkEvent(cfg *Config) error {
+	if cfg.Event < 1 || cfg.Event > 1000 {
+		return fmt.Errorf("an event's people must be 1 to 1000, not %d", cfg.Event)
+	}
+	if cfg.EventRounds == 0 {
+		cfg.EventRounds = 3
+	}
+	if cfg.EventHands == 0 {
+		cfg.EventHands = 2
+	}
+	if cfg.EventRounds < 1 || cfg.EventRounds > 20 || cfg.EventHands < 1 || cfg.EventHands > 50 {
+		return fmt.Errorf("an event has 1 to 20 rounds of 1 to 50 hands, not %d of %d", cfg.EventRounds, cfg.EventHands)
+	}
+	return nil
+}
+
+// event runs the event: setup (before r.start), then its rounds.
+func (r *run) event(ctx context.Context, rep *Report) {
+	var once sync.Once
+	ready := func() { once.Do(r.ready.Done) }
+	defer ready()
+	settings := map[string]any{"variant": r.cfg.Variant, "rounds": r.cfg.EventRounds, "end": "hands", "hands": r.cfg.EventHands,
+		"movement": "progressive", "switch_partners": true, "head_stays": true}
+	if r.cfg.Options != nil {
+		settings["options"] = r.cfg.Options
+	}
+	var created struct{ ID, Token string }
+	if !r.must(ctx, "create the event", "POST", "/api/events", settings, &created) {
+		return
+	}
+	r.mu.Lock()
+	rep.Event, rep.EventHost = created.ID, created.Token
+	r.mu.Unlock()
+	tokens := make([]string, r.cfg.Event)
+	for i := range tokens {
+		var j struct{ Token string }
+		if !r.must(ctx, "join the event", "POST", "/api/events/"+created.ID+"/join", map[string]string{"name": fmt.Sprintf("Player %d", i+1)}, &j) {
+			return
+		}
+		tokens[i] = j.Token
+	}
+	host := map[string]string{"token": created.Token}
+	for round := 1; ctx.Err() == nil; round++ {
+		if round > 1 && !r.roundOver(ctx, created.ID) {
+			return
+		}
+		if !r.must(ctx, fmt.Sprintf("start round %d", round), "POST", "/api/events/"+created.ID+"/start", host, &struct{}{}) {
+			return
+		}
+		seats := make([]eventSeat, len(tokens))
+		tables := map[string]bool{}
+		for i, tok := range tokens {
+			if !r.must(ctx, "ask where one sits", "POST", "/api/events/"+created.ID+"/me", map[string]string{"token": tok}, &seats[i]) {
+				return
+			}
+			tables[seats[i].Table] = true
+		}
+		if round == 1 {
+			r.mu.Lock()
+			rep.Tables = len(tables)
+			r.mu.Unlock()
+			ready()
+			select {
+			case <-r.start:
+			case <-ctx.Done():
+				return
+			}
+		}
+		var wg sync.WaitGroup
+		for i, s := range seats {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(r.cfg.Seed, uint64(round)<<16|uint64(i)))
+				r.seat(ctx, s.Table, s.Seat, s.SeatToken, rng)
+			}()
+		}
+		wg.Wait()
+		if ctx.Err() != nil {
+			return
+		}
+		r.finished.Add(int64(len(tables)))
+		if round == r.cfg.EventRounds {
+			r.roundOver(ctx, created.ID)
+			return
+		}
+	}
+}
+
+// roundOver waits until the event has every result of its round in
+// progress (each table's reaches it just after its last action).
+func (r *run) roundOver(ctx context.Context, id string) bool {
+	for ctx.Err() == nil {
+		var ev struct{ State string }
+		if err := r.call(ctx, "GET", "/api/events/"+id, nil, &ev); err == nil && (ev.State == "between" || ev.State == "over") {
+			return true
+		}
+		sleep(ctx, 50*time.Millisecond)
+	}
+	return false
+}
+
+// must makes a request of the event, again while the server cannot be
+// reached (a restart) if the run reconnects; false when it failed for
+// good or time is up.
+func (r *run) must(ctx context.Context, what, method, path string, body, out any) bool {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := r.call(ctx, method, path, body, out)
+		if err == nil {
+			return true
+		}
+		if ref := (*refusal)(nil); errors.As(err, &ref) {
+			r.refuse(ref)
+			return false
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		var status *statusError
+		if !r.cfg.Reconnect || errors.As(err, &status) {
+			r.fail("%s: %v", what, err)
+			return false
+		}
+		sleep(ctx, backoff)
+		backoff = min(2*backoff, 2*time.Second)
+	}
+	return false
+}
