@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -27,8 +28,10 @@ import (
 // one holding its lease, renewed every LeaseTTL/5. The unfinished tables
 // are shared among the live processes (share.go): each takes the leases
 // of its share and hands over those that are another's (it stops
-// driving, releases, and the release's note wakes the other), so that a
-// process that joins, drains or dies moves only its share. A process with
+// driving, releases, and the release's note wakes the other, which
+// takes it at once: takeReleased), so that a process that joins, drains
+// or dies moves only its share. A process that drains hands its tables
+// over first thing (stopCluster). A process with
 // connections to a table that nobody has driven for a while takes it
 // whoever's it is. Each process
 // records how many connections it holds to each seat (presence), so the
@@ -59,6 +62,16 @@ type cluster struct {
 	// seen is when each live process was first seen live without a
 	// break (only the lease loop uses it).
 	seen map[string]time.Time
+	// The last lease round's unfinished tables, live processes and
+	// shares (under mu), and the shares without a process that released
+	// tables since (without): a table another process releases is taken
+	// at once, without waiting for a lease round, by the process whose
+	// share it is (takeReleased).
+	open, live []string
+	share      map[string]string
+	without    map[string]map[string]string
+	released   []string      // released tables that are this process's share, to take
+	fast       chan struct{} // (capacity 1) released has tables
 
 	ctx    context.Context // ends when the cluster stops
 	cancel context.CancelFunc
@@ -79,13 +92,17 @@ func newProcessID() string {
 func (s *Server) newCluster(st store.Cluster) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cl = &cluster{st: st, id: newProcessID(), ttl: s.opts.LeaseTTL, kick: make(chan struct{}, 1),
-		dirty: map[string]bool{}, wake: make(chan struct{}, 1), orphans: map[string]time.Time{}, seen: map[string]time.Time{}, ctx: ctx, cancel: cancel}
+		dirty: map[string]bool{}, wake: make(chan struct{}, 1), orphans: map[string]time.Time{}, seen: map[string]time.Time{}, fast: make(chan struct{}, 1), ctx: ctx, cancel: cancel}
 }
 
 // runCluster starts listening, the lease loop and the presence writer.
 func (s *Server) runCluster() {
 	cl, ctx := s.cl, s.cl.ctx
-	cl.wg.Add(3)
+	cl.wg.Add(4)
+	go func() {
+		defer cl.wg.Done()
+		s.takeReleased(ctx)
+	}()
 	go func() {
 		defer cl.wg.Done()
 		_ = cl.st.Listen(ctx, func(n store.Note) { s.onNote(ctx, n) })
@@ -101,9 +118,14 @@ func (s *Server) runCluster() {
 	s.log.Info("cluster: this process", "id", cl.id, "lease", cl.ttl.String())
 }
 
-// stopCluster stops the cluster's goroutines; with release, this
-// process's leases, presence and heartbeat are given up first, so other
-// processes take its tables at once.
+// stopCluster stops the cluster's goroutines. With release (a drain),
+// this process then hands its tables over at once: it stops driving them
+// (a bot move under way finishes first, it holds the lock; one due finds
+// the schedule changed), takes itself out of the live processes (its
+// heartbeat runs out now) and releases its leases, whose notes wake the
+// others: each takes the tables that are its share without this process,
+// within a lease round of its own. Its bots play up to the release. Its
+// presence stays until leaveCluster: its clients are still connected.
 func (s *Server) stopCluster(release bool) {
 	cl := s.cl
 	if cl == nil {
@@ -112,14 +134,43 @@ func (s *Server) stopCluster(release bool) {
 	cl.stop.Do(func() {
 		cl.cancel()
 		cl.wg.Wait()
-		if release {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			if err := cl.st.ReleaseLeases(ctx, cl.id, nil); err != nil {
-				s.log.Warn("cluster: leases not released; other processes take them when they expire", "err", err.Error())
+		if !release {
+			return
+		}
+		tables := s.tableList()
+		ids := make([]string, 0, len(tables))
+		for _, t := range tables {
+			t.mu.Lock()
+			if t.driving {
+				t.driving = false
+				t.schedule(0)
 			}
-			cancel()
+			t.mu.Unlock()
+			ids = append(ids, t.id)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := cl.st.Heartbeat(ctx, cl.id, 0); err != nil {
+			s.log.Warn("cluster: heartbeat not ended; other processes take this one's tables when it runs out", "err", err.Error())
+		}
+		if err := cl.st.ReleaseLeases(ctx, cl.id, ids); err != nil {
+			s.log.Warn("cluster: leases not released; other processes take them when they expire", "err", err.Error())
 		}
 	})
+}
+
+// leaveCluster gives up this process's records in the cluster at the end
+// of a drain: any lease left, its presence and its heartbeat.
+func (s *Server) leaveCluster() {
+	cl := s.cl
+	if cl == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := cl.st.ReleaseLeases(ctx, cl.id, nil); err != nil {
+		s.log.Warn("cluster: presence not given up; other processes sweep it", "err", err.Error())
+	}
 }
 
 // gone is how long a process's heartbeat must have run out before the
@@ -277,6 +328,7 @@ func (s *Server) leaseRound(ctx context.Context) {
 	}
 	cl.lastBeat = now
 	cl.mu.Unlock()
+	renewed := time.Now()
 	held, err := cl.st.RenewLeases(ctx, cl.id, cl.ttl)
 	if err != nil {
 		warn("cluster: renewing leases failed", err)
@@ -320,10 +372,13 @@ func (s *Server) leaseRound(ctx context.Context) {
 		t.mu.Unlock()
 	}
 	share := assign(open, live)
+	cl.mu.Lock()
+	cl.open, cl.live, cl.share, cl.without = open, live, share, nil
+	cl.mu.Unlock()
 	var want, driven, done []string
 	for _, t := range tables {
 		t.mu.Lock()
-		if t.driving && !have[t.id] { // lost (expired while the database was away)
+		if t.driving && !have[t.id] && t.drivenSince.Before(renewed) { // lost (expired while the database was away); not one taken since (takeReleased)
 			t.driving = false
 			t.schedule(0)
 		}
@@ -392,29 +447,116 @@ func (s *Server) leaseRound(ctx context.Context) {
 	}
 }
 
+// mine reports whether table id, just released by process from, is this
+// process's share: by the last lease round's shares (a process handing
+// a table to this one), or by the same without from (a process that
+// drains: it has left the live processes before releasing).
+func (cl *cluster) mine(id, from string) bool {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	switch cl.share[id] {
+	case cl.id:
+		return true
+	case from:
+	default:
+		return false // a third's, or unknown: the lease round decides
+	}
+	w, ok := cl.without[from]
+	if !ok {
+		live := slices.DeleteFunc(slices.Clone(cl.live), func(p string) bool { return p == from })
+		w = assign(cl.open, live)
+		if cl.without == nil {
+			cl.without = map[string]map[string]string{}
+		}
+		cl.without[from] = w
+	}
+	return w[id] == cl.id
+}
+
+// takeReleased takes the tables released to this process (mine) as their
+// notes come, without waiting for a lease round: the pause of a table
+// handed over is then a note, one statement and its catching up. The
+// lease round still checks the shares.
+func (s *Server) takeReleased(ctx context.Context) {
+	cl := s.cl
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-cl.fast:
+		}
+		cl.mu.Lock()
+		ids := cl.released
+		cl.released = nil
+		cl.mu.Unlock()
+		if len(ids) == 0 || s.closing() {
+			continue
+		}
+		actx, cancel := context.WithTimeout(ctx, cl.ttl/2)
+		got, err := cl.st.AcquireLeases(actx, cl.id, ids, cl.ttl)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Warn("cluster: taking released leases failed", "err", err.Error())
+			}
+			continue
+		}
+		s.takeOverAll(ctx, got)
+	}
+}
+
 // takeOvers is how many tables a process catches up at once when it takes
 // them over: a share handed over at once (a drain, a process joining)
 // is a hundred tables or more, each read from the log.
-const takeOvers = 4
+const takeOvers = 8
 
 // takeOverAll takes over the tables ids, takeOvers at a time, each within
 // its own storeTimeout (not the lease round's, which a hundred tables
 // would outlast).
 func (s *Server) takeOverAll(ctx context.Context, ids []string) {
-	// Tables with connections here first: they are the ones being played.
-	conns := func(id string) int {
+	if len(ids) == 0 {
+		return
+	}
+	// Who is connected at the other processes, before driving: a table
+	// whose players and watchers are all elsewhere would otherwise wait
+	// for them until the end of the lease round.
+	pctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	pres, err := s.cl.st.Presence(pctx, s.cl.id, ids)
+	cancel()
+	if err == nil {
+		for _, id := range ids {
+			s.setRemote(id, pres[id])
+		}
+	}
+	// The tables in play first: those that moved within a lease time,
+	// then those with connections here, then the most recently active.
+	type rank struct {
+		conns  int
+		active time.Time
+	}
+	now := time.Now()
+	n := make(map[string]rank, len(ids))
+	for _, id := range ids {
 		if t := s.inMemory(id); t != nil {
 			t.mu.Lock()
-			defer t.mu.Unlock()
-			return len(t.conns)
+			n[id] = rank{len(t.conns), t.active}
+			t.mu.Unlock()
 		}
-		return 0
 	}
-	n := make(map[string]int, len(ids))
-	for _, id := range ids {
-		n[id] = conns(id)
-	}
-	slices.SortStableFunc(ids, func(a, b string) int { return n[b] - n[a] })
+	playing := func(r rank) bool { return now.Sub(r.active) < s.cl.ttl }
+	slices.SortStableFunc(ids, func(a, b string) int {
+		ra, rb := n[a], n[b]
+		if pa, pb := playing(ra), playing(rb); pa != pb {
+			if pa {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(rb.conns, ra.conns); c != 0 {
+			return c
+		}
+		return rb.active.Compare(ra.active)
+	})
 	sem := make(chan struct{}, takeOvers)
 	var wg sync.WaitGroup
 	for _, id := range ids {
@@ -439,6 +581,10 @@ func (s *Server) takeOver(ctx context.Context, id string) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.driving {
+		return // taken already (takeReleased, and a lease round)
+	}
+	t.drivenSince = time.Now()
 	if err := t.catchUp(ctx); err != nil {
 		s.log.Warn("cluster: catching up a table taken over", "table", id, "err", err.Error())
 	}
@@ -571,6 +717,15 @@ func (s *Server) onNote(ctx context.Context, n store.Note) {
 		}
 	case store.NoteReleased:
 		if n.From != cl.id {
+			if cl.mine(n.Table, n.From) {
+				cl.mu.Lock()
+				cl.released = append(cl.released, n.Table)
+				cl.mu.Unlock()
+				select {
+				case cl.fast <- struct{}{}:
+				default:
+				}
+			}
 			cl.kickLeases() // it may be this process's share now
 		}
 	case store.NoteServer:

@@ -113,6 +113,12 @@ func (s *Server) HTTPServer() *http.Server {
 // is closed at once and ctx's error returned. The store is the caller's
 // to close afterwards.
 func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
+	// Several processes: the tables are the others' to drive now, at
+	// once, before anything else (their clients come back to them
+	// through the load balancer): this process drives them up to the
+	// release, and the others take them on its notes.
+	s.stopCluster(true)
+	defer s.leaveCluster() // its clients' presence, once they are gone
 	s.stop()
 	conns := s.conns.drain()
 	httpDone := make(chan error, 1)
@@ -136,9 +142,6 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 		}
 		t.mu.Unlock()
 	}
-	// Several processes: the tables are the others' to drive now, at
-	// once (their clients come back to them through the load balancer).
-	s.stopCluster(true)
 	for _, c := range conns {
 		c.closeWith(statusRestart, RestartReason, true)
 	}

@@ -78,3 +78,50 @@ func TestAssign(t *testing.T) {
 		t.Error("tables assigned to no process")
 	}
 }
+
+// TestReleasedMine: a process takes a released table at once (without a
+// lease round) exactly when it is its share: by the last round's shares
+// (a process handing a table to it), or, for a table of the releasing
+// process (one that drains, already out of the live processes), by the
+// shares without that process; a table that is a third process's share
+// is left to the lease round.
+func TestReleasedMine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 5))
+	var tables []string
+	for range 300 {
+		b := make([]byte, 12)
+		for i := range b {
+			b[i] = idChars[rng.IntN(len(idChars))]
+		}
+		tables = append(tables, string(b))
+	}
+	procs := []string{"host-101-aaaa", "host-102-bbbb", "host-103-cccc"}
+	me, other, drainer := procs[0], procs[1], procs[2]
+	share := assign(tables, procs)
+	after := assign(tables, []string{me, other})
+	cl := &cluster{id: me, open: tables, live: procs, share: share}
+	taken := 0
+	for _, id := range tables {
+		var want bool
+		switch share[id] {
+		case me:
+			want = true // handed to this process by whoever held it
+		case drainer:
+			want = after[id] == me // the drainer's: this process's share without it
+		case other:
+			want = false
+		}
+		if got := cl.mine(id, drainer); got != want {
+			t.Errorf("table %s (share %s, without the drainer %s): mine = %v, want %v", id, share[id], after[id], got, want)
+		}
+		if share[id] == drainer && want {
+			taken++
+		}
+	}
+	if taken == 0 {
+		t.Errorf("none of the drainer's %d tables is this process's without it", len(tables)/3)
+	}
+	if mine := (&cluster{id: me}).mine(tables[0], drainer); mine {
+		t.Errorf("before any lease round (no shares yet), a released table is taken at once")
+	}
+}

@@ -65,10 +65,12 @@ type table struct {
 	// table's lease and so runs its bots and timers, the connections other
 	// processes hold per seat and in all, and the pending deal last told
 	// to them.
-	driving   bool
-	remote    [pitch.MaxSeats]int
-	remoteAll int
-	announced string
+	driving bool
+	// drivenSince is when this process last took the table over.
+	drivenSince time.Time
+	remote      [pitch.MaxSeats]int
+	remoteAll   int
+	announced   string
 	// The turn timer as the driver tells it (at a process that does not
 	// drive the table): when the timer of event remoteDeadlineSeq runs
 	// out. timerTold is what the driver told last.
