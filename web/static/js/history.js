@@ -55,13 +55,14 @@ function row(tb) {
   const hands = [];
   for (let n = 1; n <= tb.hands; n++) hands.push(h('a', { href: `/t/${tb.id}/hands/${n}`, class: 'hand-link' }, t('records.hand', { N: n })), ' ');
   const date = new Date(tb.created);
+  const cell = (label, ...kids) => h('td', { dataset: { label: t(label) } }, ...kids);
   return h('tr', { dataset: { id: tb.id } },
-    h('td', {}, h('a', { href: tb.url }, gameName(tb.variant))),
-    h('td', { text: names.join(', ') }),
-    h('td', { text: result }),
-    h('td', {}, h('time', { datetime: tb.created, text: date.toLocaleString() })),
-    h('td', { text: num(tb.hands) }),
-    h('td', {}, hands, tb.hands ? [
+    h('td', { class: 'hist-game' }, h('a', { href: tb.url }, gameName(tb.variant))),
+    cell('history.players', names.join(', ')),
+    cell('history.result', result),
+    cell('history.date', h('time', { datetime: tb.created, text: date.toLocaleString() })),
+    cell('history.hands', num(tb.hands)),
+    cell('history.replays', hands, tb.hands ? [
       h('a', { href: `/api/tables/${tb.id}/match`, download: `pitch-${tb.id}-match.json` }, t('history.download')), ' ',
       h('button', { type: 'button', class: 'linkish review-match', onclick: () => reviewMatch(tb, names) }, t('review.matchButton')),
     ] : null));

@@ -118,14 +118,12 @@ function go(k) {
   $('#rp-first').disabled = $('#rp-prev').disabled = R.k === 0;
   $('#rp-next').disabled = $('#rp-last').disabled = R.k === steps.length - 1;
   const trumps = new Set(v.trumps);
-  const trickOf = {};
-  for (const c of v.trick.length ? v.trick : (R.k > 0 && st.action && 'play' in st.action ? v.last_trick : [])) trickOf[c.seat] = c.card;
   const rows = st.hands.map((cards, seat) => h('li', { class: 'rp-seat' + (v.turn === seat ? ' to-act' : ''), dataset: { seat: String(seat) } },
     h('div', { class: 'rp-who' }, h('strong', { text: nameOf(seat) }),
       h('span', { class: 'hint', text: ' ' + t('replay.taken', { Points: st.taken[seat] }) })),
     h('div', { class: 'rp-cards', dataset: { cards: cards.join(' ') } },
-      cards.map((c) => cardNode(c, { trump: trumps.has(c) }))), // sorted by the server
-    h('div', { class: 'rp-played', 'aria-label': t('replay.trick') }, trickOf[seat] ? cardNode(trickOf[seat], {}) : null)));
+      cards.map((c) => cardNode(c, { trump: trumps.has(c) }))))); // sorted by the server
+  showTrick(st, trumps);
   $('#rp-seats').replaceChildren(...rows);
   const pts = st.points.map((p) => t(POINT_KEYS[p.kind] || p.kind) + (p.card ? ' ' + cardText(p.card) : '') + ' → ' + nameOf(p.seat));
   $('#rp-points').textContent = pts.length ? pts.join(' · ') : '';
@@ -137,6 +135,19 @@ function go(k) {
       t('replay.scores', { Scores: r.scores.map((s, i) => nameOf(i) + ' ' + num(s)).join(', ') });
   }
   markDecision();
+}
+
+// showTrick draws the trick on the table in its own area, each card with
+// the name of the one who played it: the trick being played, or, just
+// after its last card, the trick completed and who takes it.
+function showTrick(st, trumps) {
+  const v = st.view;
+  const done = !v.trick.length && R.k > 0 && st.action && 'play' in st.action;
+  const trick = v.trick.length ? v.trick : done ? v.last_trick : [];
+  $('#rp-trick-cards').replaceChildren(...trick.map((x) => h('li', { class: 'rp-tcard' + (done && x.seat === v.last_winner ? ' wins' : ''), dataset: { seat: String(x.seat), card: x.card } },
+    cardNode(x.card, { trump: trumps.has(x.card), note: t('trick.playedBy', { Who: nameOf(x.seat) }) }),
+    h('span', { class: 'rp-tname', text: nameOf(x.seat) }))));
+  $('#rp-trick-note').textContent = !trick.length ? t('replay.trickNone') : done ? t('trick.takes', { Who: nameOf(v.last_winner) }) : '';
 }
 
 // review asks for the review of seat (polling while it is queued) and
@@ -181,7 +192,7 @@ function renderReview(r) {
       (o.made != null ? ' · ' + t('review.made', { P: Math.round(o.made * 100) }) : '') +
       (JSON.stringify(o.action) === JSON.stringify(d.played) ? ' · ' + t('review.played') : '')));
     const kids = [
-      h('button', { type: 'button', class: 'linkish', onclick: () => go(stepBefore(d.index)) },
+      h('button', { type: 'button', class: 'linkish', onclick: () => { go(stepBefore(d.index)); showBoard(); } },
         t('review.line', { N: d.index + 1, Move: verb(d.played), Verdict: verdict })),
     ];
     if (d.loss > 0) kids.push(h('div', { class: 'hint', text: t('review.loss', { Loss: d.loss.toFixed(2), Best: verb(d.best) }) }));
@@ -191,6 +202,14 @@ function renderReview(r) {
   });
   out.replaceChildren(head, h('ol', { class: 'rp-decisions' }, items));
   markDecision();
+}
+
+// showBoard brings the board (the step's line, the trick and the hands)
+// into view when a decision is chosen in the review below it.
+function showBoard() {
+  const line = $('#rp-action').getBoundingClientRect(), trick = $('#rp-trick').getBoundingClientRect();
+  if (line.top >= 0 && trick.bottom <= innerHeight) return;
+  $('#rp-main').scrollIntoView({ block: 'start' });
 }
 
 // stepBefore is the step at which the decision of action i was taken.

@@ -212,6 +212,10 @@ export function fixTabStop(container) {
 
 const TAG_KEYS = { widow: 'card.tag.widow', must: 'card.tag.must' };
 
+// JOKER_STAR marks the jokers' faces: a full star for the big joker, an
+// open one for the little, so that they differ in more than colour.
+const JOKER_STAR = { BJ: '★', LJ: '☆' };
+
 // cardNode draws a card: a button when the player may choose it.
 // o: {button, trump, cls, note, pressed, disabled, title, tags}: tags are
 // short labels drawn inside the card ("widow", "must").
@@ -228,10 +232,13 @@ export function cardNode(c, o) {
   if (o.note) label += ', ' + o.note;
   const kids = [
     h('span', { class: 'c-corner', 'aria-hidden': 'true' },
-      h('span', { class: 'c-rank', text: joker ? '★' : rankShown(c) }),
+      h('span', { class: 'c-rank', text: joker ? JOKER_STAR[c] : rankShown(c) }),
       h('span', { class: 'c-suit', text: joker ? '' : SUITS[c[1]].sym })),
     h('span', { class: 'c-pip', 'aria-hidden': 'true', text: joker ? cardLabel(c) : SUITS[c[1]].sym }),
   ];
+  // Where a joker's name cannot be printed large enough to read (a phone,
+  // a small card) its face shows its star instead (style.css).
+  if (joker) kids.push(h('span', { class: 'c-jstar', 'aria-hidden': 'true', text: JOKER_STAR[c] }));
   if (o.trump) kids.push(h('span', { class: 'c-tag', 'aria-hidden': 'true' }, h('span', { class: 'wide', text: t('card.trumpTag') }), h('span', { class: 'narrow', text: '★' })));
   for (const tag of o.tags || []) kids.push(h('span', { class: 'c-label ' + tag, 'aria-hidden': 'true', text: t(TAG_KEYS[tag]) }));
   if (o.button) {

@@ -1,0 +1,294 @@
+package web_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/coder/websocket"
+)
+
+// The pages on a phone (390×844): every control a finger can hit, every
+// word readable, the history a list, the replay's trick in its own place;
+// and at desktop size, a review's decision shows its position.
+
+// phoneJS lists, on the page as it is, every visible control (a link, a
+// button, a field, a <summary>, a role=button) whose clickable box — its
+// own with its padding, and its <label>s' — is under 40 px either way,
+// and every visible piece of text under 12 px.
+const phoneJS = `(() => {
+  const probs = new Set();
+  const rect = (e) => e.getBoundingClientRect();
+  const what = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\s+/).join('.') : '');
+  const say = (e) => what(e) + ' ' + JSON.stringify((e.textContent || e.value || e.getAttribute('aria-label') || '').trim().slice(0, 30));
+  const hidden = (e) => !!e.closest('.sr-only, [hidden], script, style, template, option, svg');
+  for (const e of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]')) {
+    if (hidden(e)) continue;
+    const r = rect(e);
+    if (r.width === 0 || r.height === 0 || r.right <= 0 || getComputedStyle(e).visibility === 'hidden') continue;
+    let box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    for (const l of e.labels || []) {
+      const q = rect(l);
+      if (q.width === 0) continue;
+      box = { left: Math.min(box.left, q.left), top: Math.min(box.top, q.top), right: Math.max(box.right, q.right), bottom: Math.max(box.bottom, q.bottom) };
+    }
+    const w = box.right - box.left, h = box.bottom - box.top;
+    if (w < 39.5 || h < 39.5) probs.add('tap target ' + say(e) + ' is ' + Math.round(w) + 'x' + Math.round(h) + ' px');
+  }
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n; (n = walk.nextNode());) {
+    const p = n.parentElement;
+    if (!n.data.trim() || !p || hidden(p)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    const rs = Array.from(range.getClientRects()).filter((q) => q.width > 0 && q.height > 0 && q.right > 0);
+    const st = getComputedStyle(p);
+    if (!rs.length || st.visibility === 'hidden') continue;
+    const size = parseFloat(st.fontSize);
+    if (size < 11.95) probs.add('text ' + what(p) + ' ' + JSON.stringify(n.data.trim().slice(0, 30)) + ' is ' + size.toFixed(1) + ' px');
+  }
+  return JSON.stringify(Array.from(probs));
+})()`
+
+// onPhone resizes the page to a phone's 390×844 (at twice the pixels).
+func (b *browser) onPhone() {
+	b.t.Helper()
+	b.do("resize to a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)), chromedp.Sleep(300*time.Millisecond))
+}
+
+// checkPhone fails the test with each problem phoneJS finds on the page
+// shown at a phone's size, named where.
+func (b *browser) checkPhone(where string) {
+	b.t.Helper()
+	b.onPhone()
+	var probs []string
+	b.eval(phoneJS, &probs)
+	for _, p := range probs {
+		b.t.Errorf("%s at 390x844: %s", where, p)
+	}
+}
+
+// historyJS lists what is wrong with the history on this screen: the page
+// or a box in it scrolling sideways, a match without links, or a match's
+// link (or button) reaching outside the viewport's width.
+const historyJS = `(() => {
+  const probs = [], vw = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > vw + 1) probs.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + vw);
+  for (const e of document.querySelectorAll('#history *')) {
+    const st = getComputedStyle(e);
+    if (e.getBoundingClientRect().width > 0 && /auto|scroll/.test(st.overflowX) && e.scrollWidth > e.clientWidth + 1)
+      probs.push('the box ' + e.tagName + '.' + e.className + ' scrolls sideways: ' + e.scrollWidth + ' > ' + e.clientWidth);
+  }
+  const rows = Array.from(document.querySelectorAll('#history-list [data-id]'));
+  if (!rows.length) probs.push('no match listed');
+  for (const row of rows) {
+    const links = Array.from(row.querySelectorAll('a[href], button'));
+    if (!links.length) probs.push('match ' + row.dataset.id + ' has no link');
+    for (const a of links) {
+      const r = a.getBoundingClientRect();
+      if (r.width === 0 || r.left < -1 || r.right > vw + 1)
+        probs.push('match ' + row.dataset.id + ': its link ' + JSON.stringify(a.textContent) + ' spans ' + Math.round(r.left) + '..' + Math.round(r.right) + ' of ' + vw);
+    }
+  }
+  return JSON.stringify(probs);
+})()`
+
+// replayTrickJS describes the replay's trick area: its label, whether it
+// is wholly in the viewport, its cards with the names under them, the note
+// under it, the winner marked, and any card shown in a seat's row outside
+// its hand (an unlabelled card under a hand).
+const replayTrickJS = `(() => {
+  const area = document.querySelector('#rp-trick');
+  if (!area) return JSON.stringify({});
+  const r = area.getBoundingClientRect(), head = document.getElementById(area.getAttribute('aria-labelledby') || '');
+  return JSON.stringify({
+    label: head ? head.textContent : '',
+    inView: r.width > 0 && r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1,
+    cards: Array.from(area.querySelectorAll('li')).map((li) => ({ seat: li.dataset.seat, card: (li.querySelector('[data-card]') || { dataset: {} }).dataset.card || '',
+      name: (li.querySelector('.rp-tname') || {}).textContent || '' })),
+    note: (area.querySelector('.rp-trick-note') || {}).textContent || '',
+    wins: area.querySelectorAll('.wins').length,
+    stray: document.querySelectorAll('#rp-seats [data-card]:not(.rp-cards [data-card])').length,
+    names: Array.from(document.querySelectorAll('#rp-seats .rp-seat')).map((s) => s.querySelector('.rp-who strong').textContent),
+  });
+})()`
+
+// trickShown is what replayTrickJS says.
+type trickShown struct {
+	Label  string
+	InView bool
+	Cards  []struct{ Seat, Card, Name string }
+	Note   string
+	Wins   int
+	Stray  int
+	Names  []string
+}
+
+// TestBrowserPhonePages: a person plays a hand of auction on a phone, a
+// table of bots finishes a hand of pawnee, and the pages are checked as a
+// person sees them:
+//   - at 390×844, every control (link, button, field) on the table mid-hand,
+//     with the summary open, with the score sheet and the hand records, on
+//     the replay with its review and the match review, the history, the
+//     lobby, the account page (signed out and in), a profile and the
+//     leaderboard is at least 40 px either way, and no text is under 12 px;
+//   - the history on a phone is a list: neither the page nor a box in it
+//     scrolls sideways, and every match's links lie within the screen;
+//   - the replay at 390 shows the trick in its own labelled area, each card
+//     over its player's name, the completed trick with who takes it, and no
+//     card outside a hand in the seats' rows;
+//   - at 1280×720, choosing a decision far down a review brings the board
+//     (the step's line and the trick) into view.
+func TestBrowserPhonePages(t *testing.T) {
+	s := newSiteFor(t, 300*time.Second, nil)
+	const seats = 5
+	bots := strings.TrimSuffix(strings.Repeat(`{"kind":"bot","level":"easy"},`, seats), ",")
+	botTable := s.createAPI(`{"variant":"pawnee","seats":[` + bots + `]}`)
+	w := watch(t, s.url, botTable) // bots play while someone watches
+
+	id := s.createAPI(`{"variant":"auction","seats":[{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"}]}`)
+	s.openSeat(id, 0, s.joinAPI(id, 0, "Ada"), "Ada")
+	waitFor(t, "our first card to play", func() bool {
+		if s.ui().Act == "play" {
+			return true
+		}
+		if !s.actOnce() {
+			time.Sleep(20 * time.Millisecond)
+		}
+		return false
+	}, 60*time.Second)
+	s.checkPhone("the table mid-hand")
+	s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
+	s.playToSummary("")
+	s.checkPhone("the table with the hand's summary")
+	s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
+	s.click("#summary-close")
+	waitFor(t, "the hand's records and its row on the sheet", func() bool {
+		return s.count("#records a.review-match") == 1 && s.count("#sheet a.replay-link") == 1
+	}, 10*time.Second)
+	s.checkPhone("the table with the score sheet and the hand records")
+
+	waitFor(t, "a finished hand at the bots' table", func() bool {
+		var hands []json.RawMessage
+		getJSON(t, s.url+"/api/tables/"+botTable+"/hands", &hands)
+		return len(hands) > 0
+	}, 60*time.Second)
+	w.Close(websocket.StatusNormalClosure, "") // the table stops when nobody watches
+
+	// The replay at 390: the trick in its own place, step by step.
+	s.do("the replay", chromedp.Navigate(s.url+"/t/"+botTable+"/hands/1"), chromedp.WaitVisible(chromedp.CSS("#rp-main")))
+	var tr trickShown
+	sawPart, sawWhole := false, false
+	for k := 0; k < 80 && !(sawPart && sawWhole); k++ {
+		s.do("step forward", chromedp.KeyEvent(kb.ArrowRight))
+		s.eval(replayTrickJS, &tr)
+		if tr.Label == "" {
+			t.Error("the replay shows no labelled area for the trick")
+			break
+		}
+		if tr.Label != "Trick" || !tr.InView {
+			t.Errorf("step %d: the trick's area is labelled %q, in the viewport: %v", k+1, tr.Label, tr.InView)
+		}
+		if tr.Stray > 0 {
+			t.Errorf("step %d: %d cards shown in the seats' rows outside their hands", k+1, tr.Stray)
+		}
+		if len(tr.Cards) == 0 {
+			if !sawPart && tr.Note != "No card on the table." {
+				t.Errorf("step %d: no card in the trick, and its area says %q", k+1, tr.Note)
+			}
+			continue
+		}
+		for _, c := range tr.Cards {
+			var seat int
+			if _, err := fmt.Sscan(c.Seat, &seat); err != nil || seat < 0 || seat >= len(tr.Names) || c.Name != tr.Names[seat] || c.Card == "" {
+				t.Errorf("step %d: the trick's card %q is shown over %q, seat %q (the seats are %q)", k+1, c.Card, c.Name, c.Seat, tr.Names)
+			}
+		}
+		if len(tr.Cards) < seats {
+			sawPart = true
+			if tr.Note != "" || tr.Wins != 0 {
+				t.Errorf("step %d: a trick of %d cards says %q with %d winners marked", k+1, len(tr.Cards), tr.Note, tr.Wins)
+			}
+		} else {
+			sawWhole = true
+			if !strings.HasSuffix(tr.Note, "takes the trick.") || tr.Wins != 1 {
+				t.Errorf("step %d: the whole trick says %q with %d winners marked, want who takes it", k+1, tr.Note, tr.Wins)
+			}
+		}
+	}
+	if tr.Label != "" && (!sawPart || !sawWhole) {
+		t.Errorf("stepping through the replay never showed a part trick (%v) and a whole one (%v)", sawPart, sawWhole)
+	}
+	s.onPhone()
+	s.shot("page-replay-trick-phone", false)
+
+	// The review of seat 0, and the match's for seat 0.
+	s.click("#rp-review-go")
+	waitFor(t, "the review shown", func() bool {
+		return s.count("#rp-review-out .rp-decision") > 0 || strings.Contains(s.text("#rp-review-out"), "No decision to review")
+	}, 60*time.Second)
+	s.choose("#rp-match-seat", "0")
+	s.click("#rp-match .mr-go")
+	s.checkMatchReview(s.browser, "#rp-match", botTable, seats, "0")
+	s.checkPhone("the replay with its review and the match review")
+
+	// At the desktop, a decision far down the review shows the board.
+	s.do("resize to the desktop", chromedp.EmulateViewport(1280, 720))
+	last := "#rp-review-out .rp-decision:last-child > button"
+	s.do("scroll to the last decision", chromedp.ScrollIntoView(chromedp.CSS(last)))
+	const boardJS = `(() => { const inView = (s) => { const e = document.querySelector(s), r = e && e.getBoundingClientRect();
+		return !!e && r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1; }; const seats = document.querySelector('#rp-seats').getBoundingClientRect();
+		return JSON.stringify({line: inView('#rp-action'), trick: inView('#rp-trick'), seats: seats.bottom > 0 && seats.top < innerHeight}); })()`
+	var board struct{ Line, Trick, Seats bool }
+	s.eval(boardJS, &board)
+	if board.Line || board.Seats {
+		t.Fatalf("the review is too short to tell: its last decision and the board are on one screen (%+v)", board)
+	}
+	s.click(last)
+	s.eval(boardJS, &board)
+	if !board.Line || !board.Trick || !board.Seats {
+		t.Errorf("after choosing the last decision of the review the board is not in view: the step's line %v, the trick %v, the hands %v", board.Line, board.Trick, board.Seats)
+	}
+	if s.count("#rp-review-out .rp-decision:last-child.current") != 1 {
+		t.Error("the decision chosen is not marked as the current one")
+	}
+
+	// The history on a phone: a list.
+	s.onPhone()
+	s.do("the history", chromedp.Navigate(s.url+"/history"), chromedp.WaitVisible(chromedp.CSS("#history-list")))
+	waitFor(t, "both matches in the history", func() bool {
+		return s.count(fmt.Sprintf(`#history-list [data-id=%q] .review-match, #history-list [data-id=%q] .review-match`, id, botTable)) == 2
+	}, 10*time.Second)
+	var probs []string
+	s.eval(historyJS, &probs)
+	for _, p := range probs {
+		t.Errorf("the history at 390x844: %s", p)
+	}
+	s.shot("page-history-phone", false)
+	s.checkPhone("the history")
+
+	for _, p := range []struct{ what, path, sel string }{
+		{"the lobby", "/", "#create-form"},
+		{"the account page, signed out", "/account", "#signup-form"},
+	} {
+		s.do("open "+p.what, chromedp.Navigate(s.url+p.path), chromedp.WaitVisible(chromedp.CSS(p.sel)))
+		s.checkPhone(p.what)
+	}
+	s.fill("#signup-name", "Phone-Ada")
+	s.fill("#signup-password", "analytical engine")
+	s.click("#signup-btn")
+	s.waitShown("the account page", "#acct-me")
+	s.checkPhone("the account page, signed in")
+	for _, p := range []struct{ what, path, sel string }{
+		{"the profile", "/u/Phone-Ada", "#profile-h"},
+		{"the leaderboard", "/leaderboard", "#leaderboard-h"},
+	} {
+		s.do("open "+p.what, chromedp.Navigate(s.url+p.path), chromedp.WaitVisible(chromedp.CSS(p.sel)))
+		time.Sleep(200 * time.Millisecond) // its data drawn
+		s.checkPhone(p.what)
+	}
+}
