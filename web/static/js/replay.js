@@ -146,7 +146,7 @@ function showTrick(st, trumps) {
   const trick = v.trick.length ? v.trick : done ? v.last_trick : [];
   $('#rp-trick-cards').replaceChildren(...trick.map((x) => h('li', { class: 'rp-tcard' + (done && x.seat === v.last_winner ? ' wins' : ''), dataset: { seat: String(x.seat), card: x.card } },
     cardNode(x.card, { trump: trumps.has(x.card), note: t('trick.playedBy', { Who: nameOf(x.seat) }) }),
-    h('span', { class: 'rp-tname', text: nameOf(x.seat) }))));
+    h('span', { class: 'rp-tname', 'aria-hidden': 'true', text: nameOf(x.seat) }))));
   $('#rp-trick-note').textContent = !trick.length ? t('replay.trickNone') : done ? t('trick.takes', { Who: nameOf(v.last_winner) }) : '';
 }
 
