@@ -111,7 +111,7 @@ const replayTrickJS = `(() => {
     cards: Array.from(area.querySelectorAll('li')).map((li) => ({ seat: li.dataset.seat, card: (li.querySelector('[data-card]') || { dataset: {} }).dataset.card || '',
       name: (li.querySelector('.rp-tname') || {}).textContent || '' })),
     note: (area.querySelector('.rp-trick-note') || {}).textContent || '',
-    wins: area.querySelectorAll('.wins').length,
+    wins: area.querySelectorAll('.wins').length, winSeat: (area.querySelector('.wins') || { dataset: {} }).dataset.seat || '',
     stray: document.querySelectorAll('#rp-seats [data-card]:not(.rp-cards [data-card])').length,
     names: Array.from(document.querySelectorAll('#rp-seats .rp-seat')).map((s) => s.querySelector('.rp-who strong').textContent),
   });
@@ -119,13 +119,14 @@ const replayTrickJS = `(() => {
 
 // trickShown is what replayTrickJS says.
 type trickShown struct {
-	Label  string
-	InView bool
-	Cards  []struct{ Seat, Card, Name string }
-	Note   string
-	Wins   int
-	Stray  int
-	Names  []string
+	Label   string
+	InView  bool
+	Cards   []struct{ Seat, Card, Name string }
+	Note    string
+	Wins    int
+	WinSeat string
+	Stray   int
+	Names   []string
 }
 
 // TestBrowserPhonePages: a person plays a hand of auction on a phone, a
@@ -181,9 +182,28 @@ func TestBrowserPhonePages(t *testing.T) {
 
 	// The replay at 390: the trick in its own place, step by step.
 	s.do("the replay", chromedp.Navigate(s.url+"/t/"+botTable+"/hands/1"), chromedp.WaitVisible(chromedp.CSS("#rp-main")))
+	// What each step's trick is, as the server's replay has it: the trick
+	// being played, or just after its last card the trick completed.
+	var rp struct {
+		Steps []struct {
+			Action map[string]any `json:"action"`
+			View   struct {
+				Trick []struct {
+					Seat int
+					Card string
+				} `json:"trick"`
+				LastTrick []struct {
+					Seat int
+					Card string
+				} `json:"last_trick"`
+				LastWinner int `json:"last_winner"`
+			} `json:"view"`
+		} `json:"steps"`
+	}
+	getJSON(t, s.url+"/api/tables/"+botTable+"/hands/1/replay", &rp)
 	var tr trickShown
 	sawPart, sawWhole := false, false
-	for k := 0; k < 80 && !(sawPart && sawWhole); k++ {
+	for k := 1; k < len(rp.Steps); k++ {
 		s.do("step forward", chromedp.KeyEvent(kb.ArrowRight))
 		s.eval(replayTrickJS, &tr)
 		if tr.Label == "" {
@@ -191,37 +211,49 @@ func TestBrowserPhonePages(t *testing.T) {
 			break
 		}
 		if tr.Label != "Trick" || !tr.InView {
-			t.Errorf("step %d: the trick's area is labelled %q, in the viewport: %v", k+1, tr.Label, tr.InView)
+			t.Errorf("step %d: the trick's area is labelled %q, in the viewport: %v", k, tr.Label, tr.InView)
 		}
 		if tr.Stray > 0 {
-			t.Errorf("step %d: %d cards shown in the seats' rows outside their hands", k+1, tr.Stray)
+			t.Errorf("step %d: %d cards shown in the seats' rows outside their hands", k, tr.Stray)
 		}
-		if len(tr.Cards) == 0 {
-			if !sawPart && tr.Note != "No card on the table." {
-				t.Errorf("step %d: no card in the trick, and its area says %q", k+1, tr.Note)
-			}
-			continue
+		st := rp.Steps[k]
+		want, done := st.View.Trick, false
+		if _, played := st.Action["play"]; len(want) == 0 && played {
+			want, done = st.View.LastTrick, true
 		}
+		var got, exp []string
 		for _, c := range tr.Cards {
+			got = append(got, c.Seat+":"+c.Card)
 			var seat int
-			if _, err := fmt.Sscan(c.Seat, &seat); err != nil || seat < 0 || seat >= len(tr.Names) || c.Name != tr.Names[seat] || c.Card == "" {
-				t.Errorf("step %d: the trick's card %q is shown over %q, seat %q (the seats are %q)", k+1, c.Card, c.Name, c.Seat, tr.Names)
+			if _, err := fmt.Sscan(c.Seat, &seat); err != nil || seat < 0 || seat >= len(tr.Names) || c.Name != tr.Names[seat] {
+				t.Errorf("step %d: the trick's card %q is shown over %q, seat %q (the seats are %q)", k, c.Card, c.Name, c.Seat, tr.Names)
 			}
 		}
-		if len(tr.Cards) < seats {
+		for _, c := range want {
+			exp = append(exp, fmt.Sprintf("%d:%s", c.Seat, c.Card))
+		}
+		if strings.Join(got, " ") != strings.Join(exp, " ") {
+			t.Errorf("step %d: the trick shows %v, the replay's step %v", k, got, exp)
+		}
+		switch {
+		case len(want) == 0:
+			if tr.Note != "No card on the table." || tr.Wins != 0 {
+				t.Errorf("step %d: no card in the trick, and its area says %q with %d winners marked", k, tr.Note, tr.Wins)
+			}
+		case done:
+			sawWhole = true
+			if who := tr.Names[st.View.LastWinner]; tr.Note != who+" takes the trick." || tr.Wins != 1 || tr.WinSeat != fmt.Sprint(st.View.LastWinner) {
+				t.Errorf("step %d: the trick just completed says %q with %d winners marked (seat %q), want %s takes it", k, tr.Note, tr.Wins, tr.WinSeat, who)
+			}
+		default:
 			sawPart = true
 			if tr.Note != "" || tr.Wins != 0 {
-				t.Errorf("step %d: a trick of %d cards says %q with %d winners marked", k+1, len(tr.Cards), tr.Note, tr.Wins)
-			}
-		} else {
-			sawWhole = true
-			if !strings.HasSuffix(tr.Note, "takes the trick.") || tr.Wins != 1 {
-				t.Errorf("step %d: the whole trick says %q with %d winners marked, want who takes it", k+1, tr.Note, tr.Wins)
+				t.Errorf("step %d: a trick being played says %q with %d winners marked", k, tr.Note, tr.Wins)
 			}
 		}
 	}
 	if tr.Label != "" && (!sawPart || !sawWhole) {
-		t.Errorf("stepping through the replay never showed a part trick (%v) and a whole one (%v)", sawPart, sawWhole)
+		t.Errorf("stepping through the replay never showed a trick being played (%v) and one completed (%v)", sawPart, sawWhole)
 	}
 	s.onPhone()
 	s.shot("page-replay-trick-phone", false)
