@@ -161,7 +161,7 @@ func TestBrowserPhonePages(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		return false
-	}, 60*time.Second)
+	}, 90*time.Second)
 	s.checkPhone("the table mid-hand")
 	s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
 	s.playToSummary("")
