@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"pitch/account"
 	"pitch/event"
 	"pitch/store"
 )
@@ -229,6 +230,13 @@ func (s *Server) handleEventJoin(w http.ResponseWriter, r *http.Request) {
 		e.restore(old)
 		s.writeError(w, r, unavailable(op, err))
 		return
+	}
+	if me, ok := s.account(r); ok {
+		// On their profile (GET /api/users/NAME/events). The join stands
+		// without it.
+		if err := s.store.AddTournamentPlayer(r.Context(), me.ID, e.id, i); err != nil {
+			s.log.Warn("event: recording a signed-in player", "event", e.id, "err", err.Error())
+		}
 	}
 	writeJSON(w, 200, map[string]any{"entry": i, "token": token, "round": e.d.Event.Entries[i].Joined})
 }
@@ -580,6 +588,82 @@ func (s *Server) handleEventCSV(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(b.Bytes())
 }
 
+// userEventJSON is an event on a player's profile.
+type userEventJSON struct {
+	Event    string    `json:"event"` // its ID: /e/ID
+	Variant  string    `json:"variant"`
+	Movement string    `json:"movement"`
+	Joined   time.Time `json:"joined"`
+	State    string    `json:"state"`           // as the event's
+	Place    int       `json:"place,omitempty"` // in the standings (absent when not in them: removed before playing)
+	Of       int       `json:"of"`              // people in the standings
+	Total    int       `json:"total"`           // progressive and mixed
+	Percent  float64   `json:"percent"`         // duplicate
+	Rounds   int       `json:"rounds"`          // rounds that counted for them
+	Left     bool      `json:"left,omitempty"`
+}
+
+// maxUserEvents is how many events a profile lists.
+const maxUserEvents = 50
+
+// handleUserEvents answers GET /api/users/{name}/events: the events the
+// player joined while signed in, newest first, with their place.
+func (s *Server) handleUserEvents(w http.ResponseWriter, r *http.Request) {
+	const op = "user events"
+	name := r.PathValue("name")
+	a, err := s.store.AccountByName(r.Context(), account.Key(name))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && a.Disabled) {
+		s.writeError(w, r, errorf(NotFound, op, "there is no player called %q", name).with("no_such_user", map[string]any{"Name": name}))
+		return
+	}
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	played, err := s.store.TournamentsOf(r.Context(), a.ID, maxUserEvents)
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	out := []userEventJSON{}
+	for _, p := range played {
+		v, err := s.eventView(r.Context(), p.Tournament)
+		if err != nil {
+			continue // gone from the store, or unreadable: not shown
+		}
+		ue := userEventJSON{Event: v.ID, Variant: v.Settings.Variant, Movement: string(v.Settings.Movement), Joined: p.Joined, State: v.State,
+			Of: len(v.Stand)}
+		for _, st := range v.Stand {
+			if st.Entry == p.Entry {
+				ue.Place, ue.Total, ue.Percent, ue.Rounds, ue.Left = st.Place, st.Total, st.Percent, st.Rounds, st.Left
+			}
+		}
+		out = append(out, ue)
+	}
+	writeJSON(w, 200, out)
+}
+
+// eventView is event id as anyone may see it: the live event's, or else
+// read from the store without making it live (a finished event stays
+// out of memory).
+func (s *Server) eventView(ctx context.Context, id string) (eventJSON, error) {
+	s.ev.mu.Lock()
+	e, ok := s.ev.byID[id]
+	s.ev.mu.Unlock()
+	if !ok {
+		rec, err := s.store.Tournament(ctx, id)
+		if err != nil {
+			return eventJSON{}, err
+		}
+		if e, err = liveFrom(rec); err != nil {
+			return eventJSON{}, err
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.view(), nil
+}
+
 // eventRoutes adds the events' API to mux.
 func (s *Server) eventRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/events", s.handleEventCreate)
@@ -598,4 +682,5 @@ func (s *Server) eventRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/events/{id}/close", s.handleEventClose)
 	mux.HandleFunc("GET /api/events/{id}/deals/{round}/{deal}", s.handleEventDeal)
 	mux.HandleFunc("GET /api/events/{id}/ws", s.handleEventWS)
+	mux.HandleFunc("GET /api/users/{name}/events", s.handleUserEvents)
 }

@@ -336,3 +336,52 @@ func TestEventTableNoRematch(t *testing.T) {
 		t.Errorf("the table has a next match: %+v %v", info, err)
 	}
 }
+
+// TestEventOnProfile: a signed-in player who joins an event has it on
+// their profile (GET /api/users/NAME/events) with their place, of how
+// many, and their total, as the event's standings say, once per event
+// however often they join; someone who joins without an account is on
+// no one's, and an unknown name is 404 no_such_user.
+func TestEventOnProfile(t *testing.T) {
+	opts := fastOptions()
+	opts.AwayDelay = 5 * time.Millisecond
+	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
+	ada := ts.browser()
+	ada.must(201, "POST", "/api/account/signup", creds("Ada", goodPassword))
+	var c struct{ ID, Token string }
+	ts.post("/api/events", `{"variant":"ten-point","rounds":1,"end":"hands","hands":1,"movement":"mixed"}`, 201, &c)
+	var j struct{ Entry int }
+	if err := json.Unmarshal(ada.must(200, "POST", "/api/events/"+c.ID+"/join", `{"name":"Ada L."}`), &j); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		ts.post("/api/events/"+c.ID+"/join", fmt.Sprintf(`{"name":"Guest %d"}`, i), 200, nil)
+	}
+	ada.must(200, "POST", "/api/events/"+c.ID+"/join", `{"name":"Ada again"}`) // a second entry: the profile lists the event once
+	type userEvent struct {
+		Event, Variant, State string
+		Place, Of, Total      int
+		Rounds                int
+	}
+	var list []userEvent
+	ts.getJSON("/api/users/ada/events", &list)
+	if len(list) != 1 || list[0].Event != c.ID || list[0].State != "waiting" || list[0].Variant != "ten-point" {
+		t.Fatalf("before the round: %+v", list)
+	}
+	ts.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)
+	e := ts.waitEvent(c.ID, "the event's end", func(e evWire) bool { return e.State == "over" })
+	ts.getJSON("/api/users/ada/events", &list)
+	var want userEvent
+	for _, s := range e.Standings {
+		if s.Entry == j.Entry {
+			want = userEvent{Event: c.ID, Variant: "ten-point", State: "over", Place: s.Place, Of: len(e.Standings), Total: s.Total, Rounds: 1}
+		}
+	}
+	if len(list) != 1 || list[0] != want || want.Place == 0 {
+		t.Errorf("after the event: %+v, want %+v", list, want)
+	}
+	resp, b := ts.do("GET", "/api/users/nobody-here/events", "")
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(b), `"no_such_user"`) {
+		t.Errorf("an unknown player: %d %s", resp.StatusCode, b)
+	}
+}

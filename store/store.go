@@ -174,6 +174,13 @@ type Store interface {
 	// still at t.Version, and then adds one to t.Version; ErrConflict if it
 	// has moved on (nothing is written), ErrNotFound for no such event.
 	UpdateTournament(ctx context.Context, t *Tournament) error
+	// AddTournamentPlayer records that account joined event tournament
+	// as its entry (for the account's profile); once per account and
+	// event, a second time changes nothing.
+	AddTournamentPlayer(ctx context.Context, account, tournament string, entry int) error
+	// TournamentsOf returns the events account joined, newest first, at
+	// most limit.
+	TournamentsOf(ctx context.Context, account string, limit int) ([]TournamentPlayer, error)
 	// Ratings: accounts' ratings, their history and the leaderboard (ratings.go).
 	Ratings
 	// Close releases the store.

@@ -143,3 +143,50 @@ func (s *sqlStore) UpdateTournament(ctx context.Context, t *Tournament) error {
 	t.Version++
 	return nil
 }
+
+// TournamentPlayer is an event a signed-in player joined.
+type TournamentPlayer struct {
+	Tournament string
+	Entry      int
+	Joined     time.Time
+}
+
+// AddTournamentPlayer implements Store.
+func (s *sqlStore) AddTournamentPlayer(ctx context.Context, account, tournament string, entry int) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tournament_players (account, tournament, entry, joined) VALUES (?, ?, ?, ?)
+			ON CONFLICT (account, tournament) DO NOTHING`), account, tournament, entry, s.d.timeArg(normTime(timeNow())))
+		return s.explain(err)
+	})
+	if err != nil {
+		return fmt.Errorf("store: record a player of event %s: %w", tournament, err)
+	}
+	return nil
+}
+
+// TournamentsOf implements Store.
+func (s *sqlStore) TournamentsOf(ctx context.Context, account string, limit int) ([]TournamentPlayer, error) {
+	var out []TournamentPlayer
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT tournament, entry, joined FROM tournament_players WHERE account = ?
+			ORDER BY joined DESC, tournament LIMIT ?`), account, limit)
+		if err != nil {
+			return s.explain(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p TournamentPlayer
+			var joined dbTime
+			if err := rows.Scan(&p.Tournament, &p.Entry, &joined); err != nil {
+				return s.explain(err)
+			}
+			p.Joined = joined.t
+			out = append(out, p)
+		}
+		return s.explain(rows.Err())
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: list the events of an account: %w", err)
+	}
+	return out, nil
+}

@@ -69,9 +69,10 @@ func (b *browser) layoutProblems(sel string, minPx float64, screen bool) []strin
 	return out
 }
 
-// TestBrowserEventPhone: someone joins an event from a phone (390×844) by
-// its link, waits, and when the host starts the round the page sends them
-// to their table, where they hold their seat.
+// TestBrowserEventPhone: someone signed in joins an event from a phone
+// (390×844) by its link, waits, and when the host starts the round the
+// page sends them to their table, where they hold their seat; the event
+// is on their profile.
 func TestBrowserEventPhone(t *testing.T) {
 	s := newSite(t)
 	c := s.newEvent(`{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true}`,
@@ -83,6 +84,14 @@ func TestBrowserEventPhone(t *testing.T) {
 	}
 	if !strings.Contains(s.text("#ev-status"), "7") {
 		t.Errorf("status %q: want the 7 who joined", s.text("#ev-status"))
+	}
+	// Signed in: the event goes on their profile.
+	var status int
+	s.eval(`fetch('/api/account/signup', {method: 'POST', headers: {'Content-Type': 'application/json'},
+		body: JSON.stringify({name: 'Rosa', password: 'correct horse battery'})}).then((r) => { window.pitchSignedUp = r.status; }); '0'`, &status)
+	waitFor(t, "the sign-up", func() bool { s.eval(`JSON.stringify(window.pitchSignedUp || 0)`, &status); return status != 0 }, 10*time.Second)
+	if status != 201 {
+		t.Fatalf("sign-up: %d", status)
 	}
 	s.do("type a name", chromedp.SendKeys(chromedp.CSS("#ev-name"), "Rosa from the phone"))
 	s.click("#ev-join-btn")
@@ -99,6 +108,16 @@ func TestBrowserEventPhone(t *testing.T) {
 	if p := s.layoutProblems("#ev-go, #ev-you-text", 14, true); len(p) > 0 {
 		t.Errorf("at 390×844 with the table: %v", p)
 	}
+	s.do("their profile", chromedp.Navigate(s.url+"/u/Rosa"), chromedp.WaitVisible(chromedp.CSS("#profile-h")))
+	waitFor(t, "the event on the profile", func() bool { return s.count("#profile-events-list li a[href='/e/"+c.ID+"']") == 1 }, 10*time.Second)
+	if got := s.text("#profile-events-list li"); !strings.Contains(got, "10 Point Pitch") || !strings.Contains(got, "in progress") {
+		t.Errorf("the profile's event: %q, want the game and in progress", got)
+	}
+	if p := s.layoutProblems("#profile-events-list li", 14, false); len(p) > 0 {
+		t.Errorf("the profile at 390×844: %v", p)
+	}
+	s.do("back to the event", chromedp.Navigate(s.url+"/e/"+c.ID), chromedp.WaitVisible(chromedp.CSS("#ev-you")))
+	waitFor(t, "the link to their table again", func() bool { return s.count("#ev-go:not([hidden])") == 1 }, 10*time.Second)
 	s.click("#ev-go")
 	waitFor(t, "the table page with their seat", func() bool {
 		var ok bool

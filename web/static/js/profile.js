@@ -1,5 +1,5 @@
 // A player's profile (/u/NAME: the rating per game with a chart of its
-// history, the record, the recent rated matches) and the leaderboard
+// history, the record, the recent rated matches, the events joined) and the leaderboard
 // (/leaderboard?game=…), from GET /api/users/{name} and GET
 // /api/leaderboard (docs/protocol.md). The server works out every number;
 // the page shows them. The chart is uPlot 1.6.32 (vendor/uplot).
@@ -40,6 +40,28 @@ export async function initProfile(name) {
   // Charts last: their width is the width their section was given.
   for (const g of p.ratings) drawChart(g);
   drawDailyResults(p.name);
+  drawEvents(p.name);
+}
+
+// drawEvents lists the events the player joined while signed in: each
+// a link to its page, with their place and score as the server says.
+async function drawEvents(name) {
+  let list;
+  try {
+    list = await api('GET', '/api/users/' + encodeURIComponent(name) + '/events');
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  $('#profile-events').hidden = list.length === 0;
+  $('#profile-events-list').replaceChildren(...list.map((ev) => {
+    const score = ev.movement === 'duplicate' ? num(Math.round(ev.percent * 10) / 10) + '%' : t('profile.event.total', { Total: num(ev.total) });
+    const facts = [ev.place ? t('profile.event.place', { Place: num(ev.place), Of: num(ev.of) }) : '', ev.place ? score : '',
+      ev.state === 'over' ? '' : t('profile.event.playing'), ev.left ? t('event.gone') : ''].filter(Boolean);
+    return h('li', { class: 'pf-event' },
+      h('a', { href: '/e/' + encodeURIComponent(ev.event), text: gameName(ev.variant) + ' · ' + dateFmt().format(new Date(ev.joined)) }),
+      facts.length ? ' · ' + facts.join(' · ') : '');
+  }));
 }
 
 // gameSection is one game's rating and record.
