@@ -343,9 +343,15 @@ func TestEventTableNoRematch(t *testing.T) {
 // however often they join; someone who joins without an account is on
 // no one's, and an unknown name is 404 no_such_user.
 func TestEventOnProfile(t *testing.T) {
+	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) {
+		testEventOnProfile(t, fresh(t))
+	})
+}
+
+func testEventOnProfile(t *testing.T, dsn string) {
 	opts := fastOptions()
 	opts.AwayDelay = 5 * time.Millisecond
-	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
+	ts := startServer(t, dsn, opts)
 	ada := ts.browser()
 	ada.must(201, "POST", "/api/account/signup", creds("Ada", goodPassword))
 	var c struct{ ID, Token string }
