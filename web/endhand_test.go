@@ -357,6 +357,11 @@ func TestBrowserDisconnected(t *testing.T) {
 	}
 	s.do("desktop", chromedp.EmulateViewport(1280, 720))
 	s.shot("table-disconnected", false)
+	s.do("phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)), chromedp.Sleep(200*time.Millisecond))
+	if got := s.count("#banner.offline:not([hidden])"); got != 1 || s.attr("#table-view", "offline") != "true" {
+		t.Error("disconnected, at phone size no banner says so")
+	}
+	s.shot("table-disconnected-phone", false)
 	s.do("back", chromedp.EmulateViewport(1280, 900))
 	s.drops.blocked.Store(false)
 	waitFor(t, "the page to reconnect", func() bool { return s.attr("#table-view", "offline") == "false" && s.ui().Act != "" }, 30*time.Second)

@@ -55,10 +55,18 @@ func (b *browser) withGate() {
 // over its rank), a card nearer another seat than its player's, seat boxes
 // over each other, over a trick card or outside the felt's rounded edge
 // (with the countdown), and the winning card unmarked.
-const trickLayoutJS = `(() => {` + layoutHelpersJS + `
+const trickLayoutJS = `(() => { const withCards = true;` + feltLayoutJS
+
+// seatsLayoutJS is trickLayoutJS for the seat boxes alone (and their
+// countdowns): over each other or outside the felt's rounded edge.
+const seatsLayoutJS = `(() => { const withCards = false;` + feltLayoutJS
+
+// feltLayoutJS is the body of trickLayoutJS and seatsLayoutJS, which say
+// whether it checks the trick's cards (withCards).
+const feltLayoutJS = layoutHelpersJS + `
   const felt = $('#felt'), fr = rect(felt), fs = getComputedStyle(felt);
   const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-  const cards = $$('#trick .tcard'), seats = $$('#seats .seat');
+  const cards = withCards ? $$('#trick .tcard') : [], seats = $$('#seats .seat');
   const seatOf = (i) => seats.find((s) => s.dataset.seat === String(i));
   const centre = (r) => ({ x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 });
   const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);

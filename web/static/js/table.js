@@ -130,6 +130,7 @@ function setConn(what, delay) {
   else if (app.restarting) setText(c, t('conn.restarting'));
   else if (what === 'connecting') setText(c, t('conn.connecting'));
   else setText(c, t('conn.offline', { Count: Math.ceil(delay / 1000) }));
+  c.title = c.textContent; // a phone shows the dot alone
 }
 
 // connect opens the WebSocket; when it drops, it tries again after a

@@ -218,7 +218,7 @@ const JOKER_STAR = { BJ: '★', LJ: '☆' };
 
 // cardNode draws a card: a button when the player may choose it.
 // o: {button, trump, cls, note, pressed, disabled, title, tags}: tags are
-// short labels drawn inside the card ("widow", "must").
+// short labels drawn at the foot of the card ("widow", "must").
 export function cardNode(c, o) {
   o = o || {};
   const joker = isJoker(c);
@@ -240,7 +240,12 @@ export function cardNode(c, o) {
   // a small card) its face shows its star instead (style.css).
   if (joker) kids.push(h('span', { class: 'c-jstar', 'aria-hidden': 'true', text: JOKER_STAR[c] }));
   if (o.trump) kids.push(h('span', { class: 'c-tag', 'aria-hidden': 'true' }, h('span', { class: 'wide', text: t('card.trumpTag') }), h('span', { class: 'narrow', text: '★' })));
-  for (const tag of o.tags || []) kids.push(h('span', { class: 'c-label ' + tag, 'aria-hidden': 'true', text: t(TAG_KEYS[tag]) }));
+  // The labels sit together along the card's foot, clear of its rank and
+  // suit in the top corner, wrapping when a language's word is long.
+  if (o.tags && o.tags.length) {
+    kids.push(h('span', { class: 'c-labels', 'aria-hidden': 'true' },
+      o.tags.map((tag) => h('span', { class: 'c-label ' + tag, text: t(TAG_KEYS[tag]) }))));
+  }
   if (o.button) {
     return h('button', {
       type: 'button', class: cls, 'aria-label': label, dataset: { card: c, rove: '' },
