@@ -72,6 +72,9 @@ type cluster struct {
 	without    map[string]map[string]string
 	released   []string      // released tables that are this process's share, to take
 	fast       chan struct{} // (capacity 1) released has tables
+	// takers bounds the takeovers under way at once, whoever runs them
+	// (the lease round, takeReleased): each holds a database connection.
+	takers chan struct{}
 
 	ctx    context.Context // ends when the cluster stops
 	cancel context.CancelFunc
@@ -92,7 +95,7 @@ func newProcessID() string {
 func (s *Server) newCluster(st store.Cluster) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cl = &cluster{st: st, id: newProcessID(), ttl: s.opts.LeaseTTL, kick: make(chan struct{}, 1),
-		dirty: map[string]bool{}, wake: make(chan struct{}, 1), orphans: map[string]time.Time{}, seen: map[string]time.Time{}, fast: make(chan struct{}, 1), ctx: ctx, cancel: cancel}
+		dirty: map[string]bool{}, wake: make(chan struct{}, 1), orphans: map[string]time.Time{}, seen: map[string]time.Time{}, fast: make(chan struct{}, 1), takers: make(chan struct{}, takeOvers), ctx: ctx, cancel: cancel}
 }
 
 // runCluster starts listening, the lease loop and the presence writer.
@@ -508,7 +511,7 @@ func (s *Server) takeReleased(ctx context.Context) {
 // takeOvers is how many tables a process catches up at once when it takes
 // them over: a share handed over at once (a drain, a process joining)
 // is a hundred tables or more, each read from the log.
-const takeOvers = 8
+const takeOvers = 4
 
 // takeOverAll takes over the tables ids, takeOvers at a time, each within
 // its own storeTimeout (not the lease round's, which a hundred tables
@@ -517,17 +520,24 @@ func (s *Server) takeOverAll(ctx context.Context, ids []string) {
 	if len(ids) == 0 {
 		return
 	}
-	// Who is connected at the other processes, before driving: a table
-	// whose players and watchers are all elsewhere would otherwise wait
-	// for them until the end of the lease round.
-	pctx, cancel := context.WithTimeout(ctx, storeTimeout)
-	pres, err := s.cl.st.Presence(pctx, s.cl.id, ids)
-	cancel()
-	if err == nil {
-		for _, id := range ids {
-			s.setRemote(id, pres[id])
+	// Who is connected at the other processes, read beside the catching
+	// up (a slow database delays neither for the other): a table whose
+	// players and watchers are all elsewhere would otherwise wait for
+	// them until the end of the lease round. setRemote schedules a table
+	// already driven.
+	var pwg sync.WaitGroup
+	pwg.Add(1)
+	go func() {
+		defer pwg.Done()
+		pctx, cancel := context.WithTimeout(ctx, storeTimeout)
+		defer cancel()
+		if pres, err := s.cl.st.Presence(pctx, s.cl.id, ids); err == nil {
+			for _, id := range ids {
+				s.setRemote(id, pres[id])
+			}
 		}
-	}
+	}()
+	defer pwg.Wait()
 	// The tables in play first: those that moved within a lease time,
 	// then those with connections here, then the most recently active.
 	type rank struct {
@@ -557,7 +567,7 @@ func (s *Server) takeOverAll(ctx context.Context, ids []string) {
 		}
 		return rb.active.Compare(ra.active)
 	})
-	sem := make(chan struct{}, takeOvers)
+	sem := s.cl.takers
 	var wg sync.WaitGroup
 	for _, id := range ids {
 		sem <- struct{}{}
