@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"pitch"
@@ -228,8 +230,34 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 // match to be on the leaderboard.
 const leaderboardActive = 90 * 24 * time.Hour
 
-// handleLeaderboard answers GET /api/leaderboard?game=&offset=&limit=: a
-// page of a game's settled, active players, best first.
+// A leaderboard cursor is a place on the board: a rating's mu (exactly,
+// as Go formats a float64 shortest) and the account's ID, joined by "_"
+// ("31.25_AbC-dEf"). A page gives the cursors of its first and last rows
+// as prev and next; the ID is the random, URL-safe account ID, which
+// grants nothing.
+func leaderCursor(k store.LeaderKey) string {
+	return strconv.FormatFloat(k.Mu, 'g', -1, 64) + "_" + k.Account
+}
+
+// parseLeaderCursor reads a cursor; false for one that is not one.
+func parseLeaderCursor(c string) (store.LeaderKey, bool) {
+	mu, id, ok := strings.Cut(c, "_")
+	f, err := strconv.ParseFloat(mu, 64)
+	if !ok || err != nil || math.IsNaN(f) || math.IsInf(f, 0) || id == "" || len(id) > 64 {
+		return store.LeaderKey{}, false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return store.LeaderKey{}, false
+		}
+	}
+	return store.LeaderKey{Mu: f, Account: id}, true
+}
+
+// handleLeaderboard answers GET /api/leaderboard?game=G[&after=C |
+// &before=C | &last=1][&limit=N]: a page of a game's settled, active
+// players, best first, paged by place (docs/ratings.md): the first page,
+// the one after or before a cursor (a page's next and prev), or the last.
 func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 	const op = "leaderboard"
 	q := r.URL.Query()
@@ -238,18 +266,51 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(Invalid, op, "game=%q: %v", q.Get("game"), err).with("bad_game", map[string]any{"Game": q.Get("game")}))
 		return
 	}
-	offset, limit := 0, 50
-	for k, p := range map[string]*int{"offset": &offset, "limit": &limit} {
-		if x := q.Get(k); x != "" {
-			n, err := strconv.Atoi(x)
-			if err != nil || n < 0 || (k == "limit" && (n < 1 || n > 100)) || n > 1_000_000 {
-				s.writeError(w, r, errorf(Invalid, op, "%s must be a number (offset 0 or more, limit 1 to 100), not %q", k, x).with("bad_page", map[string]any{"Name": k}))
-				return
-			}
-			*p = n
+	bad := func(name, format string, args ...any) {
+		s.writeError(w, r, errorf(Invalid, op, format, args...).with("bad_page", map[string]any{"Name": name}))
+	}
+	lq := store.LeaderQuery{Variant: v.String(), Since: time.Now().Add(-leaderboardActive), Limit: 50}
+	if x := q.Get("limit"); x != "" {
+		n, err := strconv.Atoi(x)
+		if err != nil || n < 1 || n > 100 {
+			bad("limit", "limit=%q: the limit is a number from 1 to 100", x)
+			return
+		}
+		lq.Limit = n
+	}
+	if x := q.Get("offset"); x != "" && x != "0" {
+		bad("offset", "offset=%q: the leaderboard is paged by place, not by offset: give after= or before= with a page's next or prev, or last=1", x)
+		return
+	}
+	places := 0
+	for _, k := range []string{"after", "before", "last"} {
+		if q.Has(k) {
+			places++
 		}
 	}
-	rows, more, err := s.store.Leaderboard(r.Context(), v.String(), time.Now().Add(-leaderboardActive), offset, limit)
+	if places > 1 {
+		bad("after", "give at most one of after=, before= and last=")
+		return
+	}
+	for k, p := range map[string]**store.LeaderKey{"after": &lq.After, "before": &lq.Before} {
+		if !q.Has(k) {
+			continue
+		}
+		key, ok := parseLeaderCursor(q.Get(k))
+		if !ok {
+			bad(k, "%s=%q is not a place on the leaderboard: give a page's next (after=) or prev (before=) as it is, a rating's exact number, \"_\" and an account's ID (letters, digits, \"-\" and \"_\", at most 64)", k, q.Get(k))
+			return
+		}
+		*p = &key
+	}
+	if q.Has("last") {
+		if x := q.Get("last"); x != "1" && x != "true" {
+			bad("last", "last=%q: last=1 asks for the last page", x)
+			return
+		}
+		lq.Last = true
+	}
+	page, err := s.store.Leaderboard(r.Context(), lq)
 	if err != nil {
 		s.writeError(w, r, unavailable(op, err))
 		return
@@ -262,14 +323,24 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		Wins    int    `json:"wins"`
 	}
 	out := struct {
-		Game   string `json:"game"`
-		Offset int    `json:"offset"`
-		Limit  int    `json:"limit"`
-		More   bool   `json:"more"`
-		Rows   []row  `json:"rows"`
-	}{Game: v.String(), Offset: offset, Limit: limit, More: more, Rows: []row{}}
-	for i, lr := range rows {
-		out.Rows = append(out.Rows, row{Rank: offset + i + 1, Name: lr.Name, Rating: rating.Shown(lr.Rating), Matches: lr.Matches, Wins: lr.Wins})
+		Game  string `json:"game"`
+		Limit int    `json:"limit"`
+		Rank  int    `json:"rank"` // the first row's
+		More  bool   `json:"more"`
+		Prev  string `json:"prev"` // before= for the page above ("" on the first page)
+		Next  string `json:"next"` // after= for the page below ("" on the last page)
+		Rows  []row  `json:"rows"`
+	}{Game: v.String(), Limit: lq.Limit, Rank: page.Rank, More: page.More, Rows: []row{}}
+	for i, lr := range page.Rows {
+		out.Rows = append(out.Rows, row{Rank: page.Rank + i, Name: lr.Name, Rating: rating.Shown(lr.Rating), Matches: lr.Matches, Wins: lr.Wins})
+	}
+	if n := len(page.Rows); n > 0 {
+		if page.Rank > 1 {
+			out.Prev = leaderCursor(page.Rows[0].Key())
+		}
+		if page.More {
+			out.Next = leaderCursor(page.Rows[n-1].Key())
+		}
 	}
 	writeJSON(w, 200, out)
 }

@@ -3,10 +3,15 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"pitch/store/boardtest"
 )
 
 // TestRatedMatch: a guest may neither create nor join a rated table; a
@@ -122,6 +127,115 @@ func TestRatedMatch(t *testing.T) {
 		var bots map[string]map[string]struct{ Rating int }
 		if err := json.Unmarshal(guest.must(200, "GET", "/api/ratings/bots", ""), &bots); err != nil || len(bots) != 3 || bots["pawnee"]["expert"].Rating == 0 {
 			t.Errorf("bot ratings %v (%v)", bots, err)
+		}
+	})
+}
+
+// leaderPage is GET /api/leaderboard's answer.
+type leaderPage struct {
+	Rank       int
+	More       bool
+	Prev, Next string
+	Rows       []struct {
+		Rank   int
+		Name   string
+		Rating int
+	}
+}
+
+func (p leaderPage) names() string {
+	var out []string
+	for _, r := range p.Rows {
+		out = append(out, r.Name)
+	}
+	return strings.Join(out, ",")
+}
+
+// TestLeaderboardPages: the leaderboard pages by place (docs/ratings.md):
+// forwards with a page's next, backwards with its prev, to the last page;
+// every row's rank is its place on the whole board; a disabled account
+// leaves it and the ranks close up; a bad cursor, an offset or two places
+// at once get a 400 that says what is allowed.
+func TestLeaderboardPages(t *testing.T) {
+	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) {
+		ts := startServer(t, fresh(t), fastOptions())
+		var names []string
+		for i := range 12 {
+			names = append(names, fmt.Sprintf("Board-%02d", i))
+		}
+		if err := boardtest.Settle(bg, ts.st, names); err != nil {
+			t.Fatal(err)
+		}
+		g := ts.browser()
+		get := func(q string) leaderPage {
+			t.Helper()
+			var p leaderPage
+			if err := json.Unmarshal(g.must(200, "GET", "/api/leaderboard?game=pawnee&"+q, ""), &p); err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range p.Rows {
+				if r.Rank != p.Rank+i {
+					t.Errorf("%s: row %d has rank %d, the page starts at %d", q, i, r.Rank, p.Rank)
+				}
+			}
+			return p
+		}
+		all := get("limit=100")
+		if len(all.Rows) != 12 || all.Rank != 1 || all.More || all.Prev != "" || all.Next != "" {
+			t.Fatalf("the whole board: %+v", all)
+		}
+		for i := 1; i < len(all.Rows); i++ {
+			if all.Rows[i].Rating > all.Rows[i-1].Rating {
+				t.Errorf("the board is not best first: %+v", all.Rows)
+			}
+		}
+		slice := func(from, to int) string { // ranks from to to, as names
+			var out []string
+			for _, r := range all.Rows[from-1 : to] {
+				out = append(out, r.Name)
+			}
+			return strings.Join(out, ",")
+		}
+		p1 := get("limit=5")
+		if p1.Rank != 1 || p1.names() != slice(1, 5) || !p1.More || p1.Prev != "" || p1.Next == "" {
+			t.Fatalf("page 1: %+v", p1)
+		}
+		p2 := get("limit=5&after=" + url.QueryEscape(p1.Next))
+		if p2.Rank != 6 || p2.names() != slice(6, 10) || !p2.More || p2.Prev == "" {
+			t.Fatalf("page 2: %+v", p2)
+		}
+		p3 := get("limit=5&after=" + url.QueryEscape(p2.Next))
+		if p3.Rank != 11 || p3.names() != slice(11, 12) || p3.More || p3.Next != "" {
+			t.Fatalf("page 3: %+v", p3)
+		}
+		if back := get("limit=5&before=" + url.QueryEscape(p3.Prev)); back.Rank != 6 || back.names() != p2.names() || !back.More {
+			t.Errorf("back from page 3: %+v, want page 2", back)
+		}
+		if back := get("limit=5&before=" + url.QueryEscape(p2.Prev)); back.Rank != 1 || back.names() != p1.names() {
+			t.Errorf("back from page 2: %+v, want page 1", back)
+		}
+		if last := get("limit=5&last=1"); last.Rank != 8 || last.names() != slice(8, 12) || last.More || last.Prev == "" {
+			t.Errorf("the last page: %+v, want ranks 8 to 12", last)
+		}
+		// A disabled account leaves the board; the ranks after it close up.
+		gone := all.Rows[2].Name
+		if err := ts.st.SetDisabled(bg, "board-"+gone, true); err != nil {
+			t.Fatal(err)
+		}
+		if p := get("limit=5&after=" + url.QueryEscape(p1.Next)); p.Rank != 5 || strings.Contains(p.names(), gone) || p.Rows[0].Name != all.Rows[5].Name {
+			t.Errorf("after disabling %s, the page after page 1: %+v", gone, p)
+		}
+		for _, q := range []string{"after=", "after=abc", "after=1.5", "after=NaN_x", "after=Inf_x", "after=1.5_a%2Fb", "before=1.5_" + strings.Repeat("x", 65),
+			"offset=5", "after=1.5_a&before=1.5_a", "after=1.5_a&last=1", "last=2", "limit=0"} {
+			resp, body := g.do("GET", "/api/leaderboard?game=pawnee&"+q, "")
+			var e struct{ Code, Error string }
+			_ = json.Unmarshal(body, &e)
+			if resp.StatusCode != 400 || e.Code != "bad_page" || !strings.Contains(e.Error, "=") {
+				t.Errorf("?%s: %d %s, want 400 bad_page saying what is allowed", q, resp.StatusCode, body)
+			}
+		}
+		if _, body := g.do("GET", "/api/leaderboard?game=pawnee&after=abc", ""); !strings.Contains(string(body), "a page's next") {
+			t.Errorf("a bad cursor's error does not say what a cursor is: %s", body)
 		}
 	})
 }

@@ -64,6 +64,7 @@ type RatingPoint struct {
 // LeaderRow is one line of a leaderboard.
 type LeaderRow struct {
 	Name    string
+	Account string // the account's ID; with Rating.Mu, the row's place (LeaderKey)
 	Rating  rating.Rating
 	Matches int
 	Wins    int
@@ -87,9 +88,11 @@ type Ratings interface {
 	// game ("" for every game), oldest first.
 	RatingHistory(ctx context.Context, account, variant string, limit int) ([]RatingPoint, error)
 	// Leaderboard returns a page of a game's leaderboard: the accounts
-	// whose rating is not provisional and who played since since, best
-	// first, from offset, at most limit, and whether more follow.
-	Leaderboard(ctx context.Context, variant string, since time.Time, offset, limit int) ([]LeaderRow, bool, error)
+	// whose rating is not provisional, that are not disabled and that
+	// played a rated match since q.Since, best first. It pages by place
+	// (LeaderKey), never by an offset, so that every page costs about the
+	// same (docs/ratings.md).
+	Leaderboard(ctx context.Context, q LeaderQuery) (LeaderPage, error)
 }
 
 // RateMatch implements Ratings.
@@ -124,8 +127,10 @@ func (s *sqlStore) RateMatch(ctx context.Context, m RatedMatch) ([]RatingChange,
 		cur := map[string]rating.Rating{}
 		for _, a := range accounts {
 			n := model.New()
-			if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO ratings (account_id, variant, mu, sigma, last_played) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
-				a, m.Variant, n.Mu, n.Sigma, s.d.timeArg(at)); err != nil {
+			// ratings.disabled is a copy of accounts.disabled (SetDisabled).
+			if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO ratings (account_id, variant, mu, sigma, last_played, disabled)
+				SELECT id, ?, ?, ?, ?, disabled FROM accounts WHERE id = ? ON CONFLICT DO NOTHING`),
+				m.Variant, n.Mu, n.Sigma, s.d.timeArg(at), a); err != nil {
 				return s.explain(err)
 			}
 			var r rating.Rating
@@ -276,41 +281,151 @@ func (s *sqlStore) RatingHistory(ctx context.Context, account, variant string, l
 	return out, err
 }
 
-// leaderboardQuery lists settled, active ratings best first. Its sigma
-// bound is the literal of the ratings_board index's WHERE (migration
-// 0010), so that SQLite uses that partial index; TestLeaderboardBound
-// checks that it is rating.ProvisionalSigma.
-const leaderboardQuery = `SELECT a.name, r.mu, r.sigma, r.matches, r.wins FROM ratings r JOIN accounts a ON a.id = r.account_id
-	WHERE r.variant = ? AND r.sigma <= 5.0 AND r.last_played >= ? AND NOT a.disabled
-	ORDER BY r.mu DESC, r.account_id LIMIT ? OFFSET ?`
+// boardWhere picks a game's settled, active ratings of accounts that are
+// not disabled (ratings r): its arguments are the game and the first time
+// that counts as active. Its sigma bound and NOT r.disabled are the
+// ratings_board index's WHERE (migration 0011), so that SQLite uses that
+// partial index; TestLeaderboardBound checks that the bound is
+// rating.ProvisionalSigma.
+const boardWhere = `r.variant = ? AND r.sigma <= 5.0 AND NOT r.disabled AND r.last_played >= ?`
+
+// The board's order is (mu descending, account ID ascending). Each page
+// is one statement (no transaction: a statement reads one snapshot in
+// both databases): the rows from a key, in the board's order or against
+// it, at most a page and one more, each with a count from the
+// ratings_board index alone that gives the page's rank. A place after a
+// key is mu <= k AND (mu < k OR id > kid), before it mu >= k AND (mu > k
+// OR id < kid): the plain bound on mu lets both databases start the index
+// scan at the key. CROSS JOIN makes SQLite read ratings first, in the
+// index's order (PostgreSQL plans it as an inner join).
+const (
+	boardAfter  = ` AND r.mu <= ? AND (r.mu < ? OR r.account_id > ?)`
+	boardBefore = ` AND r.mu >= ? AND (r.mu > ? OR r.account_id < ?)`
+	boardFrom   = ` FROM ratings r CROSS JOIN accounts a WHERE a.id = r.account_id AND ` + boardWhere
+	boardDown   = ` ORDER BY r.mu DESC, r.account_id LIMIT ?`
+	boardUp     = ` ORDER BY r.mu, r.account_id DESC LIMIT ?`
+	boardCols   = `SELECT a.name, r.account_id, r.mu, r.sigma, r.matches, r.wins, `
+	// boardCount counts the board's rows; boardAbove those of a higher mu
+	// than a key; boardTied those of its mu and a lower ID, boardTiedTo
+	// up to the key's own. Each takes boardWhere's arguments, then the
+	// key's mu (and ID). boardBelow is 1 if the key's row or one after it
+	// is on the board (boardWhere's arguments, the key's mu twice, its
+	// ID).
+	boardCount  = `(SELECT COUNT(*) FROM ratings r WHERE ` + boardWhere
+	boardAbove  = boardCount + ` AND r.mu > ?)`
+	boardTied   = boardCount + ` AND r.mu = ? AND r.account_id < ?)`
+	boardTiedTo = boardCount + ` AND r.mu = ? AND r.account_id <= ?)`
+	boardBelow  = `CASE WHEN EXISTS (SELECT 1 FROM ratings r WHERE ` + boardWhere + ` AND r.mu <= ? AND (r.mu < ? OR r.account_id >= ?)) THEN 1 ELSE 0 END`
+)
+
+// LeaderKey is a place on a leaderboard: a rating's mu and its account's
+// ID. The board is in the order of its keys: mu descending, then the ID
+// ascending.
+type LeaderKey struct {
+	Mu      float64
+	Account string
+}
+
+// LeaderQuery asks for a page of a game's leaderboard
+// (Ratings.Leaderboard). At most one of After, Before and Last is set;
+// none asks for the first page.
+type LeaderQuery struct {
+	Variant string
+	Since   time.Time // the accounts that played a rated match since then
+	Limit   int       // rows a page, above 0
+	// After asks for the rows just after a key (the next page; the last
+	// page when none follow it), Before for those just before it (the
+	// previous page; the first page when fewer than Limit rows come
+	// before it), Last for the last page. A key need not be on the board
+	// (any more): the page is where it would be.
+	After, Before *LeaderKey
+	Last          bool
+}
+
+// LeaderPage is a page of a leaderboard.
+type LeaderPage struct {
+	Rows []LeaderRow
+	// Rank is the first row's rank, 1 for the best (1 for an empty
+	// page: the board is empty).
+	Rank int
+	More bool // rows follow the page
+}
 
 // Leaderboard implements Ratings.
-func (s *sqlStore) Leaderboard(ctx context.Context, variant string, since time.Time, offset, limit int) ([]LeaderRow, bool, error) {
-	if offset < 0 || limit <= 0 {
-		return nil, false, fmt.Errorf("store: leaderboard: offset %d, limit %d: the offset is 0 or more and the limit above 0", offset, limit)
+func (s *sqlStore) Leaderboard(ctx context.Context, q LeaderQuery) (LeaderPage, error) {
+	set := 0
+	for _, b := range []bool{q.After != nil, q.Before != nil, q.Last} {
+		set += b2i(b)
 	}
-	var out []LeaderRow
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, s.d.q(leaderboardQuery), variant, s.d.timeArg(since), limit+1, offset)
-		if err != nil {
-			return s.explain(err)
+	if q.Limit <= 0 || set > 1 || q.Variant == "" {
+		return LeaderPage{}, fmt.Errorf("store: leaderboard: game %q, limit %d, %d of after, before and last: a game, a limit above 0 and at most one place are needed", q.Variant, q.Limit, set)
+	}
+	n := q.Limit
+	since := s.d.timeArg(q.Since)
+	where := []any{q.Variant, since}
+	if k := q.After; k != nil {
+		// The rank: the rows ahead of the key, and the key's own row.
+		cols := boardAbove + ` + ` + boardTiedTo + `, 0`
+		args := slices.Concat(where, []any{k.Mu}, where, []any{k.Mu, k.Account}, where, []any{k.Mu, k.Mu, k.Account, n + 1})
+		rows, ahead, _, err := s.boardPage(ctx, boardCols+cols+boardFrom+boardAfter+boardDown, args)
+		if err != nil || len(rows) > 0 {
+			more := len(rows) > n
+			return LeaderPage{Rows: rows[:min(n, len(rows))], Rank: ahead + 1, More: more}, err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var r LeaderRow
-			if err := rows.Scan(&r.Name, &r.Rating.Mu, &r.Rating.Sigma, &r.Matches, &r.Wins); err != nil {
-				return err
-			}
-			out = append(out, r)
+		// Nothing after the key (a stale link): the last page.
+	}
+	if k := q.Before; k != nil {
+		// The rank: the rows ahead of the key less the page's; and
+		// whether the key's row or one below it is on the board.
+		cols := boardAbove + ` + ` + boardTied + `, ` + boardBelow
+		args := slices.Concat(where, []any{k.Mu}, where, []any{k.Mu, k.Account}, where, []any{k.Mu, k.Mu, k.Account},
+			where, []any{k.Mu, k.Mu, k.Account, n + 1})
+		rows, ahead, below, err := s.boardPage(ctx, boardCols+cols+boardFrom+boardBefore+boardUp, args)
+		if err != nil || len(rows) > n {
+			rows = rows[:min(n, len(rows))]
+			slices.Reverse(rows)
+			return LeaderPage{Rows: rows, Rank: ahead - n + 1, More: below > 0}, err
 		}
-		return rows.Err()
-	})
+		// Less than a page before the key: the first page.
+		return s.boardFirst(ctx, q)
+	}
+	if q.Last || q.After != nil {
+		rows, size, _, err := s.boardPage(ctx, boardCols+boardCount+`), 0`+boardFrom+boardUp, slices.Concat(where, where, []any{n}))
+		slices.Reverse(rows)
+		return LeaderPage{Rows: rows, Rank: max(1, size-len(rows)+1)}, err
+	}
+	return s.boardFirst(ctx, q)
+}
+
+// Key is the row's place on the board.
+func (r LeaderRow) Key() LeaderKey { return LeaderKey{Mu: r.Rating.Mu, Account: r.Account} }
+
+// boardFirst reads the first page.
+func (s *sqlStore) boardFirst(ctx context.Context, q LeaderQuery) (LeaderPage, error) {
+	rows, _, _, err := s.boardPage(ctx, boardCols+`0, 0`+boardFrom+boardDown, []any{q.Variant, s.d.timeArg(q.Since), q.Limit + 1})
+	more := len(rows) > q.Limit
+	return LeaderPage{Rows: rows[:min(q.Limit, len(rows))], Rank: 1, More: more}, err
+}
+
+// boardPage runs a page's statement: its rows, and the two counts every
+// row carries (0 for none).
+func (s *sqlStore) boardPage(ctx context.Context, query string, args []any) ([]LeaderRow, int, int, error) {
+	rows, err := s.r.QueryContext(ctx, s.d.q(query), args...)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, 0, s.explain(err)
 	}
-	more := len(out) > limit
-	if more {
-		out = out[:limit]
+	defer rows.Close()
+	var out []LeaderRow
+	var c1, c2 int
+	for rows.Next() {
+		var r LeaderRow
+		if err := rows.Scan(&r.Name, &r.Account, &r.Rating.Mu, &r.Rating.Sigma, &r.Matches, &r.Wins, &c1, &c2); err != nil {
+			return nil, 0, 0, err
+		}
+		out = append(out, r)
 	}
-	return out, more, nil
+	if err := rows.Err(); err != nil {
+		return nil, 0, 0, s.explain(err)
+	}
+	return out, c1, c2, nil
 }

@@ -189,8 +189,10 @@ func setRating(t testing.TB, s Store, account, variant string, r rating.Rating, 
 	}
 }
 
-// testLeaderboard: settled and recently active accounts only, best first,
-// paged, in their game.
+// testLeaderboard: settled, recently active accounts that are not
+// disabled, best first (a tie of mu broken by the account's ID), paged by
+// place: forwards, backwards, the last page, from a place no longer on
+// the board, each page with its first row's rank.
 func testLeaderboard(t *testing.T, fresh fresher) {
 	s := open(t, fresh(t))
 	now := time.Now()
@@ -202,7 +204,10 @@ func testLeaderboard(t *testing.T, fresh fresher) {
 		last    time.Time
 	}{
 		{"Top", "pawnee", rating.Rating{Mu: 40, Sigma: 2}, now},
+		{"Disabled", "pawnee", rating.Rating{Mu: 38, Sigma: 2}, now},
 		{"Second", "pawnee", rating.Rating{Mu: 35, Sigma: rating.ProvisionalSigma}, now},
+		{"TieB", "pawnee", rating.Rating{Mu: 32, Sigma: 3}, now},
+		{"TieA", "pawnee", rating.Rating{Mu: 32, Sigma: 3}, now},
 		{"Third", "pawnee", rating.Rating{Mu: 30, Sigma: 1}, since.Add(time.Hour)},
 		{"Provisional", "pawnee", rating.Rating{Mu: 50, Sigma: rating.ProvisionalSigma + 0.01}, now},
 		{"Gone", "pawnee", rating.Rating{Mu: 45, Sigma: 1}, since.Add(-time.Hour)},
@@ -210,30 +215,84 @@ func testLeaderboard(t *testing.T, fresh fresher) {
 	} {
 		setRating(t, s, mustAccount(t, s, c.name), c.variant, c.r, c.last)
 	}
-	names := func(rows []LeaderRow) []string {
+	if err := s.SetDisabled(ctx, "id-Disabled", true); err != nil {
+		t.Fatal(err)
+	}
+	names := func(rows []LeaderRow) string {
 		var out []string
 		for _, r := range rows {
 			out = append(out, r.Name)
 		}
-		return out
+		return strings.Join(out, ",")
 	}
-	rows, more, err := s.Leaderboard(ctx, "pawnee", since, 0, 10)
-	if err != nil || more || !slices.Equal(names(rows), []string{"Top", "Second", "Third"}) {
-		t.Errorf("Leaderboard = %v more %v err %v; want Top, Second, Third", names(rows), more, err)
+	key := func(name string, mu float64) *LeaderKey { return &LeaderKey{Mu: mu, Account: "id-" + name} }
+	for _, c := range []struct {
+		what  string
+		q     LeaderQuery
+		names string
+		rank  int
+		more  bool
+	}{
+		{"the whole board", LeaderQuery{Limit: 10}, "Top,Second,TieA,TieB,Third", 1, false},
+		{"page 1", LeaderQuery{Limit: 2}, "Top,Second", 1, true},
+		{"page 2", LeaderQuery{Limit: 2, After: key("Second", 35)}, "TieA,TieB", 3, true},
+		{"page 3", LeaderQuery{Limit: 2, After: key("TieB", 32)}, "Third", 5, false},
+		{"after the end: the last page", LeaderQuery{Limit: 2, After: key("Third", 30)}, "TieB,Third", 4, false},
+		{"between a tie", LeaderQuery{Limit: 2, After: key("TieA", 32)}, "TieB,Third", 4, false},
+		{"from a place off the board", LeaderQuery{Limit: 2, After: key("Nobody", 36)}, "Second,TieA", 2, true},
+		{"from the disabled account's place", LeaderQuery{Limit: 1, After: key("Disabled", 38)}, "Second", 2, true},
+		{"before Third", LeaderQuery{Limit: 2, Before: key("Third", 30)}, "TieA,TieB", 3, true},
+		{"before TieA: a whole page", LeaderQuery{Limit: 2, Before: key("TieA", 32)}, "Top,Second", 1, true},
+		{"before Second: less than a page, so page 1", LeaderQuery{Limit: 2, Before: key("Second", 35)}, "Top,Second", 1, true},
+		{"the last page", LeaderQuery{Limit: 2, Last: true}, "TieB,Third", 4, false},
+		{"the last page, the whole board", LeaderQuery{Limit: 10, Last: true}, "Top,Second,TieA,TieB,Third", 1, false},
+	} {
+		c.q.Variant, c.q.Since = "pawnee", since
+		page, err := s.Leaderboard(ctx, c.q)
+		if err != nil || names(page.Rows) != c.names || page.Rank != c.rank || page.More != c.more {
+			t.Errorf("%s: %q from rank %d, more %v (err %v); want %q from rank %d, more %v", c.what, names(page.Rows), page.Rank, page.More, err, c.names, c.rank, c.more)
+		}
 	}
-	rows, more, _ = s.Leaderboard(ctx, "pawnee", since, 0, 2)
-	if !more || !slices.Equal(names(rows), []string{"Top", "Second"}) {
-		t.Errorf("page 1 of 2 = %v more %v", names(rows), more)
+	page, _ := s.Leaderboard(ctx, LeaderQuery{Variant: "pawnee", Since: since, Limit: 1, After: key("TieB", 32)})
+	if len(page.Rows) != 1 || page.Rows[0].Rating != (rating.Rating{Mu: 30, Sigma: 1}) || page.Rows[0].Matches != 30 || page.Rows[0].Wins != 10 || page.Rows[0].Account != "id-Third" {
+		t.Errorf("row %+v", page.Rows)
 	}
-	rows, more, _ = s.Leaderboard(ctx, "pawnee", since, 2, 2)
-	if more || !slices.Equal(names(rows), []string{"Third"}) {
-		t.Errorf("page 2 of 2 = %v more %v", names(rows), more)
+	if page, _ := s.Leaderboard(ctx, LeaderQuery{Variant: "auction", Since: since, Limit: 5}); names(page.Rows) != "Other" {
+		t.Errorf("auction's board: %q, want Other", names(page.Rows))
 	}
-	if rows[0].Rating != (rating.Rating{Mu: 30, Sigma: 1}) || rows[0].Matches != 30 || rows[0].Wins != 10 {
-		t.Errorf("row %+v", rows[0])
+	// Enabled again, the account is back in its place.
+	if err := s.SetDisabled(ctx, "id-Disabled", false); err != nil {
+		t.Fatal(err)
 	}
-	if _, _, err := s.Leaderboard(ctx, "pawnee", since, -1, 2); err == nil {
-		t.Error("a negative offset was taken")
+	if page, _ := s.Leaderboard(ctx, LeaderQuery{Variant: "pawnee", Since: since, Limit: 3}); names(page.Rows) != "Top,Disabled,Second" {
+		t.Errorf("after enabling Disabled: %q, want Top,Disabled,Second", names(page.Rows))
+	}
+	// A disabled account's new rating starts disabled too (ratings.disabled
+	// copies accounts.disabled).
+	banned := mustAccount(t, s, "Banned")
+	if err := s.SetDisabled(ctx, banned, true); err != nil {
+		t.Fatal(err)
+	}
+	ratedTable(t, s, "t-banned")
+	if _, err := s.RateMatch(ctx, auctionMatch("t-banned", banned, "id-Top", now)); err != nil {
+		t.Fatal(err)
+	}
+	ss := s.(*sqlStore)
+	for id, want := range map[string]bool{banned: true, "id-Top": false} {
+		var got bool
+		if err := ss.r.QueryRowContext(ctx, ss.d.q(`SELECT disabled FROM ratings WHERE account_id = ? AND variant = 'auction'`), id).Scan(&got); err != nil || got != want {
+			t.Errorf("%s's new auction rating: disabled %v (%v), want %v", id, got, err, want)
+		}
+	}
+	for _, q := range []LeaderQuery{
+		{Variant: "pawnee", Since: since, Limit: 0},
+		{Variant: "pawnee", Since: since, Limit: 2, After: key("Top", 40), Last: true},
+		{Variant: "pawnee", Since: since, Limit: 2, After: key("Top", 40), Before: key("Third", 30)},
+		{Since: since, Limit: 2},
+	} {
+		if _, err := s.Leaderboard(ctx, q); err == nil {
+			t.Errorf("Leaderboard(%+v) was taken", q)
+		}
 	}
 }
 
@@ -261,15 +320,16 @@ func testDeleteAccountRatings(t *testing.T, fresh fresher) {
 	}
 }
 
-// TestLeaderboardBound: the leaderboard query and the ratings_board
-// index both bound sigma by rating.ProvisionalSigma.
+// TestLeaderboardBound: the leaderboard's queries and the ratings_board
+// index (as migration 0011 makes it) all bound sigma by
+// rating.ProvisionalSigma.
 func TestLeaderboardBound(t *testing.T) {
 	bound := fmt.Sprintf("sigma <= %.1f", rating.ProvisionalSigma)
-	if !strings.Contains(leaderboardQuery, bound) {
-		t.Errorf("leaderboardQuery lacks %q", bound)
+	if !strings.Contains(boardWhere, bound) {
+		t.Errorf("boardWhere lacks %q", bound)
 	}
 	for _, d := range []string{"sqlite", "postgres"} {
-		b, err := migrationsFS.ReadFile("migrations/" + d + "/0010_ratings.sql")
+		b, err := migrationsFS.ReadFile("migrations/" + d + "/0011_leaderboard.sql")
 		if err != nil {
 			t.Fatal(err)
 		}

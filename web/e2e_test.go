@@ -57,6 +57,7 @@ type site struct {
 	url   string
 	drops *hijacked
 	srv   *server.Server
+	st    store.Store // the server's store, for a test to fill
 	// onTurn, when set, runs at each of our decisions before playUntilOurBid
 	// acts; onWait while others act.
 	onTurn, onWait func(u ui)
@@ -182,7 +183,7 @@ func newSiteFor(t *testing.T, d time.Duration, tweak func(*server.Options)) *sit
 	b := &browser{t: t, ctx: bctx, shots: shots}
 	b.watchConsole()
 	b.do("start the browser", chromedp.EmulateViewport(1280, 900))
-	return &site{browser: b, url: ts.URL, drops: drops, srv: srv}
+	return &site{browser: b, url: ts.URL, drops: drops, srv: srv, st: st}
 }
 
 // watchConsole collects the page's errors: a script error or a

@@ -1,13 +1,19 @@
 package web_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"pitch/i18n"
 	"pitch/server"
+	"pitch/store/boardtest"
 )
 
 // TestBrowserRatedMatch signs up with a password, sees the lobby's Rated
@@ -77,4 +83,117 @@ func TestBrowserRatedMatch(t *testing.T) {
 	}
 	s.do("open the leaderboard", chromedp.Navigate(s.url+"/leaderboard?game=auction"))
 	s.waitShown("the leaderboard", "#leaderboard-none")
+}
+
+// TestBrowserLeaderboard fills the board with twelve settled players and
+// pages it five at a time as a person would: Lower, Lower, Higher, To the
+// bottom, To the top, and a reload keeps the page; each page's ranks and
+// names are those of the whole board (the API's). A link with a bad place
+// shows the error and the first page. Then, in every language but
+// English, the leaderboard and a player's profile (its chart drawn) show
+// no English and fit a desktop and a phone.
+func TestBrowserLeaderboard(t *testing.T) {
+	s := newSiteFor(t, 150*time.Second, nil)
+	var names []string
+	for i := range 12 {
+		names = append(names, fmt.Sprintf("Board-%02d", i))
+	}
+	if err := boardtest.Settle(context.Background(), s.st, names); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(s.url + "/api/leaderboard?game=pawnee&limit=100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all struct{ Rows []struct{ Name string } }
+	err = json.NewDecoder(resp.Body).Decode(&all)
+	resp.Body.Close()
+	if err != nil || len(all.Rows) != 12 {
+		t.Fatalf("the whole board: %+v (%v), want 12 players", all, err)
+	}
+	shown := func() string { // the page's rows: "rank name" each
+		var rows []string
+		s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#leaderboard-list tr')).map((tr) => tr.cells[0].textContent + ' ' + tr.cells[1].textContent))`, &rows)
+		return strings.Join(rows, ",")
+	}
+	want := func(from, to int) string {
+		var rows []string
+		for r := from; r <= to; r++ {
+			rows = append(rows, fmt.Sprintf("%d %s", r, all.Rows[r-1].Name))
+		}
+		return strings.Join(rows, ",")
+	}
+	expect := func(what string, from, to int) {
+		t.Helper()
+		waitFor(t, what+": ranks "+fmt.Sprint(from, " to ", to), func() bool { return shown() == want(from, to) }, 10*time.Second)
+	}
+	disabled := func(sel string) bool {
+		var d bool
+		s.eval(`JSON.stringify(document.querySelector('`+sel+`').disabled)`, &d)
+		return d
+	}
+	s.do("open the leaderboard", chromedp.Navigate(s.url+"/leaderboard?game=pawnee&limit=5"))
+	expect("the first page", 1, 5)
+	if !disabled("#leaderboard-prev") || !disabled("#leaderboard-top") || disabled("#leaderboard-next") || disabled("#leaderboard-bottom") {
+		t.Error("on the first page, Higher and To the top must be off, Lower and To the bottom on")
+	}
+	s.click("#leaderboard-next")
+	expect("Lower", 6, 10)
+	s.click("#leaderboard-next")
+	expect("Lower again", 11, 12)
+	if !disabled("#leaderboard-next") || !disabled("#leaderboard-bottom") || disabled("#leaderboard-prev") {
+		t.Error("on the last page, Lower and To the bottom must be off, Higher on")
+	}
+	s.click("#leaderboard-prev")
+	expect("Higher", 6, 10)
+	var loc string
+	s.eval(`JSON.stringify(location.search)`, &loc)
+	if !strings.Contains(loc, "before=") {
+		t.Errorf("the URL %q does not keep the page", loc)
+	}
+	s.do("reload", chromedp.Reload())
+	expect("the reloaded page", 6, 10)
+	s.click("#leaderboard-bottom")
+	expect("To the bottom", 8, 12)
+	s.click("#leaderboard-top")
+	expect("To the top", 1, 5)
+	s.do("a link with a bad place", chromedp.Navigate(s.url+"/leaderboard?game=pawnee&limit=5&after=nowhere"))
+	s.waitShown("the error", "#alert")
+	expect("the first page after the bad link", 1, 5)
+	s.expectRefused("/api/leaderboard?game=pawnee&limit=5&after=nowhere", 400)
+
+	for _, l := range i18n.Languages {
+		if l.Tag == "en" {
+			continue
+		}
+		english := englishLeft(t, l.Tag)
+		s.eval(`localStorage.setItem('pitch.lang', '`+l.Tag+`'), 'true'`, new(bool))
+		for _, page := range []struct{ path, ready string }{
+			{"/leaderboard?game=pawnee&limit=5&last=1", "#leaderboard-list tr"},
+			{"/u/" + all.Rows[0].Name, "#chart-pawnee canvas"},
+		} {
+			for _, sz := range accountSizes {
+				s.do("open "+page.path+" in "+l.Name+" at "+sz.name, chromedp.EmulateViewport(sz.w, sz.h, chromedp.EmulateScale(sz.scale)), chromedp.Navigate(s.url+page.path))
+				s.waitShown(page.path, page.ready)
+				var text string
+				s.eval(`JSON.stringify(document.body.innerText + '\n' + Array.from(document.querySelectorAll('[aria-label]')).map((e) => e.getAttribute('aria-label')).join('\n'))`, &text)
+				for _, frag := range english {
+					if strings.Contains(text, frag) {
+						t.Errorf("%s, %s at %s: English left: %q", l.Tag, page.path, sz.name, frag)
+					}
+				}
+				if strings.HasPrefix(page.path, "/u/") {
+					var painted int
+					s.eval(`(() => { const c = document.querySelector('#chart-pawnee canvas');
+						const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+						let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) n++; return String(n); })()`, &painted)
+					if painted < 100 {
+						t.Errorf("%s, the profile at %s: the chart has %d painted pixels", l.Tag, sz.name, painted)
+					}
+				}
+				s.noOverflow(fmt.Sprintf("%s, %s at %s", l.Tag, page.path, sz.name))
+			}
+		}
+	}
+	s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
 }

@@ -102,37 +102,55 @@ function drawChart(g) {
 
 // ---------- the leaderboard ----------
 
-const L = { game: 'pawnee', offset: 0, limit: 50 };
+// The leaderboard pages by place, not by offset (docs/ratings.md): a page
+// is the first, the one after or before a cursor the server gave (a
+// page's next and prev), or the last. The URL keeps the page, so a link
+// or a reload shows it again.
+const L = { game: 'pawnee', limit: 50, place: {} };
+let board = null; // the page shown
 
 export function initLeaderboard() {
   $('#leaderboard').hidden = false;
   document.title = t('leaderboard.title') + ' · Pitch';
   const q = new URLSearchParams(location.search);
   if (GAMES[q.get('game')]) L.game = q.get('game');
-  L.offset = Math.max(0, Number(q.get('offset')) || 0);
+  const limit = Number(q.get('limit'));
+  if (Number.isInteger(limit) && limit >= 1 && limit <= 100) L.limit = limit;
+  for (const k of ['after', 'before', 'last']) if (q.has(k)) { L.place = { [k]: q.get(k) }; break; }
   const sel = $('#leaderboard-game');
   sel.replaceChildren(...Object.keys(GAMES).map((v) => h('option', { value: v, selected: v === L.game }, gameName(v))));
-  sel.addEventListener('change', () => { L.game = sel.value; L.offset = 0; loadBoard(); });
-  $('#leaderboard-prev').addEventListener('click', () => { L.offset = Math.max(0, L.offset - L.limit); loadBoard(); });
-  $('#leaderboard-next').addEventListener('click', () => { L.offset += L.limit; loadBoard(); });
+  sel.addEventListener('change', () => { L.game = sel.value; go({}); });
+  $('#leaderboard-top').addEventListener('click', () => go({}));
+  $('#leaderboard-prev').addEventListener('click', () => go({ before: board.prev }));
+  $('#leaderboard-next').addEventListener('click', () => go({ after: board.next }));
+  $('#leaderboard-bottom').addEventListener('click', () => go({ last: '1' }));
+  loadBoard();
+}
+
+function go(place) {
+  L.place = place;
   loadBoard();
 }
 
 async function loadBoard() {
-  history.replaceState(null, '', '/leaderboard?' + new URLSearchParams({ game: L.game, ...(L.offset ? { offset: String(L.offset) } : {}) }));
+  const q = { game: L.game, ...(L.limit !== 50 ? { limit: String(L.limit) } : {}), ...L.place };
+  history.replaceState(null, '', '/leaderboard?' + new URLSearchParams(q));
   let page;
   try {
-    page = await api('GET', '/api/leaderboard?' + new URLSearchParams({ game: L.game, offset: String(L.offset), limit: String(L.limit) }));
+    page = await api('GET', '/api/leaderboard?' + new URLSearchParams({ ...q, limit: String(L.limit) }));
   } catch (e) {
     showError(e.message);
+    // A link with a place the server does not take: show the first page.
+    if (e.code === 'bad_page' && Object.keys(L.place).length) go({});
     return;
   }
+  board = page;
   $('#leaderboard-list').replaceChildren(...page.rows.map((r) => h('tr', {},
     h('td', { text: num(r.rank) }),
     h('td', {}, h('a', { href: '/u/' + encodeURIComponent(r.name), text: r.name })),
     h('td', { text: num(r.rating) }),
     h('td', { text: num(r.matches) }))));
   $('#leaderboard-none').hidden = page.rows.length > 0;
-  $('#leaderboard-prev').disabled = L.offset === 0;
-  $('#leaderboard-next').disabled = !page.more;
+  $('#leaderboard-top').disabled = $('#leaderboard-prev').disabled = !page.prev;
+  $('#leaderboard-next').disabled = $('#leaderboard-bottom').disabled = !page.next;
 }
