@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -534,6 +535,40 @@ type exportJSON struct {
 		Data    json.RawMessage `json:"credential"`
 	} `json:"passkeys"`
 	Seats []store.AccountSeat `json:"seats"`
+	// The person's rating in each game, and every rated match of theirs
+	// (docs/ratings.md), oldest first.
+	Ratings      []exportRating     `json:"ratings"`
+	RatedMatches []exportRatedMatch `json:"rated_matches"`
+}
+
+// exportRating is an account's rating in one game, as stored.
+type exportRating struct {
+	Game string `json:"game"`
+	ratingJSON
+	Mu         float64   `json:"mu"`
+	Sigma      float64   `json:"sigma"`
+	Matches    int       `json:"matches"`
+	Wins       int       `json:"wins"`
+	LastPlayed time.Time `json:"last_played"`
+}
+
+// exportRatedMatch is one rated match of an account, as stored.
+type exportRatedMatch struct {
+	Table       string    `json:"table"`
+	Game        string    `json:"game"`
+	At          time.Time `json:"at"`
+	Seat        int       `json:"seat"`
+	Place       int       `json:"place"`
+	Won         bool      `json:"won"`
+	MuBefore    float64   `json:"mu_before"`
+	SigmaBefore float64   `json:"sigma_before"`
+	Mu          float64   `json:"mu"`
+	Sigma       float64   `json:"sigma"`
+	Hands       int       `json:"hands"`
+	Bids        int       `json:"bids"`
+	Sets        int       `json:"sets"`
+	Moons       int       `json:"moons"`
+	Points      int       `json:"points"`
 }
 
 // handleExport answers GET /api/account/export: everything stored about
@@ -581,6 +616,27 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	}
 	if out.Seats == nil {
 		out.Seats = []store.AccountSeat{}
+	}
+	prs, err := s.store.PlayerRatings(ctx, me.ID)
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	out.Ratings = []exportRating{}
+	for _, p := range prs {
+		out.Ratings = append(out.Ratings, exportRating{Game: p.Variant, ratingJSON: toRatingJSON(p.Rating), Mu: p.Rating.Mu, Sigma: p.Rating.Sigma,
+			Matches: p.Matches, Wins: p.Wins, LastPlayed: p.LastPlayed})
+	}
+	hist, err := s.store.RatingHistory(ctx, me.ID, "", math.MaxInt32)
+	if err != nil {
+		s.writeError(w, r, unavailable(op, err))
+		return
+	}
+	out.RatedMatches = []exportRatedMatch{}
+	for _, h := range hist {
+		out.RatedMatches = append(out.RatedMatches, exportRatedMatch{Table: h.Table, Game: h.Variant, At: h.At, Seat: h.Seat, Place: h.Place, Won: h.Won,
+			MuBefore: h.Before.Mu, SigmaBefore: h.Before.Sigma, Mu: h.After.Mu, Sigma: h.After.Sigma,
+			Hands: h.Hands, Bids: h.Bids, Sets: h.Sets, Moons: h.Moons, Points: h.Points})
 	}
 	w.Header().Set("Content-Disposition", `attachment; filename="pitch-account.json"`)
 	writeJSON(w, 200, out)

@@ -10,12 +10,16 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, to read the tables directly
+
+	"pitch/rating"
+	"pitch/store"
 )
 
 // browser is one HTTP client with its own cookies: a browser, or a device.
@@ -479,14 +483,39 @@ func TestDeleteAccountLeavesNoPersonalData(t *testing.T) {
 		tb := ts.create(`{"variant":"auction","options":{"players":3},"seats":[{"kind":"human"},{"kind":"human"},{"kind":"bot"}]}`)
 		a.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":0,"name":"x"}`)
 		other.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":1,"name":"x"}`)
+		// A rated match of the two, stored as the server stores one: the
+		// person's rating and its history are theirs too.
+		var otherMe struct{ Account struct{ ID string } }
+		_ = json.Unmarshal(other.must(200, "GET", "/api/account", ""), &otherMe)
+		if _, err := ts.st.RateMatch(bg, store.RatedMatch{Table: "rated-" + tb.ID, Variant: "auction",
+			Standing: rating.Standing{Sides: [][]int{{0}, {1}, {2}}, Ranks: []float64{1, 2, 3}},
+			Seats: []store.RatedSeat{{Seat: 0, Account: me.Account.ID, Hands: 7, Bids: 2, Sets: 1, Points: 11},
+				{Seat: 1, Account: otherMe.Account.ID, Hands: 7, Points: 6}, {Seat: 2, Bot: rating.Default().New(), Hands: 7}}}); err != nil {
+			t.Fatal(err)
+		}
 		var export struct {
 			Account  struct{ Name string }
 			Sessions []any
 			Seats    []struct{ Table string }
+			Ratings  []struct {
+				Game          string
+				Matches, Wins int
+				Mu            float64
+			}
+			RatedMatches []struct {
+				Table                            string
+				Place, Hands, Bids, Sets, Points int
+			} `json:"rated_matches"`
 		}
 		_ = json.Unmarshal(a.must(200, "GET", "/api/account/export", ""), &export)
 		if export.Account.Name != name || len(export.Sessions) != 2 || len(export.Seats) != 1 {
 			t.Errorf("export: %+v, want the account, 2 sessions, 1 seat", export)
+		}
+		if r := export.Ratings; len(r) != 1 || r[0].Game != "auction" || r[0].Matches != 1 || r[0].Wins != 1 || r[0].Mu <= 25 {
+			t.Errorf("export's ratings: %+v, want auction's after one match won", r)
+		}
+		if m := export.RatedMatches; len(m) != 1 || m[0].Table != "rated-"+tb.ID || m[0].Place != 1 || m[0].Hands != 7 || m[0].Bids != 2 || m[0].Sets != 1 || m[0].Points != 11 {
+			t.Errorf("export's rated matches: %+v, want the one match as stored", m)
 		}
 		before := allValues(t, dsn)
 		if !containsIn(before, name) || !containsIn(before, me.Account.ID) {
@@ -504,6 +533,11 @@ func TestDeleteAccountLeavesNoPersonalData(t *testing.T) {
 		}
 		if !containsIn(after, "Other-Person") {
 			t.Errorf("the other player's account or seat is gone")
+		}
+		for _, tn := range []string{"ratings", "rating_history"} {
+			if !slices.Contains(before[tn], me.Account.ID) || !slices.Contains(after[tn], otherMe.Account.ID) {
+				t.Errorf("%s: before the deletion %v, after %v; want the person's rows, then only the other player's", tn, before[tn], after[tn])
+			}
 		}
 		if got := a.me(); got != "" {
 			t.Errorf("after deleting, still signed in as %q", got)

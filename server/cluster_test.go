@@ -174,3 +174,58 @@ func leaseHolder(t *testing.T, ts *testServer, id string) string {
 	}
 	return owner
 }
+
+// TestClusterRatedMatch: two processes on one PostgreSQL both see a rated
+// match end (the one that drives the table applies the last action and
+// rates it; the other, following the table for its spectator, catches up
+// and rates it too): the match is rated exactly once. Both processes'
+// states give the same change, and the tables hold one rated match, one
+// history row and one match in the player's rating.
+func TestClusterRatedMatch(t *testing.T) {
+	base := os.Getenv("PITCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PITCH_TEST_POSTGRES is not set")
+	}
+	dsn := storetest.FreshPostgres(t, base)
+	opts := fastOptions()
+	opts.Cluster, opts.LeaseTTL = true, time.Second
+	opts.AwayDelay = time.Millisecond // the stand-in plays the absent person at once
+	a := startServer(t, dsn, opts)
+	b := startServer(t, dsn, opts)
+	ada := a.browser()
+	ada.must(201, "POST", "/api/account/signup", creds("Ada-C", goodPassword))
+	var tb struct{ ID string }
+	if err := json.Unmarshal(ada.must(201, "POST", "/api/tables", `{"variant":"auction","options":{"players":3,"target":5},"rated":true,"seats":`+seatsBody("h", "easy", "hard")+`}`), &tb); err != nil {
+		t.Fatal(err)
+	}
+	ada.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":0}`)
+	// A spectator at each process: whichever drives the table, the other
+	// follows it.
+	var ends [2]*wire
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("A:\n%s\nB:\n%s", a.all.String(), b.all.String())
+		}
+	})
+	for i, ts := range []*testServer{a, b} {
+		ends[i] = waitState(t, watch(t, ts, tb.ID, ""), 90*time.Second, "the rated end of the match", func(m *wire) bool { return m.Over && len(m.Ratings) > 0 })
+	}
+	if ra, rb := ends[0].Ratings, ends[1].Ratings; len(ra) != 1 || len(rb) != 1 || ra[0] != rb[0] || ra[0].Seat != 0 || ra[0].Change == 0 {
+		t.Errorf("the processes' states give the ratings %+v and %+v, want seat 0's one change", ra, rb)
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for q, want := range map[string]int{
+		`SELECT COUNT(*) FROM rated_matches WHERE table_id = $1`:                                                     1,
+		`SELECT COUNT(*) FROM rating_history WHERE table_id = $1`:                                                    1,
+		`SELECT matches FROM ratings WHERE account_id = (SELECT account_id FROM rating_history WHERE table_id = $1)`: 1,
+	} {
+		var n int
+		if err := db.QueryRow(q, tb.ID).Scan(&n); err != nil || n != want {
+			t.Errorf("%s: %d (%v), want %d", q, n, err, want)
+		}
+	}
+}

@@ -315,6 +315,9 @@ type wire struct {
 	Code       string         `json:"code"`
 	Params     map[string]any `json:"params"`
 	NextTable  string         `json:"next_table"`
+	Ratings    []struct {
+		Seat, Rating, Change int
+	} `json:"ratings"`
 	NextBy     *int           `json:"next_by"`
 	Fair       *fairWire      `json:"fair"`
 	Reading    []int          `json:"reading"`

@@ -58,7 +58,10 @@ type RatingPoint struct {
 	Won     bool
 	Before  rating.Rating
 	After   rating.Rating
-	Points  int // the seat's final score
+	Seat    int
+	// The seat's match: hands played, auctions won, of those set, moons
+	// bid, and its final score.
+	Hands, Bids, Sets, Moons, Points int
 }
 
 // LeaderRow is one line of a leaderboard.
@@ -254,7 +257,7 @@ func (s *sqlStore) RatingHistory(ctx context.Context, account, variant string, l
 	}
 	var out []RatingPoint
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		q := `SELECT table_id, variant, at, place, won, mu_before, sigma_before, mu, sigma, points FROM rating_history WHERE account_id = ?`
+		q := `SELECT table_id, variant, at, place, won, mu_before, sigma_before, mu, sigma, seat, hands, bids, sets, moons, points FROM rating_history WHERE account_id = ?`
 		args := []any{account}
 		if variant != "" {
 			q += ` AND variant = ?`
@@ -269,7 +272,7 @@ func (s *sqlStore) RatingHistory(ctx context.Context, account, variant string, l
 		for rows.Next() {
 			var p RatingPoint
 			var at dbTime
-			if err := rows.Scan(&p.Table, &p.Variant, &at, &p.Place, &p.Won, &p.Before.Mu, &p.Before.Sigma, &p.After.Mu, &p.After.Sigma, &p.Points); err != nil {
+			if err := rows.Scan(&p.Table, &p.Variant, &at, &p.Place, &p.Won, &p.Before.Mu, &p.Before.Sigma, &p.After.Mu, &p.After.Sigma, &p.Seat, &p.Hands, &p.Bids, &p.Sets, &p.Moons, &p.Points); err != nil {
 				return err
 			}
 			p.At = at.t
