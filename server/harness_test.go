@@ -318,9 +318,9 @@ type wire struct {
 	Ratings    []struct {
 		Seat, Rating, Change int
 	} `json:"ratings"`
-	NextBy     *int           `json:"next_by"`
-	Fair       *fairWire      `json:"fair"`
-	Reading    []int          `json:"reading"`
+	NextBy  *int      `json:"next_by"`
+	Fair    *fairWire `json:"fair"`
+	Reading []int     `json:"reading"`
 	// chat and hint messages
 	Name    string `json:"name"`
 	Text    string `json:"text"`
