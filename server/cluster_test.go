@@ -207,8 +207,9 @@ func TestClusterRatedMatch(t *testing.T) {
 			t.Logf("A:\n%s\nB:\n%s", a.all.String(), b.all.String())
 		}
 	})
-	for i, ts := range []*testServer{a, b} {
-		ends[i] = waitState(t, watch(t, ts, tb.ID, ""), 90*time.Second, "the rated end of the match", func(m *wire) bool { return m.Over && len(m.Ratings) > 0 })
+	specs := []<-chan *wire{watch(t, a, tb.ID, ""), watch(t, b, tb.ID, "")}
+	for i, c := range specs {
+		ends[i] = waitState(t, c, 90*time.Second, "the rated end of the match", func(m *wire) bool { return m.Over && len(m.Ratings) > 0 })
 	}
 	if ra, rb := ends[0].Ratings, ends[1].Ratings; len(ra) != 1 || len(rb) != 1 || ra[0] != rb[0] || ra[0].Seat != 0 || ra[0].Change == 0 {
 		t.Errorf("the processes' states give the ratings %+v and %+v, want seat 0's one change", ra, rb)

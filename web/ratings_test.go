@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"strings"
 	"testing"
@@ -90,10 +91,11 @@ func TestBrowserRatedMatch(t *testing.T) {
 // bottom, To the top, and a reload keeps the page; each page's ranks and
 // names are those of the whole board (the API's). A link with a bad place
 // shows the error and the first page. Then, in every language but
-// English, the leaderboard and a player's profile (its chart drawn) show
-// no English and fit a desktop and a phone.
+// English: the lobby's seat list gives the bots' ratings in the
+// language, and the leaderboard and a player's profile (its chart drawn)
+// show no English and fit a desktop and a phone.
 func TestBrowserLeaderboard(t *testing.T) {
-	s := newSiteFor(t, 150*time.Second, nil)
+	s := newSiteFor(t, 240*time.Second, nil)
 	var names []string
 	for i := range 12 {
 		names = append(names, fmt.Sprintf("Board-%02d", i))
@@ -111,6 +113,17 @@ func TestBrowserLeaderboard(t *testing.T) {
 	if err != nil || len(all.Rows) != 12 {
 		t.Fatalf("the whole board: %+v (%v), want 12 players", all, err)
 	}
+	var bots map[string]map[string]struct{ Rating int }
+	if resp, err := http.Get(s.url + "/api/ratings/bots"); err != nil {
+		t.Fatal(err)
+	} else {
+		err = json.NewDecoder(resp.Body).Decode(&bots)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	hard := bots["auction"]["hard"].Rating
 	shown := func() string { // the page's rows: "rank name" each
 		var rows []string
 		s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#leaderboard-list tr')).map((tr) => tr.cells[0].textContent + ' ' + tr.cells[1].textContent))`, &rows)
@@ -168,6 +181,25 @@ func TestBrowserLeaderboard(t *testing.T) {
 		}
 		english := englishLeft(t, l.Tag)
 		s.eval(`localStorage.setItem('pitch.lang', '`+l.Tag+`'), 'true'`, new(bool))
+		// The lobby's seat list gives each bot level its rating, in the
+		// language: "{{.Bot}} · rating {{.Rating}}" as its catalog says it.
+		s.do("open the lobby in "+l.Name, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
+		s.choose("#game", "auction")
+		cat := catalog(t, l.Tag)
+		label := strings.NewReplacer("{{.Bot}}", cat["lobby.bot.hard"], "{{.Rating}}", "").Replace(cat["lobby.botRating"])
+		var opt string
+		waitFor(t, l.Tag+": the hard bot's rating in the seat list", func() bool {
+			opt = s.text("#seat-1 option[value='bot:hard']")
+			return strings.HasPrefix(opt, strings.TrimSpace(label))
+		}, 10*time.Second)
+		if digits := strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return r
+			}
+			return -1
+		}, strings.TrimPrefix(opt, strings.TrimSpace(label))); digits != fmt.Sprint(hard) {
+			t.Errorf("%s: the hard bot reads %q, want its rating %d", l.Tag, opt, hard)
+		}
 		for _, page := range []struct{ path, ready string }{
 			{"/leaderboard?game=pawnee&limit=5&last=1", "#leaderboard-list tr"},
 			{"/u/" + all.Rows[0].Name, "#chart-pawnee canvas"},
@@ -196,4 +228,24 @@ func TestBrowserLeaderboard(t *testing.T) {
 		}
 	}
 	s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
+}
+
+// catalog is a language's messages that are plain strings.
+func catalog(t *testing.T, tag string) map[string]string {
+	t.Helper()
+	b, err := fs.ReadFile(i18n.Catalogs(), tag+".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all map[string]any
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for k, v := range all {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
 }
