@@ -246,7 +246,7 @@ func (s *sqlStore) SetDisabled(ctx context.Context, id string, disabled bool) er
 		if err := execOne(ctx, tx, s, `UPDATE accounts SET disabled = ? WHERE id = ?`, disabled, id); err != nil {
 			return err
 		}
-		// The leaderboard's copy (migration 0011).
+		// The leaderboard's copy (migration 0012).
 		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE ratings SET disabled = ? WHERE account_id = ?`), disabled, id); err != nil {
 			return s.explain(err)
 		}

@@ -287,7 +287,7 @@ func (s *sqlStore) RatingHistory(ctx context.Context, account, variant string, l
 // boardWhere picks a game's settled, active ratings of accounts that are
 // not disabled (ratings r): its arguments are the game and the first time
 // that counts as active. Its sigma bound and NOT r.disabled are the
-// ratings_board index's WHERE (migration 0011), so that SQLite uses that
+// ratings_board index's WHERE (migration 0012), so that SQLite uses that
 // partial index; TestLeaderboardBound checks that the bound is
 // rating.ProvisionalSigma.
 const boardWhere = `r.variant = ? AND r.sigma <= 5.0 AND NOT r.disabled AND r.last_played >= ?`

@@ -321,7 +321,7 @@ func testDeleteAccountRatings(t *testing.T, fresh fresher) {
 }
 
 // TestLeaderboardBound: the leaderboard's queries and the ratings_board
-// index (as migration 0011 makes it) all bound sigma by
+// index (as migration 0012 makes it) all bound sigma by
 // rating.ProvisionalSigma.
 func TestLeaderboardBound(t *testing.T) {
 	bound := fmt.Sprintf("sigma <= %.1f", rating.ProvisionalSigma)
@@ -329,7 +329,7 @@ func TestLeaderboardBound(t *testing.T) {
 		t.Errorf("boardWhere lacks %q", bound)
 	}
 	for _, d := range []string{"sqlite", "postgres"} {
-		b, err := migrationsFS.ReadFile("migrations/" + d + "/0011_leaderboard.sql")
+		b, err := migrationsFS.ReadFile("migrations/" + d + "/0012_leaderboard.sql")
 		if err != nil {
 			t.Fatal(err)
 		}
