@@ -9,7 +9,6 @@ import (
 	"slices"
 	"time"
 
-	"pitch/account"
 	"pitch/event"
 	"pitch/store"
 )
@@ -410,14 +409,8 @@ type dailyResultJSON struct {
 // daily results of the last 30 days, newest first.
 func (s *Server) handleUserDaily(w http.ResponseWriter, r *http.Request) {
 	const op = "user daily"
-	name := r.PathValue("name")
-	a, err := s.store.AccountByName(r.Context(), account.Key(name))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && a.Disabled) {
-		s.writeError(w, r, errorf(NotFound, op, "there is no player called %q", name).with("no_such_user", map[string]any{"Name": name}))
-		return
-	}
-	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+	a, ok := s.profileAccount(w, r, op)
+	if !ok {
 		return
 	}
 	owner := "a:" + a.ID

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"pitch/account"
 	"pitch/event"
 	"pitch/store"
 )
@@ -610,14 +609,8 @@ const maxUserEvents = 50
 // player joined while signed in, newest first, with their place.
 func (s *Server) handleUserEvents(w http.ResponseWriter, r *http.Request) {
 	const op = "user events"
-	name := r.PathValue("name")
-	a, err := s.store.AccountByName(r.Context(), account.Key(name))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && a.Disabled) {
-		s.writeError(w, r, errorf(NotFound, op, "there is no player called %q", name).with("no_such_user", map[string]any{"Name": name}))
-		return
-	}
-	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+	a, ok := s.profileAccount(w, r, op)
+	if !ok {
 		return
 	}
 	played, err := s.store.TournamentsOf(r.Context(), a.ID, maxUserEvents)

@@ -176,18 +176,29 @@ const (
 	recentMatches  = 20
 )
 
-// handleUser answers GET /api/users/{name}: a player's ratings, record,
-// rating history and recent rated matches (/u/NAME shows it).
-func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
-	const op = "user"
+// profileAccount finds the account of a /api/users/{name} request: a
+// disabled or unknown name is answered with 404 no_such_user, a store
+// failure with 503, and ok is false when an answer was written.
+func (s *Server) profileAccount(w http.ResponseWriter, r *http.Request, op string) (*store.Account, bool) {
 	name := r.PathValue("name")
 	a, err := s.store.AccountByName(r.Context(), account.Key(name))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && a.Disabled) {
 		s.writeError(w, r, errorf(NotFound, op, "there is no player called %q", name).with("no_such_user", map[string]any{"Name": name}))
-		return
+		return nil, false
 	}
 	if err != nil {
 		s.writeError(w, r, unavailable(op, err))
+		return nil, false
+	}
+	return a, true
+}
+
+// handleUser answers GET /api/users/{name}: a player's ratings, record,
+// rating history and recent rated matches (/u/NAME shows it).
+func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
+	const op = "user"
+	a, ok := s.profileAccount(w, r, op)
+	if !ok {
 		return
 	}
 	prs, err := s.store.PlayerRatings(r.Context(), a.ID)
