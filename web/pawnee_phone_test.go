@@ -102,7 +102,13 @@ func (s *site) bidderUntil(act string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the page never asked us to %s (%+v; log %q)", act, u, s.text("#log"))
 		}
-		if u.Act == "bid" && !u.Pending && !u.Summary {
+		if u.Summary {
+			// A bot outbid us (a moon before our turn): the hand was
+			// theirs; read on to the next one.
+			s.click("#summary-close")
+			continue
+		}
+		if u.Act == "bid" && !u.Pending {
 			var bids []int
 			s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#actions button[data-bid]')).map(e => Number(e.dataset.bid)))`, &bids)
 			s.click(fmt.Sprintf(`#actions button[data-bid="%d"]`, slices.Max(bids)))
@@ -177,7 +183,13 @@ func TestBrowserPawneePhone(t *testing.T) {
 			u := s.ui()
 			return u.Act == "discard" && !u.Pending && s.count("#hand .c-label.widow") > 0
 		}, 20*time.Second)
-		time.Sleep(300 * time.Millisecond)
+		// The hand's cards come in moving (a transform scales a card and
+		// its marks together): measure once they stand still.
+		waitFor(t, "the hand at rest in "+lang, func() bool {
+			var moving int
+			s.eval(`JSON.stringify(document.getAnimations().filter((a) => a.playState === 'running' && a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest('#hand')).length)`, &moving)
+			return moving == 0
+		}, 10*time.Second)
 		check("the discard in "+lang, fmt.Sprintf("%s(%d)", widowJS, want))
 	}
 
