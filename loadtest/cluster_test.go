@@ -250,7 +250,7 @@ func TestClusterKill(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		rep, err := Run(context.Background(), Config{URL: "http://" + proxy.addr(), Tables: tables, Duration: 9 * time.Second,
-			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 9, Reconnect: true, Once: true,
+			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 9, Reconnect: true, Once: true, Trace: true,
 			Options: map[string]any{"target": 1000}})
 		done <- result{rep, err}
 	}()
@@ -350,7 +350,7 @@ func TestClusterRollingRestart(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		rep, err := Run(context.Background(), Config{URL: "http://" + proxy.addr(), Tables: tables, Duration: 12 * time.Second,
-			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 10, Reconnect: true, Once: true,
+			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 10, Reconnect: true, Once: true, Trace: true,
 			Options: map[string]any{"target": 1000}})
 		done <- result{rep, err}
 	}()

@@ -68,7 +68,7 @@ func TestKillDuringEvent(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		rep, err := Run(context.Background(), Config{URL: "http://" + addr, Event: 12, EventRounds: 2, EventHands: 2, Duration: 90 * time.Second,
-			Variant: "ten-point", Think: 20 * time.Millisecond, Seed: 5, Reconnect: true})
+			Variant: "ten-point", Think: 20 * time.Millisecond, Seed: 5, Reconnect: true, Trace: true})
 		done <- result{rep, err}
 	}()
 	// The kill: once the event's three tables are in play (and the clock

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"pitch"
 	"pitch/store"
 )
 
@@ -119,7 +118,7 @@ func TestKillDuringLoad(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		rep, err := Run(context.Background(), Config{URL: "http://" + addr, Tables: 12, Duration: 6 * time.Second,
-			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 7, Reconnect: true, Once: true})
+			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 7, Reconnect: true, Once: true, Trace: true})
 		done <- result{rep, err}
 	}()
 	time.Sleep(3 * time.Second) // setup and some play
@@ -183,13 +182,6 @@ func TestKillDuringLoad(t *testing.T) {
 	}
 }
 
-// sameAction reports whether two hand-record actions say the same (the
-// order of a discard's cards does not matter).
-func sameAction(a, b []byte) bool {
-	var x, y pitch.Action
-	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && x == y
-}
-
 // TestSIGTERMDuringPlay sends SIGTERM to the server while tables are
 // played: it drains (every client is closed with 1012 "the server is
 // restarting" after the states due to it are sent) and exits, with status
@@ -217,7 +209,7 @@ func TestSIGTERMDuringPlay(t *testing.T) {
 		// the restart (seconds on a loaded machine) leave every table time
 		// to go on.
 		rep, err := Run(context.Background(), Config{URL: "http://" + addr, Tables: tables, Duration: 12 * time.Second,
-			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 8, Reconnect: true, Once: true,
+			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 8, Reconnect: true, Once: true, Trace: true,
 			Options: map[string]any{"target": 1000}})
 
 		done <- result{rep, err}

@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"pitch"
 )
 
 // Config says what load to put on the server.
@@ -52,6 +54,34 @@ type Config struct {
 	Event       int
 	EventRounds int
 	EventHands  int
+	// Trace keeps each seat's last messages, sent and received, and adds
+	// them to that seat's error samples: a test's failure then says what
+	// the client saw.
+	Trace bool
+}
+
+// trace is a seat's last messages when Config.Trace is set.
+type trace struct {
+	on    bool
+	start time.Time
+	lines []string
+}
+
+func (tr *trace) add(format string, args ...any) {
+	if !tr.on {
+		return
+	}
+	if len(tr.lines) == 16 {
+		tr.lines = tr.lines[1:]
+	}
+	tr.lines = append(tr.lines, fmt.Sprintf("%6dms ", time.Since(tr.start).Milliseconds())+fmt.Sprintf(format, args...))
+}
+
+func (tr *trace) String() string {
+	if !tr.on {
+		return ""
+	}
+	return "; its last messages:\n\t" + strings.Join(tr.lines, "\n\t")
 }
 
 // A refusal is the server saying no to the load: an HTTP 429 or 503, or
@@ -490,6 +520,12 @@ type state struct {
 	View struct {
 		Turn int `json:"turn"`
 	} `json:"view"`
+	// Log is this hand's actions, one entry an event; LastHand's is the
+	// hand before's, sent until the next hand's first action.
+	Log      []logEntry `json:"log"`
+	LastHand *struct {
+		Log []logEntry `json:"log"`
+	} `json:"last_hand"`
 	Over  bool  `json:"match_over"`
 	Sheet []any `json:"sheet"`
 	// Fair is the next deal's commitment, which the seat's page answers
@@ -502,12 +538,46 @@ type state struct {
 	} `json:"fair"`
 }
 
+// logEntry is one action of a state's log.
+type logEntry struct {
+	Seat   int             `json:"seat"`
+	Action json.RawMessage `json:"action"`
+	By     string          `json:"by"`
+}
+
+// shows reports whether st shows, at event seq, an action of seat's own
+// (not a stand-in's or the timer's) that is sent (when st shows the
+// action's cards). known is false when st's log no longer reaches back to
+// seq. A state past seq alone does not confirm an action: another may
+// have taken that place (a stand-in, the seat's own earlier action
+// stored by a process that then restarted) and the action be refused.
+func (st *state) shows(seq, seat int, sent json.RawMessage) (ok, known bool) {
+	entries := st.Log
+	if len(entries) == 0 && !st.Over && st.LastHand != nil {
+		entries = st.LastHand.Log // the hand just ended; the next not begun
+	}
+	i := len(entries) - (st.Seq - seq)
+	if i < 0 || i >= len(entries) {
+		return false, false
+	}
+	e := entries[i]
+	return e.Seat == seat && e.By == "" && (e.Action == nil || sameAction(e.Action, sent)), true
+}
+
+// sameAction reports whether two hand-record actions say the same (the
+// order of a discard's cards does not matter: they are a set).
+func sameAction(a, b []byte) bool {
+	var x, y pitch.Action
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && x == y
+}
+
 // seat plays one seat until the match is over (true) or time is up.
 func (r *run) seat(ctx context.Context, table string, seat int, token string, rng *rand.Rand) bool {
 	wsURL := "ws" + strings.TrimPrefix(r.cfg.URL, "http") + "/api/tables/" + table + "/ws"
 	backoff := 100 * time.Millisecond
+	tr := &trace{on: r.cfg.Trace, start: time.Now()}
 	for ctx.Err() == nil {
-		over, err := r.play(ctx, wsURL, table, seat, token, rng)
+		over, err := r.play(ctx, wsURL, table, seat, token, rng, tr)
 		if over {
 			return true
 		}
@@ -518,9 +588,10 @@ func (r *run) seat(ctx context.Context, table string, seat int, token string, rn
 		how := "no close frame"
 		if errors.As(err, &ce) {
 			how = fmt.Sprintf("%d %s", ce.Code, ce.Reason)
-			if ce.Code == websocket.StatusServiceRestart {
-				backoff = 100 * time.Millisecond // a restart: back soon
-			}
+		}
+		tr.add("closed: %s (%v)", how, err)
+		if ce.Code == websocket.StatusServiceRestart {
+			backoff = 100 * time.Millisecond // a restart: back soon
 		}
 		r.mu.Lock()
 		r.closes[how]++
@@ -534,7 +605,7 @@ func (r *run) seat(ctx context.Context, table string, seat int, token string, rn
 			return false
 		}
 		if !r.cfg.Reconnect {
-			r.fail("table %s seat %d: %v", table, seat, err)
+			r.fail("table %s seat %d: %v%s", table, seat, err, tr)
 			return false
 		}
 		r.reconn.Add(1)
@@ -544,7 +615,7 @@ func (r *run) seat(ctx context.Context, table string, seat int, token string, rn
 	return false
 }
 
-func (r *run) play(ctx context.Context, wsURL, table string, seat int, token string, rng *rand.Rand) (bool, error) {
+func (r *run) play(ctx context.Context, wsURL, table string, seat int, token string, rng *rand.Rand, tr *trace) (bool, error) {
 	c, resp, err := websocket.Dial(ctx, wsURL, nil)
 	if err != nil {
 		if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
@@ -575,6 +646,7 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 	if err := write(hello); err != nil {
 		return false, err
 	}
+	tr.add("connected")
 	var sentAt time.Time
 	sentSeq := -1
 	var sent json.RawMessage
@@ -589,8 +661,9 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 		if err := json.Unmarshal(data, &st); err != nil {
 			return false, fmt.Errorf("bad message: %v", err)
 		}
+		tr.add("got %s seq %d turn %d log %d", st.Type, st.Seq, st.View.Turn, len(st.Log))
 		if st.Type == "error" {
-			r.fail("table %s seat %d: server says: %s", table, seat, st.Message)
+			r.fail("table %s seat %d: server says: %s%s", table, seat, st.Message, tr)
 			sentSeq = -1
 			continue
 		}
@@ -599,17 +672,18 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 			r.seen[table] = st.Seq
 		}
 		if sentSeq >= 0 && st.Seq > sentSeq {
-			r.lat = append(r.lat, time.Since(sentAt))
-			if r.conf[table] == nil {
-				r.conf[table] = map[int]json.RawMessage{}
+			// Confirmed only when the state shows it in its place.
+			if ok, _ := st.shows(sentSeq, seat, sent); ok {
+				r.lat = append(r.lat, time.Since(sentAt))
+				if r.conf[table] == nil {
+					r.conf[table] = map[int]json.RawMessage{}
+				}
+				r.conf[table][sentSeq] = sent
+				r.actions.Add(1)
 			}
-			r.conf[table][sentSeq] = sent
-		}
-		r.mu.Unlock()
-		if sentSeq >= 0 && st.Seq > sentSeq {
-			r.actions.Add(1)
 			sentSeq = -1
 		}
+		r.mu.Unlock()
 		if f := st.Fair; f != nil && f.Next != nil && f.Next.Commitment != answered && !slices.Contains(f.Next.Contributed, seat) {
 			answered = f.Next.Commitment
 			// The same value for a commitment on every connection, as the
@@ -618,6 +692,7 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 			// the driver takes the same value again but refuses another.
 			v := sha256.Sum256(fmt.Appendf(nil, "%d %s %d %s", r.cfg.Seed, table, seat, answered))
 			msg, _ := json.Marshal(map[string]string{"type": "contribute", "commitment": answered, "value": hex.EncodeToString(v[:])})
+			tr.add("sent contribute to %.8s", answered)
 			if err := write(msg); err != nil {
 				return false, err
 			}
@@ -645,6 +720,7 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 		msg, _ := json.Marshal(map[string]any{"type": "action", "action": a})
 		sentSeq, sent = st.Seq, a
 		err = write(msg)
+		tr.add("sent %s at seq %d", a, sentSeq)
 		sentAt = lastWrite // after any wait for the rate limit
 		if err != nil {
 			return false, err

@@ -767,8 +767,11 @@ func (s *Server) refresh(ctx context.Context, t *table, info bool) error {
 	if fresh != nil {
 		changed := fresh.Next != t.info.Next || fresh.Closed != t.info.Closed
 		for i, st := range fresh.Seats {
-			if i < len(t.info.Seats) && (string(st.TokenHash) != string(t.info.Seats[i].TokenHash) || st.Name != t.info.Seats[i].Name) {
-				t.info.Seats[i].Name, t.info.Seats[i].TokenHash = st.Name, st.TokenHash
+			// The account too: a seat taken at another process by a
+			// signed-in person (or a guest who signed up there) is rated
+			// for that account whichever process ends the match.
+			if i < len(t.info.Seats) && (string(st.TokenHash) != string(t.info.Seats[i].TokenHash) || st.Name != t.info.Seats[i].Name || st.Account != t.info.Seats[i].Account) {
+				t.info.Seats[i].Name, t.info.Seats[i].TokenHash, t.info.Seats[i].Account = st.Name, st.TokenHash, st.Account
 				changed = true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -55,6 +56,7 @@ func watch(t *testing.T, ts *testServer, id, token string) <-chan *wire {
 func waitState(t *testing.T, c <-chan *wire, d time.Duration, what string, ok func(*wire) bool) *wire {
 	t.Helper()
 	timeout := time.After(d)
+	var last *wire
 	for {
 		select {
 		case m, open := <-c:
@@ -64,10 +66,27 @@ func waitState(t *testing.T, c <-chan *wire, d time.Duration, what string, ok fu
 			if ok(m) {
 				return m
 			}
+			last = m
 		case <-timeout:
-			t.Fatalf("no state with %s within %v", what, d)
+			if last == nil {
+				t.Fatalf("no state with %s within %v: no state at all", what, d)
+			}
+			t.Fatalf("no state with %s within %v: the last was at event %d, hand %d, phase %q, turn %d, over %v, waiting %v, paused %v, away %v, fair %s",
+				what, d, last.Seq, last.HandNo, last.View.Phase, last.View.Turn, last.Over, last.Waiting, last.Paused, last.Away, fairString(last.Fair))
 		}
 	}
+}
+
+// fairString says where a state's fair deal is, for a failure message.
+func fairString(f *fairWire) string {
+	if f == nil {
+		return "none"
+	}
+	s := fmt.Sprintf("dealing %v", f.Dealing)
+	if n := f.Next; n != nil {
+		s += fmt.Sprintf(", next hand %d committed at %s, contributed %v", n.Hand, n.CommittedAt, n.Contributed)
+	}
+	return s
 }
 
 // TestClusterTurnTimer: with two processes on one PostgreSQL, a player

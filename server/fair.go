@@ -349,6 +349,13 @@ func (t *table) storedDeal(ctx context.Context, p *pendingDeal) (*pitch.Fairness
 // commitment the page saw. The lock must be held.
 func (t *table) contribute(seat int, commitment, value string) error {
 	const op = "table.contribute"
+	for _, done := range []*pitch.Fairness{t.dealt, t.lastFair} {
+		if done != nil && strings.EqualFold(commitment, done.Commitment) {
+			// Late: the deal was made without it (the states said who was
+			// in), perhaps before the next commitment is here.
+			return nil
+		}
+	}
 	if t.pending == nil || t.over() {
 		return errorf(Conflict, op, "no deal awaits contributions at this table").with("no_deal_pending", nil)
 	}
@@ -357,11 +364,6 @@ func (t *table) contribute(seat int, commitment, value string) error {
 			with("shared_deals", nil)
 	}
 	p := t.pending
-	for _, done := range []*pitch.Fairness{t.dealt, t.lastFair} {
-		if done != nil && strings.EqualFold(commitment, done.Commitment) {
-			return nil // late: the deal was made without it (the states said who was in)
-		}
-	}
 	if !strings.EqualFold(commitment, p.commitment) {
 		return errorf(Conflict, op, "commitment %.16s… is not the one awaiting contributions (%.16s…, for hand %d): contribute to the commitment of the newest state", commitment, p.commitment, p.hand).
 			with("stale_commitment", map[string]any{"Hand": p.hand})

@@ -3,11 +3,14 @@ package server
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"pitch"
 	"pitch/store"
 	"pitch/store/storetest"
 )
@@ -86,5 +89,48 @@ func TestStaleTimerYieldsToReturningPlayer(t *testing.T) {
 				t.Errorf("the stand-in did not play for away seat %d: seq %d, away %v", turn, seq, away)
 			}
 		})
+	}
+}
+
+// TestLateContributionBeforeNextCommitment: a page's value for the deal
+// just made reaches a process that has no next commitment yet (with
+// several processes, it comes from the driver in a note): it is late, not
+// wrong, and is taken without an error, as it is when the next
+// commitment is there; a value for any other commitment is refused.
+func TestLateContributionBeforeNextCommitment(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pitch.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := New(ctx, st, Options{BotDelay: time.Hour, AwayDelay: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	info := &store.Table{ID: "late", Variant: "auction", Options: []byte(`{"target":7}`), Seed: 42, FairDeals: true,
+		Created: time.Now().UTC().Truncate(time.Millisecond)}
+	for i := range 4 {
+		info.Seats = append(info.Seats, store.Seat{Seat: i, Kind: "bot", Level: "easy"})
+	}
+	if err := st.CreateTable(ctx, info); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := srv.load(ctx, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	dealt := strings.Repeat("ab", 32)
+	tb.dealt, tb.pending = &pitch.Fairness{Commitment: dealt}, nil
+	value := strings.Repeat("cd", 32)
+	if err := tb.contribute(0, strings.ToUpper(dealt), value); err != nil {
+		t.Errorf("a value for the deal just made, before the next commitment: %v, want it taken as late", err)
+	}
+	var e *Error
+	if err := tb.contribute(0, strings.Repeat("ef", 32), value); !errors.As(err, &e) || e.Code != "no_deal_pending" {
+		t.Errorf("a value for another commitment: %v, want no_deal_pending", err)
 	}
 }

@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -23,10 +25,16 @@ type batcher struct {
 }
 
 type writeReq struct {
-	ctx  context.Context
-	f    func(context.Context, *sql.Tx) error
-	done chan error
+	ctx   context.Context
+	table string // the tables row f changes, if any: see dialect.lockTables
+	f     func(context.Context, *sql.Tx) error
+	done  chan error
+	tries int // commits this write was in that PostgreSQL gave up on
 }
+
+// maxTries bounds the commits a write is tried in when PostgreSQL gives up
+// on it for a deadlock or a serialization failure (retryable).
+const maxTries = 3
 
 // maxBatch bounds the writes in one commit.
 const maxBatch = 256
@@ -43,9 +51,10 @@ func (b *batcher) stop() {
 	b.wg.Wait()
 }
 
-// do queues one write and waits for its commit.
-func (b *batcher) do(ctx context.Context, f func(context.Context, *sql.Tx) error) error {
-	r := &writeReq{ctx: ctx, f: f, done: make(chan error, 1)}
+// do queues one write and waits for its commit. table, if not empty, is
+// the id of the tables row f changes.
+func (b *batcher) do(ctx context.Context, table string, f func(context.Context, *sql.Tx) error) error {
+	r := &writeReq{ctx: ctx, table: table, f: f, done: make(chan error, 1)}
 	select {
 	case b.reqs <- r:
 	case <-b.quit:
@@ -81,16 +90,41 @@ func (b *batcher) loop() {
 	}
 }
 
-// commit runs a batch in one transaction, one savepoint per write.
+// commit runs a batch in one transaction, one savepoint per write. The
+// writes PostgreSQL gives up on for a deadlock or a serialization failure
+// are tried again in a transaction of their own once this one is done
+// (the locks the other transaction waited for then gone), up to maxTries.
 func (b *batcher) commit(batch []*writeReq) {
+	for len(batch) > 0 {
+		batch = b.try(batch)
+	}
+}
+
+// try runs a batch in one transaction and answers its writes, except those
+// to try again, which it returns.
+func (b *batcher) try(batch []*writeReq) (again []*writeReq) {
 	ctx := context.Background() // one caller giving up must not undo the others
 	errs := make([]error, len(batch))
+	answer := func(r *writeReq, err error) {
+		if r.tries++; retryable(err) && r.tries < maxTries {
+			again = append(again, r)
+			return
+		}
+		r.done <- err
+	}
 	tx, err := b.s.w.BeginTx(ctx, nil)
 	if err != nil {
 		for _, r := range batch {
 			r.done <- b.s.explain(err)
 		}
-		return
+		return nil
+	}
+	if err := b.lockTables(ctx, tx, batch); err != nil {
+		tx.Rollback() //nolint:errcheck
+		for _, r := range batch {
+			answer(r, err)
+		}
+		return again
 	}
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
@@ -111,7 +145,7 @@ func (b *batcher) commit(batch []*writeReq) {
 				for _, r := range batch {
 					r.done <- b.s.explain(rerr)
 				}
-				return
+				return nil
 			}
 		}
 		if _, err := tx.ExecContext(ctx, "RELEASE a"); err != nil && errs[i] == nil {
@@ -123,6 +157,29 @@ func (b *batcher) commit(batch []*writeReq) {
 		if errs[i] == nil {
 			errs[i] = cerr
 		}
-		r.done <- errs[i]
+		answer(r, errs[i])
 	}
+	return again
+}
+
+// lockTables locks the tables rows the batch's writes change, in one
+// order (PostgreSQL; see dialect.lockTables).
+func (b *batcher) lockTables(ctx context.Context, tx *sql.Tx, batch []*writeReq) error {
+	if b.s.d.lockTables == "" {
+		return nil
+	}
+	var ids []string
+	for _, r := range batch {
+		if r.table != "" && !slices.Contains(ids, r.table) {
+			ids = append(ids, r.table)
+		}
+	}
+	if len(ids) < 2 {
+		return nil // one row: the write itself locks it
+	}
+	rows, err := tx.QueryContext(ctx, b.s.d.lockTables, ids)
+	if err != nil {
+		return err
+	}
+	return errors.Join(rows.Close(), rows.Err())
 }

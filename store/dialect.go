@@ -20,10 +20,21 @@ type dialect struct {
 
 	// dollar numbers placeholders $1, $2, … instead of ?.
 	dollar bool
-	// forUpdate is appended to the SELECT that locks a table's row for an
-	// append: SQLite's writes are already serialised (BEGIN IMMEDIATE on
-	// one writer connection), PostgreSQL needs the row lock.
+	// forUpdate is appended to the SELECT that locks a row to change it
+	// (a table's row for an append): SQLite's writes are already
+	// serialised (BEGIN IMMEDIATE on one writer connection), PostgreSQL
+	// needs the row lock. PostgreSQL's is FOR NO KEY UPDATE: no key
+	// changes, so the foreign keys other writes check against the row
+	// (a deal, a lease, a seat's presence) do not wait for it.
 	forUpdate string
+	// skipLocked is appended to a SELECT … FOR NO KEY UPDATE of rows that
+	// need not be changed now if another transaction holds them.
+	skipLocked string
+	// lockTables, when not empty, locks the tables rows a batch of writes
+	// will change (its one argument an array of ids), in id order, before
+	// the batch's first write: two processes' batches then take their
+	// row locks in one order and cannot deadlock on them.
+	lockTables string
 	// lockMigrations, when not empty, runs first in each migration
 	// transaction so that two processes starting together migrate one
 	// after the other. (SQLite's BEGIN IMMEDIATE already does that.)
@@ -44,9 +55,11 @@ var (
 		textTime: true,
 	}
 	postgresDialect = &dialect{
-		name:      "postgres",
-		dollar:    true,
-		forUpdate: " FOR UPDATE",
+		name:       "postgres",
+		dollar:     true,
+		forUpdate:  " FOR NO KEY UPDATE",
+		skipLocked: " FOR NO KEY UPDATE SKIP LOCKED",
+		lockTables: "SELECT id FROM tables WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE",
 		// An arbitrary key shared by every pitch process on the database.
 		lockMigrations: "SELECT pg_advisory_xact_lock(7028563748101952)",
 		readTx:         &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
@@ -149,6 +162,13 @@ func isUnique(err error) bool {
 		return pe.Code == "23505" // unique_violation
 	}
 	return false
+}
+
+// retryable reports whether err is PostgreSQL giving up on a transaction
+// that would succeed if tried again: a deadlock or a serialization failure.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
 }
 
 // sqliteCode is the primary result code of a SQLite error, or 0.

@@ -49,8 +49,14 @@ func (s *sqlStore) Close() error {
 // shared, group-committed transaction: see batcher).
 // f must use the ctx it is given, not its caller's.
 func (s *sqlStore) write(ctx context.Context, f func(context.Context, *sql.Tx) error) error {
+	return s.writeTable(ctx, "", f)
+}
+
+// writeTable is write for an f that changes the row of table id in
+// tables: a batch locks all such rows in one order (dialect.lockTables).
+func (s *sqlStore) writeTable(ctx context.Context, id string, f func(context.Context, *sql.Tx) error) error {
 	if s.batch != nil {
-		return s.batch.do(ctx, f)
+		return s.batch.do(ctx, id, f)
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -288,7 +294,14 @@ func (s *sqlStore) Touch(ctx context.Context, at time.Time, ids ...string) error
 		for _, id := range ids[:n] {
 			args = append(args, id)
 		}
-		q := `UPDATE tables SET active = ? WHERE (active IS NULL OR active < ?) AND id IN (?` + strings.Repeat(`, ?`, n-1) + `)`
+		q := `(active IS NULL OR active < ?) AND id IN (?` + strings.Repeat(`, ?`, n-1) + `)`
+		if s.d.skipLocked != "" {
+			// A row another write holds (an append: that table is active
+			// anyway) is passed over rather than waited for, so that this
+			// write, which changes many rows, never waits holding some.
+			q = `id IN (SELECT id FROM tables WHERE ` + q + s.d.skipLocked + `)`
+		}
+		q = `UPDATE tables SET active = ? WHERE ` + q
 		err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, s.d.q(q), args...)
 			return s.explain(err)
@@ -303,7 +316,7 @@ func (s *sqlStore) Touch(ctx context.Context, at time.Time, ids ...string) error
 
 // CloseTable implements Store.
 func (s *sqlStore) CloseTable(ctx context.Context, id string) error {
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writeTable(ctx, id, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE tables SET closed = ? WHERE id = ?`), true, id)
 		if err != nil {
 			return s.explain(err)
@@ -324,7 +337,7 @@ func (s *sqlStore) CloseTable(ctx context.Context, id string) error {
 
 // SetNext implements Store.
 func (s *sqlStore) SetNext(ctx context.Context, id, next string) error {
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writeTable(ctx, id, func(ctx context.Context, tx *sql.Tx) error {
 		var cur string
 		err := tx.QueryRowContext(ctx, s.d.q(`SELECT next_id FROM tables WHERE id = ?`+s.d.forUpdate), id).Scan(&cur)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -426,7 +439,7 @@ func (s *sqlStore) Append(ctx context.Context, id string, a Append) error {
 	if at.IsZero() {
 		at = timeNow()
 	}
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error { return s.appendTx(ctx, tx, id, a, at) })
+	err := s.writeTable(ctx, id, func(ctx context.Context, tx *sql.Tx) error { return s.appendTx(ctx, tx, id, a, at) })
 	if err != nil {
 		return fail(err)
 	}

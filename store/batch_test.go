@@ -1,0 +1,111 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"pitch/store/storetest"
+)
+
+// TestBatchDeadlockTriedAgain: PostgreSQL gives up on one side of a
+// deadlock (40P01). When that side is a batch of appends, the writes it
+// gave up on are tried again once the other side is done, and every
+// append is stored: the caller never hears of the deadlock. The other
+// side here is a plain transaction that locks the second table's row, then
+// (once the batch waits for it) the first's.
+func TestBatchDeadlockTriedAgain(t *testing.T) {
+	base := os.Getenv("PITCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PITCH_TEST_POSTGRES is not set")
+	}
+	dsn := storetest.FreshPostgres(t, base)
+	st := open(t, dsn).(*sqlStore)
+	raw, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	// The deadlock detector of the side that waited first runs first
+	// (deadlock_timeout after it began to wait) and gives up on its own
+	// transaction, so the batch is the side given up on unless the
+	// machine is very slow: try a few times for that case.
+	for attempt := range 3 {
+		x, y := "x"+string(rune('a'+attempt)), "y"+string(rune('a'+attempt))
+		for _, id := range []string{x, y} {
+			if err := st.CreateTable(ctx, newTable(id, time.Now())); err != nil {
+				t.Fatal(err)
+			}
+		}
+		other, err := raw.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lock := func(id string) error {
+			_, err := other.ExecContext(ctx, `SELECT 1 FROM tables WHERE id = $1 FOR NO KEY UPDATE`, id)
+			return err
+		}
+		if err := lock(y); err != nil {
+			t.Fatal(err)
+		}
+		// One batch: the append to x, then the one to y (which waits).
+		reqs := make([]*writeReq, 2)
+		for i, id := range []string{x, y} {
+			a := Append{Event: Event{Seq: 0, Action: []byte(`{"seat":0,"bid":2}`), At: time.Now()}}
+			reqs[i] = &writeReq{ctx: ctx, table: id, done: make(chan error, 1),
+				f: func(ctx context.Context, tx *sql.Tx) error { return st.appendTx(ctx, tx, id, a, a.Event.At) }}
+		}
+		done := make(chan struct{})
+		go func() { defer close(done); st.batch.commit(reqs) }()
+		waitForLockWait(t, raw)
+		time.Sleep(300 * time.Millisecond) // the batch's detector first
+		otherErr := lock(x)
+		if otherErr == nil {
+			otherErr = other.Commit()
+		} else {
+			other.Rollback() //nolint:errcheck
+		}
+		<-done
+		errs := []error{<-reqs[0].done, <-reqs[1].done}
+		if retryable(otherErr) {
+			t.Logf("attempt %d: the other side was given up on (%v); again", attempt, otherErr)
+			continue
+		}
+		if otherErr != nil {
+			t.Fatalf("the other side: %v", otherErr)
+		}
+		for i, id := range []string{x, y} {
+			if errs[i] != nil {
+				t.Errorf("append to %s: %v, want it stored after the deadlock", id, errs[i])
+			}
+			if ev, err := st.Events(ctx, id); err != nil || len(ev) != 1 {
+				t.Errorf("table %s holds %d events (%v), want 1", id, len(ev), err)
+			}
+		}
+		if reqs[1].tries < 2 && reqs[0].tries < 2 {
+			t.Errorf("no write was tried again (tries %d, %d): was there a deadlock?", reqs[0].tries, reqs[1].tries)
+		}
+		return
+	}
+	t.Fatal("the batch was never the side given up on")
+}
+
+// waitForLockWait waits until some session of the database waits for a
+// row lock.
+func waitForLockWait(t *testing.T, db *sql.DB) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		var n int
+		err := db.QueryRowContext(ctx, `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`).Scan(&n)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+	}
+	t.Fatal("the batch never waited for the row lock")
+}
