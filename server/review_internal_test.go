@@ -16,13 +16,20 @@ import (
 // the test ends.
 func reviewServer(t *testing.T) (store.Store, *Server) {
 	t.Helper()
+	return internalServer(t, filepath.Join(t.TempDir(), "p.db"), Options{})
+}
+
+// internalServer returns a server with opts on the store at dsn, both
+// closed when the test ends.
+func internalServer(t *testing.T, dsn string, opts Options) (store.Store, *Server) {
+	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "p.db"))
+	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv, err := New(ctx, st, Options{})
+	srv, err := New(ctx, st, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

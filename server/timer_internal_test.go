@@ -29,16 +29,7 @@ func TestStaleTimerYieldsToReturningPlayer(t *testing.T) {
 	for name, fresh := range stores {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			st, err := store.Open(ctx, fresh(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			srv, err := New(ctx, st, Options{BotDelay: time.Hour, AwayDelay: time.Hour})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
+			st, srv := internalServer(t, fresh(t), Options{BotDelay: time.Hour, AwayDelay: time.Hour})
 			info := &store.Table{ID: "stale", Variant: "auction", Options: []byte(`{"target":7}`), Seed: 42,
 				Created: time.Now().UTC().Truncate(time.Millisecond)}
 			for i := range 4 {
@@ -53,7 +44,8 @@ func TestStaleTimerYieldsToReturningPlayer(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if info, err = st.Table(ctx, info.ID); err != nil {
+			info, err := st.Table(ctx, info.ID)
+			if err != nil {
 				t.Fatal(err)
 			}
 			tb, err := srv.load(ctx, info) // nobody is connected: a stand-in timer is set
@@ -99,16 +91,7 @@ func TestStaleTimerYieldsToReturningPlayer(t *testing.T) {
 // commitment is there; a value for any other commitment is refused.
 func TestLateContributionBeforeNextCommitment(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pitch.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	srv, err := New(ctx, st, Options{BotDelay: time.Hour, AwayDelay: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	st, srv := internalServer(t, filepath.Join(t.TempDir(), "pitch.db"), Options{BotDelay: time.Hour, AwayDelay: time.Hour})
 	info := &store.Table{ID: "late", Variant: "auction", Options: []byte(`{"target":7}`), Seed: 42, FairDeals: true,
 		Created: time.Now().UTC().Truncate(time.Millisecond)}
 	for i := range 4 {
