@@ -56,6 +56,9 @@ type cluster struct {
 	// swept this one's records (store.Cluster.Sweep).
 	rewrite  bool
 	lastBeat time.Time // when the last heartbeat was stored
+	// lastSweep is when the lease loop last swept what dead processes
+	// left (only the lease loop uses it).
+	lastSweep time.Time
 	// orphans are the tables with connections here, not this process's
 	// share nor held by it, since when (only the lease loop uses it).
 	orphans map[string]time.Time
@@ -337,12 +340,23 @@ func (s *Server) leaseRound(ctx context.Context) {
 		warn("cluster: renewing leases failed", err)
 		return
 	}
-	// What dead processes left: an expired lease that nobody takes over
-	// (a table that finished just before its driver died, say) would
-	// otherwise stay with the dead process for good.
-	if err := cl.st.Sweep(ctx, cl.gone()); err != nil {
-		warn("cluster: sweeping dead processes' leases failed", err)
-	}
+	// What dead processes left is swept at the round's end, once a lease
+	// time: the statements that keep tables driven come first, so that a
+	// slow database that lets a round do only part of its work lets it do
+	// that part.
+	defer func() {
+		if now.Sub(cl.lastSweep) < cl.ttl || ctx.Err() != nil {
+			return
+		}
+		// An expired lease that nobody takes over (a table that
+		// finished just before its driver died, say) would otherwise
+		// stay with the dead process for good.
+		if err := cl.st.Sweep(ctx, cl.gone()); err != nil {
+			warn("cluster: sweeping dead processes' leases failed", err)
+			return
+		}
+		cl.lastSweep = now
+	}()
 	live, err := cl.st.Processes(ctx)
 	if err != nil {
 		warn("cluster: reading the live processes failed", err)
