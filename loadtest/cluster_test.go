@@ -98,7 +98,7 @@ func startNode(t *testing.T, bin, addr, db string, extra ...string) *node {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(startWait)
 	for time.Now().Before(deadline) {
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()

@@ -75,6 +75,11 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// startWait bounds a server process's start (migrations, then every
+// unfinished table loaded, before it listens): seconds on a quiet
+// machine, far more on a loaded one whose database answers slowly.
+const startWait = time.Minute
+
 // startServerLogs is startServer that also returns the server's output.
 func startServerLogs(t *testing.T, bin, addr, db string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
@@ -85,7 +90,7 @@ func startServerLogs(t *testing.T, bin, addr, db string) (*exec.Cmd, *syncBuffer
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(startWait)
 	for time.Now().Before(deadline) {
 		resp, err := http.Get("http://" + addr + "/api/health")
 		if err == nil {
