@@ -504,7 +504,8 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// state is the part of the server's state message a client needs.
+// state is the part of the server's state message a client needs
+// (decodeState reads it).
 type state struct {
 	Type    string            `json:"type"`
 	Message string            `json:"message"`
@@ -521,13 +522,16 @@ type state struct {
 		Turn int `json:"turn"`
 	} `json:"view"`
 	// Log is this hand's actions, one entry an event; LastHand's is the
-	// hand before's, sent until the next hand's first action.
-	Log      []logEntry `json:"log"`
+	// hand before's, sent until the next hand's first action. Each is
+	// kept as sent (a JSON array of logEntry): only an action being
+	// confirmed is looked up in it (shows).
+	Log      json.RawMessage `json:"log"`
 	LastHand *struct {
-		Log []logEntry `json:"log"`
+		Log json.RawMessage `json:"log"`
 	} `json:"last_hand"`
-	Over  bool  `json:"match_over"`
-	Sheet []any `json:"sheet"`
+	Over bool `json:"match_over"`
+	// Hands is how many rows the score sheet has: hands finished.
+	Hands int `json:"-"`
 	// Fair is the next deal's commitment, which the seat's page answers
 	// with a random value, as the browser does (docs/fairness.md).
 	Fair *struct {
@@ -552,16 +556,29 @@ type logEntry struct {
 // have taken that place (a stand-in, the seat's own earlier action
 // stored by a process that then restarted) and the action be refused.
 func (st *state) shows(seq, seat int, sent json.RawMessage) (ok, known bool) {
-	entries := st.Log
+	entries := logEntries(st.Log)
 	if len(entries) == 0 && !st.Over && st.LastHand != nil {
-		entries = st.LastHand.Log // the hand just ended; the next not begun
+		entries = logEntries(st.LastHand.Log) // the hand just ended; the next not begun
 	}
 	i := len(entries) - (st.Seq - seq)
 	if i < 0 || i >= len(entries) {
 		return false, false
 	}
-	e := entries[i]
+	var e logEntry
+	if json.Unmarshal(entries[i], &e) != nil {
+		return false, true
+	}
 	return e.Seat == seat && e.By == "" && (e.Action == nil || sameAction(e.Action, sent)), true
+}
+
+// logEntries splits a log as sent, a JSON array, into its entries, not
+// decoded (none when it is not an array).
+func logEntries(log json.RawMessage) []json.RawMessage {
+	var out []json.RawMessage
+	if elements(log, func(e []byte) { out = append(out, e) }) != nil {
+		return nil
+	}
+	return out
 }
 
 // sameAction reports whether two hand-record actions say the same (the
@@ -651,17 +668,25 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 	sentSeq := -1
 	var sent json.RawMessage
 	hands := 0
-	answered := "" // the last commitment this connection sent a value for
+	answered := ""       // the last commitment this connection sent a value for
+	var buf bytes.Buffer // each message is read into it, reused
 	for {
-		_, data, err := c.Read(ctx)
+		_, rd, err := c.Reader(ctx)
 		if err != nil {
 			return false, err
 		}
+		buf.Reset()
+		if _, err := buf.ReadFrom(rd); err != nil {
+			return false, err
+		}
+		data := buf.Bytes()
 		var st state
-		if err := json.Unmarshal(data, &st); err != nil {
+		if err := decodeState(data, &st); err != nil {
 			return false, fmt.Errorf("bad message: %v", err)
 		}
-		tr.add("got %s seq %d turn %d log %d", st.Type, st.Seq, st.View.Turn, len(st.Log))
+		if tr.on {
+			tr.add("got %s seq %d turn %d log %d", st.Type, st.Seq, st.View.Turn, len(logEntries(st.Log)))
+		}
 		if st.Type == "error" {
 			r.fail("table %s seat %d: server says: %s%s", table, seat, st.Message, tr)
 			sentSeq = -1
@@ -697,9 +722,9 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 				return false, err
 			}
 		}
-		if seat == 0 && len(st.Sheet) > hands {
-			r.hands.Add(int64(len(st.Sheet) - hands))
-			hands = len(st.Sheet)
+		if seat == 0 && st.Hands > hands {
+			r.hands.Add(int64(st.Hands - hands))
+			hands = st.Hands
 		}
 		if st.Over {
 			return true, nil
@@ -745,5 +770,5 @@ func choose(st *state, seat int, rng *rand.Rand) json.RawMessage {
 	if len(st.Legal) == 0 {
 		return nil
 	}
-	return st.Legal[rng.IntN(len(st.Legal))]
+	return bytes.Clone(st.Legal[rng.IntN(len(st.Legal))]) // kept (Report.Confirmed) past the message it is read from
 }

@@ -34,7 +34,7 @@ type stateMsg struct {
 	Seq      int               `json:"seq"`   // events so far
 	HandNo   int               `json:"hand_no"`
 	View     viewJSON          `json:"view"`
-	Log      []logEntry        `json:"log"`               // this hand's actions, as this seat may see them
+	Log      logJSON           `json:"log"`               // this hand's actions, as this seat may see them
 	Legal    []json.RawMessage `json:"legal,omitempty"`   // this seat's legal actions when it is to act (not discards: see Discard)
 	Discard  *discardJSON      `json:"discard,omitempty"` // what this seat must discard, burn or may pass
 	Sheet    json.RawMessage   `json:"sheet"`             // a []sheetRow
@@ -184,8 +184,11 @@ type handSummary struct {
 	// sent from the state that ends the hand until the next hand's first
 	// move (and once the match is over), so that a client can show the
 	// final trick as it was before it shows the next hand.
-	View *viewJSON  `json:"view,omitempty"`
-	Log  []logEntry `json:"log,omitempty"`
+	View *viewJSON `json:"view,omitempty"`
+	Log  logJSON   `json:"log,omitempty"`
+	// head is the encoded summary up to View, made once for every seat
+	// (appendSummaryHead); nil when not made.
+	head []byte
 }
 
 type trickCard struct {

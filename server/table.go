@@ -49,12 +49,15 @@ type table struct {
 	stored      time.Time // the active time last recorded in the store (Touch)
 	sheet       []sheetRow
 	// logs[seat+1] is this hand's log as seat (-1: spectators) may see it,
-	// built as actions are applied; lastLogs is the previous hand's.
-	logs, lastLogs [][]logEntry
+	// encoded as actions are applied; lastLogs is the previous hand's.
+	logs, lastLogs []logJSON
+	// stateCap is the size of the last state encoded, to size the next.
+	stateCap int
 	// The parts of a state message every viewer shares, marshalled once
-	// per change: infoVer counts changes to the seats and the like.
-	infoVer, cacheVer, cacheSeq int
-	tableRaw, sheetRaw          json.RawMessage
+	// per change: infoVer counts changes to the seats and the like (every
+	// change to info bumps it), sheetRows the rows sheetRaw holds.
+	infoVer, cacheVer, sheetRows int
+	tableRaw, sheetRaw           json.RawMessage
 	// Fair deals (fair.go), at tables with info.FairDeals: the next deal's
 	// secret and contributions, how the hand in progress and the last
 	// finished hand were dealt, and when the awaited deal fell due.
@@ -136,7 +139,7 @@ func newTable(srv *Server, info *store.Table, events []store.Event, deals []stor
 		return nil, err
 	}
 	t := &table{srv: srv, id: info.ID, game: g, info: info, bots: make([]bot.Bot, g.Seats()), conns: map[*conn]struct{}{},
-		logs: make([][]logEntry, g.Seats()+1)}
+		logs: make([]logJSON, g.Seats()+1)}
 	byHand := map[int]json.RawMessage{}
 	if info.FairDeals {
 		t.match = pitch.NewMatchByDeck(g, info.Seed)
@@ -211,11 +214,11 @@ func (t *table) apply(a pitch.Action, by string) error {
 	for i := range t.logs {
 		e := logEntryFor(t.game, a, raw, i-1)
 		e.By = by
-		t.logs[i] = append(t.logs[i], e)
+		t.logs[i] = t.logs[i].add(&e)
 	}
 	if len(t.match.Records()) > hands {
 		t.lastFair, t.dealt = t.dealt, nil
-		t.lastLogs, t.logs = t.logs, make([][]logEntry, len(t.logs))
+		t.lastLogs, t.logs = t.logs, make([]logJSON, len(t.logs))
 		r := t.match.LastHand().Result()
 		t.sheet = append(t.sheet, sheetRow{Hand: len(t.match.Records()), Bidder: r.Bidder, Bid: r.Bid, Made: r.Made,
 			Delta: r.Delta, Scores: r.Scores})
@@ -520,35 +523,84 @@ func (t *table) infoJSON() tableInfo {
 	return info
 }
 
-// stateFor builds what seat (-1: spectator) may see now.
-func (t *table) stateFor(seat int) stateMsg {
-	s := t.match.State()
+// stateShared is what every seat's state shares at one moment: made
+// once for all the connections a change is sent to (broadcast).
+type stateShared struct {
+	s       *pitch.State // the hand shown
+	summary *handSummary // the last hand's, its head encoded; nil before
+	timer   *timerJSON   // the turn timer, while one runs
+	reading []int        // who is reading the last hand's summary
+	fair    *fairJSON    // the fair deals, nil without
+	over    bool         // play has ended
+	full    bool         // every human seat is taken
+	nextBy  *int         // the seat that started the next match
+	winner  []int        // the match's winners
+	paused  bool         // the event is paused
+}
+
+// shared makes the parts of a state that every seat shares. The lock
+// must be held.
+func (t *table) shared() *stateShared {
+	sh := &stateShared{s: t.match.State(), over: t.over(), full: t.full(), winner: t.match.Winner(), reading: t.readers(), fair: t.fairState()}
 	if t.roundDone { // the next hand is dealt, but the round is over: show the last
-		s = t.match.LastHand()
+		sh.s = t.match.LastHand()
 	}
-	v := s.View(seat)
-	if t.tableRaw == nil || t.cacheVer != t.infoVer || t.cacheSeq != t.seq {
+	if t.tableRaw == nil || t.cacheVer != t.infoVer {
 		t.tableRaw, _ = json.Marshal(t.infoJSON())
+		t.cacheVer = t.infoVer
+	}
+	if t.sheetRaw == nil || t.sheetRows != len(t.sheet) {
 		sheet := t.sheet
 		if sheet == nil {
 			sheet = []sheetRow{}
 		}
 		t.sheetRaw, _ = json.Marshal(sheet)
-		t.cacheVer, t.cacheSeq = t.infoVer, t.seq
+		t.sheetRows = len(t.sheet)
 	}
+	if last := t.match.LastHand(); last != nil {
+		sh.summary = summarize(len(t.match.Records()), last)
+		sh.summary.head, _ = appendSummaryHead(nil, sh.summary) // nil on failure: each seat's encoding reports it
+	}
+	sh.paused = t.round.held() && !sh.over
+	if deadline, dseq := t.turnDeadline(); !deadline.IsZero() && dseq == t.seq && !sh.over {
+		sh.timer = &timerJSON{Seat: sh.s.Turn(), LeftMS: max(time.Until(deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
+	}
+	if t.info.Next != "" && t.nextBy > 0 {
+		by := t.nextBy - 1
+		sh.nextBy = &by
+	}
+	return sh
+}
+
+// stateFor builds what seat (-1: spectator) may see now.
+func (t *table) stateFor(seat int) stateMsg { return t.stateWith(t.shared(), seat) }
+
+// stateJSON is seat's state (stateFor), encoded.
+func (t *table) stateJSON(sh *stateShared, seat int) ([]byte, error) {
+	m := t.stateWith(sh, seat)
+	b, err := appendState(make([]byte, 0, t.stateCap), &m)
+	if err == nil {
+		t.stateCap = len(b) + len(b)/8
+	}
+	return b, err
+}
+
+// stateWith builds what seat (-1: spectator) may see now, with the parts
+// every seat shares from sh.
+func (t *table) stateWith(sh *stateShared, seat int) stateMsg {
+	s := sh.s
+	v := s.View(seat)
 	m := stateMsg{Type: "state", Seat: seat, Table: t.tableRaw, Seq: t.seq, HandNo: len(t.match.Records()) + 1,
 		View: toViewJSON(&v), Log: t.logs[seat+1], Sheet: t.sheetRaw,
-		Over: t.over(), Winner: t.match.Winner(), Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !t.full()}
-	if t.over() {
+		Over: sh.over, Winner: sh.winner, Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !sh.full}
+	if sh.over {
 		m.HandNo--
 		m.Log = t.lastLogs[seat+1]
 	}
-	if m.Log == nil {
-		m.Log = []logEntry{}
-	}
 	if last := t.match.LastHand(); last != nil {
-		m.LastHand = summarize(len(t.match.Records()), last)
-		if len(t.logs[0]) == 0 || t.over() {
+		summary := *sh.summary
+		m.LastHand = &summary
+		if len(t.logs[0]) == 0 || sh.over {
 			// Until the next hand's first move: the finished hand as this
 			// seat saw it at its end, to show it as it was.
 			lv := last.View(seat)
@@ -556,19 +608,14 @@ func (t *table) stateFor(seat int) stateMsg {
 			m.LastHand.View, m.LastHand.Log = &view, t.lastLogs[seat+1]
 		}
 	}
-	m.Reading = t.readers()
-	m.Paused = t.round.held() && !t.over()
-	if deadline, dseq := t.turnDeadline(); !deadline.IsZero() && dseq == t.seq && !t.over() {
-		m.Timer = &timerJSON{Seat: s.Turn(), LeftMS: max(time.Until(deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
-	}
+	m.Reading = sh.reading
+	m.Paused = sh.paused
+	m.Timer = sh.timer
 	m.NextTable = t.info.Next
 	m.Ratings = t.ratings
-	if t.info.Next != "" && t.nextBy > 0 {
-		by := t.nextBy - 1
-		m.NextBy = &by
-	}
-	m.Fair = t.fairState()
-	if !t.over() && t.full() && seat >= 0 && s.Turn() == seat { // nothing to do while waiting for players
+	m.NextBy = sh.nextBy
+	m.Fair = sh.fair
+	if !sh.over && sh.full && seat >= 0 && s.Turn() == seat { // nothing to do while waiting for players
 		switch s.Phase() {
 		case pitch.PhaseDiscard, pitch.PhasePassBurn:
 			m.Discard = discardOf(s)
@@ -604,12 +651,17 @@ func discardRule(kind string, must, pool pitch.CardSet, k int) string {
 // connections that see it. The lock must be held.
 func (t *table) broadcast() {
 	t.announce()
+	if len(t.conns) == 0 {
+		return
+	}
+	sh := t.shared()
 	var enc [pitch.MaxSeats + 1][]byte
 	for c := range t.conns {
 		b := enc[c.seat+1]
 		if b == nil {
 			var err error
-			if b, err = json.Marshal(t.stateFor(c.seat)); err != nil {
+			if b, err = t.stateJSON(sh, c.seat); err != nil {
+				t.logger().Error("a state could not be encoded", "seat", c.seat, "err", err.Error())
 				continue
 			}
 			enc[c.seat+1] = b

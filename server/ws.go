@@ -124,7 +124,7 @@ func (c *conn) start(ping time.Duration) {
 // any state still waiting: a client that falls behind (a slow link, a busy
 // machine) skips to the newest state instead of being dropped.
 func (c *conn) sendState(m stateMsg) {
-	b, err := json.Marshal(m)
+	b, err := appendState(nil, &m)
 	if err != nil {
 		return
 	}

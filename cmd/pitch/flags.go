@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	"pitch"
@@ -95,4 +96,25 @@ func input(fs *flag.FlagSet, stdin io.Reader) (in io.Reader, close func(), err e
 		return nil, nil, err
 	}
 	return f, func() { f.Close() }, nil
+}
+
+// cpuProfile starts a CPU profile written to path (docs/performance.md)
+// and returns what stops it and closes the file; with path "" it does
+// nothing. The profile covers the command until stop is called.
+func cpuProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -33,6 +33,7 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	eventRounds := fs.Int("event-rounds", 3, "with --event: its rounds (1 to 20)")
 	eventHands := fs.Int("event-hands", 2, "with --event: the hands of a round at each table (1 to 50)")
 	reviewers := fs.Int("reviewers", 0, "clients asking for reviews of every finished hand and seat during play, again and again (0 to 100)")
+	cpuprof := fs.String("cpuprofile", "", "write a CPU profile of the load test's own process to this file, for `go tool pprof` (docs/performance.md); off when empty")
 	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
@@ -40,6 +41,12 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pitch loadtest: --reviewers must be 0 to 100, not %d\n", *reviewers)
 		return 2
 	}
+	stopProfile, err := cpuProfile(*cpuprof)
+	if err != nil {
+		fmt.Fprintf(stderr, "pitch loadtest: %v\n", err)
+		return 1
+	}
+	defer stopProfile()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var reviews *loadtest.ReviewReport

@@ -41,6 +41,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	drain := fs.Duration("drain", 10*time.Second, "on SIGTERM or SIGINT, time to let clients finish and be told the server is restarting")
 	overloadLag := fs.Duration("overload-lag", server.DefaultOverloadLag, "how far behind the server may run (its scheduling lag, smoothed) before it refuses new connections and tables, keeping those it has (0: never)")
 	lease := fs.Duration("lease", server.DefaultLeaseTTL, "with PostgreSQL, how long a table's lease lasts unrenewed: another process takes the tables of one that died within about this long (docs/deploy.md)")
+	cpuprof := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file, for `go tool pprof` (docs/performance.md); off when empty")
 	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
@@ -66,6 +67,12 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return usageError(stderr, "serve", "--%s must be above 0, not %s", f.name, f.v)
 		}
 	}
+	stopProfile, err := cpuProfile(*cpuprof)
+	if err != nil {
+		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
+		return 1
+	}
+	defer stopProfile()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
