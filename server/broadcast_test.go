@@ -69,17 +69,7 @@ func playTable(tb testing.TB, srv *Server, info *store.Table) *table {
 // benchServer is a server on a fresh SQLite file whose bots and
 // stand-ins never act on their own.
 func benchServer(tb testing.TB) *Server {
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(tb.TempDir(), "bench.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
-	srv, err := New(ctx, st, Options{BotDelay: time.Hour, AwayDelay: time.Hour, ReadyWait: time.Nanosecond})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(srv.Close)
+	_, srv := internalServer(tb, filepath.Join(tb.TempDir(), "bench.db"), Options{BotDelay: time.Hour, AwayDelay: time.Hour, ReadyWait: time.Nanosecond})
 	return srv
 }
 

@@ -21,7 +21,7 @@ func reviewServer(t *testing.T) (store.Store, *Server) {
 
 // internalServer returns a server with opts on the store at dsn, both
 // closed when the test ends.
-func internalServer(t *testing.T, dsn string, opts Options) (store.Store, *Server) {
+func internalServer(t testing.TB, dsn string, opts Options) (store.Store, *Server) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, dsn)
