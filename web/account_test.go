@@ -215,8 +215,14 @@ func TestBrowserPasskey(t *testing.T) {
 	// A password added to the passkey account signs in too.
 	s.fill("#pw-new", "amazing grace hopper")
 	s.click("#pw-btn")
-	waitFor(t, "the password set", func() bool { _, hasPw, _ := s.signedInAs(); return hasPw }, 10*time.Second)
-	s.waitShown("the account page again", "#acct-me")
+	// The page reloads once the password is set: wait for the reloaded page
+	// (it asks for the old password now), not on a fetch the reload may cut.
+	waitFor(t, "the reloaded page to ask for the old password", func() bool {
+		return s.count("#acct-me:not([hidden]) #pw-old-field:not([hidden])") == 1
+	}, 10*time.Second)
+	if _, hasPw, _ := s.signedInAs(); !hasPw {
+		t.Fatal("the page asks for the old password, yet the account has none")
+	}
 	s.click("#signout-btn")
 	s.waitShown("the lobby after signing out", "#create-form")
 	s.do("open the account page", chromedp.Navigate(s.url+"/account"))

@@ -135,10 +135,7 @@ func newSiteWith(t *testing.T, tweak func(*server.Options)) *site {
 // newSiteFor is newSiteWith for a test that may take up to d in all.
 func newSiteFor(t *testing.T, d time.Duration, tweak func(*server.Options)) *site {
 	t.Helper()
-	chromium := chromiumPath()
-	if chromium == "" {
-		t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium)")
-	}
+	tab := newTab(t, d) // first: it skips the test when no Chromium is installed
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 
@@ -168,19 +165,7 @@ func newSiteFor(t *testing.T, d time.Duration, tweak func(*server.Options)) *sit
 			t.Fatal(err)
 		}
 	}
-	copts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	actx, acancel := chromedp.NewExecAllocator(ctx, copts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
-	b := &browser{t: t, ctx: bctx, shots: shots}
+	b := &browser{t: t, ctx: tab, shots: shots}
 	b.watchConsole()
 	b.do("start the browser", chromedp.EmulateViewport(1280, 900))
 	return &site{browser: b, url: ts.URL, drops: drops, srv: srv, st: st}
@@ -828,10 +813,7 @@ func fetchRecord(t *testing.T, base, id string, n int) *pitch.Record {
 // page reconnects by itself to the server started again on the same
 // address and database, with its seat and the same state.
 func TestBrowserServerRestart(t *testing.T) {
-	chromium := chromiumPath()
-	if chromium == "" {
-		t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium)")
-	}
+	bctx := newTab(t, 100*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
 	t.Cleanup(cancel)
 	db := filepath.Join(t.TempDir(), "pitch.db")
@@ -855,13 +837,6 @@ func TestBrowserServerRestart(t *testing.T) {
 	}
 	srv, hs, st, addr := serve("127.0.0.1:0")
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-component-update", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
 	// The page's own errors fail the test, but not the browser's note of
 	// a WebSocket that could not connect while the server was down.
 	var mu sync.Mutex

@@ -602,10 +602,7 @@ func TestBrowserDishonestServer(t *testing.T) {
 // at once in the fair panel, and the hand's summary fails: the record does
 // not list the first commitment as abandoned.
 func TestBrowserRestartRedraws(t *testing.T) {
-	chromium := chromiumPath()
-	if chromium == "" {
-		t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium)")
-	}
+	bctx := newTab(t, 120*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	t.Cleanup(cancel)
 	db := filepath.Join(t.TempDir(), "pitch.db")
@@ -653,13 +650,6 @@ func TestBrowserRestartRedraws(t *testing.T) {
 	wait := server.Options{DealWait: time.Minute, AwayDelay: 10 * time.Millisecond}
 	addr := serve("127.0.0.1:0", wait)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-component-update", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
 	b := &browser{t: t, ctx: bctx, shots: t.TempDir()}
 	b.do("start the browser", chromedp.EmulateViewport(1280, 900))
 	s := &site{browser: b, url: "http://" + addr}

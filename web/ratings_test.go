@@ -23,9 +23,11 @@ import (
 // the person's turns and the match ends in time), takes the seat, waits
 // for the match's end and its rating change under the banner, then finds
 // the match on the profile with its chart drawn (a canvas with pixels),
-// at desktop and phone sizes, and the leaderboard page.
+// at desktop and phone sizes, and the leaderboard page. Nobody closes a
+// hand's summary, so the table waits only a moment for it (ReadyWait)
+// before the next hand, not the default half minute.
 func TestBrowserRatedMatch(t *testing.T) {
-	s := newSiteFor(t, 240*time.Second, func(o *server.Options) { o.BotDelay = time.Millisecond })
+	s := newSiteFor(t, 240*time.Second, func(o *server.Options) { o.BotDelay, o.ReadyWait = time.Millisecond, time.Millisecond })
 	s.do("open the account page", chromedp.Navigate(s.url+"/account"))
 	s.waitShown("the sign-up form", "#signup-form")
 	s.fill("#signup-name", "Rated-Ada")

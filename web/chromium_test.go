@@ -1,0 +1,104 @@
+package web_test
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The browser tests share one Chromium process: starting one takes seconds,
+// and the package has dozens of tests. Each test opens its tabs in a browser
+// context of its own (newTab), so no cookie, localStorage entry or cache
+// passes from one test to another, and closing the test's tabs disposes of
+// that context. A test that needs two people gives each a browser context
+// (chromedp.WithNewBrowserContext on a tab of its own); a second tab made
+// from a test's tab without it shares that tab's context, as a second tab
+// of one person's browser does.
+
+// chromium is the shared browser, started by the first test that needs it
+// and stopped by TestMain.
+var chromium struct {
+	mu     sync.Mutex
+	ctx    context.Context // the browser's first tab, never used for a page
+	cancel func()
+}
+
+// TestMain runs the tests, then stops the shared browser if one started.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	stopChromium()
+	os.Exit(code)
+}
+
+// sharedChromium returns the context of the shared browser, starting it (or
+// starting it again, if it died) the first time. It skips the test when no
+// Chromium is installed.
+func sharedChromium(t *testing.T) context.Context {
+	t.Helper()
+	path := chromiumPath()
+	if path == "" {
+		t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium)")
+	}
+	chromium.mu.Lock()
+	defer chromium.mu.Unlock()
+	if chromium.ctx != nil && chromium.ctx.Err() == nil {
+		return chromium.ctx
+	}
+	if chromium.cancel != nil {
+		chromium.cancel()
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-component-update", true),
+		chromedp.WindowSize(1280, 900),
+	)
+	// The browser outlives the test that starts it: its context is the
+	// package's, not the test's.
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, bcancel := chromedp.NewContext(actx)
+	if err := chromedp.Do(bctx); err != nil {
+		bcancel()
+		acancel()
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	chromium.ctx = bctx
+	chromium.cancel = func() {
+		bcancel()
+		acancel()
+	}
+	return bctx
+}
+
+// stopChromium closes the shared browser, if it started.
+func stopChromium() {
+	chromium.mu.Lock()
+	defer chromium.mu.Unlock()
+	if chromium.ctx == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(chromium.ctx, 10*time.Second)
+	defer cancel()
+	_ = chromedp.Cancel(ctx) // a graceful close; the cancel below stops it anyway
+	chromium.cancel()
+	chromium.ctx, chromium.cancel = nil, nil
+}
+
+// newTab opens a tab of the shared browser in a new browser context (a
+// fresh profile: no cookies, no storage) for a test that may take up to d
+// in all. The tab and its context close when the test ends, or when d has
+// passed, which fails whatever the test still does in it.
+func newTab(t *testing.T, d time.Duration) context.Context {
+	t.Helper()
+	bctx := sharedChromium(t)
+	tctx, cancel := context.WithTimeout(bctx, d)
+	t.Cleanup(cancel)
+	tab, tcancel := chromedp.NewContext(tctx, chromedp.WithNewBrowserContext())
+	t.Cleanup(tcancel)
+	return tab
+}
