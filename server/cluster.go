@@ -686,7 +686,12 @@ func (s *Server) setRemote(id string, seats map[int]int) {
 // onNote handles a note from any process (this one's too).
 func (s *Server) onNote(ctx context.Context, n store.Note) {
 	cl := s.cl
+	if n.Kind == store.NoteTournament { // eventcluster.go
+		s.onEventNote(ctx, n)
+		return
+	}
 	if n.Kind == store.NoteResync {
+		s.resyncEvents(ctx)
 		tables := s.tableList()
 		for _, t := range tables {
 			_ = s.refresh(ctx, t, true)
@@ -844,7 +849,7 @@ func (t *table) catchUp(ctx context.Context) error {
 			byHand[d.N] = d.Data
 		}
 	}
-	before, dealt := t.seq, t.dealtHands()
+	before, dealt, hands := t.seq, t.dealtHands(), len(t.match.Records())
 	for _, e := range events {
 		if e.Seq != t.seq {
 			continue
@@ -873,13 +878,18 @@ func (t *table) catchUp(ctx context.Context) error {
 	if t.seq == before && t.dealtHands() == dealt {
 		return nil
 	}
-	if t.match.Over() && !t.info.Finished {
+	t.endedElsewhere(ctx, hands) // an event round's end (eventcluster.go)
+	if t.over() && !t.info.Finished {
+		if t.pending != nil {
+			t.supersede(t.pending.commitment) // a late contribution to it is not refused
+		}
 		t.pending = nil
 		t.info.Finished = true
 		t.infoVer++
 		t.publish()
 		t.srv.unfinished.Add(-1)
 		t.rate(ctx) // the store rates a match once, whichever process comes first
+		t.settleLater()
 	}
 	if p := t.pending; p != nil && p.hand <= t.dealtHands() {
 		t.pending = nil // dealt: the driver's next commitment comes in a note

@@ -143,10 +143,13 @@ func (s *Server) closeDaily(ctx context.Context, e *liveEvent) {
 	if e.d.Event.Closed {
 		return
 	}
-	old := e.snapshot()
-	_ = e.d.Event.Close()
-	if err := e.save(ctx, s.store); err != nil {
-		e.restore(old)
+	err := s.change(ctx, e, "daily", func() error {
+		if e.d.Event.Closed {
+			return errUnchanged // closed meanwhile, at another process
+		}
+		return e.d.Event.Close()
+	})
+	if err != nil && !errors.Is(err, errUnchanged) {
 		s.log.Warn("daily: closing", "event", e.id, "err", err.Error())
 	}
 }
@@ -350,9 +353,8 @@ func (s *Server) handleDailyPlay(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_name", nil))
 		return
 	}
-	e.mu.Lock()
-	i := e.ownerEntry(owner)
-	if i >= 0 {
+	// again answers one who has played or is playing (the lock held).
+	again := func() {
 		me := e.dailyMe(owner)
 		e.mu.Unlock()
 		if me.Seat != nil {
@@ -360,6 +362,10 @@ func (s *Server) handleDailyPlay(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.writeError(w, r, errorf(Conflict, op, "%v", event.ErrPlayed).with("event_played", nil))
+	}
+	e.mu.Lock()
+	if e.ownerEntry(owner) >= 0 {
+		again()
 		return
 	}
 	if ok, _ := s.creates.take(clientAddr(r)); !ok {
@@ -367,22 +373,30 @@ func (s *Server) handleDailyPlay(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(TooMany, op, "too many tables and events created from your address (%d an hour at most): try again later", s.opts.TablesPerHour))
 		return
 	}
-	old := e.snapshot()
-	i, err = e.d.Event.Join(name)
-	if err != nil {
-		e.mu.Unlock()
-		s.writeError(w, r, errorf(Conflict, op, "%v", err).with("event_closed", nil))
-		return
-	}
-	e.d.Token = append(e.d.Token, tokenHash(randomString(32))) // the seat token is the server's to give
-	e.d.Daily.Owner = append(e.d.Daily.Owner, owner)
-	if err := e.save(r.Context(), s.store); err != nil {
-		e.restore(old)
-		e.mu.Unlock()
-		s.writeError(w, r, unavailable(op, err))
+	var i int
+	back := false // they joined at another server meanwhile
+	err = s.change(r.Context(), e, op, func() error {
+		if i = e.ownerEntry(owner); i >= 0 {
+			back = true
+			return errUnchanged
+		}
+		var err error
+		if i, err = e.d.Event.Join(name); err != nil {
+			return errorf(Conflict, op, "%v", err).with("event_closed", nil)
+		}
+		e.d.Token = append(e.d.Token, tokenHash(randomString(32))) // the seat token is the server's to give
+		e.d.Daily.Owner = append(e.d.Daily.Owner, owner)
+		return nil
+	})
+	if back {
+		again()
 		return
 	}
 	e.mu.Unlock()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	if _, err := s.sitSolo(r.Context(), e, i); err != nil {
 		s.writeError(w, r, err)
 		return

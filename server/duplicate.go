@@ -12,6 +12,7 @@ import (
 
 	"pitch"
 	"pitch/event"
+	"pitch/store"
 )
 
 // Duplicate rounds (docs/events.md, Duplicate). When a duplicate round
@@ -102,41 +103,41 @@ func (r *tableRound) sharedDeal(hand int) (sharedDeal, bool) {
 func (s *Server) sitSolo(ctx context.Context, e *liveEvent, i int) (mySeatJSON, error) {
 	const op = "play event"
 	e.mu.Lock()
-	ev := e.d.Event
-	old := e.snapshot()
-	ti, err := ev.Sit(i)
-	if err != nil {
-		e.mu.Unlock()
-		code := "event_closed"
-		if errors.Is(err, event.ErrPlayed) {
-			code = "event_played"
+	var ti int
+	var info *store.Table
+	var made []string // the tables of every try, to close those of a try not stored
+	err := s.change(ctx, e, op, func() error {
+		ev := e.d.Event
+		var err error
+		if ti, err = ev.Sit(i); err != nil {
+			code := "event_closed"
+			if errors.Is(err, event.ErrPlayed) {
+				code = "event_played"
+			}
+			return errorf(Conflict, op, "%v", err).with(code, nil)
 		}
-		return mySeatJSON{}, errorf(Conflict, op, "%v", err).with(code, nil)
-	}
-	now := time.Now().UTC().Truncate(time.Millisecond)
-	info, err := s.makeTable(ctx, e, 0, ev.Rounds[0].Tables[ti], now)
+		now := time.Now().UTC().Truncate(time.Millisecond)
+		if info, err = s.makeTable(ctx, e, 0, ev.Rounds[0].Tables[ti], now); err != nil {
+			return err
+		}
+		made = append(made, info.ID)
+		e.d.Tables[0] = append(e.d.Tables[0], info.ID)
+		return nil
+	})
+	s.closeUnused(ctx, e, made)
 	if err != nil {
-		e.restore(old)
 		e.mu.Unlock()
 		return mySeatJSON{}, err
 	}
-	e.d.Tables[0] = append(e.d.Tables[0], info.ID)
-	if err := e.save(ctx, s.store); err != nil {
-		e.restore(old)
-		e.mu.Unlock()
-		return mySeatJSON{}, unavailable(op, err)
-	}
 	ref := e.newRef(0, ti)
 	e.rounds[0] = append(e.rounds[0], ref)
-	me := mySeatJSON{Entry: i, Name: ev.Entries[i].Name, Round: 1, Table: info.ID, TableNo: ti + 1, Seat: 0,
+	me := mySeatJSON{Entry: i, Name: e.d.Event.Entries[i].Name, Round: 1, Table: info.ID, TableNo: ti + 1, Seat: 0,
 		SeatToken: seatToken(e.d.Token[i], info.ID, 0)}
-	e.mu.Unlock()
 	s.ev.mu.Lock()
 	s.ev.byTable[info.ID] = ref
 	s.ev.mu.Unlock()
-	if _, err := s.load(ctx, info); err != nil {
-		s.log.Error("event: cannot start a table", "event", e.id, "table", info.ID, "err", err.Error())
-	}
+	e.mu.Unlock()
+	s.startTables(ctx, e, []*store.Table{info})
 	return me, nil
 }
 
@@ -176,14 +177,14 @@ func (s *Server) handleEventClose(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(Forbidden, op, "only the host may close the event: send the host's token").with("not_host", nil))
 		return
 	}
-	old := e.snapshot()
-	if err := e.d.Event.Close(); err != nil {
-		s.writeError(w, r, errorf(Conflict, op, "%v", err).with("event_not_solo", nil))
-		return
-	}
-	if err := e.save(r.Context(), s.store); err != nil {
-		e.restore(old)
-		s.writeError(w, r, unavailable(op, err))
+	err := s.change(r.Context(), e, op, func() error {
+		if err := e.d.Event.Close(); err != nil {
+			return errorf(Conflict, op, "%v", err).with("event_not_solo", nil)
+		}
+		return nil
+	})
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, 200, e.view())

@@ -237,28 +237,37 @@ func (t *table) result() event.Result {
 	return res
 }
 
-// roundResult records the result of ref's table and stores the event.
+// roundResult records the result of ref's table and stores the event
+// (once: a result recorded already, here or at another process, is left
+// as it is).
 func (s *Server) roundResult(ref *tableRound, res event.Result) {
 	e := ref.ev
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.d.Event.Rounds[ref.round].Tables[ref.index].Result != nil {
-		return // recorded already
-	}
-	old := e.snapshot()
-	if err := e.d.Event.Record(ref.round, ref.index, res); err != nil {
-		s.log.Error("event: a table's result is refused", "event", e.id, "table", e.tableID(ref), "err", err.Error())
-		return
-	}
+	var refused error
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	if err := e.save(ctx, s.store); err != nil {
-		e.restore(old)
-		// The table is stored as finished: the next start settles it.
+	err := s.change(ctx, e, "event result", func() error {
+		if e.d.Event.Rounds[ref.round].Tables[ref.index].Result != nil {
+			return errUnchanged
+		}
+		refused = e.d.Event.Record(ref.round, ref.index, res)
+		return refused
+	})
+	switch {
+	case err == nil, errors.Is(err, errUnchanged):
+	case refused != nil:
+		s.log.Error("event: a table's result is refused", "event", e.id, "table", e.tableID(ref), "err", refused.Error())
+	case !s.closing():
+		// The table is stored as finished: the next start settles it, or
+		// another process (settleLater).
 		s.log.Warn("event: storing a table's result", "event", e.id, "table", e.tableID(ref), "err", err.Error())
-		return
 	}
 }
+
+// errUnchanged: a change finds it is made already (at another process,
+// say): nothing to store.
+var errUnchanged = errors.New("made already")
 
 // snapshot is the event's state as JSON, to restore if storing fails.
 // The lock must be held.
@@ -310,18 +319,10 @@ func (s *Server) event(ctx context.Context, id string) (*liveEvent, error) {
 	if err != nil {
 		return nil, unavailable(op, err)
 	}
-	e, err = liveFrom(rec)
+	e, err = s.adoptRec(ctx, rec)
 	if err != nil {
 		return nil, internal(op, err)
 	}
-	s.ev.mu.Lock()
-	if old, ok := s.ev.byID[id]; ok {
-		e = old
-		s.ev.mu.Unlock()
-		return e, nil
-	}
-	s.ev.mu.Unlock()
-	s.register(e)
 	return e, nil
 }
 
@@ -401,53 +402,93 @@ func (s *Server) makeTable(ctx context.Context, e *liveEvent, r int, tab event.T
 // handleEventStart), since loading takes each table's lock.
 func (s *Server) startRound(ctx context.Context, e *liveEvent) ([]*store.Table, []*tableRound, error) {
 	const op = "event start"
-	ev := e.d.Event
-	old := e.snapshot()
-	round, err := ev.NextRound()
-	if err != nil {
-		code := "event_round_open"
-		switch {
-		case errors.Is(err, event.ErrEnded):
-			code = "event_ended"
-		case errors.Is(err, event.ErrOver):
-			code = "event_over"
-		case errors.Is(err, event.ErrNoPlayers):
-			code = "event_no_players"
-		}
-		return nil, nil, errorf(Conflict, op, "%v", err).with(code, nil)
-	}
-	r := len(ev.Rounds) - 1
-	now := time.Now().UTC().Truncate(time.Millisecond)
-	if ev.Settings.Movement == event.Duplicate {
-		// Committed to before any table of the round exists.
-		for len(e.d.Deals) < r {
-			e.d.Deals = append(e.d.Deals, nil)
-		}
-		e.d.Deals = append(e.d.Deals, drawShared(ev.Settings.Hands, now))
-	}
-	infos := []*store.Table{}
-	ids := []string{}
-	for _, tab := range round.Tables {
-		info, err := s.makeTable(ctx, e, r, tab, now)
+	var infos []*store.Table
+	var made []string // the tables of every try, to close those of a try not stored
+	err := s.change(ctx, e, op, func() error {
+		infos = nil
+		ev := e.d.Event
+		round, err := ev.NextRound()
 		if err != nil {
-			e.restore(old)
-			return nil, nil, err
+			code := "event_round_open"
+			switch {
+			case errors.Is(err, event.ErrEnded):
+				code = "event_ended"
+			case errors.Is(err, event.ErrOver):
+				code = "event_over"
+			case errors.Is(err, event.ErrNoPlayers):
+				code = "event_no_players"
+			}
+			return errorf(Conflict, op, "%v", err).with(code, nil)
 		}
-		infos = append(infos, info)
-		ids = append(ids, info.ID)
+		r := len(ev.Rounds) - 1
+		now := time.Now().UTC().Truncate(time.Millisecond)
+		if ev.Settings.Movement == event.Duplicate {
+			// Committed to before any table of the round exists.
+			for len(e.d.Deals) < r {
+				e.d.Deals = append(e.d.Deals, nil)
+			}
+			e.d.Deals = append(e.d.Deals, drawShared(ev.Settings.Hands, now))
+		}
+		ids := []string{}
+		for _, tab := range round.Tables {
+			info, err := s.makeTable(ctx, e, r, tab, now)
+			if err != nil {
+				return err
+			}
+			infos = append(infos, info)
+			ids = append(ids, info.ID)
+			made = append(made, info.ID)
+		}
+		e.d.Tables = append(e.d.Tables, ids)
+		e.d.Started = append(e.d.Started, now)
+		var ends time.Time
+		if ev.Settings.End == event.EndClock {
+			ends = now.Add(time.Duration(ev.Settings.Minutes) * s.minute())
+		}
+		e.d.EndsAt = append(e.d.EndsAt, ends)
+		return nil
+	})
+	s.closeUnused(ctx, e, made)
+	if err != nil {
+		return nil, nil, err
 	}
-	e.d.Tables = append(e.d.Tables, ids)
-	e.d.Started = append(e.d.Started, now)
-	var ends time.Time
-	if ev.Settings.End == event.EndClock {
-		ends = now.Add(time.Duration(ev.Settings.Minutes) * time.Minute)
-	}
-	e.d.EndsAt = append(e.d.EndsAt, ends)
-	if err := e.save(ctx, s.store); err != nil {
-		e.restore(old)
-		return nil, nil, unavailable(op, err)
-	}
+	r := len(e.d.Tables) - 1
 	refs := e.addRound(r)
 	s.register(e)
 	return infos, refs, nil
+}
+
+// startTables starts the tables of a round just started at e: loads
+// them, or gives those loaded already (on their notes, before the round
+// was known) their round. No event lock may be held.
+func (s *Server) startTables(ctx context.Context, e *liveEvent, infos []*store.Table) {
+	var held []string
+	for _, info := range infos {
+		if s.inMemory(info.ID) != nil {
+			held = append(held, info.ID)
+			continue
+		}
+		if _, err := s.load(ctx, info); err != nil {
+			s.log.Error("event: cannot start a table", "event", e.id, "table", info.ID, "err", err.Error())
+		}
+	}
+	s.bindRounds(ctx, held)
+}
+
+// closeUnused closes the tables of made that e (locked) does not hold:
+// made for a change that was not stored.
+func (s *Server) closeUnused(ctx context.Context, e *liveEvent, made []string) {
+	used := map[string]bool{}
+	for _, round := range e.d.Tables {
+		for _, id := range round {
+			used[id] = true
+		}
+	}
+	for _, id := range made {
+		if !used[id] {
+			if err := s.store.CloseTable(context.WithoutCancel(ctx), id); err != nil {
+				s.log.Warn("event: closing a table made for nothing", "event", e.id, "table", id, "err", err.Error())
+			}
+		}
+	}
 }

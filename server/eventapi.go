@@ -210,24 +210,25 @@ func (s *Server) handleEventJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(Conflict, op, "a daily event is played from /daily, once a person").with("event_daily", nil))
 		return
 	}
-	old := e.snapshot()
-	i, err := e.d.Event.Join(name)
-	if err != nil {
-		code := "event_closed"
-		switch {
-		case errors.Is(err, event.ErrFull):
-			code = "event_full"
-		case errors.Is(err, event.ErrEnded):
-			code = "event_ended"
-		}
-		s.writeError(w, r, errorf(Conflict, op, "%v", err).with(code, map[string]any{"Max": event.MaxPlayers}))
-		return
-	}
 	token := randomString(32)
-	e.d.Token = append(e.d.Token, tokenHash(token))
-	if err := e.save(r.Context(), s.store); err != nil {
-		e.restore(old)
-		s.writeError(w, r, unavailable(op, err))
+	var i int
+	err = s.change(r.Context(), e, op, func() error {
+		var err error
+		if i, err = e.d.Event.Join(name); err != nil {
+			code := "event_closed"
+			switch {
+			case errors.Is(err, event.ErrFull):
+				code = "event_full"
+			case errors.Is(err, event.ErrEnded):
+				code = "event_ended"
+			}
+			return errorf(Conflict, op, "%v", err).with(code, map[string]any{"Max": event.MaxPlayers})
+		}
+		e.d.Token = append(e.d.Token, tokenHash(token))
+		return nil
+	})
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	if me, ok := s.account(r); ok {
@@ -328,14 +329,14 @@ func (s *Server) handleEventLeave(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(Forbidden, op, "this token is no one's in this event").with("not_in_event", nil))
 		return
 	}
-	old := e.snapshot()
-	if err := e.d.Event.Leave(i); err != nil {
-		s.writeError(w, r, errorf(Conflict, op, "%v", err).with("event_leave", nil))
-		return
-	}
-	if err := e.save(r.Context(), s.store); err != nil {
-		e.restore(old)
-		s.writeError(w, r, unavailable(op, err))
+	err := s.change(r.Context(), e, op, func() error {
+		if err := e.d.Event.Leave(i); err != nil {
+			return errorf(Conflict, op, "%v", err).with("event_leave", nil)
+		}
+		return nil
+	})
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, 200, e.view())
@@ -358,11 +359,7 @@ func (s *Server) handleEventStart(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	for _, info := range infos {
-		if _, err := s.load(r.Context(), info); err != nil {
-			s.log.Error("event: cannot start a table", "event", e.id, "table", info.ID, "err", err.Error())
-		}
-	}
+	s.startTables(r.Context(), e, infos)
 	e.mu.Lock()
 	v := e.view()
 	e.mu.Unlock()
@@ -383,34 +380,30 @@ func (s *Server) handleEventExtend(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(Forbidden, op, "only the host may extend a round: send the host's token").with("not_host", nil))
 		return
 	}
-	ev := e.d.Event
-	n := len(ev.Rounds)
-	if ev.Ended {
-		s.writeError(w, r, errorf(Conflict, op, "the host has ended the event: the round in progress ends with the hands being played").with("event_ended", nil))
+	err := s.change(r.Context(), e, op, func() error {
+		ev := e.d.Event
+		n := len(ev.Rounds)
+		if ev.Ended {
+			return errorf(Conflict, op, "the host has ended the event: the round in progress ends with the hands being played").with("event_ended", nil)
+		}
+		if n == 0 || ev.Rounds[n-1].Done() || e.d.EndsAt[n-1].IsZero() {
+			return errorf(Conflict, op, "no round on the clock is being played: only a round on the clock can be extended").with("event_no_clock", nil)
+		}
+		if req.Minutes < 1 || req.Minutes > maxExtend {
+			return errorf(Invalid, op, "minutes must be 1 to %d, not %d", maxExtend, req.Minutes).with("bad_minutes", map[string]any{"Max": maxExtend})
+		}
+		add := time.Duration(req.Minutes) * s.minute()
+		if e.d.Paused {
+			e.d.Held += add // the clock stands still: it has that much more when it runs again
+		}
+		e.d.EndsAt[n-1] = e.d.EndsAt[n-1].Add(add)
+		return nil
+	})
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
-	if n == 0 || ev.Rounds[n-1].Done() || e.d.EndsAt[n-1].IsZero() {
-		s.writeError(w, r, errorf(Conflict, op, "no round on the clock is being played: only a round on the clock can be extended").with("event_no_clock", nil))
-		return
-	}
-	if req.Minutes < 1 || req.Minutes > maxExtend {
-		s.writeError(w, r, errorf(Invalid, op, "minutes must be 1 to %d, not %d", maxExtend, req.Minutes).with("bad_minutes", map[string]any{"Max": maxExtend}))
-		return
-	}
-	old := e.snapshot()
-	add := time.Duration(req.Minutes) * time.Minute
-	if e.d.Paused {
-		e.d.Held += add // the clock stands still: it has that much more when it runs again
-	}
-	e.d.EndsAt[n-1] = e.d.EndsAt[n-1].Add(add)
-	if err := e.save(r.Context(), s.store); err != nil {
-		e.restore(old)
-		s.writeError(w, r, unavailable(op, err))
-		return
-	}
-	for _, ref := range e.rounds[n-1] {
-		ref.endsAt.Store(e.d.EndsAt[n-1].UnixNano())
-	}
+	e.syncRefs()
 	writeJSON(w, 200, e.view())
 }
 
@@ -440,44 +433,41 @@ func (s *Server) handleEventPause(pause bool) http.HandlerFunc {
 }
 
 // pauseLocked pauses or resumes e (locked) for the holder of token and
-// returns the round's tables, to hold or release once e is unlocked.
+// returns the tables whose pause changed, to hold or release once e is
+// unlocked.
 func (s *Server) pauseLocked(ctx context.Context, e *liveEvent, token string, pause bool, op, verb string) ([]string, error) {
 	if !e.isHost(token) {
 		return nil, errorf(Forbidden, op, "only the host may %s the event: send the host's token", verb).with("not_host", nil)
 	}
-	ev := e.d.Event
-	n := len(ev.Rounds)
-	switch {
-	case n == 0 || ev.Rounds[n-1].Done():
-		return nil, errorf(Conflict, op, "no round is being played: only a round in play can be paused or resumed").with("event_not_playing", nil)
-	case pause && ev.Ended:
-		return nil, errorf(Conflict, op, "the host has ended the event: the round in progress ends with the hands being played").with("event_ended", nil)
-	case pause && e.d.Paused:
-		return nil, errorf(Conflict, op, "the event is paused already: resume it to play on").with("event_paused_already", nil)
-	case !pause && !e.d.Paused:
-		return nil, errorf(Conflict, op, "the event is not paused: only a paused event can be resumed").with("event_not_paused", nil)
-	}
-	old := e.snapshot()
-	now := time.Now().UTC().Truncate(time.Millisecond)
-	clock := !e.d.EndsAt[n-1].IsZero()
-	e.d.Paused = pause
-	switch {
-	case pause && clock:
-		e.d.Held = max(e.d.EndsAt[n-1].Sub(now), 0)
-	case clock:
-		e.d.EndsAt[n-1], e.d.Held = now.Add(e.d.Held), 0
-	}
-	if err := e.save(ctx, s.store); err != nil {
-		e.restore(old)
-		return nil, unavailable(op, err)
-	}
-	for _, ref := range e.rounds[n-1] {
-		ref.paused.Store(pause)
-		if clock {
-			ref.endsAt.Store(e.d.EndsAt[n-1].UnixNano())
+	err := s.change(ctx, e, op, func() error {
+		ev := e.d.Event
+		n := len(ev.Rounds)
+		switch {
+		case n == 0 || ev.Rounds[n-1].Done():
+			return errorf(Conflict, op, "no round is being played: only a round in play can be paused or resumed").with("event_not_playing", nil)
+		case pause && ev.Ended:
+			return errorf(Conflict, op, "the host has ended the event: the round in progress ends with the hands being played").with("event_ended", nil)
+		case pause && e.d.Paused:
+			return errorf(Conflict, op, "the event is paused already: resume it to play on").with("event_paused_already", nil)
+		case !pause && !e.d.Paused:
+			return errorf(Conflict, op, "the event is not paused: only a paused event can be resumed").with("event_not_paused", nil)
 		}
+		now := time.Now().UTC().Truncate(time.Millisecond)
+		clock := !e.d.EndsAt[n-1].IsZero()
+		e.d.Paused = pause
+		switch {
+		case pause && clock:
+			e.d.Held = max(e.d.EndsAt[n-1].Sub(now), 0)
+		case clock:
+			e.d.EndsAt[n-1], e.d.Held = now.Add(e.d.Held), 0
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return e.d.Tables[n-1], nil
+	ids, _ := e.syncRefs()
+	return ids, nil
 }
 
 // holdTables stops or restarts play at the tables ids held in memory
@@ -506,43 +496,29 @@ func (s *Server) handleEventEnd(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(Forbidden, op, "only the host may end the event: send the host's token").with("not_host", nil))
 		return
 	}
-	ev := e.d.Event
-	old := e.snapshot()
-	if err := ev.End(); err != nil {
-		e.mu.Unlock()
-		code := "event_over"
-		if errors.Is(err, event.ErrEnded) {
-			code = "event_ended"
+	err := s.change(r.Context(), e, op, func() error {
+		ev := e.d.Event
+		if err := ev.End(); err != nil {
+			code := "event_over"
+			if errors.Is(err, event.ErrEnded) {
+				code = "event_ended"
+			}
+			return errorf(Conflict, op, "%v", err).with(code, nil)
 		}
-		s.writeError(w, r, errorf(Conflict, op, "%v", err).with(code, nil))
+		if n := len(ev.Rounds); n > 0 && !ev.Rounds[n-1].Done() {
+			e.d.EndsAt[n-1], e.d.Paused, e.d.Held = time.Now().UTC().Truncate(time.Millisecond), false, 0
+		}
+		return nil
+	})
+	if err != nil {
+		e.mu.Unlock()
+		s.writeError(w, r, err)
 		return
 	}
-	n := len(ev.Rounds)
-	playing := n > 0 && !ev.Rounds[n-1].Done()
-	wasPaused := e.d.Paused
-	now := time.Now().UTC().Truncate(time.Millisecond)
-	if playing {
-		e.d.EndsAt[n-1], e.d.Paused, e.d.Held = now, false, 0
-	}
-	if err := e.save(r.Context(), s.store); err != nil {
-		e.restore(old)
-		e.mu.Unlock()
-		s.writeError(w, r, unavailable(op, err))
-		return
-	}
-	var ids []string
-	if playing {
-		for _, ref := range e.rounds[n-1] {
-			ref.endsAt.Store(now.UnixNano())
-			ref.paused.Store(false)
-		}
-		ids = e.d.Tables[n-1]
-	}
+	ids, _ := e.syncRefs() // those paused until now
 	v := e.view()
 	e.mu.Unlock()
-	if wasPaused {
-		s.holdTables(ids, false)
-	}
+	s.holdTables(ids, false)
 	writeJSON(w, 200, v)
 }
 

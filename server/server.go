@@ -113,6 +113,10 @@ type Options struct {
 	// Clock is the time of day the daily events follow; nil: time.Now.
 	// For the tests' days.
 	Clock func() time.Time
+	// EventMinute is how long one minute of an event round's clock lasts
+	// (its minutes, and an extension's); 0: a minute. For the tests'
+	// rounds on the clock.
+	EventMinute time.Duration
 }
 
 // Server serves the API, the WebSocket play and the UI.
@@ -304,6 +308,11 @@ func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
 	}
 	s.tables[info.ID] = t
 	t.mu.Lock()
+	if t.round == nil {
+		// Its event round made known since newTable asked (bindRounds
+		// looked for the table before it was here).
+		t.joinRound(s.roundOf(info.ID))
+	}
 	if s.cl != nil && (info.FairDeals || info.TurnTimer > 0) && !t.over() {
 		// The next deal and the turn timer are the driver's: ask for its
 		// commitment and deadline.

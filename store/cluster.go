@@ -73,13 +73,16 @@ const (
 	NoteReleased = 'l' // a table's lease was given up
 	NoteResync   = 'r' // notes may have been missed: check every table (Listen's, never sent)
 	NoteServer   = 's' // a server's own message (Text), passed on as it is
+	// NoteTournament: an event (Tournament) was created or changed; its
+	// ID is in Table, its new version in Seq.
+	NoteTournament = 't'
 )
 
 // Note is a message to every process sharing the database.
 type Note struct {
 	Kind  byte
-	Table string // the table it is about
-	Seq   int    // NoteEvents: the log's length; NoteDeal: the hand
+	Table string // the table it is about (NoteTournament: the event)
+	Seq   int    // NoteEvents: the log's length; NoteDeal: the hand; NoteTournament: the event's version
 	From  string // the process that sent it ("" for the store's own notes)
 	Text  string // the rest (a server's own message)
 }

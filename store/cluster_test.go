@@ -114,6 +114,32 @@ func TestCluster(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no note")
 	}
+	// An event's creation and each change, with its version; a refused
+	// change sends none.
+	tour := &Tournament{ID: "ev1", Data: []byte(`{"n":1}`)}
+	if err := s.CreateTournament(ctx, tour); err != nil {
+		t.Fatal(err)
+	}
+	want(NoteTournament, "ev1", 1)
+	stale := *tour
+	if err := s.UpdateTournament(ctx, tour); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateTournament(ctx, &stale); err == nil {
+		t.Fatal("an event's change at an old version was accepted")
+	}
+	if err := s.UpdateTournament(ctx, tour); err != nil {
+		t.Fatal(err)
+	}
+	want(NoteTournament, "ev1", 2)
+	select {
+	case n := <-notes:
+		if n.Kind != NoteTournament || n.Seq != 3 {
+			t.Fatalf("after version 2: note %+v, want version 3's (the refused change sends none)", n)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no note of version 3")
+	}
 	if ev, err := cl.EventsFrom(ctx, "a", 1); err != nil || len(ev) != 0 {
 		t.Fatalf("EventsFrom(1) = %v, %v", ev, err)
 	}

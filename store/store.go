@@ -164,6 +164,8 @@ type Store interface {
 	// Accounts: people's accounts, sessions and passkeys (accounts.go).
 	Accounts
 	// CreateTournament stores a new event (package event) at version 1.
+	// It and UpdateTournament send a NoteTournament with the new version
+	// (PostgreSQL) when they commit.
 	CreateTournament(ctx context.Context, t *Tournament) error
 	// Tournament returns one event, or ErrNotFound.
 	Tournament(ctx context.Context, id string) (*Tournament, error)

@@ -41,7 +41,10 @@ func (s *sqlStore) CreateTournament(ctx context.Context, t *Tournament) error {
 		if isUnique(err) {
 			return fmt.Errorf("%w: an event with this ID exists (%w)", ErrConflict, err)
 		}
-		return s.explain(err)
+		if err != nil {
+			return s.explain(err)
+		}
+		return s.notifyTx(ctx, tx, Note{Kind: NoteTournament, Table: t.ID, Seq: t.Version})
 	})
 	if err != nil {
 		return fail(err)
@@ -135,7 +138,7 @@ func (s *sqlStore) UpdateTournament(ctx context.Context, t *Tournament) error {
 			}
 			return fmt.Errorf("%w: the event is at version %d, not %d", ErrConflict, v, t.Version)
 		}
-		return nil
+		return s.notifyTx(ctx, tx, Note{Kind: NoteTournament, Table: t.ID, Seq: t.Version + 1})
 	})
 	if err != nil {
 		return fail(err)
