@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"pitch/store"
@@ -257,13 +258,23 @@ func (s *Server) adoptRec(ctx context.Context, rec *store.Tournament) (*liveEven
 			return nil, err
 		}
 		if e = s.registerNew(fresh); e == fresh {
+			// Its tables held here get their round; those of the round in
+			// play not held here are loaded (their notes came before this
+			// process listened, say), since every process holds every
+			// unfinished table: each is the share of one of them.
 			var ids []string
+			open := map[string]bool{}
 			fresh.mu.Lock()
-			for _, round := range fresh.d.Tables {
-				ids = append(ids, round...)
+			last := len(fresh.d.Tables) - 1
+			for r, round := range fresh.d.Tables {
+				for i, id := range round {
+					ids = append(ids, id)
+					open[id] = r == last && fresh.d.Event.Rounds[r].Tables[i].Result == nil
+				}
 			}
 			fresh.mu.Unlock()
-			s.bindHeld(ids)
+			ids = slices.DeleteFunc(ids, func(id string) bool { return !open[id] && s.inMemory(id) == nil })
+			s.bindRounds(ctx, ids)
 			return fresh, nil
 		}
 	}
@@ -292,18 +303,6 @@ func (s *Server) registerNew(e *liveEvent) *liveEvent {
 	s.ev.mu.Unlock()
 	s.register(e)
 	return e
-}
-
-// bindHeld gives the tables ids held here their event round (an event
-// made live here after they were loaded). No event lock may be held.
-func (s *Server) bindHeld(ids []string) {
-	var held []string
-	for _, id := range ids {
-		if s.inMemory(id) != nil {
-			held = append(held, id)
-		}
-	}
-	s.bindRounds(context.Background(), held)
 }
 
 // onEventNote handles a note that an event was made or changed.

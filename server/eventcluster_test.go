@@ -108,8 +108,10 @@ func clusterPair(t *testing.T, opts server.Options) (a, b *testServer) {
 // tables nobody sits at, on a clock of rounds whose minute lasts minute.
 func clusterEventOptions(minute time.Duration) server.Options {
 	opts := fastOptions()
-	opts.Cluster, opts.LeaseTTL = true, time.Second
-	opts.AwayDelay = 5 * time.Millisecond // nobody sits at the tables: stand-ins play
+	opts.Cluster, opts.LeaseTTL = true, 2*time.Second // a lease round has a second: a busy machine makes it in time
+	// Nobody sits at the tables: stand-ins play, at a pace that leaves the
+	// database time for the lease rounds on a busy machine.
+	opts.BotDelay, opts.AwayDelay = 25*time.Millisecond, 25*time.Millisecond
 	opts.EventMinute = minute
 	return opts
 }
@@ -297,7 +299,7 @@ func TestClusterEventClock(t *testing.T) {
 // no next hand, and the round's result reaches the event once.
 func TestClusterEventTableEnd(t *testing.T) {
 	opts := fastOptions() // no stand-in for the people: they play every card
-	opts.Cluster, opts.LeaseTTL = true, time.Second
+	opts.Cluster, opts.LeaseTTL = true, 2*time.Second // a lease round has a second: a busy machine makes it in time
 	a, b := clusterPair(t, opts)
 	var c struct{ ID, Token string }
 	a.post("/api/events", `{"variant":"auction","options":{"players":4,"target":10000},"rounds":1,"end":"hands","hands":1,"movement":"progressive"}`, 201, &c)
