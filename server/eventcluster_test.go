@@ -298,7 +298,7 @@ func TestClusterEventClock(t *testing.T) {
 // say. The driver learns it (the table's stored finished flag) and deals
 // no next hand, and the round's result reaches the event once.
 func TestClusterEventTableEnd(t *testing.T) {
-	opts := fastOptions() // no stand-in for the people: they play every card
+	opts := fastOptions()                             // no stand-in for the people: they play every card
 	opts.Cluster, opts.LeaseTTL = true, 2*time.Second // a lease round has a second: a busy machine makes it in time
 	a, b := clusterPair(t, opts)
 	var c struct{ ID, Token string }
