@@ -124,6 +124,12 @@ func TestDaily(t *testing.T) {
 			c := h.connect(p.name, 0, me.Seat.SeatToken, true)
 			h.run(60*time.Second, p.name+"'s daily", func() bool { return c.last != nil && c.last.Over })
 			c.close()
+			// The table's result reaches the event a moment after its last
+			// state (the table cannot take the event's lock).
+			waitUntil(t, 20*time.Second, p.name+"'s result in the event", func() bool {
+				var me dailyMeWire
+				return json.Unmarshal(p.post("/api/daily/ten-point/me", p.body, 200), &me) == nil && me.Done
+			})
 			// One try each: a second is refused once the table is over.
 			var again struct{ Code string }
 			_ = json.Unmarshal(p.post("/api/daily/ten-point/play", p.body, 409), &again)
