@@ -609,7 +609,7 @@ func (s *Server) takeOver(ctx context.Context, id string) {
 		return // taken already (takeReleased, and a lease round)
 	}
 	t.drivenSince = time.Now()
-	if err := t.catchUp(ctx); err != nil {
+	if err := t.catchUp(ctx); err != nil && s.cl.ctx.Err() == nil { // not the cluster stopping mid-takeover
 		s.log.Warn("cluster: catching up a table taken over", "table", id, "err", err.Error())
 	}
 	t.driving = true

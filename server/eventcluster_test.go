@@ -94,13 +94,13 @@ func clusterPair(t *testing.T, opts server.Options) (a, b *testServer) {
 		t.Skip("PITCH_TEST_POSTGRES is not set")
 	}
 	dsn := storetest.FreshPostgres(t, base)
-	a = startServer(t, dsn, opts)
-	b = startServer(t, dsn, opts)
-	t.Cleanup(func() {
+	t.Cleanup(func() { // last: after the servers' own checks
 		if t.Failed() {
 			t.Logf("A:\n%s\nB:\n%s", a.all.String(), b.all.String())
 		}
 	})
+	a = startServer(t, dsn, opts)
+	b = startServer(t, dsn, opts)
 	return a, b
 }
 
@@ -196,11 +196,21 @@ func TestClusterEventLive(t *testing.T) {
 	// Paused at b: a's board says so, and no table moves, whichever
 	// process drives it; resumed at a, b's board says so.
 	b.post("/api/events/"+id+"/pause", host, 200, nil)
+	start := time.Now()
 	waitFollowed(t, boardA, wait, "the pause on a's board", func(m evFollowed) bool { return m.Event.Paused })
 	waitFollowed(t, annB, wait, "the pause on Ann's phone", func(m evFollowed) bool { return m.Event.Paused })
-	time.Sleep(200 * time.Millisecond) // a move under way when the pause came is stored
+	// A move under way when the pause came is stored (a busy database may
+	// take a while); then nothing moves.
 	before := a.moves(tables)
-	time.Sleep(300 * time.Millisecond) // stand-ins move every few ms when play is on
+	for still := time.Now(); time.Since(still) < 300*time.Millisecond; time.Sleep(50 * time.Millisecond) {
+		if now := a.moves(tables); !slices.Equal(now, before) {
+			before, still = now, time.Now()
+		}
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("the tables still move 20 s after the pause: %v", before)
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // stand-ins move every 25 ms when play is on
 	if after := a.moves(tables); !slices.Equal(before, after) {
 		t.Fatalf("actions while paused: %v, then %v", before, after)
 	}
