@@ -131,7 +131,7 @@ func (b *batcher) try(batch []*writeReq) (again []*writeReq) {
 			errs[i] = err
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT a"); err != nil {
+		if _, err := b.s.execTx(ctx, tx, "SAVEPOINT a"); err != nil {
 			errs[i] = b.s.explain(err)
 			continue
 		}
@@ -148,7 +148,7 @@ func (b *batcher) try(batch []*writeReq) (again []*writeReq) {
 				return nil
 			}
 		}
-		if _, err := tx.ExecContext(ctx, "RELEASE a"); err != nil && errs[i] == nil {
+		if _, err := b.s.execTx(ctx, tx, "RELEASE a"); err != nil && errs[i] == nil {
 			errs[i] = b.s.explain(err)
 		}
 	}

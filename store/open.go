@@ -169,6 +169,11 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 		return fail("%w", explainSQLite(err))
 	}
 	st := &sqlStore{d: sqliteDialect, w: w, r: r, unlock: unlock}
+	if err := st.prepareKept(ctx); err != nil {
+		w.Close()
+		r.Close()
+		return fail("%w", explainSQLite(err))
+	}
 	st.batch = newBatcher(st)
 	ok = true
 	return st, nil

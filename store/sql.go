@@ -18,6 +18,7 @@ type sqlStore struct {
 	r *sql.DB // for reads: the same as w for PostgreSQL
 
 	batch *batcher // appends grouped into shared commits
+	stmts stmts    // SQLite: statements prepared once (stmt.go)
 
 	// PostgreSQL: the URL (for Listen's own connection) and the channel
 	// of this database and schema's notes (Cluster).
@@ -37,7 +38,7 @@ func (s *sqlStore) Close() error {
 	}
 	// The writer last: SQLite's last connection checkpoints and removes
 	// the -wal file.
-	err = errors.Join(err, s.w.Close())
+	err = errors.Join(err, s.closeStmts(), s.w.Close())
 	if s.unlock != nil {
 		s.unlock()
 		s.unlock = nil
@@ -446,11 +447,18 @@ func (s *sqlStore) Append(ctx context.Context, id string, a Append) error {
 	return nil
 }
 
+// The statements of an append (kept prepared on SQLite: stmt.go).
+const (
+	appendLockQuery   = `SELECT finished FROM tables WHERE id = ?` // + the dialect's forUpdate
+	appendNextQuery   = `SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?`
+	appendInsertQuery = `INSERT INTO events (table_id, seq, action, at, by_whom) VALUES (?, ?, ?, ?, ?)`
+)
+
 // appendTx writes one append inside tx.
 func (s *sqlStore) appendTx(ctx context.Context, tx *sql.Tx, id string, a Append, at time.Time) error {
 	// Lock the table's row (PostgreSQL) so appends to one table queue.
 	var finished bool
-	err := tx.QueryRowContext(ctx, s.d.q(`SELECT finished FROM tables WHERE id = ?`+s.d.forUpdate), id).Scan(&finished)
+	err := s.queryRowTx(ctx, tx, s.d.q(appendLockQuery+s.d.forUpdate), id).Scan(&finished)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("%w: no such table", ErrNotFound)
 	}
@@ -458,13 +466,13 @@ func (s *sqlStore) appendTx(ctx context.Context, tx *sql.Tx, id string, a Append
 		return s.explain(err)
 	}
 	var n int
-	if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?`), id).Scan(&n); err != nil {
+	if err := s.queryRowTx(ctx, tx, s.d.q(appendNextQuery), id).Scan(&n); err != nil {
 		return s.explain(err)
 	}
 	if a.Event.Seq != n {
 		return fmt.Errorf("%w: the next event number is %d", ErrConflict, n)
 	}
-	_, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO events (table_id, seq, action, at, by_whom) VALUES (?, ?, ?, ?, ?)`),
+	_, err = s.execTx(ctx, tx, s.d.q(appendInsertQuery),
 		id, a.Event.Seq, string(a.Event.Action), s.d.timeArg(at), a.Event.By)
 	if isUnique(err) { // only if the locking above failed us
 		return fmt.Errorf("%w: event number used (%w)", ErrConflict, err)
