@@ -98,7 +98,7 @@ func (st *state) field(key string, v []byte) error {
 	case "discard":
 		return json.Unmarshal(v, &st.Discard)
 	case "fair":
-		return json.Unmarshal(v, &st.Fair)
+		return st.fair(v)
 	case "legal":
 		st.Legal = nil
 		return elements(v, func(e []byte) { st.Legal = append(st.Legal, e) })
@@ -175,6 +175,67 @@ func integer(v []byte, n *int) error {
 		k = -k
 	}
 	*n = k
+	return nil
+}
+
+// fair reads the fair-deal part v (on every state): only the next deal's
+// commitment and who contributed, as json.Unmarshal would set them.
+func (st *state) fair(v []byte) error {
+	if string(v) == "null" {
+		st.Fair = nil
+		return nil
+	}
+	f := st.Fair
+	if f == nil {
+		f = &fairPart{}
+	}
+	var err error
+	if merr := members(v, func(k, e []byte) {
+		if string(k) != "next" || err != nil {
+			return
+		}
+		if string(e) == "null" {
+			f.Next = nil
+			return
+		}
+		n := f.Next
+		if n == nil {
+			n = &fairNextPart{}
+		}
+		if merr := members(e, func(k, e []byte) {
+			switch {
+			case err != nil:
+			case string(k) == "commitment":
+				err = str(e, &n.Commitment)
+			case string(k) == "contributed" && string(e) == "null":
+				n.Contributed = nil
+			case string(k) == "contributed":
+				n.Contributed = n.Contributed[:0]
+				if n.Contributed == nil {
+					n.Contributed = []int{}
+				}
+				eerr := elements(e, func(e []byte) {
+					var seat int
+					if err == nil {
+						err = integer(e, &seat)
+					}
+					n.Contributed = append(n.Contributed, seat)
+				})
+				if err == nil {
+					err = eerr
+				}
+			}
+		}); merr != nil && err == nil {
+			err = merr
+		}
+		f.Next = n
+	}); merr != nil {
+		return merr
+	}
+	if err != nil {
+		return err
+	}
+	st.Fair = f
 	return nil
 }
 

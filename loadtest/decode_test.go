@@ -134,6 +134,11 @@ func TestDecodeState(t *testing.T) {
 		`null`,
 		``,
 		`{"type":"state"} x`,
+		`{"fair":{"dealing":true,"next":null,"last":{"hand":1}}}`,
+		`{"fair":{"next":{"contributed":[],"shared":true}}}`,
+		`{"fair":{"next":{"contributed":null,"commitment":"a\u0062"}}}`,
+		`{"fair":{"next":{"contributed":["x"]}}}`,
+		`{"fair":[]}`,
 		`{"discard":{"must":["AS"],"pool":["2C","3C"],"choose":1,"kind":"discard"},"fair":{"next":{"commitment":"ab","contributed":[0,2]}}}`,
 	} {
 		checkDecode(t, []byte(data))

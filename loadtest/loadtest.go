@@ -534,12 +534,18 @@ type state struct {
 	Hands int `json:"-"`
 	// Fair is the next deal's commitment, which the seat's page answers
 	// with a random value, as the browser does (docs/fairness.md).
-	Fair *struct {
-		Next *struct {
-			Commitment  string `json:"commitment"`
-			Contributed []int  `json:"contributed"`
-		} `json:"next"`
-	} `json:"fair"`
+	Fair *fairPart `json:"fair"`
+}
+
+// fairPart is what a client reads of a state's fair deals.
+type fairPart struct {
+	Next *fairNextPart `json:"next"`
+}
+
+// fairNextPart is the next deal's commitment and who contributed.
+type fairNextPart struct {
+	Commitment  string `json:"commitment"`
+	Contributed []int  `json:"contributed"`
 }
 
 // logEntry is one action of a state's log.
