@@ -92,8 +92,8 @@ func (sc *seatClient) move() bool {
 // countdownJS says where the countdown is (its seat, or -1 while none is
 // counting or cards still fly), the state's seq, and what is wrong: the
 // badge outside the felt (inside its border) or the viewport, and what
-// seatsLayoutJS finds (boxes over each other or outside the felt's
-// rounded edge, the countdown too).
+// seatsLayoutJS finds (boxes over each other or less than 2 px apart,
+// or outside the felt's rounded edge, the countdown too).
 const countdownJS = `(() => {` + layoutHelpersJS + `
   const seq = Number(document.querySelector('#table-view').dataset.seq || -1);
   if (document.getAnimations().some((a) => a.playState === 'running' && a.effect && a.effect.target && a.effect.target.closest('#trick'))) return JSON.stringify({ seat: -1, seq });

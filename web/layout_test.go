@@ -53,12 +53,14 @@ func (b *browser) withGate() {
 // trickLayoutJS lists what is wrong with the trick and the seats on the
 // felt: a trick card over another's rank or suit (or its own trump mark
 // over its rank), a card nearer another seat than its player's, seat boxes
-// over each other, over a trick card or outside the felt's rounded edge
-// (with the countdown), and the winning card unmarked.
+// over each other or less than 2 px apart, over a trick card or outside
+// the felt's rounded edge (with the countdown), and the winning card
+// unmarked.
 const trickLayoutJS = `(() => { const withCards = true;` + feltLayoutJS
 
 // seatsLayoutJS is trickLayoutJS for the seat boxes alone (and their
-// countdowns): over each other or outside the felt's rounded edge.
+// countdowns): over each other or less than 2 px apart, or outside the
+// felt's rounded edge.
 const seatsLayoutJS = `(() => { const withCards = false;` + feltLayoutJS
 
 // feltLayoutJS is the body of trickLayoutJS and seatsLayoutJS, which say
@@ -125,7 +127,12 @@ const feltLayoutJS = layoutHelpersJS + `
   seats.forEach((s) => {
     inShape(s, 'seat ' + s.dataset.seat);
     s.querySelectorAll('.countdown').forEach((c) => inShape(c, 'the countdown of seat ' + s.dataset.seat));
-    seats.forEach((o) => { if (o !== s && Number(o.dataset.seat) > Number(s.dataset.seat) && hit(rect(s), rect(o))) probs.push('seat ' + s.dataset.seat + ' overlaps seat ' + o.dataset.seat); });
+    // Two boxes keep a visible gap between them (2 px at least).
+    seats.forEach((o) => {
+      if (o === s || Number(o.dataset.seat) < Number(s.dataset.seat)) return;
+      const a = rect(s), b = rect(o), gap = Math.max(b.left - a.right, a.left - b.right, b.top - a.bottom, a.top - b.bottom);
+      if (gap < 1.95) probs.push('seat ' + s.dataset.seat + (gap < 0 ? ' overlaps' : ' touches') + ' seat ' + o.dataset.seat + ' (a gap of ' + gap.toFixed(1) + ' px)');
+    });
     cards.forEach((c) => { if (hit(rect(s), rect(c))) probs.push('seat ' + s.dataset.seat + ' covers trick card ' + c.dataset.card); });
   });
   return JSON.stringify(probs);
@@ -138,18 +145,23 @@ var crowdSizes = []screen{
 	{"phone", 390, 844, true},
 }
 
-// sitAt opens table id, stops its messages after the first state until
-// accepts, takes seat 0 and plays as a person would (passing or bidding the
-// least, the first card it may) until the gate closes.
-func (s *site) sitAt(id, until string) {
+// sitAt opens table id at the pace speed (localStorage pitch.speed), stops
+// its messages after the first state until accepts, takes seat 0 and plays
+// as a person would (passing or bidding the least, the first card it may)
+// until the gate closes.
+func (s *site) sitAt(id, until, speed string) {
 	t := s.t
 	t.Helper()
 	s.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#join-name")))
-	s.eval(`localStorage.setItem('pitch.speed', 'still'), window.__gate.until = `+until+`, 'true'`, new(bool))
+	s.eval(fmt.Sprintf(`localStorage.setItem('pitch.speed', %q), window.__gate.until = %s, 'true'`, speed, until), new(bool))
 	s.do("type a name", chromedp.SendKeys(chromedp.CSS("#join-name"), "Ada"))
 	s.click("#join-btn")
 	deadline := time.Now().Add(60 * time.Second)
 	for {
+		// What the page shows first, then whether the gate closed: a
+		// state the gate let through closed it before the page showed it,
+		// so that we never act on the state the test waits for.
+		u := s.ui()
 		var closed bool
 		s.eval(`JSON.stringify(window.__gate.closed)`, &closed)
 		if closed {
@@ -158,7 +170,6 @@ func (s *site) sitAt(id, until string) {
 		if time.Now().After(deadline) {
 			t.Fatal("the table never reached the state the test waits for")
 		}
-		u := s.ui()
 		if u.Pending || u.Act == "" || u.Summary {
 			if u.Summary {
 				s.click("#summary-close")
@@ -242,7 +253,7 @@ func TestBrowserCrowdedTrick(t *testing.T) {
 				opts = fmt.Sprintf(`,"options":{"players":%d}`, g.seats)
 			}
 			id := s.createAPI(fmt.Sprintf(`{"variant":%q,"seats":[%s]%s}`, g.variant, strings.Join(seats, ","), opts))
-			s.sitAt(id, firstTrickDone)
+			s.sitAt(id, firstTrickDone, "still")
 			// A pawnee seat without a trump is passed over (PW-PLAY-2), so
 			// the first trick holds as many cards as the server's state
 			// says, not always one a seat.
@@ -282,5 +293,52 @@ func (s *site) checkWinnerRing(trump bool) {
 	}
 	if !strings.Contains(got.Shadow, "rgb(255, 213, 79)") {
 		t.Errorf("the winning card %s (trump %v) has box-shadow %q, want the ring in the turn colour rgb(255, 213, 79)", got.Card, got.Trump, got.Shadow)
+	}
+}
+
+// ourTurnMidTrick accepts the state in which we are to play, our turn
+// timer running, with two or more cards already in the trick.
+const ourTurnMidTrick = `(m) => m.view && m.view.phase === 'play' && m.view.turn === m.seat && m.view.trick.length >= 2 && !!m.timer && m.timer.seat === m.seat`
+
+// TestBrowserTrickOnOurTurn: a trick part-played when it is our turn to
+// play, our countdown running, at 5 and 7 players. The move panel and the
+// hand then take much of a phone's screen (the more so in Greek) and the
+// felt is at its shortest. At desktop, laptop and phone sizes, in English
+// and in Greek, no trick card may cover another's rank or suit, each lies
+// nearer its player's seat than any other, the seat boxes keep apart
+// (what TestBrowserCrowdedTrick checks of a whole trick held), and the
+// table fits the screen.
+func TestBrowserTrickOnOurTurn(t *testing.T) {
+	s := newSiteFor(t, 300*time.Second, nil)
+	s.withGate()
+	for _, n := range []int{5, 7} {
+		seats := []string{`{"kind":"human"}`}
+		for range n - 1 {
+			seats = append(seats, `{"kind":"bot","level":"easy"}`)
+		}
+		id := s.createAPI(fmt.Sprintf(`{"variant":"auction","turn_timer":600,"options":{"players":%d},"seats":[%s]}`, n, strings.Join(seats, ",")))
+		s.sitAt(id, ourTurnMidTrick, "instant")
+		var cards int
+		s.eval(`JSON.stringify(window.__gate.state.view.trick.length)`, &cards)
+		// The server waits for our card (the timer is long): a reload
+		// shows the same state, in another language.
+		for _, lang := range []string{"en", "el"} {
+			if lang != "en" {
+				s.eval(fmt.Sprintf(`localStorage.setItem('pitch.lang', %q), 'true'`, lang), new(bool))
+				s.do("reload in "+lang, chromedp.EmulateViewport(1280, 720), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#felt")))
+			}
+			waitFor(t, "the trick on the table and our countdown", func() bool {
+				return s.ui().Act == "play" && s.count("#trick .tcard") == cards && s.count("#seats .seat.me .countdown:not([hidden])") == 1
+			}, 10*time.Second)
+			what := fmt.Sprintf("%d players, our turn, %d cards played, in %s", n, cards, lang)
+			for _, sz := range crowdSizes {
+				s.layoutAt(what, sz, trickLayoutJS)
+				s.layoutAt(what, sz, layoutJS)
+				if n == 7 && lang == "en" && sz.phone {
+					s.shot("trick-7-turn-phone", false)
+				}
+			}
+		}
+		s.eval(`localStorage.setItem('pitch.lang', 'en'), 'true'`, new(bool))
 	}
 }

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"testing"
 	"time"
@@ -121,16 +122,17 @@ func (s *site) bidderUntil(act string) {
 	}
 }
 
-// TestBrowserPawneePhone: the pawnee bidder on a 390×844 phone. With the
-// call's suit chosen, the whole call panel — status, title, explanation,
-// suits, ranks, Call and Hint — is in view and nothing (the felt) lies
-// over it. At the discard each card taken from the widow says so, and the
+// TestBrowserPawneePhone: the pawnee bidder on a 390×844 phone. The
+// call's suit buttons say what their numbers count. With the call's suit
+// chosen, in every language, the seat boxes keep 2 px apart at least and
+// the whole call panel — status, title, explanation, suits, ranks, Call
+// and Hint — is in view and nothing (the felt) lies over it. At the discard each card taken from the widow says so, and the
 // mark leaves its rank and suit wholly visible, at desktop and phone
 // sizes and in every language; every card stays in the viewport and the
 // page does not scroll sideways. The hand's last trick is then held on the
 // table, laid out as every trick is.
 func TestBrowserPawneePhone(t *testing.T) {
-	s := newSiteFor(t, 180*time.Second, nil)
+	s := newSiteFor(t, 300*time.Second, nil)
 	s.withGate()
 	id := s.createAPI(`{"variant":"pawnee","seats":[{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"}]}`)
 	tok := s.joinAPI(id, 0, "Ada")
@@ -140,6 +142,20 @@ func TestBrowserPawneePhone(t *testing.T) {
 
 	phone := sizes[2]
 	s.do("phone", chromedp.EmulateViewport(phone.width, phone.height, chromedp.EmulateScale(2)), chromedp.Sleep(300*time.Millisecond))
+	// Each suit's button says what its number counts: the trumps we
+	// would hold (in words, and in full to a screen reader).
+	var suits []struct{ Text, Label string }
+	s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#actions button[data-suit]')).map((e) => ({text: e.textContent, label: e.getAttribute('aria-label')})))`, &suits)
+	countSays := regexp.MustCompile(`^[♠♥♦♣]\s*\d+ trumps?$`)
+	labelSays := regexp.MustCompile(`^\p{L}+: you would hold \d+ trumps?$`)
+	if len(suits) != 4 {
+		t.Errorf("the call offers %d suits, want 4", len(suits))
+	}
+	for _, b := range suits {
+		if !countSays.MatchString(b.Text) || !labelSays.MatchString(b.Label) {
+			t.Errorf("a suit's button reads %q (to a screen reader %q): want its symbol and the trumps we would hold", b.Text, b.Label)
+		}
+	}
 	s.click(`#actions button[data-suit="S"]`)
 	callParts := []string{"#status", "#action-body h2", "#action-body .hint", "#action-body button[data-suit]", "#call-picker button", "#call-confirm", "#action-body .hint-row button"}
 	check := func(what, js string) {
@@ -151,6 +167,17 @@ func TestBrowserPawneePhone(t *testing.T) {
 		}
 	}
 	check("the call at 390x844, a suit chosen", uncoveredJS(callParts...))
+	check("the seats at the call at 390x844", seatsLayoutJS)
+	// The felt at its shortest, in every language (the seat boxes are
+	// as tall as their words): the boxes apart, the panel uncovered.
+	for _, lang := range []string{"el", "fr", "it", "ja", "ms", "en"} {
+		s.eval(fmt.Sprintf(`localStorage.setItem('pitch.lang', %q), 'true'`, lang), new(bool))
+		s.do("reload in "+lang, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#felt")))
+		waitFor(t, "the call in "+lang, func() bool { u := s.ui(); return u.Act == "call" && !u.Pending }, 20*time.Second)
+		s.click(`#actions button[data-suit="S"]`)
+		check("the seats at the call in "+lang, seatsLayoutJS)
+		check("the call in "+lang+", a suit chosen", uncoveredJS(callParts...))
+	}
 	free := s.cards("#call-picker button.can:not(.mine)")
 	if len(free) == 0 {
 		t.Fatal("no spade to call outside our hand")

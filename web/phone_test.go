@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/coder/websocket"
+
+	"pitch/store/boardtest"
 )
 
 // The pages on a phone (390×844): every control a finger can hit, every
@@ -72,20 +75,24 @@ func (b *browser) checkPhone(where string) {
 	}
 }
 
-// historyJS lists what is wrong with the history on this screen: the page
-// or a box in it scrolling sideways, a match without links, or a match's
-// link (or button) reaching outside the viewport's width.
-const historyJS = `(() => {
+// listJS lists what is wrong with a table of matches that a phone shows
+// as a list (.as-list; box, the page's part, rows, one row a match):
+// the page or a box in it scrolling sideways, a row shown as a table's row
+// rather than a card of its own, a match without links, or a match's link
+// (or button) reaching outside the viewport's width.
+func listJS(box, rows string) string {
+	return fmt.Sprintf(`((box, rowSel) => {
   const probs = [], vw = document.documentElement.clientWidth;
   if (document.documentElement.scrollWidth > vw + 1) probs.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + vw);
-  for (const e of document.querySelectorAll('#history *')) {
+  for (const e of document.querySelectorAll(box + ' *')) {
     const st = getComputedStyle(e);
     if (e.getBoundingClientRect().width > 0 && /auto|scroll/.test(st.overflowX) && e.scrollWidth > e.clientWidth + 1)
       probs.push('the box ' + e.tagName + '.' + e.className + ' scrolls sideways: ' + e.scrollWidth + ' > ' + e.clientWidth);
   }
-  const rows = Array.from(document.querySelectorAll('#history-list [data-id]'));
+  const rows = Array.from(document.querySelectorAll(rowSel));
   if (!rows.length) probs.push('no match listed');
   for (const row of rows) {
+    if (getComputedStyle(row).display !== 'block') probs.push('match ' + row.dataset.id + ' is shown as a table row (' + getComputedStyle(row).display + '), not a list item');
     const links = Array.from(row.querySelectorAll('a[href], button'));
     if (!links.length) probs.push('match ' + row.dataset.id + ' has no link');
     for (const a of links) {
@@ -95,7 +102,8 @@ const historyJS = `(() => {
     }
   }
   return JSON.stringify(probs);
-})()`
+})(%q, %q)`, box, rows)
+}
 
 // replayTrickJS describes the replay's trick area: its label, whether it
 // is wholly in the viewport, its cards with the names under them, the note
@@ -137,8 +145,9 @@ type trickShown struct {
 //     the replay with its review and the match review, the history, the
 //     lobby, the account page (signed out and in), a profile and the
 //     leaderboard is at least 40 px either way, and no text is under 12 px;
-//   - the history on a phone is a list: neither the page nor a box in it
-//     scrolls sideways, and every match's links lie within the screen;
+//   - the history, and a profile's recent rated matches, on a phone are a
+//     list: neither the page nor a box in it scrolls sideways, each match
+//     is a card of its own, and every match's links lie within the screen;
 //   - the replay at 390 shows the trick in its own labelled area, each card
 //     over its player's name, the completed trick with who takes it, and no
 //     card outside a hand in the seats' rows;
@@ -296,7 +305,7 @@ func TestBrowserPhonePages(t *testing.T) {
 		return s.count(fmt.Sprintf(`#history-list [data-id=%q] .review-match, #history-list [data-id=%q] .review-match`, id, botTable)) == 2
 	}, 10*time.Second)
 	var probs []string
-	s.eval(historyJS, &probs)
+	s.eval(listJS("#history", "#history-list [data-id]"), &probs)
 	for _, p := range probs {
 		t.Errorf("the history at 390x844: %s", p)
 	}
@@ -323,4 +332,17 @@ func TestBrowserPhonePages(t *testing.T) {
 		time.Sleep(200 * time.Millisecond) // its data drawn
 		s.checkPhone(p.what)
 	}
+
+	// A profile with its recent rated matches: on a phone a list.
+	if err := boardtest.Settle(context.Background(), s.st, []string{"Rated-1", "Rated-2", "Rated-3", "Rated-4", "Rated-5"}); err != nil {
+		t.Fatal(err)
+	}
+	s.do("open a player's profile", chromedp.Navigate(s.url+"/u/Rated-1"), chromedp.WaitVisible(chromedp.CSS("#chart-pawnee canvas")))
+	waitFor(t, "the recent matches", func() bool { return s.count("#profile-recent [data-id]") > 0 }, 10*time.Second)
+	s.eval(listJS("#profile-recent", "#profile-recent [data-id]"), &probs)
+	for _, p := range probs {
+		t.Errorf("the profile's recent matches at 390x844: %s", p)
+	}
+	s.shot("page-profile-phone", false)
+	s.checkPhone("a profile with recent matches")
 }

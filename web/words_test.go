@@ -67,7 +67,8 @@ func botNames(n int, name string) []string {
 // TestBrowserBotNames: the bots of a table are "Bot 1" … "Bot N" on every
 // page that names seats (the table, the replay, its match review, the
 // history), so that they can be told apart; the table shows seats
-// numbered from 1.
+// numbered from 1, and the score sheet's bid column says the bid with a
+// mark its caption explains (no seat number).
 func TestBrowserBotNames(t *testing.T) {
 	s := newSiteFor(t, 150*time.Second, awayQuickly)
 	const n = 5
@@ -107,6 +108,22 @@ func TestBrowserBotNames(t *testing.T) {
 	s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#sheet thead th.who .nm')).map((e) => e.textContent))`, &heads)
 	if !slices.Equal(heads, want) {
 		t.Errorf("the score sheet's columns are %q, want %q", heads, want)
+	}
+	// The bid column says the bid and a mark the sheet's caption explains
+	// (no seat number such as "#0"), its title who bid and whether they
+	// made it.
+	var bids []struct{ Bid, Mark, Title string }
+	s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#sheet tbody tr td:first-of-type')).map((e) => ({
+		bid: e.firstChild.textContent, mark: (e.querySelector('.ok, .bad') || {}).textContent || '', title: e.title})))`, &bids)
+	caption := s.text("#sheet caption")
+	if !strings.Contains(caption, "✓ made") || !strings.Contains(caption, "✗ set") {
+		t.Errorf("the score sheet's caption %q does not explain its marks ✓ and ✗", caption)
+	}
+	for _, b := range bids {
+		if strings.Trim(b.Bid, " 0123456789") != "" || (b.Mark != "✓" && b.Mark != "✗") ||
+			!slices.ContainsFunc(want, func(w string) bool { return strings.Contains(b.Title, w) }) {
+			t.Errorf("the score sheet's bid reads %q %q (title %q), want the bid, ✓ or ✗, and who bid in its title", b.Bid, b.Mark, b.Title)
+		}
 	}
 
 	s.do("the replay", chromedp.Navigate(s.url+"/t/"+id+"/hands/1"), chromedp.WaitVisible(chromedp.CSS("#rp-main")))

@@ -4,7 +4,7 @@
 // review of the whole match.
 
 import { t, num } from './i18n.js';
-import { $, h, api, showError, gameName, GAMES, seatLabel } from './util.js';
+import { $, h, api, showError, gameName, GAMES, seatLabel, listCell } from './util.js';
 import { matchReview } from './matchreview.js';
 
 const H = { offset: 0, limit: 20, game: '', tables: '', review: null };
@@ -55,14 +55,13 @@ function row(tb) {
   const hands = [];
   for (let n = 1; n <= tb.hands; n++) hands.push(h('a', { href: `/t/${tb.id}/hands/${n}`, class: 'hand-link' }, t('records.hand', { N: n })), ' ');
   const date = new Date(tb.created);
-  const cell = (label, ...kids) => h('td', { dataset: { label: t(label) } }, ...kids);
   return h('tr', { dataset: { id: tb.id } },
     h('td', { class: 'hist-game' }, h('a', { href: tb.url }, gameName(tb.variant))),
-    cell('history.players', names.join(', ')),
-    cell('history.result', result),
-    cell('history.date', h('time', { datetime: tb.created, text: date.toLocaleString() })),
-    cell('history.hands', num(tb.hands)),
-    cell('history.replays', hands, tb.hands ? [
+    listCell('history.players', {}, names.join(', ')),
+    listCell('history.result', {}, result),
+    listCell('history.date', {}, h('time', { datetime: tb.created, text: date.toLocaleString() })),
+    listCell('history.hands', {}, num(tb.hands)),
+    listCell('history.replays', {}, hands, tb.hands ? [
       h('a', { href: `/api/tables/${tb.id}/match`, download: `pitch-${tb.id}-match.json` }, t('history.download')), ' ',
       h('button', { type: 'button', class: 'linkish review-match', onclick: () => reviewMatch(tb, names) }, t('review.matchButton')),
     ] : null));

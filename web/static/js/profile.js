@@ -6,7 +6,7 @@
 
 import { t, num, currentLang } from './i18n.js';
 import { drawDailyResults } from './daily.js';
-import { $, h, api, showError, gameName, GAMES, ratingText, changeText } from './util.js';
+import { $, h, api, showError, gameName, GAMES, ratingText, changeText, listCell } from './util.js';
 import uPlot from '../vendor/uplot/uPlot.esm.js';
 
 const dateFmt = () => new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium' });
@@ -28,14 +28,16 @@ export async function initProfile(name) {
   games.replaceChildren();
   if (!p.ratings.length) games.append(h('p', { text: t('profile.none') }));
   for (const g of p.ratings) games.append(gameSection(g));
+  // A table on a wide screen; on a phone a list, each cell under its
+  // column's name (style.css, .as-list).
   const body = $('#profile-recent');
-  body.replaceChildren(...p.recent.map((m) => h('tr', {},
-    h('td', { text: gameName(m.game) }),
-    h('td', { text: dateFmt().format(new Date(m.at)) }),
-    h('td', { text: m.won ? t('profile.won') : num(m.place) }),
-    h('td', { text: ratingText(m) }),
-    h('td', { class: m.change < 0 ? 'down' : 'up', text: changeText(m.change) }),
-    h('td', {}, h('a', { href: '/t/' + encodeURIComponent(m.table), text: t('profile.replay') })))));
+  body.replaceChildren(...p.recent.map((m) => h('tr', { dataset: { id: m.table } },
+    h('td', { class: 'hist-game', text: gameName(m.game) }),
+    listCell('history.date', { text: dateFmt().format(new Date(m.at)) }),
+    listCell('profile.place', { text: m.won ? t('profile.won') : num(m.place) }),
+    listCell('profile.rating', { text: ratingText(m) }),
+    listCell('profile.change', { class: m.change < 0 ? 'down' : 'up', text: changeText(m.change) }),
+    listCell('history.replays', {}, h('a', { href: '/t/' + encodeURIComponent(m.table), text: t('profile.replay') })))));
   $('#profile-recent-none').hidden = p.recent.length > 0;
   // Charts last: their width is the width their section was given.
   for (const g of p.ratings) drawChart(g);

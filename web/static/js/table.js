@@ -10,6 +10,7 @@ import {
 import { onFairState, renderFair, summaryFair, translate as translateFair } from './fairness.js';
 import { t, num } from './i18n.js';
 import { whoami } from './account.js';
+import { layoutFelt, feltHeight } from './felt.js';
 
 // ---------- state ----------
 
@@ -802,14 +803,19 @@ function renderFelt(m) {
 }
 
 // placeSeats puts the seat boxes round the edge of the felt and each
-// trick card in front of its player. The seats are spread evenly along a
-// track just inside the felt (the player at the bottom, the others
-// clockwise, C-1), each box wholly inside the felt's rounded edge and clear
-// of the others; each card lies on the line from its seat to the middle,
-// just clear of the seat, so that it is nearer its player than any other
-// seat and no card covers another's rank. It runs on every render, when
-// the felt, the window or a seat box changes size (from tick).
+// trick card in front of its player (felt.js does the geometry): the
+// boxes evenly round the felt (the player at the bottom, the others
+// clockwise, C-1), wholly inside its rounded edge and apart; each card
+// clear of the boxes, clearly nearer its player than any other seat, and
+// over no other card's rank or suit — at the largest size that allows
+// it. Where the page may grow (a narrow screen) and nothing fits, the
+// felt grows until it does. It runs on every render, when the felt, the
+// window or a seat box changes size (from tick); the same sizes give the
+// same layout, worked out once.
 let placedFor = '';
+const laid = new Map(); // the layouts worked out, by what they were for (the last few)
+let grown = { key: '', px: 0 }; // the felt's height raised for a layout
+let cornerSeen = null; // a trick card's rank and suit: {x, y, w, h}
 function placeSeats() {
   const felt = $('#felt');
   const W = felt.clientWidth, H = felt.clientHeight;
@@ -817,138 +823,60 @@ function placeSeats() {
   placedFor = placeKey(felt, seats);
   const n = seats.length;
   if (!n || !W || !H) return;
-  const m = 6; // the margin between a box and the felt's edge
-  const sizes = seats.map((s) => ({ w: s.offsetWidth, h: s.offsetHeight }));
-  const wmax = Math.max(...sizes.map((z) => z.w)), hmax = Math.max(...sizes.map((z) => z.h));
-  // The track of the boxes' centres: a rectangle, walked clockwise from
-  // the middle of its bottom edge.
-  const x0 = m + wmax / 2, x1 = Math.max(x0, W - m - wmax / 2), y0 = m + hmax / 2, y1 = Math.max(y0, H - m - hmax / 2);
-  const a = x1 - x0, b = y1 - y0, L = 2 * (a + b) || 1;
-  const along = (d) => {
-    d = ((d % L) + L) % L;
-    if (d < a / 2) return { x: W / 2 - d, y: y1 };
-    d -= a / 2;
-    if (d < b) return { x: x0, y: y1 - d };
-    d -= b;
-    if (d < a) return { x: x0 + d, y: y0 };
-    d -= a;
-    if (d < b) return { x: x1, y: y0 + d };
-    return { x: x1 - (d - b), y: y1 };
-  };
+  const trick = $('#trick');
+  const cards = Array.from(trick.querySelectorAll('.tcard'));
+  // The cards' full size for this felt (style.css, on the seats' layer:
+  // the trick's own is the size chosen), and where a card's rank and
+  // suit lie on it, measured on a card shown ("10" is the widest rank).
+  const base = getComputedStyle($('#seats'));
+  const tw = parseFloat(base.getPropertyValue('--tw')) || 64, th = parseFloat(base.getPropertyValue('--th')) || 92;
+  for (const c of cards) {
+    const corner = c.querySelector('.c-corner');
+    if (!corner) continue;
+    const a = c.getBoundingClientRect(), r = corner.getBoundingClientRect(), size = parseFloat(getComputedStyle(corner).fontSize) || 16;
+    if (!r.width || !a.width) continue;
+    const scale = c.offsetWidth / a.width || 1; // a card flying in is scaled
+    cornerSeen = { x: (r.left - a.left) * scale, y: (r.top - a.top) * scale, w: Math.max(r.width * scale, size * 1.25), h: r.height * scale };
+    break;
+  }
+  const corner = cornerSeen || { x: 5, y: 3, w: 20, h: 32 };
+  const sizes = seats.map((s) => ({ w: s.offsetWidth, h: s.offsetHeight, rel: Number(s.dataset.rel) || 0 }));
+  const playing = cards.length > 0 || !!(app.m && app.m.view.phase === 'play');
   // The felt's rounded corners (its border-radius is of the border box).
   const fs = getComputedStyle(felt), bw = felt.offsetWidth - W;
   const radius = (v, size) => (String(v).endsWith('%') ? (parseFloat(v) * size) / 100 : parseFloat(v)) || 0;
   const [rxs, rys] = fs.borderTopLeftRadius.split(' ');
-  const crx = Math.max(0, radius(rxs, felt.offsetWidth) - bw / 2), cry = Math.max(0, radius(rys || rxs, felt.offsetHeight) - bw / 2);
-  const inCorner = (x, y) => {
-    const cx = Math.min(Math.max(x, crx), W - crx), cy = Math.min(Math.max(y, cry), H - cry);
-    return cx === x || cy === y || ((x - cx) / crx) ** 2 + ((y - cy) / cry) ** 2 <= 1;
-  };
-  const boxes = [];
-  for (let k = 0; k < n; k++) {
-    const s = seats[k], { w, h: hh } = sizes[k];
-    const rel = (Number(s.dataset.rel) % n + n) % n;
-    const p = along((rel * L) / n);
-    let left = Math.max(m, Math.min(p.x - w / 2, W - m - w)), top = Math.max(m, Math.min(p.y - hh / 2, H - m - hh));
-    // A box at a corner moves in (up or down, else sideways) until its
-    // outer corner is inside the rounded edge.
-    const cornerX = () => (left + w / 2 < W / 2 ? left : left + w), cornerY = () => (top + hh / 2 < H / 2 ? top : top + hh);
-    for (let i = 0; i < 200 && !inCorner(cornerX(), cornerY()); i++) {
-      if (i % 2 === 0) top += top + hh / 2 < H / 2 ? 1 : -1;
-      else left += left + w / 2 < W / 2 ? 1 : -1;
-    }
-    boxes.push({ left, top, w, h: hh });
+  const rxOf = () => Math.max(0, radius(rxs, W + bw) - bw / 2), ryOf = (hh) => Math.max(0, radius(rys || rxs, hh + bw) - bw / 2);
+  const shape = [W, tw, th, corner.x, corner.y, corner.w, corner.h, playing, sizes.map((z) => z.w + 'x' + z.h + '@' + z.rel).join(',')].map(String).join(':');
+  const key = shape + ':' + H;
+  let L = laid.get(key);
+  if (!L) {
+    L = layoutFelt(W, H, sizes, rxOf(H), ryOf(H), tw, th, corner, playing);
+    if (laid.size >= 16) laid.delete(laid.keys().next().value);
+    laid.set(key, L);
   }
-  // Two boxes over each other (a narrow felt, tall boxes) move apart
-  // along the axis where they overlap least.
-  for (let pass = 0; pass < 20; pass++) {
-    let moved = false;
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        const p = boxes[i], q = boxes[j];
-        const ox = Math.min(p.left + p.w, q.left + q.w) - Math.max(p.left, q.left) + 2;
-        const oy = Math.min(p.top + p.h, q.top + q.h) - Math.max(p.top, q.top) + 2;
-        if (ox <= 0 || oy <= 0) continue;
-        moved = true;
-        if (ox < oy) {
-          const d = ox / 2 * (p.left < q.left ? -1 : 1);
-          p.left = Math.max(m, Math.min(p.left + d, W - m - p.w));
-          q.left = Math.max(m, Math.min(q.left - d, W - m - q.w));
-        } else {
-          const d = oy / 2 * (p.top < q.top ? -1 : 1);
-          p.top = Math.max(m, Math.min(p.top + d, H - m - p.h));
-          q.top = Math.max(m, Math.min(q.top - d, H - m - q.h));
-        }
-      }
-    }
-    if (!moved) break;
+  // On a narrow screen the page grows below the felt: the felt may take
+  // the height the layout needs (and gives it back when it needs less).
+  const area = felt.closest('.play-area');
+  if (area && window.matchMedia('(max-width: 980px)').matches && (!L.ok || grown.px) && grown.key !== shape) {
+    grown.key = shape;
+    area.style.removeProperty('--felt-min');
+    const low = Math.ceil(parseFloat(getComputedStyle(area).getPropertyValue('--felt-min')) || 160) - bw;
+    const need = feltHeight(W, low, low + 640, sizes, rxOf, ryOf, tw, th, corner, playing);
+    grown.px = need > low ? need + bw : 0;
+    if (grown.px) area.style.setProperty('--felt-min', grown.px + 'px');
+    if (felt.clientHeight !== H) return; // the felt's new size places everything again (ResizeObserver)
   }
-  // Each trick card: from its seat's middle towards the felt's, just
-  // clear of the box.
-  const probe = document.querySelector('#trick .tcard') || seats[0];
-  const css = getComputedStyle(probe), tw = parseFloat(css.getPropertyValue('--tw')) || 64, th = parseFloat(css.getPropertyValue('--th')) || 92;
-  const gap = 8;
-  const cards = [];
-  for (let k = 0; k < n; k++) {
-    const s = seats[k], box = boxes[k];
-    s.style.left = Math.round(box.left) + 'px';
-    s.style.top = Math.round(box.top) + 'px';
-    const sx = box.left + box.w / 2, sy = box.top + box.h / 2;
-    let dx = W / 2 - sx, dy = H / 2 - sy;
-    const len = Math.hypot(dx, dy) || 1;
-    dx /= len; dy /= len;
-    const t = Math.min(Math.abs(dx) > 1e-6 ? (box.w / 2 + tw / 2 + gap) / Math.abs(dx) : Infinity,
-      Math.abs(dy) > 1e-6 ? (box.h / 2 + th / 2 + gap) / Math.abs(dy) : Infinity, len);
-    cards.push({ k, seat: s.dataset.seat, left: sx + dx * t - tw / 2, top: sy + dy * t - th / 2, dx, dy });
-  }
-  // Cards over each other (a crowded table) move apart a few pixels at a
-  // time, each only where it stays inside the felt, off the seat boxes and
-  // clearly nearer its own seat than any other.
-  const over = (p, q, qw, qh) => Math.min(p.left + tw, q.left + qw) - Math.max(p.left, q.left) > -4 &&
-    Math.min(p.top + th, q.top + qh) - Math.max(p.top, q.top) > -4;
-  const away = (c, b) => Math.hypot(Math.max(b.left - c.left - tw / 2, 0, c.left + tw / 2 - b.left - b.w),
-    Math.max(b.top - c.top - th / 2, 0, c.top + th / 2 - b.top - b.h));
-  const fits = (c) => c.left >= 2 && c.top >= 2 && c.left + tw <= W - 2 && c.top + th <= H - 2 &&
-    boxes.every((b, k) => !over(c, b, b.w, b.h) && (k === c.k || away(c, boxes[c.k]) <= 0.7 * away(c, b)));
-  for (let pass = 0; pass < 60; pass++) {
-    let moved = false;
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        if (!over(cards[i], cards[j], tw, th)) continue;
-        for (const [c, o] of [[cards[i], cards[j]], [cards[j], cards[i]]]) {
-          let best = null, far = Math.hypot(c.left - o.left, c.top - o.top);
-          for (const [ux, uy] of [[c.dx, c.dy], [-c.dy, c.dx], [c.dy, -c.dx], [1, 0], [-1, 0], [0, 1], [0, -1]]) {
-            const next = { ...c, left: c.left + 3 * ux, top: c.top + 3 * uy };
-            const d = Math.hypot(next.left - o.left, next.top - o.top);
-            if (d > far && fits(next)) { best = next; far = d; }
-          }
-          if (best) { c.left = best.left; c.top = best.top; moved = true; }
-        }
-      }
-    }
-    if (!moved) break;
-  }
-  // A card nearer another seat than is clear steps towards its own.
-  const ratio = (c) => Math.max(0, ...boxes.map((b, k) => (k === c.k ? 0 : away(c, boxes[c.k]) / Math.max(1, away(c, b)))));
-  const free = (c) => c.left >= 2 && c.top >= 2 && c.left + tw <= W - 2 && c.top + th <= H - 2 &&
-    boxes.every((b) => !over(c, b, b.w, b.h)) && cards.every((o) => o.k === c.k || !over(c, o, tw, th));
-  for (let pass = 0; pass < 40; pass++) {
-    let moved = false;
-    for (const c of cards) {
-      let low = ratio(c), best = null;
-      if (low <= 0.65) continue;
-      for (const [ux, uy] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]]) {
-        const next = { ...c, left: c.left + 2 * ux, top: c.top + 2 * uy };
-        const r = ratio(next);
-        if (r < low - 1e-4 && free(next)) { best = next; low = r; }
-      }
-      if (best) { c.left = best.left; c.top = best.top; moved = true; }
-    }
-    if (!moved) break;
-  }
+  seats.forEach((s, k) => {
+    s.style.left = L.boxes[k].left + 'px';
+    s.style.top = L.boxes[k].top + 'px';
+  });
+  trick.style.setProperty('--tw', L.tw + 'px');
+  trick.style.setProperty('--th', L.th + 'px');
+  trick.dataset.size = L.tw >= 52 ? 'l' : L.tw >= 40 ? 'm' : 's';
   spots = {};
-  for (const c of cards) spots[c.seat] = { left: Math.round(c.left), top: Math.round(c.top) };
-  for (const c of document.querySelectorAll('#trick .tcard')) {
+  seats.forEach((s, k) => { spots[s.dataset.seat] = { left: Math.round(L.spots[k].left), top: Math.round(L.spots[k].top) }; });
+  for (const c of cards) {
     const spot = spots[c.dataset.seat];
     if (!spot) continue;
     c.style.left = spot.left + 'px';

@@ -113,6 +113,13 @@ export function h(tag, props, ...kids) {
   return e;
 }
 
+// listCell is a table cell that names its column (data-label, label a
+// catalog key): a table marked .as-list shows each row as a card on a
+// phone, each cell under its column's name (style.css).
+export function listCell(label, props, ...kids) {
+  return h('td', { ...props, dataset: { label: t(label) } }, ...kids);
+}
+
 export const store = {
   get(k) { try { return localStorage.getItem(k); } catch (e) { return null; } },
   set(k, v) { try { localStorage.setItem(k, v); } catch (e) { /* private mode */ } },
