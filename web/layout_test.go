@@ -242,7 +242,7 @@ func TestBrowserCrowdedTrick(t *testing.T) {
 		seats   int
 	}{{"auction", 3}, {"auction", 5}, {"auction", 6}, {"auction", 7}, {"pawnee", 5}, {"ten-point", 4}} {
 		t.Run(fmt.Sprintf("%s-%d", g.variant, g.seats), func(t *testing.T) {
-			s := newSite(t)
+			s := newSiteFor(t, 180*time.Second, nil)
 			s.withGate()
 			seats := []string{`{"kind":"human"}`}
 			for range g.seats - 1 {

@@ -343,6 +343,7 @@ func TestBrowserPhonePages(t *testing.T) {
 	for _, p := range probs {
 		t.Errorf("the profile's recent matches at 390x844: %s", p)
 	}
+	s.eval(`document.querySelector('#profile-recent').closest('section').scrollIntoView(), 'true'`, new(bool))
 	s.shot("page-profile-phone", false)
 	s.checkPhone("a profile with recent matches")
 }

@@ -79,14 +79,26 @@ function placeBoxes(W, H, sizes, rx, ry, m = 6, gap = 4) {
   const side = Math.round((n - 1) / 3), across = n - 1 - 2 * side;
   const topH = Math.max(0, ...sizes.filter((z) => relOf(z) > side && relOf(z) <= side + across).map((z) => z.h));
   const colTop = m + topH + 2 * gap, colH = Math.max(0, H - m - colTop);
-  const where = (rel) => {
+  // A column's boxes: the first at its foot, the last at its head, the
+  // space between them shared (one box: in the middle).
+  const hOf = (rel) => sizes.find((z) => relOf(z) === rel).h;
+  const column = (rels) => {
+    const hs = rels.map(hOf), free = colH - hs.reduce((x, y) => x + y, 0);
+    const ys = new Map();
+    let y = colTop + colH - (rels.length > 1 ? 0 : free / 2);
+    rels.forEach((r, i) => { y -= hs[i]; ys.set(r, y + hs[i] / 2); y -= rels.length > 1 ? free / (rels.length - 1) : 0; });
+    return ys;
+  };
+  const left = column(Array.from({ length: side }, (_, i) => 1 + i));
+  const right = column(Array.from({ length: side }, (_, i) => n - 1 - i));
+  const where = (rel, h) => {
     if (!tall || rel === 0) return along((rel * L) / n);
-    if (rel <= side) return { x: x0, y: colTop + colH * (1 - (rel - 0.5) / side) };
-    if (rel <= side + across) return { x: (W * (rel - side - 0.5)) / across, y: y0 };
-    return { x: x1, y: colTop + colH * ((rel - side - across - 0.5) / side) };
+    if (rel <= side) return { x: x0, y: left.get(rel) };
+    if (rel <= side + across) return { x: (W * (rel - side - 0.5)) / across, y: m + h / 2 }; // the row's tops in line
+    return { x: x1, y: right.get(rel) };
   };
   const boxes = sizes.map((z) => {
-    const p = where(relOf(z));
+    const p = where(relOf(z), z.h);
     return fit({ left: p.x - z.w / 2, top: p.y - z.h / 2, w: z.w, h: z.h });
   });
   // Two boxes too close move apart: along the axis that needs the least
@@ -174,15 +186,13 @@ function spotsFor(W, H, boxes, tw, th, rx, ry, near) {
 
 // placeTrick finds a spot for each seat's trick card (its size tw×th, its
 // rank and suit in corner, {x, y, w, h} inside the card) on a W×H felt
-// with corner radii rx, ry and the seat boxes boxes: each card inside the
-// felt, clear of the boxes, clearly nearer its player's box than any
-// other, and no card over another's rank or suit — apart from each other
+// with the seat boxes boxes, among the spots spotsFor allows (options):
+// each card inside the felt, clear of the boxes, clearly nearer its
+// player's box than any other, and no card over another's rank or suit — apart from each other
 // if they can be (overlap allows a card over another's blank part). It
 // returns {spots: [{left, top}] by seat, ok}, ok false when no layout at
 // this size keeps every rule (the spots are then the best there are).
-function placeTrick(W, H, boxes, tw, th, corner, rx, ry, overlap) {
-  const near = 0.73;
-  const options = spotsFor(W, H, boxes, tw, th, rx, ry, near);
+function placeTrick(W, H, boxes, options, tw, th, corner, overlap) {
   // Two cards 4 px apart at least (a winning card's ring is 4 px wide);
   // or, overlapping, neither over the other's rank and suit (with that
   // margin).
@@ -221,6 +231,11 @@ function placeTrick(W, H, boxes, tw, th, corner, rx, ry, overlap) {
   };
 }
 
+// NEAR is how much nearer its own seat's box a trick card's middle is than
+// any other's, at least (distance to its own over distance to another):
+// the tests allow 0.75.
+const NEAR = 0.73;
+
 // The card sizes tried, largest first, each with the cards apart and
 // then overlapping (clear of each other's rank and suit).
 const SCALES = [1, 0.85, 0.72, 0.62, 0.52];
@@ -238,22 +253,31 @@ export function layoutFelt(W, H, sizes, rx, ry, tw, th, corner, trick) {
   let best = null;
   for (const s of SCALES) {
     const w = Math.round(tw * s), h = Math.round(th * s);
+    const options = spotsFor(W, H, boxes, w, h, rx, ry, NEAR);
     for (const overlap of [false, true]) {
-      const r = placeTrick(W, H, boxes, w, h, corner, rx, ry, overlap);
-      if (!best) best = { ...r, tw: w, th: h };
+      const r = placeTrick(W, H, boxes, options, w, h, corner, overlap);
       if (r.ok) return { boxes, spots: r.spots, tw: w, th: h, ok: boxesOK };
+      best = { ...r, tw: w, th: h }; // none fits: the smallest cards, overlapping, are the best there are
     }
     if (!trick) break;
   }
   return { boxes, spots: best.spots, tw: best.tw, th: best.th, ok: boxesOK && !trick };
 }
 
-// feltHeight is the least height, from low up to high, at which
-// layoutFelt keeps every rule on a felt W wide (the corners' radii are
-// rxOf(height) and ryOf(height)); high when none does.
+// feltHeight is the least height (to within 12 px), from low up to high,
+// at which layoutFelt keeps every rule on a felt W wide (the corners'
+// radii are rxOf(height) and ryOf(height)); high when none does.
 export function feltHeight(W, low, high, sizes, rxOf, ryOf, tw, th, corner, trick) {
-  for (let H = low; H < high; H += 12) {
-    if (layoutFelt(W, H, sizes, rxOf(H), ryOf(H), tw, th, corner, trick).ok) return H;
+  const fits = (H) => layoutFelt(W, H, sizes, rxOf(H), ryOf(H), tw, th, corner, trick).ok;
+  if (fits(low)) return low;
+  if (!fits(high)) return high;
+  // A few tries, halving the range (a taller felt has more room), to
+  // within 12 px.
+  let lo = low, hi = high;
+  while (hi - lo > 12) {
+    const mid = Math.round((lo + hi) / 2);
+    if (fits(mid)) hi = mid;
+    else lo = mid;
   }
-  return high;
+  return hi;
 }
