@@ -112,7 +112,7 @@ func TestBrowserPasswordAccount(t *testing.T) {
 	s.do("open the account page", chromedp.Navigate(s.url+"/account"))
 	s.waitShown("the sign-up form", "#signup-form")
 	for _, sz := range accountSizes {
-		s.do("resize", chromedp.EmulateViewport(sz.w, sz.h, chromedp.EmulateScale(sz.scale)), chromedp.Sleep(200*time.Millisecond))
+		s.do("resize", chromedp.EmulateViewport(sz.w, sz.h, chromedp.EmulateScale(sz.scale)), settled())
 		s.noOverflow("sign-in page at " + sz.name)
 	}
 	s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
@@ -133,7 +133,7 @@ func TestBrowserPasswordAccount(t *testing.T) {
 		t.Errorf("the header link says %q, want the name", got)
 	}
 	for _, sz := range accountSizes {
-		s.do("resize", chromedp.EmulateViewport(sz.w, sz.h, chromedp.EmulateScale(sz.scale)), chromedp.Sleep(200*time.Millisecond))
+		s.do("resize", chromedp.EmulateViewport(sz.w, sz.h, chromedp.EmulateScale(sz.scale)), settled())
 		s.noOverflow("account page at " + sz.name)
 	}
 	s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
@@ -260,7 +260,7 @@ func TestBrowserAccountLanguages(t *testing.T) {
 			s.do("reload in "+l.Name, chromedp.Navigate(s.url+"/account"))
 			s.waitShown("the "+page+" page", map[string]string{"me": "#acct-me", "guest": "#acct-guest"}[page])
 			for _, sz := range accountSizes {
-				s.do("resize", chromedp.EmulateViewport(sz.w, sz.h, chromedp.EmulateScale(sz.scale)), chromedp.Sleep(200*time.Millisecond))
+				s.do("resize", chromedp.EmulateViewport(sz.w, sz.h, chromedp.EmulateScale(sz.scale)), settled())
 				var text string
 				s.eval(`JSON.stringify(document.body.innerText + '\n' + Array.from(document.querySelectorAll('[aria-label]')).map((e) => e.getAttribute('aria-label')).join('\n'))`, &text)
 				for _, frag := range english {

@@ -27,6 +27,9 @@ var chromium struct {
 	cancel func()
 }
 
+// parallelTests holds the tests that newTab made parallel.
+var parallelTests sync.Map
+
 // TestMain runs the tests, then stops the shared browser if one started.
 func TestMain(m *testing.M) {
 	code := m.Run()
@@ -93,12 +96,42 @@ func stopChromium() {
 // fresh profile: no cookies, no storage) for a test that may take up to d
 // in all. The tab and its context close when the test ends, or when d has
 // passed, which fails whatever the test still does in it.
+//
+// newTab makes the test parallel: a browser test spends most of its time
+// waiting for bots, the page's pace and the network, so two or more run
+// side by side (go test's -parallel, GOMAXPROCS by default). A test that
+// calls newTab must not share mutable state with another test unguarded.
 func newTab(t *testing.T, d time.Duration) context.Context {
 	t.Helper()
+	if chromiumPath() == "" {
+		t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium)")
+	}
+	if _, again := parallelTests.LoadOrStore(t, true); !again { // a test's second tab
+		t.Parallel()
+		t.Cleanup(func() { parallelTests.Delete(t) })
+	}
 	bctx := sharedChromium(t)
 	tctx, cancel := context.WithTimeout(bctx, d)
 	t.Cleanup(cancel)
 	tab, tcancel := chromedp.NewContext(tctx, chromedp.WithNewBrowserContext())
 	t.Cleanup(tcancel)
 	return tab
+}
+
+// settleJS resolves once the page has laid out what last changed (two
+// frames drawn since: the resize event, the ResizeObservers and the layout
+// they cause) and no animation or transition of finite length still
+// runs; after a second at most.
+const settleJS = `new Promise((done) => {
+  const end = performance.now() + 1000;
+  setTimeout(() => done(true), 1000);
+  const moving = () => document.getAnimations().some((a) => a.playState === 'running' && a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+  const check = () => requestAnimationFrame(() => requestAnimationFrame(() => (moving() && performance.now() < end ? check() : done(true))));
+  check();
+})`
+
+// settled waits for the page to settle (settleJS): after a resize
+// (chromedp.EmulateViewport), before the page is measured or shot.
+func settled() chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](settleJS, chromedp.EvalAwaitPromise)
 }

@@ -133,7 +133,7 @@ func TestBrowserCountdownInFelt(t *testing.T) {
 		}
 		for _, sz := range []screen{sizes[0], sizes[2]} {
 			if sz.phone {
-				s.do("phone", chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(2)), chromedp.Sleep(300*time.Millisecond))
+				s.do("phone", chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(2)), settled())
 			}
 			seen := map[int]bool{}
 			deadline := time.Now().Add(60 * time.Second)

@@ -357,7 +357,7 @@ func TestBrowserDisconnected(t *testing.T) {
 	}
 	s.do("desktop", chromedp.EmulateViewport(1280, 720))
 	s.shot("table-disconnected", false)
-	s.do("phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)), chromedp.Sleep(200*time.Millisecond))
+	s.do("phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)), settled())
 	if got := s.count("#banner.offline:not([hidden])"); got != 1 || s.attr("#table-view", "offline") != "true" {
 		t.Error("disconnected, at phone size no banner says so")
 	}

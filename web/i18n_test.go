@@ -5,8 +5,8 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -65,8 +65,12 @@ func englishLeft(t *testing.T, lang string) []string {
 	return out
 }
 
-// englishWordsOf caches englishWords by language.
-var englishWordsOf = map[string]map[string]bool{}
+// englishWordsOf caches englishWords by language; the browser tests run
+// side by side, so englishWordsMu guards it.
+var (
+	englishWordsMu sync.Mutex
+	englishWordsOf = map[string]map[string]bool{}
+)
 
 // englishWords are the words of the English catalog (four letters or more,
 // lower-cased) that the catalog of lang never uses: one of them in a page
@@ -74,6 +78,8 @@ var englishWordsOf = map[string]map[string]bool{}
 // literal aria-label ("Suit of the card to call").
 func englishWords(t *testing.T, lang string) map[string]bool {
 	t.Helper()
+	englishWordsMu.Lock()
+	defer englishWordsMu.Unlock()
 	if m, ok := englishWordsOf[lang]; ok {
 		return m
 	}
@@ -127,7 +133,7 @@ func (s *site) checkLanguage(lang, where string, english []string, shot bool) {
 		scale  float64
 		layout bool
 	}{{"desktop", 1280, 720, 1, true}, {"phone", 390, 844, 2, true}} {
-		s.do("resize", chromedp.EmulateViewport(sz.w, sz.h, chromedp.EmulateScale(sz.scale)), chromedp.Sleep(300*time.Millisecond))
+		s.do("resize", chromedp.EmulateViewport(sz.w, sz.h, chromedp.EmulateScale(sz.scale)), settled())
 		var text string
 		s.eval(`JSON.stringify(document.body.innerText + '\n' + Array.from(document.querySelectorAll('[aria-label], [title], [placeholder]')).map((e) =>
 			[e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('placeholder')].filter(Boolean).join('\n')).join('\n'))`, &text)

@@ -141,7 +141,7 @@ func TestBrowserPawneePhone(t *testing.T) {
 	held := s.count("#hand .card")
 
 	phone := sizes[2]
-	s.do("phone", chromedp.EmulateViewport(phone.width, phone.height, chromedp.EmulateScale(2)), chromedp.Sleep(300*time.Millisecond))
+	s.do("phone", chromedp.EmulateViewport(phone.width, phone.height, chromedp.EmulateScale(2)), settled())
 	// Each suit's button says what its number counts: the trumps we
 	// would hold (in words, and in full to a screen reader).
 	var suits []struct{ Text, Label string }

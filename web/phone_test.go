@@ -60,7 +60,7 @@ const phoneJS = `(() => {
 // onPhone resizes the page to a phone's 390×844 (at twice the pixels).
 func (b *browser) onPhone() {
 	b.t.Helper()
-	b.do("resize to a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)), chromedp.Sleep(300*time.Millisecond))
+	b.do("resize to a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)), settled())
 }
 
 // checkPhone fails the test with each problem phoneJS finds on the page

@@ -147,7 +147,7 @@ func (b *browser) layoutAt(what string, sz screen, js string) {
 	if sz.phone {
 		scale = 2
 	}
-	b.do("resize to "+sz.name, chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(scale)), chromedp.Sleep(300*time.Millisecond))
+	b.do("resize to "+sz.name, chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(scale)), settled())
 	var probs []string
 	b.eval(js, &probs)
 	for _, p := range probs {

@@ -192,7 +192,7 @@ func TestBrowserScoreSheetColumns(t *testing.T) {
 				if sz.phone {
 					scale = 2
 				}
-				s.do("resize", chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(scale)), chromedp.Sleep(200*time.Millisecond))
+				s.do("resize", chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(scale)), settled())
 				var probs []string
 				s.eval(sheetJS, &probs)
 				for _, p := range probs {
@@ -262,7 +262,7 @@ func TestBrowserJapaneseLineBreaks(t *testing.T) {
 		if sz.phone {
 			scale = 2
 		}
-		s.do("resize", chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(scale)), chromedp.Sleep(200*time.Millisecond))
+		s.do("resize", chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(scale)), settled())
 		out, err := chromedp.Run(s.ctx, chromedp.Evaluate[string](breaksJS, chromedp.EvalAwaitPromise))
 		if err != nil {
 			t.Fatal(err)
