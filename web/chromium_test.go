@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -30,8 +32,24 @@ var chromium struct {
 // parallelTests holds the tests that newTab made parallel.
 var parallelTests sync.Map
 
-// TestMain runs the tests, then stops the shared browser if one started.
+// defaultParallel is how many browser tests run at once unless go test's
+// -parallel says otherwise: a browser test mostly waits (for bots, the
+// page's pace, round trips between the test, Chromium and the server), so
+// four at once keep two cores busy where GOMAXPROCS (2 on CI) would not.
+const defaultParallel = "4"
+
+// TestMain runs the tests (defaultParallel at once, unless -parallel is
+// given), then stops the shared browser if one started.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		if err := flag.Set("test.parallel", defaultParallel); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
 	code := m.Run()
 	stopChromium()
 	os.Exit(code)
@@ -98,9 +116,9 @@ func stopChromium() {
 // passed, which fails whatever the test still does in it.
 //
 // newTab makes the test parallel: a browser test spends most of its time
-// waiting for bots, the page's pace and the network, so two or more run
-// side by side (go test's -parallel, GOMAXPROCS by default). A test that
-// calls newTab must not share mutable state with another test unguarded.
+// waiting for bots, the page's pace and the network, so several run side
+// by side (defaultParallel, or go test's -parallel). A test that calls
+// newTab must not share mutable state with another test unguarded.
 func newTab(t *testing.T, d time.Duration) context.Context {
 	t.Helper()
 	if chromiumPath() == "" {
