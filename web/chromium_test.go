@@ -29,8 +29,14 @@ var chromium struct {
 	cancel func()
 }
 
-// parallelTests holds the tests that newTab made parallel.
+// parallelTests holds the tests that have a tab from newTab (made parallel
+// by it, unless alone).
 var parallelTests sync.Map
+
+// alone names the browser tests that keep the CPU busy (the server's match
+// reviews) and so run by themselves, before the parallel ones start: among
+// three others on a loaded machine they overran their time.
+var alone = map[string]bool{"TestBrowserReplayTable": true}
 
 // defaultParallel is how many browser tests run at once unless go test's
 // -parallel says otherwise: a browser test mostly waits (for bots, the
@@ -117,16 +123,19 @@ func stopChromium() {
 //
 // newTab makes the test parallel: a browser test spends most of its time
 // waiting for bots, the page's pace and the network, so several run side
-// by side (defaultParallel, or go test's -parallel). A test that calls
-// newTab must not share mutable state with another test unguarded.
+// by side (defaultParallel, or go test's -parallel), except those named
+// in alone. A test that calls newTab must not share mutable state with
+// another test unguarded.
 func newTab(t *testing.T, d time.Duration) context.Context {
 	t.Helper()
 	if chromiumPath() == "" {
 		t.Skip("skipping the browser test: chromium is not installed (apt-get install chromium)")
 	}
-	if _, again := parallelTests.LoadOrStore(t, true); !again { // a test's second tab
-		t.Parallel()
+	if _, again := parallelTests.LoadOrStore(t, true); !again { // not a test's second tab
 		t.Cleanup(func() { parallelTests.Delete(t) })
+		if !alone[t.Name()] {
+			t.Parallel()
+		}
 	}
 	bctx := sharedChromium(t)
 	tctx, cancel := context.WithTimeout(bctx, d)
