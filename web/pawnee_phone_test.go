@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -226,7 +227,12 @@ func TestBrowserPawneePhone(t *testing.T) {
 	// the pace becomes "still".
 	s.eval(`localStorage.setItem('pitch.lang', 'en'), 'true'`, new(bool))
 	s.do("reload in English at desktop size", chromedp.EmulateViewport(1280, 720), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#felt")))
-	s.eval(`(() => { window.__gate.until = (m) => !!m.last_hand;
+	// The hand we play (not always the first: a bot may have won the
+	// first before our bid), whose end the gate waits for: a state of a
+	// later hand carries an earlier hand's summary from its start.
+	waitFor(t, "our discard again", func() bool { u := s.ui(); return u.Act == "discard" && u.Hand > 0 }, 20*time.Second)
+	hand := s.ui().Hand
+	s.eval(`(() => { window.__gate.until = (m) => !!m.last_hand && m.last_hand.hand >= `+strconv.Itoa(hand)+`;
 		const tv = document.querySelector('#table-view');
 		new MutationObserver(() => { if (tv.dataset.ended === 'true') localStorage.setItem('pitch.speed', 'still'); })
 			.observe(tv, { attributes: true, attributeFilter: ['data-ended'] });
@@ -241,7 +247,7 @@ func TestBrowserPawneePhone(t *testing.T) {
 		}
 	}
 	// The trick held is the hand's last, as the stored record has it.
-	tricks := tricksOf(t, fetchRecord(t, s.url, id, 1))
+	tricks := tricksOf(t, fetchRecord(t, s.url, id, hand))
 	if got, want := s.cards("#trick .tcard"), tricks[len(tricks)-1]; !slices.Equal(got, want) {
 		t.Errorf("the held last trick shows %v, want the record's %v", got, want)
 	}
