@@ -84,6 +84,16 @@ const widowJS = `((want) => {` + layoutHelpersJS + `
       top = y;
     }
   });
+  // The other marks ("must go") clear the corner too: with a widow
+  // card that must go, two marks would reach it on a phone's card.
+  cards.forEach((c) => c.querySelectorAll('.c-label:not(.widow)').forEach((tag) => {
+    const tr = rect(tag);
+    if (tr.width === 0) return;
+    c.querySelectorAll('.c-rank, .c-suit').forEach((g) => {
+      const gr = rect(g);
+      if (gr.width > 0 && hit(tr, gr)) probs.push('the mark ' + JSON.stringify(tag.textContent) + ' covers the ' + g.className.slice(2) + ' of ' + c.dataset.card);
+    });
+  }));
   cards.forEach((c) => inView(c, 'card ' + c.dataset.card));
   if (document.scrollingElement.scrollWidth > innerWidth) probs.push('the page is ' + document.scrollingElement.scrollWidth + ' px wide in a ' + innerWidth + ' px window');
   return JSON.stringify(probs);
