@@ -102,7 +102,7 @@ func (r *run) event(ctx context.Context, rep *Report) {
 			go func() {
 				defer wg.Done()
 				rng := rand.New(rand.NewPCG(r.cfg.Seed, uint64(round)<<16|uint64(i)))
-				r.seat(ctx, s.Table, s.Seat, s.SeatToken, rng)
+				r.seat(ctx, s.Table, s.Seat, s.SeatToken, rng, func() {})
 			}()
 		}
 		wg.Wait()

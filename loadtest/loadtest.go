@@ -13,7 +13,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -58,6 +60,11 @@ type Config struct {
 	// them to that seat's error samples: a test's failure then says what
 	// the client saw.
 	Trace bool
+	// Latencies, if not nil, gets a line for each action confirmed: the
+	// seconds since play began, the action's latency in milliseconds,
+	// the table and the action's event number, space-separated. The
+	// run writes one line at a time, never two at once.
+	Latencies io.Writer
 }
 
 // trace is a seat's last messages when Config.Trace is set.
@@ -143,14 +150,21 @@ func (e *RefusedError) Error() string {
 
 // Report is what a run measured.
 type Report struct {
-	Tables       int           `json:"tables"`
-	Finished     int           `json:"tables_finished"` // matches played to the end
-	Hands        int           `json:"hands_finished"`
-	Actions      int           `json:"actions"`
-	PerSecond    float64       `json:"actions_per_second"`
-	P50          time.Duration `json:"p50_ns"`
-	P99          time.Duration `json:"p99_ns"`
-	Max          time.Duration `json:"max_ns"`
+	Tables    int           `json:"tables"`
+	Finished  int           `json:"tables_finished"` // matches played to the end
+	Hands     int           `json:"hands_finished"`
+	Actions   int           `json:"actions"`
+	PerSecond float64       `json:"actions_per_second"`
+	P50       time.Duration `json:"p50_ns"`
+	P99       time.Duration `json:"p99_ns"`
+	Max       time.Duration `json:"max_ns"`
+	// ServerP50 and ServerP99 are the server's own part of the latency
+	// over the run (from each action's arrival to its states queued for
+	// the table's connections; GET /api/stats), each the upper bound of
+	// its bucket, at most 19 % above the true figure; 0 when the server
+	// does not say.
+	ServerP50    time.Duration `json:"server_p50_ns"`
+	ServerP99    time.Duration `json:"server_p99_ns"`
 	Errors       int           `json:"errors"`
 	ErrorSamples []string      `json:"error_samples,omitempty"`
 	Reconnects   int           `json:"reconnects"`
@@ -170,7 +184,9 @@ type Report struct {
 	Loaded   ServerMemory  `json:"server_loaded"`
 	Unloaded ServerMemory  `json:"server_unloaded"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
-	Setup    time.Duration `json:"setup_ns"` // creating the tables and joining their seats, before play
+	// Setup is the time before play: creating the tables, joining their
+	// seats, connecting and each table's first deal.
+	Setup time.Duration `json:"setup_ns"`
 	// Event and EventHost are the event's ID and its host's token, in
 	// event mode (Config.Event).
 	Event     string `json:"event,omitempty"`
@@ -189,6 +205,7 @@ type run struct {
 	client   *http.Client
 	mu       sync.Mutex
 	lat      []time.Duration
+	t0       time.Time
 	errs     []string
 	nerr     atomic.Int64
 	actions  atomic.Int64
@@ -201,7 +218,7 @@ type run struct {
 	refused  map[string]int
 	sample   map[string]string // a refusal of each kind, in the server's words
 	stop     context.CancelFunc
-	ready    sync.WaitGroup // every first table created and joined
+	ready    sync.WaitGroup // every first table created, joined, connected and dealt
 	start    chan struct{}  // closed when play may begin
 }
 
@@ -250,7 +267,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r := &run{cfg: cfg, client: &http.Client{Timeout: 30 * time.Second}, seen: map[string]int{},
 		conf: map[string]map[int]json.RawMessage{}, closes: map[string]int{}, refused: map[string]int{}, sample: map[string]string{}}
 	rep := &Report{Tables: cfg.Tables}
-	before, err := r.stats(ctx)
+	before, err := r.stats(ctx, true)
 	if err != nil {
 		return nil, fmt.Errorf("the server at %s does not answer: %w", cfg.URL, err)
 	}
@@ -292,11 +309,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.fail("setting up %d tables took longer than %s: the server is too slow, or its answers are failing", cfg.Tables, cfg.SetupTimeout)
 	}
 	rep.Setup = time.Since(setupStart)
+	atStart, _ := r.stats(ctx, false) // the server's latency counts so far
 	start := time.Now()
+	r.t0 = start
 	// Just before time is up, with every client still connected: the
 	// server's memory loaded.
 	probe := time.AfterFunc(max(cfg.Duration-time.Second, cfg.Duration*9/10), func() {
-		if st, err := r.stats(ctx); err == nil {
+		if st, err := r.stats(ctx, true); err == nil {
 			r.mu.Lock()
 			rep.Loaded = memoryOf(st)
 			r.mu.Unlock()
@@ -315,8 +334,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer scancel()
-	if after, err := r.stats(sctx); err == nil {
+	if after, err := r.stats(sctx, false); err == nil {
 		rep.HeapAfter, rep.Connections = after.HeapAlloc, after.Connections
+		if atStart != nil {
+			rep.ServerP50, rep.ServerP99 = serverLatency(atStart.ActionLatency, after.ActionLatency)
+		}
 	}
 	rep.Finished, rep.Hands, rep.Actions = int(r.finished.Load()), int(r.hands.Load()), int(r.actions.Load())
 	rep.PerSecond = float64(rep.Actions) / rep.Elapsed.Seconds()
@@ -344,6 +366,9 @@ type serverStats struct {
 	RSS         uint64 `json:"rss"`
 	Connections int    `json:"connections"`
 	Tables      int    `json:"tables"`
+	// ActionLatency is the server's count of actions by latency bucket
+	// (serverLatency).
+	ActionLatency []uint64 `json:"action_latency_us"`
 }
 
 // ServerMemory is the server's memory at one moment, from /api/stats.
@@ -370,10 +395,46 @@ func (r *Report) PerConnection() (heapStack, rss float64) {
 	return hs / float64(n), (float64(r.Loaded.RSS) - float64(r.Unloaded.RSS)) / float64(n)
 }
 
-func (r *run) stats(ctx context.Context) (*serverStats, error) {
+// stats reads the server's /api/stats; gc asks it to collect garbage
+// first, so that its heap is the live heap (a pause of the server: only
+// for a reading of its memory).
+func (r *run) stats(ctx context.Context, gc bool) (*serverStats, error) {
 	var st serverStats
-	err := r.call(ctx, "GET", "/api/stats?gc=1", nil, &st)
+	path := "/api/stats"
+	if gc {
+		path += "?gc=1"
+	}
+	err := r.call(ctx, "GET", path, nil, &st)
 	return &st, err
+}
+
+// serverLatency is the median and 99th percentile of the server's action
+// latency between two readings of its counts (GET /api/stats,
+// action_latency_us: bucket i from 2^(i/4) to 2^((i+1)/4) µs), each the
+// upper bound of its bucket; 0, 0 when nothing was counted between.
+func serverLatency(before, after []uint64) (p50, p99 time.Duration) {
+	diff := make([]uint64, len(after))
+	var n uint64
+	for i, c := range after {
+		if i < len(before) {
+			c -= min(c, before[i])
+		}
+		diff[i] = c
+		n += c
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	at := func(q uint64) time.Duration { // the bucket holding the q-th
+		var seen uint64
+		for i, c := range diff {
+			if seen += c; seen >= q {
+				return time.Duration(math.Exp2(float64(i+1)/4) * float64(time.Microsecond))
+			}
+		}
+		return 0
+	}
+	return at((n + 1) / 2), at(max(1, n*99/100))
 }
 
 func (r *run) call(ctx context.Context, method, path string, body, out any) error {
@@ -457,20 +518,26 @@ func (r *run) table(ctx context.Context, i int) {
 			}
 			tokens[s] = j.Token
 		}
-		ready()
-		select {
-		case <-r.start:
-		case <-ctx.Done():
-			return
-		}
+		// The seats connect at once and answer the first deal's
+		// commitment, and the second's, published as the first is dealt;
+		// the table is set up once each seat has seen the first deal made
+		// and its value for the second stored (or stopped), and its seats
+		// act only once play begins. Otherwise every table's contributions
+		// would fall in the first second of play.
+		var dealt sync.WaitGroup
+		dealt.Add(len(tokens))
+		go func() { dealt.Wait(); ready() }()
 		var wg sync.WaitGroup
 		var over atomic.Bool
 		for s, tok := range tokens {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				var seen sync.Once
+				onDealt := func() { seen.Do(dealt.Done) }
+				defer onDealt()
 				rng := rand.New(rand.NewPCG(r.cfg.Seed, uint64(i)<<8|uint64(s)))
-				if r.seat(ctx, info.ID, s, tok, rng) {
+				if r.seat(ctx, info.ID, s, tok, rng, onDealt) {
 					over.Store(true)
 				}
 			}()
@@ -595,12 +662,14 @@ func sameAction(a, b []byte) bool {
 }
 
 // seat plays one seat until the match is over (true) or time is up.
-func (r *run) seat(ctx context.Context, table string, seat int, token string, rng *rand.Rand) bool {
+// dealt is called once the seat has seen its table's first deal made and
+// its value for the next deal stored (and may be called again).
+func (r *run) seat(ctx context.Context, table string, seat int, token string, rng *rand.Rand, dealt func()) bool {
 	wsURL := "ws" + strings.TrimPrefix(r.cfg.URL, "http") + "/api/tables/" + table + "/ws"
 	backoff := 100 * time.Millisecond
 	tr := &trace{on: r.cfg.Trace, start: time.Now()}
 	for ctx.Err() == nil {
-		over, err := r.play(ctx, wsURL, table, seat, token, rng, tr)
+		over, err := r.play(ctx, wsURL, table, seat, token, rng, tr, dealt)
 		if over {
 			return true
 		}
@@ -638,7 +707,7 @@ func (r *run) seat(ctx context.Context, table string, seat int, token string, rn
 	return false
 }
 
-func (r *run) play(ctx context.Context, wsURL, table string, seat int, token string, rng *rand.Rand, tr *trace) (bool, error) {
+func (r *run) play(ctx context.Context, wsURL, table string, seat int, token string, rng *rand.Rand, tr *trace, dealt func()) (bool, error) {
 	c, resp, err := websocket.Dial(ctx, wsURL, nil)
 	if err != nil {
 		if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
@@ -706,6 +775,9 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 			// Confirmed only when the state shows it in its place.
 			if ok, _ := st.shows(sentSeq, seat, sent); ok {
 				r.lat = append(r.lat, time.Since(sentAt))
+				if r.cfg.Latencies != nil {
+					fmt.Fprintf(r.cfg.Latencies, "%.3f %.3f %s %d\n", time.Since(r.t0).Seconds(), float64(time.Since(sentAt))/float64(time.Millisecond), table, sentSeq)
+				}
 				if r.conf[table] == nil {
 					r.conf[table] = map[int]json.RawMessage{}
 				}
@@ -735,8 +807,26 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 		if st.Over {
 			return true, nil
 		}
+		setUp := st.View.Turn >= 0 && (st.Fair == nil || st.Fair.Next == nil || slices.Contains(st.Fair.Next.Contributed, seat))
+		if setUp {
+			dealt() // the first deal made, and the next one's value stored
+		}
 		if st.View.Turn != seat || sentSeq >= 0 {
 			continue
+		}
+		select { // play begins once every table is set up
+		case <-r.start:
+		case <-ctx.Done():
+			return false, ctx.Err()
+		default:
+			if !setUp {
+				continue // the state that lists this seat's value comes next
+			}
+			select {
+			case <-r.start:
+			case <-ctx.Done():
+				return false, ctx.Err()
+			}
 		}
 		a := choose(&st, seat, rng)
 		if a == nil {

@@ -132,6 +132,10 @@ type Server struct {
 	conns *connSet // open WebSockets, per address
 	lobby *lobby   // the open tables, for GET /api/tables
 
+	// actionLatency: each action from its message's arrival to its states
+	// queued (latency.go, GET /api/stats)
+	actionLatency latencyHist
+
 	gauge   *gauge   // how far behind the server runs, and its refusals (overload.go)
 	creates *limiter // tables created per address, when TablesPerHour is set
 	signups *limiter // accounts created per address, when SignUpsPerHour is set

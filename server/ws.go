@@ -567,6 +567,7 @@ func (c *conn) reader(ctx context.Context, lim *limiter, handle func(data []byte
 // handle carries out one client message; a bad one gets an error message
 // and changes nothing.
 func (c *conn) handle(ctx context.Context, t *table, data []byte) {
+	arrived := time.Now()
 	var m clientMsg
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -602,6 +603,9 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 		}
 		err := t.act(ctx, c.seat, a, "")
 		t.mu.Unlock()
+		if err == nil {
+			t.srv.actionLatency.add(time.Since(arrived))
+		}
 		if err != nil {
 			if e := (*Error)(nil); !errors.As(err, &e) || e.Kind == Internal || e.Kind == Unavailable {
 				t.logger().Warn("action failed", "seat", c.seat, "err", err.Error())

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,6 +34,7 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	eventRounds := fs.Int("event-rounds", 3, "with --event: its rounds (1 to 20)")
 	eventHands := fs.Int("event-hands", 2, "with --event: the hands of a round at each table (1 to 50)")
 	reviewers := fs.Int("reviewers", 0, "clients asking for reviews of every finished hand and seat during play, again and again (0 to 100)")
+	latencies := fs.String("latencies", "", "write a line for each action confirmed to this file: seconds since play began, latency in ms, table, event number; off when empty")
 	cpuprof := fs.String("cpuprofile", "", "write a CPU profile of the load test's own process to this file, for `go tool pprof` (docs/performance.md); off when empty")
 	if !parseFlags(fs, args, stderr) {
 		return 2
@@ -47,6 +49,18 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer stopProfile()
+	var latOut io.Writer
+	if *latencies != "" {
+		f, err := os.Create(*latencies)
+		if err != nil {
+			fmt.Fprintf(stderr, "pitch loadtest: --latencies: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		bw := bufio.NewWriter(f)
+		defer bw.Flush()
+		latOut = bw
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var reviews *loadtest.ReviewReport
@@ -59,7 +73,7 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	rep, err := loadtest.Run(ctx, loadtest.Config{URL: *addr, Tables: *tables, Duration: *duration, Variant: *variant,
-		Think: *think, Seed: *seed, Reconnect: *reconnect, Event: *event, EventRounds: *eventRounds, EventHands: *eventHands})
+		Think: *think, Seed: *seed, Reconnect: *reconnect, Event: *event, EventRounds: *eventRounds, EventHands: *eventHands, Latencies: latOut})
 	stopReviews()
 	<-reviewsDone
 	var refused *loadtest.RefusedError
@@ -89,6 +103,9 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		rep.Tables, rep.Setup.Round(time.Millisecond), rep.Finished, rep.Hands, rep.Actions, rep.PerSecond, rep.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "action-to-update latency: p50 %s, p99 %s, max %s\n", rep.P50.Round(time.Microsecond),
 		rep.P99.Round(time.Microsecond), rep.Max.Round(time.Microsecond))
+	if rep.ServerP99 > 0 {
+		fmt.Fprintf(stdout, "of it the server's (arrival to states queued): p50 ≤ %s, p99 ≤ %s\n", rep.ServerP50.Round(time.Microsecond), rep.ServerP99.Round(time.Microsecond))
+	}
 	fmt.Fprintf(stdout, "errors %d, reconnects %d, refusals %d\n", rep.Errors, rep.Reconnects, total(rep.Refused))
 	for _, e := range rep.ErrorSamples {
 		fmt.Fprintf(stdout, "  %s\n", e)
