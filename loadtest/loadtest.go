@@ -826,6 +826,14 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 			case <-r.start:
 			case <-ctx.Done():
 				return false, ctx.Err()
+			case <-time.After(5 * time.Second):
+				// A long set-up: read on, or the server's pings would go
+				// unanswered (a pong is sent only while reading). The
+				// state asked for comes back, and the wait goes on.
+				if err := write(hello); err != nil {
+					return false, err
+				}
+				continue
 			}
 		}
 		a := choose(&st, seat, rng)
