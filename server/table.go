@@ -419,7 +419,11 @@ func (t *table) botMove(gen int) {
 		t.srv.log.Error("bot failed; playing a random legal action instead", "table", t.id, "seat", turn, "bot", b.Name(), "err", err.Error())
 		a = s.RandomAction(rng)
 	}
-	if err := t.act(context.Background(), turn, a, by); err != nil {
+	if err := t.act(context.Background(), turn, a, by); errors.Is(err, store.ErrConflict) {
+		// Another process of a cluster stored a move first (a lease that
+		// changed hands): expected, and the table has caught up.
+		t.srv.log.Info("bot move not needed: another action was taken first", "table", t.id, "seat", turn)
+	} else if err != nil {
 		t.srv.log.Warn("bot move failed", "table", t.id, "seat", turn, "err", err.Error())
 	}
 }
