@@ -569,9 +569,7 @@ func (c *conn) reader(ctx context.Context, lim *limiter, handle func(data []byte
 func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 	arrived := time.Now()
 	var m clientMsg
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
+	if err := decodeMsg(data, &m); err != nil {
 		c.sendJSON(errorCode("bad_message", "not a message: "+err.Error()+`; send {"type":"action","action":{...}}`, nil))
 		return
 	}
@@ -591,8 +589,8 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			c.sendJSON(errorCode("spectator_act", "spectators may not act", nil))
 			return
 		}
-		var a pitch.Action
-		if err := json.Unmarshal(m.Action, &a); err != nil {
+		a, err := decodeAction(m.Action)
+		if err != nil {
 			c.sendJSON(errorCode("bad_action", "not an action: "+err.Error(), nil))
 			return
 		}
@@ -601,7 +599,7 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			t.mu.Unlock()
 			return
 		}
-		err := t.act(ctx, c.seat, a, "")
+		err = t.act(ctx, c.seat, a, "")
 		t.mu.Unlock()
 		if err == nil {
 			t.srv.actionLatency.add(time.Since(arrived))
