@@ -216,10 +216,13 @@ func (c *conn) flushQueue() {
 }
 
 // writeAll writes the messages q in one write to the socket, within
-// writeWait; false when that fails.
+// writeWait; false when that fails. The messages are framed into the
+// coalescer's buffer, not the socket, so their writes need no deadline
+// of their own (a context without one spares the WebSocket a timer per
+// message): the socket's write has one (send). Another writer (a ping,
+// the close) holds the frames' lock within its own deadline.
 func (c *conn) writeAll(q []outMsg) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), writeWait)
-	defer cancel()
+	ctx := context.Background()
 	c.out.gather()
 	for _, m := range q {
 		if err := c.ws.Write(ctx, websocket.MessageText, m.data); err != nil {
