@@ -3,7 +3,9 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"pitch"
 )
@@ -16,7 +18,13 @@ import (
 // discard's reasons, card refusals, ratings) still go through json.Marshal.
 
 // appendState appends m's JSON, as json.Marshal(m) writes it.
-func appendState(b []byte, m *stateMsg) ([]byte, error) {
+func appendState(b []byte, m *stateMsg) ([]byte, error) { return appendStateViews(b, m, nil, nil, nil) }
+
+// appendStateViews is appendState with the seat's view written straight
+// from v, when not nil, in place of m.View: as m.View = toViewJSON(v)
+// would be written, without making it (stateJSON). Likewise the last
+// hand's view and log, from lv and lastLog, when lv is not nil.
+func appendStateViews(b []byte, m *stateMsg, v, lv *pitch.View, lastLog logJSON) ([]byte, error) {
 	var err error
 	b = append(b, `{"type":`...)
 	b = appendStr(b, m.Type)
@@ -29,7 +37,12 @@ func appendState(b []byte, m *stateMsg) ([]byte, error) {
 	b = append(b, `,"hand_no":`...)
 	b = strconv.AppendInt(b, int64(m.HandNo), 10)
 	b = append(b, `,"view":`...)
-	if b, err = appendView(b, &m.View); err != nil {
+	if v != nil {
+		b, err = appendViewOf(b, v)
+	} else {
+		b, err = appendView(b, &m.View)
+	}
+	if err != nil {
 		return nil, err
 	}
 	b = append(b, `,"log":`...)
@@ -54,7 +67,7 @@ func appendState(b []byte, m *stateMsg) ([]byte, error) {
 	b = appendRaw(b, m.Sheet)
 	if m.LastHand != nil {
 		b = append(b, `,"last_hand":`...)
-		if b, err = appendSummary(b, m.LastHand); err != nil {
+		if b, err = appendSummary(b, m.LastHand, lv, lastLog); err != nil {
 			return nil, err
 		}
 	}
@@ -88,15 +101,13 @@ func appendState(b []byte, m *stateMsg) ([]byte, error) {
 	}
 	if len(m.Refusals) > 0 {
 		b = append(b, `,"refusals":`...)
-		if b, err = appendMarshal(b, m.Refusals); err != nil {
+		if b, err = appendRefusals(b, m.Refusals); err != nil {
 			return nil, err
 		}
 	}
 	if len(m.SuitTrumps) > 0 {
 		b = append(b, `,"suit_trumps":`...)
-		if b, err = appendMarshal(b, m.SuitTrumps); err != nil {
-			return nil, err
-		}
+		b = appendIntMap(b, m.SuitTrumps)
 	}
 	if m.NextTable != "" {
 		b = append(b, `,"next_table":`...)
@@ -202,8 +213,9 @@ func appendView(b []byte, v *viewJSON) ([]byte, error) {
 }
 
 // appendSummary appends h's JSON: its head (encoded once for every seat
-// by summaryHead, when cached) and the seat's own view and log.
-func appendSummary(b []byte, h *handSummary) ([]byte, error) {
+// by summaryHead, when cached) and the seat's own view and log: from lv
+// and lastLog in place of h's when lv is not nil (appendStateViews).
+func appendSummary(b []byte, h *handSummary, lv *pitch.View, lastLog logJSON) ([]byte, error) {
 	if h.head != nil {
 		b = append(b, h.head...)
 	} else {
@@ -212,18 +224,175 @@ func appendSummary(b []byte, h *handSummary) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if h.View != nil {
+	log := h.Log
+	switch {
+	case lv != nil:
+		b = append(b, `,"view":`...)
+		var err error
+		if b, err = appendViewOf(b, lv); err != nil {
+			return nil, err
+		}
+		log = lastLog
+	case h.View != nil:
 		b = append(b, `,"view":`...)
 		var err error
 		if b, err = appendView(b, h.View); err != nil {
 			return nil, err
 		}
 	}
-	if len(h.Log) > 0 {
+	if len(log) > 0 {
 		b = append(b, `,"log":`...)
-		b = h.Log.appendTo(b)
+		b = log.appendTo(b)
 	}
 	return append(b, '}'), nil
+}
+
+// appendViewOf appends the JSON of toViewJSON(v), as appendView writes
+// it, without making it: the same fields in the same order.
+func appendViewOf(b []byte, v *pitch.View) ([]byte, error) {
+	var err error
+	n := v.Game.Seats()
+	jokers := v.Game.Jokers()
+	b = append(b, `{"phase":`...)
+	b = appendStr(b, v.Phase.String())
+	b = append(b, `,"dealer":`...)
+	b = strconv.AppendInt(b, int64(v.Dealer), 10)
+	b = append(b, `,"turn":`...)
+	b = strconv.AppendInt(b, int64(v.Turn), 10)
+	b = append(b, `,"scores":`...)
+	b = appendInts(b, v.Scores[:n:n])
+	b = append(b, `,"hand":`...)
+	if b, err = appendCards(b, pitch.SortHand(v.Hand, v.Trump, jokers)); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"counts":`...)
+	b = appendInts(b, v.Counts[:n:n])
+	b = append(b, `,"bid":`...)
+	b = strconv.AppendInt(b, int64(v.Bid), 10)
+	b = append(b, `,"bidder":`...)
+	b = strconv.AppendInt(b, int64(v.Bidder), 10)
+	b = append(b, `,"passed":[`...)
+	for i, first := 0, true; i < n; i++ {
+		if v.Passed&(1<<i) != 0 {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = strconv.AppendInt(b, int64(i), 10)
+		}
+	}
+	b = append(b, `],"trump":`...)
+	if v.Trump == pitch.NoSuit {
+		b = append(b, "null"...)
+	} else {
+		b = appendStr(b, v.Trump.String())
+	}
+	b = append(b, `,"trumps":`...)
+	if v.Trump < pitch.NoSuit {
+		b = append(b, trumpOrderJSON[b2i(jokers)][v.Trump]...)
+	} else if b, err = appendCards(b, pitch.TrumpOrder(v.Trump, jokers)); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"called":`...)
+	if v.Called == pitch.NoCard {
+		b = append(b, "null"...)
+	} else if b, err = appendCard(b, v.Called); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"partner":`...)
+	if v.PartnerKnown && v.Partner >= 0 {
+		b = strconv.AppendInt(b, int64(v.Partner), 10)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"partner_known":`...)
+	b = strconv.AppendBool(b, v.PartnerKnown)
+	b = append(b, `,"widow":`...)
+	if b, err = appendSet(b, v.Widow); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"shown":`...)
+	if b, err = appendSet(b, v.Shown); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"out":`...)
+	if b, err = appendSet(b, v.Out); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"trick":`...)
+	if b, err = appendTrickOf(b, v.Trick, v.TrickSeat); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"last_trick":`...)
+	if b, err = appendTrickOf(b, v.Last, v.LastSeat); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"last_winner":`...)
+	b = strconv.AppendInt(b, int64(v.LastWon), 10)
+	b = append(b, `,"tricks":`...)
+	b = strconv.AppendInt(b, int64(v.Tricks), 10)
+	b = append(b, `,"trick_wins":`...)
+	b = appendInts(b, v.TrickWins[:n:n])
+	b = append(b, `,"stock_left":`...)
+	b = strconv.AppendInt(b, int64(v.StockLeft), 10)
+	if v.Game.Variant == pitch.TenPoint && v.Phase >= pitch.PhaseGiveStock && n > 0 {
+		b = append(b, `,"fill_got":`...)
+		b = appendInts(b, v.FillGot[:n:n])
+	}
+	return append(b, '}'), nil
+}
+
+// appendSet appends the cards of s in card order (cards(s)), [] for none.
+func appendSet(b []byte, s pitch.CardSet) ([]byte, error) {
+	b = append(b, '[')
+	for i := 0; s != 0; s, i = s&(s-1), i+1 {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendCard(b, s.First()); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendTrickOf appends a trick's cards and their seats as appendTrick
+// writes the trickCards made of them ([] for none).
+func appendTrickOf(b []byte, cards []pitch.Card, seats []int) ([]byte, error) {
+	b = append(b, '[')
+	for i, c := range cards {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"seat":`...)
+		b = strconv.AppendInt(b, int64(seats[i]), 10)
+		b = append(b, `,"card":`...)
+		var err error
+		if b, err = appendCard(b, c); err != nil {
+			return nil, err
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
+// trumpOrderJSON is TrumpOrder's cards for each trump suit, without and
+// with jokers, encoded once.
+var trumpOrderJSON = func() (out [2][pitch.NoSuit][]byte) {
+	for j := range out {
+		for s := range out[j] {
+			out[j][s], _ = appendCards(nil, pitch.TrumpOrder(pitch.Suit(s), j == 1))
+		}
+	}
+	return out
+}()
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // appendSummaryHead appends h's JSON up to its view and log: the part
@@ -301,8 +470,11 @@ func appendSummaryHead(b []byte, h *handSummary) ([]byte, error) {
 	return b, nil
 }
 
-// appendFair appends f's JSON.
+// appendFair appends f's JSON (its raw, when made).
 func appendFair(b []byte, f *fairJSON) []byte {
+	if f.raw != nil {
+		return append(b, f.raw...)
+	}
 	b = append(b, `{"dealing":`...)
 	b = strconv.AppendBool(b, f.Dealing)
 	if n := f.Next; n != nil {
@@ -336,6 +508,110 @@ func appendFair(b []byte, f *fairJSON) []byte {
 		b = append(b, `,"secret":`...)
 		b = appendStr(b, l.Secret)
 		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+// appendRefusals appends r's JSON as json.Marshal writes it: the cards
+// by name in the order of their names, each refusal's parameters in the
+// order of their names (a value of a type other than a string, an int or
+// a list of strings through json.Marshal).
+func appendRefusals(b []byte, r map[pitch.Card]refusal) ([]byte, error) {
+	var keys [pitch.LittleJoker + 1]pitch.Card
+	cs := keys[:0]
+	for c := range r {
+		if !c.Valid() {
+			return nil, fmt.Errorf("invalid card %d", c)
+		}
+		cs = append(cs, c)
+	}
+	slices.SortFunc(cs, func(x, y pitch.Card) int { return strings.Compare(cardNames[x], cardNames[y]) })
+	b = append(b, '{')
+	for i, c := range cs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		e := r[c]
+		b, _ = appendCard(b, c)
+		b = append(b, `:{"message":`...)
+		b = appendStr(b, e.Message)
+		b = append(b, `,"code":`...)
+		b = appendStr(b, e.Code)
+		b = append(b, `,"params":`...)
+		var err error
+		if b, err = appendAnyMap(b, e.Params); err != nil {
+			return nil, err
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}'), nil
+}
+
+// appendAnyMap appends m's JSON as json.Marshal writes it (nil: null).
+func appendAnyMap(b []byte, m map[string]any) ([]byte, error) {
+	if m == nil {
+		return append(b, "null"...), nil
+	}
+	var keys [8]string
+	ks := keys[:0]
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	b = append(b, '{')
+	for i, k := range ks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendStr(b, k)
+		b = append(b, ':')
+		switch v := m[k].(type) {
+		case string:
+			b = appendStr(b, v)
+		case int:
+			b = strconv.AppendInt(b, int64(v), 10)
+		case []string:
+			if v == nil {
+				b = append(b, "null"...)
+				break
+			}
+			b = append(b, '[')
+			for j, s := range v {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = appendStr(b, s)
+			}
+			b = append(b, ']')
+		default:
+			var err error
+			if b, err = appendMarshal(b, v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendIntMap appends m's JSON as json.Marshal writes it.
+func appendIntMap(b []byte, m map[string]int) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	var keys [8]string
+	ks := keys[:0]
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	b = append(b, '{')
+	for i, k := range ks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendStr(b, k)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(m[k]), 10)
 	}
 	return append(b, '}')
 }
@@ -404,8 +680,59 @@ func appendCard(b []byte, c pitch.Card) ([]byte, error) {
 		return nil, fmt.Errorf("invalid card %d", c)
 	}
 	b = append(b, '"')
-	b = append(b, c.String()...)
+	b = append(b, cardNames[c]...)
 	return append(b, '"'), nil
+}
+
+// cardNames are the cards' names (Card.String), made once.
+var cardNames = func() (n [pitch.LittleJoker + 1]string) {
+	for c := range n {
+		n[c] = pitch.Card(c).String()
+	}
+	return n
+}()
+
+// appendAction appends a's JSON as json.Marshal(a) writes it
+// (TestActionEncoding).
+func appendAction(b []byte, a pitch.Action) ([]byte, error) {
+	simple := true
+	switch a.Kind {
+	case pitch.ActBid, pitch.ActPass, pitch.ActTrump:
+	case pitch.ActCall, pitch.ActPlay:
+		simple = a.Card.Valid()
+	case pitch.ActPassTrumps, pitch.ActDiscard:
+		simple = a.Cards&^pitch.Deck54 == 0
+	default:
+		simple = false
+	}
+	if !simple { // never in play; as it was, errors included
+		return appendMarshal(b, a)
+	}
+	b = append(b, `{"seat":`...)
+	b = strconv.AppendInt(b, int64(a.Seat), 10)
+	b = append(b, `,"`...)
+	b = append(b, a.Kind.String()...)
+	b = append(b, `":`...)
+	switch a.Kind {
+	case pitch.ActBid:
+		b = strconv.AppendInt(b, int64(a.Bid), 10)
+	case pitch.ActPass:
+		b = append(b, "true"...)
+	case pitch.ActTrump:
+		b = appendStr(b, a.Suit.String())
+	case pitch.ActCall, pitch.ActPlay:
+		b, _ = appendCard(b, a.Card)
+	default:
+		b = append(b, '[')
+		for s, i := a.Cards, 0; s != 0; s, i = s&(s-1), i+1 {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b, _ = appendCard(b, s.First())
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
 }
 
 func appendInts(b []byte, v []int) []byte {

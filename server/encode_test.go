@@ -160,3 +160,47 @@ func TestStateEncodingStrings(t *testing.T) {
 		t.Error("a state with an invalid card was encoded")
 	}
 }
+
+// TestActionEncoding: appendAction writes exactly the bytes json.Marshal
+// writes for every action of whole random matches of each game (every
+// legal action at every step), and for the odd ones no client sends.
+func TestActionEncoding(t *testing.T) {
+	check := func(a pitch.Action) {
+		t.Helper()
+		want, werr := json.Marshal(a)
+		got, gerr := appendAction([]byte("x"), a)
+		if (gerr == nil) != (werr == nil) || werr == nil && string(got) != "x"+string(want) {
+			t.Fatalf("%+v: written %s (%v), want %s (%v)", a, got, gerr, want, werr)
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, v := range []pitch.Variant{pitch.Auction, pitch.TenPoint, pitch.Pawnee} {
+		m := pitch.NewMatch(pitch.MustNewGame(v), rng.Uint64())
+		for range 3000 {
+			if m.Over() {
+				m = pitch.NewMatch(pitch.MustNewGame(v), rng.Uint64())
+			}
+			s := m.State()
+			for _, a := range s.Legal(nil) {
+				check(a)
+			}
+			a := s.RandomAction(rng)
+			check(a)
+			if err := m.Apply(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, a := range []pitch.Action{
+		{Kind: pitch.ActDiscard, Seat: 2},
+		{Kind: pitch.ActPassTrumps, Seat: 1, Cards: pitch.SetOf(pitch.BigJoker, pitch.LittleJoker, 0)},
+		{Kind: pitch.ActGiveStock, Seat: 3, Give: true},
+		{Kind: pitch.ActGiveStock, Seat: 3},
+		{Kind: pitch.ActTrump, Seat: 0, Suit: pitch.NoSuit},
+		{Kind: pitch.ActPlay, Seat: 0, Card: pitch.NoCard},
+		{Kind: pitch.ActBid, Seat: -1, Bid: -3},
+		{Seat: 1},
+	} {
+		check(a)
+	}
+}

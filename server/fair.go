@@ -417,6 +417,9 @@ func (t *table) fairOff() bool {
 
 // fairJSON is what a state tells of the table's fair deals.
 type fairJSON struct {
+	// raw is the JSON appendFair writes for it, when made already (once
+	// per broadcast, for every seat).
+	raw []byte
 	// Dealing: the hand awaits its deal; nobody acts until it is dealt.
 	Dealing bool `json:"dealing"`
 	// Next is the commitment of the next deal (the awaited one while

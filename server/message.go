@@ -272,6 +272,12 @@ func toViewJSON(v *pitch.View) viewJSON {
 // a discard or a pass shows its cards only to those the rules let see them.
 // raw is the action's JSON, shared by every seat that may see it all.
 func logEntryFor(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int) logEntry {
+	return logEntryText(g, a, raw, seat, a.String())
+}
+
+// logEntryText is logEntryFor with text, a.String(), made once for every
+// seat.
+func logEntryText(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int, text string) logEntry {
 	e := logEntry{Seat: int(a.Seat), Kind: a.Kind.String()}
 	switch a.Kind {
 	case pitch.ActDiscard:
@@ -288,7 +294,7 @@ func logEntryFor(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int) l
 			return e
 		}
 	}
-	e.Text, e.Action = a.String(), raw
+	e.Text, e.Action = text, raw
 	return e
 }
 

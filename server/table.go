@@ -53,6 +53,9 @@ type table struct {
 	logs, lastLogs []logJSON
 	// stateCap is the size of the last state encoded, to size the next.
 	stateCap int
+	// summary is the last hand's summary, its head encoded, made once
+	// per hand (shared); never changed once made.
+	summary *handSummary
 	// The parts of a state message every viewer shares, marshalled once
 	// per change: infoVer counts changes to the seats and the like (every
 	// change to info bumps it), sheetRows the rows sheetRaw holds.
@@ -207,12 +210,13 @@ func (t *table) apply(a pitch.Action, by string) error {
 	if err := t.match.Apply(a); err != nil {
 		return err
 	}
-	raw, err := json.Marshal(a)
+	raw, err := appendAction(nil, a)
 	if err != nil {
 		return err
 	}
+	text := a.String()
 	for i := range t.logs {
-		e := logEntryFor(t.game, a, raw, i-1)
+		e := logEntryText(t.game, a, raw, i-1, text)
 		e.By = by
 		t.logs[i] = t.logs[i].add(&e)
 	}
@@ -266,7 +270,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 		}
 		return e
 	}
-	raw, err := json.Marshal(a)
+	raw, err := appendAction(nil, a)
 	if err != nil {
 		return internal(op, err)
 	}
@@ -546,6 +550,9 @@ type stateShared struct {
 // must be held.
 func (t *table) shared() *stateShared {
 	sh := &stateShared{s: t.match.State(), over: t.over(), full: t.full(), winner: t.match.Winner(), reading: t.readers(), fair: t.fairState()}
+	if sh.fair != nil {
+		sh.fair.raw = appendFair(nil, sh.fair) // once for every seat
+	}
 	if t.roundDone { // the next hand is dealt, but the round is over: show the last
 		sh.s = t.match.LastHand()
 	}
@@ -562,8 +569,12 @@ func (t *table) shared() *stateShared {
 		t.sheetRows = len(t.sheet)
 	}
 	if last := t.match.LastHand(); last != nil {
-		sh.summary = summarize(len(t.match.Records()), last)
-		sh.summary.head, _ = appendSummaryHead(nil, sh.summary) // nil on failure: each seat's encoding reports it
+		if n := len(t.match.Records()); t.summary == nil || t.summary.Hand != n {
+			// Once a hand: it stays the last until the next ends.
+			t.summary = summarize(n, last)
+			t.summary.head, _ = appendSummaryHead(nil, t.summary) // nil on failure: each seat's encoding reports it
+		}
+		sh.summary = t.summary
 	}
 	sh.paused = t.round.held() && !sh.over
 	if deadline, dseq := t.turnDeadline(); !deadline.IsZero() && dseq == t.seq && !sh.over {
@@ -579,10 +590,18 @@ func (t *table) shared() *stateShared {
 // stateFor builds what seat (-1: spectator) may see now.
 func (t *table) stateFor(seat int) stateMsg { return t.stateWith(t.shared(), seat) }
 
-// stateJSON is seat's state (stateFor), encoded.
+// stateJSON is seat's state (stateFor), encoded: the views written
+// straight from the engine's (appendStateViews), the same bytes.
 func (t *table) stateJSON(sh *stateShared, seat int) ([]byte, error) {
-	m := t.stateWith(sh, seat)
-	b, err := appendState(make([]byte, 0, t.stateCap), &m)
+	m, lastView := t.stateBase(sh, seat)
+	v := sh.s.View(seat)
+	var lv pitch.View
+	var lvp *pitch.View
+	var lastLog logJSON
+	if lastView {
+		lv, lvp, lastLog = t.match.LastHand().View(seat), &lv, t.lastLogs[seat+1]
+	}
+	b, err := appendStateViews(make([]byte, 0, t.stateCap), &m, &v, lvp, lastLog)
 	if err == nil {
 		t.stateCap = len(b) + len(b)/8
 	}
@@ -592,25 +611,38 @@ func (t *table) stateJSON(sh *stateShared, seat int) ([]byte, error) {
 // stateWith builds what seat (-1: spectator) may see now, with the parts
 // every seat shares from sh.
 func (t *table) stateWith(sh *stateShared, seat int) stateMsg {
+	m, lastView := t.stateBase(sh, seat)
+	v := sh.s.View(seat)
+	m.View = toViewJSON(&v)
+	if m.LastHand != nil {
+		summary := *m.LastHand
+		m.LastHand = &summary
+		if lastView {
+			lv := t.match.LastHand().View(seat)
+			view := toViewJSON(&lv)
+			m.LastHand.View, m.LastHand.Log = &view, t.lastLogs[seat+1]
+		}
+	}
+	return m
+}
+
+// stateBase is seat's state without its views: the last hand's summary
+// is sh's, shared, and lastView says whether the finished hand is to be
+// shown as seat saw it at its end, with its log.
+func (t *table) stateBase(sh *stateShared, seat int) (m stateMsg, lastView bool) {
 	s := sh.s
-	v := s.View(seat)
-	m := stateMsg{Type: "state", Seat: seat, Table: t.tableRaw, Seq: t.seq, HandNo: len(t.match.Records()) + 1,
-		View: toViewJSON(&v), Log: t.logs[seat+1], Sheet: t.sheetRaw,
+	m = stateMsg{Type: "state", Seat: seat, Table: t.tableRaw, Seq: t.seq, HandNo: len(t.match.Records()) + 1,
+		Log: t.logs[seat+1], Sheet: t.sheetRaw,
 		Over: sh.over, Winner: sh.winner, Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !sh.full}
 	if sh.over {
 		m.HandNo--
 		m.Log = t.lastLogs[seat+1]
 	}
 	if last := t.match.LastHand(); last != nil {
-		summary := *sh.summary
-		m.LastHand = &summary
-		if len(t.logs[0]) == 0 || sh.over {
-			// Until the next hand's first move: the finished hand as this
-			// seat saw it at its end, to show it as it was.
-			lv := last.View(seat)
-			view := toViewJSON(&lv)
-			m.LastHand.View, m.LastHand.Log = &view, t.lastLogs[seat+1]
-		}
+		m.LastHand = sh.summary
+		// Until the next hand's first move: the finished hand as this
+		// seat saw it at its end, to show it as it was.
+		lastView = len(t.logs[0]) == 0 || sh.over
 	}
 	m.Reading = sh.reading
 	m.Paused = sh.paused
@@ -624,9 +656,19 @@ func (t *table) stateWith(sh *stateShared, seat int) stateMsg {
 		case pitch.PhaseDiscard, pitch.PhasePassBurn:
 			m.Discard = discardOf(s)
 		default:
-			for _, a := range s.Legal(nil) {
-				raw, _ := json.Marshal(a)
-				m.Legal = append(m.Legal, raw)
+			// One buffer for every legal action's JSON.
+			legal := s.Legal(nil)
+			buf := make([]byte, 0, 24*len(legal))
+			m.Legal = make([]json.RawMessage, 0, len(legal))
+			for _, a := range legal {
+				start := len(buf)
+				var err error
+				if buf, err = appendAction(buf, a); err != nil {
+					m.Legal = append(m.Legal, nil) // cannot happen; written null, as before
+					buf = buf[:start]
+					continue
+				}
+				m.Legal = append(m.Legal, buf[start:len(buf):len(buf)])
 			}
 			switch s.Phase() {
 			case pitch.PhasePlay:
@@ -636,7 +678,7 @@ func (t *table) stateWith(sh *stateShared, seat int) stateMsg {
 			}
 		}
 	}
-	return m
+	return m, lastView
 }
 
 func discardRule(kind string, must, pool pitch.CardSet, k int) string {
