@@ -447,16 +447,81 @@ func (s *sqlStore) Append(ctx context.Context, id string, a Append) error {
 	return nil
 }
 
-// The statements of an append (kept prepared on SQLite: stmt.go).
+// The statements of an append. SQLite, whose writes are serialised (one
+// writer connection, BEGIN IMMEDIATE), checks the table and the event
+// number and inserts in one statement (appendSQLiteQuery), and only when
+// it inserts nothing asks why (appendWhyQuery). PostgreSQL first locks the
+// table's row, so that appends to one table queue, then reads the next
+// event number in a statement of its own (a snapshot taken after the
+// lock: read in the same statement it could miss the event of the append
+// it waited for), then inserts. On SQLite these are kept prepared
+// (stmt.go); PostgreSQL's driver keeps its own cache.
 const (
+	appendSQLiteQuery = `INSERT INTO events (table_id, seq, action, at, by_whom) SELECT ?1, ?2, ?3, ?4, ?5
+		WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?1) AND ?2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?1)`
+	appendWhyQuery    = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?1) FROM tables WHERE id = ?1`
 	appendLockQuery   = `SELECT finished FROM tables WHERE id = ?` // + the dialect's forUpdate
 	appendNextQuery   = `SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?`
 	appendInsertQuery = `INSERT INTO events (table_id, seq, action, at, by_whom) VALUES (?, ?, ?, ?, ?)`
+	appendHandQuery   = `INSERT INTO hands (table_id, n, record) VALUES (?, ?, ?)`
+	appendFinishQuery = `UPDATE tables SET finished = ? WHERE id = ? AND NOT finished`
 )
 
 // appendTx writes one append inside tx.
 func (s *sqlStore) appendTx(ctx context.Context, tx *sql.Tx, id string, a Append, at time.Time) error {
-	// Lock the table's row (PostgreSQL) so appends to one table queue.
+	var err error
+	if s.d == sqliteDialect {
+		err = s.appendEventSQLite(ctx, tx, id, a.Event, at)
+	} else {
+		err = s.appendEventLocked(ctx, tx, id, a.Event, at)
+	}
+	if err != nil {
+		return err
+	}
+	if h := a.Hand; h != nil {
+		_, err := s.execTx(ctx, tx, s.d.q(appendHandQuery), id, h.N, string(h.Record))
+		if isUnique(err) {
+			return fmt.Errorf("%w: hand %d is recorded already (%w)", ErrConflict, h.N, err)
+		}
+		if err != nil {
+			return fmt.Errorf("hand %d: %w", h.N, s.explain(err))
+		}
+	}
+	if a.Finished {
+		if _, err := s.execTx(ctx, tx, s.d.q(appendFinishQuery), true, id); err != nil {
+			return s.explain(err)
+		}
+	}
+	return s.notifyTx(ctx, tx, Note{Kind: NoteEvents, Table: id, Seq: a.Event.Seq + 1})
+}
+
+// appendEventSQLite inserts e if it is table id's next event, in one
+// statement, and says why not otherwise.
+func (s *sqlStore) appendEventSQLite(ctx context.Context, tx *sql.Tx, id string, e Event, at time.Time) error {
+	res, err := s.execTx(ctx, tx, appendSQLiteQuery, id, e.Seq, string(e.Action), s.d.timeArg(at), e.By)
+	if isUnique(err) { // cannot happen: the statement checks the number
+		return fmt.Errorf("%w: event number used (%w)", ErrConflict, err)
+	}
+	if err != nil {
+		return s.explain(err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	var n int
+	err = s.queryRowTx(ctx, tx, appendWhyQuery, id).Scan(&n)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("%w: no such table", ErrNotFound)
+	case err != nil:
+		return s.explain(err)
+	}
+	return fmt.Errorf("%w: the next event number is %d", ErrConflict, n)
+}
+
+// appendEventLocked locks table id's row, then inserts e if it is the
+// table's next event.
+func (s *sqlStore) appendEventLocked(ctx context.Context, tx *sql.Tx, id string, e Event, at time.Time) error {
 	var finished bool
 	err := s.queryRowTx(ctx, tx, s.d.q(appendLockQuery+s.d.forUpdate), id).Scan(&finished)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -469,33 +534,14 @@ func (s *sqlStore) appendTx(ctx context.Context, tx *sql.Tx, id string, a Append
 	if err := s.queryRowTx(ctx, tx, s.d.q(appendNextQuery), id).Scan(&n); err != nil {
 		return s.explain(err)
 	}
-	if a.Event.Seq != n {
+	if e.Seq != n {
 		return fmt.Errorf("%w: the next event number is %d", ErrConflict, n)
 	}
-	_, err = s.execTx(ctx, tx, s.d.q(appendInsertQuery),
-		id, a.Event.Seq, string(a.Event.Action), s.d.timeArg(at), a.Event.By)
+	_, err = s.execTx(ctx, tx, s.d.q(appendInsertQuery), id, e.Seq, string(e.Action), s.d.timeArg(at), e.By)
 	if isUnique(err) { // only if the locking above failed us
 		return fmt.Errorf("%w: event number used (%w)", ErrConflict, err)
 	}
-	if err != nil {
-		return s.explain(err)
-	}
-	if h := a.Hand; h != nil {
-		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO hands (table_id, n, record) VALUES (?, ?, ?)`),
-			id, h.N, string(h.Record))
-		if isUnique(err) {
-			return fmt.Errorf("%w: hand %d is recorded already (%w)", ErrConflict, h.N, err)
-		}
-		if err != nil {
-			return fmt.Errorf("hand %d: %w", h.N, s.explain(err))
-		}
-	}
-	if a.Finished && !finished {
-		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE tables SET finished = ? WHERE id = ?`), true, id); err != nil {
-			return s.explain(err)
-		}
-	}
-	return s.notifyTx(ctx, tx, Note{Kind: NoteEvents, Table: id, Seq: a.Event.Seq + 1})
+	return s.explain(err)
 }
 
 // exists reports ErrNotFound for no such table.
@@ -541,6 +587,30 @@ func (s *sqlStore) Events(ctx context.Context, id string) ([]Event, error) {
 	return list, nil
 }
 
+// The statements of a fair deal's writes, each of which stores its row
+// only if the table exists (the row's count says which): one statement,
+// kept prepared on SQLite (stmt.go). A commitment is stored again, with
+// its pending deal, at each contribution to it (server/fair.go).
+const (
+	commitmentQuery = `INSERT INTO commitments (table_id, n, commitment, at, pending) SELECT ?, ?, ?, ?, ?
+		WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?)
+		ON CONFLICT (table_id, commitment) DO UPDATE SET pending = EXCLUDED.pending`
+	dealQuery = `INSERT INTO deals (table_id, n, deal) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?)`
+)
+
+// rowOrNotFound is nil if res stored (or changed) one row, else
+// ErrNotFound for no such table.
+func rowOrNotFound(res sql.Result) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: no such table", ErrNotFound)
+	}
+	return nil
+}
+
 // AddDeal implements Store.
 func (s *sqlStore) AddDeal(ctx context.Context, id string, d Deal) error {
 	fail := func(err error) error {
@@ -553,15 +623,15 @@ func (s *sqlStore) AddDeal(ctx context.Context, id string, d Deal) error {
 		return fail(err)
 	}
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if err := s.exists(ctx, tx, id); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO deals (table_id, n, deal) VALUES (?, ?, ?)`), id, d.N, string(d.Data))
+		res, err := s.execTx(ctx, tx, s.d.q(dealQuery), id, d.N, string(d.Data), id)
 		if isUnique(err) {
 			return fmt.Errorf("%w: hand %d is dealt already (%w)", ErrConflict, d.N, err)
 		}
 		if err != nil {
 			return s.explain(err)
+		}
+		if err := rowOrNotFound(res); err != nil {
+			return err
 		}
 		return s.notifyTx(ctx, tx, Note{Kind: NoteDeal, Table: id, Seq: d.N})
 	})
@@ -617,12 +687,11 @@ func (s *sqlStore) SaveCommitment(ctx context.Context, id string, c Commitment) 
 		return fail(err)
 	}
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if err := s.exists(ctx, tx, id); err != nil {
-			return err
+		res, err := s.execTx(ctx, tx, s.d.q(commitmentQuery), id, c.N, c.Commitment, c.At, string(c.Pending), id)
+		if err != nil {
+			return s.explain(err)
 		}
-		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO commitments (table_id, n, commitment, at, pending) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (table_id, commitment) DO UPDATE SET pending = EXCLUDED.pending`), id, c.N, c.Commitment, c.At, string(c.Pending))
-		return s.explain(err)
+		return rowOrNotFound(res)
 	})
 	if err != nil {
 		return fail(err)

@@ -8,7 +8,8 @@ import (
 )
 
 // The statements of every append (and the batch's savepoints) run
-// thousands of times a second under load. SQLite parses a statement each
+// thousands of times a second under load, and a fair deal's several
+// times a hand. SQLite parses a statement each
 // time it is run as text, which was about a third of the store's CPU
 // (docs/performance.md), so on SQLite these are prepared once on the
 // writer connection and kept; PostgreSQL's driver keeps its own cache.
@@ -19,13 +20,18 @@ type stmts struct {
 	m  map[string]*sql.Stmt
 }
 
-// keptQueries are the statements kept prepared: an append's and the
-// batch's savepoints (in SQLite's form).
+// keptQueries are the statements kept prepared (in SQLite's form): an
+// append's, a fair deal's (a commitment, stored again at each
+// contribution, and the deal) and the batch's savepoints.
 var keptQueries = []string{
-	appendLockQuery,
-	appendNextQuery,
-	appendInsertQuery,
+	appendSQLiteQuery,
+	appendWhyQuery,
+	appendHandQuery,
+	appendFinishQuery,
+	commitmentQuery,
+	dealQuery,
 	"SAVEPOINT a",
+	"ROLLBACK TO a",
 	"RELEASE a",
 }
 
