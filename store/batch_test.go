@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -108,4 +109,101 @@ func waitForLockWait(t *testing.T, db *sql.DB) {
 		}
 	}
 	t.Fatal("the batch never waited for the row lock")
+}
+
+// TestBatchFailingWriteAlone: in a batch, a write that fails is rolled
+// back alone, even what it wrote before it failed, and the others commit,
+// on both databases. A batch runs first without savepoints and again with
+// them only when a write fails: a write's function then runs twice, and
+// what it sets is its last run's. A batch where every write succeeds,
+// or of one write, is not run again.
+func TestBatchFailingWriteAlone(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { testBatchFailingWriteAlone(t, filepath.Join(t.TempDir(), "pitch.db")) })
+	t.Run("postgres", func(t *testing.T) {
+		base := os.Getenv("PITCH_TEST_POSTGRES")
+		if base == "" {
+			t.Skip("PITCH_TEST_POSTGRES is not set")
+		}
+		testBatchFailingWriteAlone(t, storetest.FreshPostgres(t, base))
+	})
+}
+
+func testBatchFailingWriteAlone(t *testing.T, dsn string) {
+	st := open(t, dsn).(*sqlStore)
+	for _, id := range []string{"a", "b", "c"} {
+		mustCreate(t, st, newTable(id, time.Time{}))
+	}
+	appendTo := func(id string, seq int) func(context.Context, *sql.Tx) error {
+		return func(ctx context.Context, tx *sql.Tx) error {
+			return st.appendTx(ctx, tx, id, Append{Event: Event{Seq: seq, Action: action(seq)}}, time.Now())
+		}
+	}
+	boom := errors.New("boom")
+	var runs, seen int
+	failing := func(seq int) func(context.Context, *sql.Tx) error {
+		return func(ctx context.Context, tx *sql.Tx) error { // writes, then fails
+			if err := appendTo("c", seq)(ctx, tx); err != nil {
+				return err
+			}
+			return boom
+		}
+	}
+	fs := []func(context.Context, *sql.Tx) error{
+		appendTo("a", 0),
+		func(ctx context.Context, tx *sql.Tx) error { // what the caller reads back
+			runs++
+			return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM events`).Scan(&seen)
+		},
+		failing(0),
+		appendTo("b", 5), // a gap: a conflict
+		appendTo("b", 0),
+	}
+	batch := func(fs ...func(context.Context, *sql.Tx) error) []error {
+		reqs := make([]*writeReq, len(fs))
+		for i, f := range fs {
+			reqs[i] = &writeReq{ctx: ctx, f: f, done: make(chan error, 1)}
+		}
+		st.batch.commit(reqs)
+		errs := make([]error, len(reqs))
+		for i, r := range reqs {
+			errs[i] = <-r.done
+		}
+		return errs
+	}
+	redos := st.batch.redos.Load()
+	errs := batch(fs...)
+	for i, want := range []error{nil, nil, boom, ErrConflict, nil} {
+		if !errors.Is(errs[i], want) || (want == nil) != (errs[i] == nil) {
+			t.Errorf("write %d: %v, want %v", i, errs[i], want)
+		}
+	}
+	for id, want := range map[string][]int{"a": upTo(1), "b": upTo(1), "c": {}} {
+		if got := seqs(t, st, id); !equalInts(got, want) {
+			t.Errorf("table %s: events %v, want %v", id, got, want)
+		}
+	}
+	if got := st.batch.redos.Load() - redos; got != 1 {
+		t.Errorf("the batch was run again %d times, want once", got)
+	}
+	if runs != 2 || seen != 1 {
+		t.Errorf("the reading write ran %d times and read %d events, want 2 and 1", runs, seen)
+	}
+
+	redos = st.batch.redos.Load()
+	for i, err := range batch(appendTo("a", 1), appendTo("b", 1), appendTo("c", 0)) {
+		if err != nil {
+			t.Errorf("write %d of a good batch: %v", i, err)
+		}
+	}
+	if errs := batch(failing(1)); !errors.Is(errs[0], boom) {
+		t.Errorf("a batch of one failing write: %v, want %v", errs[0], boom)
+	}
+	if got := st.batch.redos.Load() - redos; got != 0 {
+		t.Errorf("a good batch and a batch of one were run again %d times, want never", got)
+	}
+	for id, want := range map[string][]int{"a": upTo(2), "b": upTo(2), "c": upTo(1)} {
+		if got := seqs(t, st, id); !equalInts(got, want) {
+			t.Errorf("table %s: events %v, want %v", id, got, want)
+		}
+	}
 }
