@@ -128,3 +128,60 @@ func BenchmarkBroadcast(b *testing.B) {
 		t.mu.Unlock()
 	}
 }
+
+// TestStateBufShared: a broadcast's encoded states are held once by each
+// connection's queue that has them, and let go when a newer state
+// replaces them (given back to the pool at refs 0) or the connection is
+// closed without flushing; the bytes a queue holds are its seat's state.
+func TestStateBufShared(t *testing.T) {
+	srv := benchServer(t)
+	tb := benchTable(t, srv, 0)
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	watcher := []*conn{newConn(nil, nil, nil, "w"), newConn(nil, nil, nil, "w")}
+	for _, c := range watcher {
+		tb.conns[c] = struct{}{}
+	}
+	queued := func() map[*conn]outMsg {
+		out := map[*conn]outMsg{}
+		for c := range tb.conns {
+			c.mu.Lock()
+			if len(c.queue) != 1 || c.queue[0].buf == nil {
+				t.Fatalf("seat %d: %d messages queued, want one pooled state", c.seat, len(c.queue))
+			}
+			out[c] = c.queue[0]
+			c.mu.Unlock()
+		}
+		return out
+	}
+	tb.broadcast()
+	first := queued()
+	sh := tb.shared()
+	for c, q := range first {
+		want := int32(1)
+		if c.seat < 0 {
+			want = 2 // both spectators share one
+		}
+		if n := q.buf.refs.Load(); n != want {
+			t.Errorf("seat %d: its state is held %d times, want %d", c.seat, n, want)
+		}
+		b, err := tb.stateJSON(sh, c.seat)
+		if err != nil || string(b) != string(q.data) {
+			t.Errorf("seat %d: queued\n%s\nwant\n%s", c.seat, q.data, b)
+		}
+	}
+	for c := range tb.conns { // newer states (not pooled, so none is taken from the pool)
+		c.queueState([]byte(`{"type":"state"}`))
+	}
+	for c, q := range first {
+		if n := q.buf.refs.Load(); n != 0 {
+			t.Errorf("seat %d: a replaced state is still held %d times", c.seat, n)
+		}
+	}
+	tb.broadcast()
+	second := queued()
+	watcher[0].closeWith(statusGoingAway, "", false)
+	if n := second[watcher[0]].buf.refs.Load(); n != 1 {
+		t.Errorf("the spectators' state is held %d times after one closed, want 1", n)
+	}
+}

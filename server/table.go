@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -593,6 +594,14 @@ func (t *table) stateFor(seat int) stateMsg { return t.stateWith(t.shared(), sea
 // stateJSON is seat's state (stateFor), encoded: the views written
 // straight from the engine's (appendStateViews), the same bytes.
 func (t *table) stateJSON(sh *stateShared, seat int) ([]byte, error) {
+	return t.appendStateJSON(nil, sh, seat)
+}
+
+// appendStateJSON appends seat's state (stateJSON) to dst.
+func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int) ([]byte, error) {
+	if cap(dst)-len(dst) < t.stateCap {
+		dst = slices.Grow(dst, t.stateCap)
+	}
 	m, lastView := t.stateBase(sh, seat)
 	v := sh.s.View(seat)
 	var lv pitch.View
@@ -601,9 +610,10 @@ func (t *table) stateJSON(sh *stateShared, seat int) ([]byte, error) {
 	if lastView {
 		lv, lvp, lastLog = t.match.LastHand().View(seat), &lv, t.lastLogs[seat+1]
 	}
-	b, err := appendStateViews(make([]byte, 0, t.stateCap), &m, &v, lvp, lastLog)
+	start := len(dst)
+	b, err := appendStateViews(dst, &m, &v, lvp, lastLog)
 	if err == nil {
-		t.stateCap = len(b) + len(b)/8
+		t.stateCap = len(b) - start + (len(b)-start)/8
 	}
 	return b, err
 }
@@ -693,26 +703,32 @@ func discardRule(kind string, must, pool pitch.CardSet, k int) string {
 }
 
 // broadcast sends every connection its own state: each seat's state (and
-// the spectators') is encoded once, and its bytes are shared by the
-// connections that see it. The lock must be held.
+// the spectators') is encoded once, into a pooled buffer, and its bytes
+// are shared by the connections that see it. The lock must be held.
 func (t *table) broadcast() {
 	t.announce()
 	if len(t.conns) == 0 {
 		return
 	}
 	sh := t.shared()
-	var enc [pitch.MaxSeats + 1][]byte
+	var enc [pitch.MaxSeats + 1]*stateBuf
 	for c := range t.conns {
-		b := enc[c.seat+1]
-		if b == nil {
-			var err error
-			if b, err = t.stateJSON(sh, c.seat); err != nil {
+		sb := enc[c.seat+1]
+		if sb == nil {
+			sb = newStateBuf()
+			b, err := t.appendStateJSON(sb.b[:0], sh, c.seat)
+			if err != nil {
+				sb.release()
 				t.logger().Error("a state could not be encoded", "seat", c.seat, "err", err.Error())
 				continue
 			}
-			enc[c.seat+1] = b
+			sb.b = b
+			enc[c.seat+1] = sb
 		}
-		c.queueState(b)
+		c.queueShared(sb.b, sb)
+	}
+	for _, sb := range enc {
+		sb.release() // broadcast's own hold
 	}
 }
 

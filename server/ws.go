@@ -56,7 +56,51 @@ type conn struct {
 // outMsg is a message waiting to be written.
 type outMsg struct {
 	data  []byte
-	state bool // a whole state, made stale by any later one
+	state bool      // a whole state, made stale by any later one
+	buf   *stateBuf // data's pooled buffer, if it has one (broadcast)
+}
+
+// stateBuf is an encoded state that broadcast queues for every
+// connection of a seat: its bytes go back to statePool, for another
+// state, once every connection it was queued for has written it or
+// dropped it unwritten for a newer state (its refs, one per queue it is
+// in and one for broadcast itself, fall to zero). A connection that ends
+// with states queued, or fails to write them, leaves them to the garbage
+// collector.
+type stateBuf struct {
+	b    []byte
+	refs atomic.Int32
+}
+
+var statePool = sync.Pool{New: func() any { return new(stateBuf) }}
+
+// newStateBuf takes a buffer from the pool, held once (by the caller).
+func newStateBuf() *stateBuf {
+	sb := statePool.Get().(*stateBuf)
+	sb.refs.Store(1)
+	return sb
+}
+
+// hold counts one more holder of sb (nil: none).
+func (sb *stateBuf) hold() {
+	if sb != nil {
+		sb.refs.Add(1)
+	}
+}
+
+// release drops one holder of sb (nil: none); the last puts it back in
+// the pool.
+func (sb *stateBuf) release() {
+	if sb == nil {
+		return
+	}
+	switch n := sb.refs.Add(-1); {
+	case n == 0 && cap(sb.b) <= 64<<10:
+		sb.b = sb.b[:0]
+		statePool.Put(sb)
+	case n < 0:
+		panic("server: a state buffer released once too often")
+	}
 }
 
 const (
@@ -99,6 +143,9 @@ func (c *conn) closeWith(code websocket.StatusCode, reason string, flush bool) {
 	}
 	c.ending, c.code, c.reason, c.flush = true, code, reason, flush
 	if !flush {
+		for _, q := range c.queue {
+			q.buf.release()
+		}
 		c.queue = nil
 	}
 	c.kick()
@@ -133,7 +180,11 @@ func (c *conn) sendState(m stateMsg) {
 
 // queueState queues an encoded state message (sendState); b may be
 // shared with other connections and is not changed.
-func (c *conn) queueState(b []byte) {
+func (c *conn) queueState(b []byte) { c.queueShared(b, nil) }
+
+// queueShared is queueState for b in sb, a pooled buffer (nil: none),
+// which the queue then holds until b is written or dropped.
+func (c *conn) queueShared(b []byte, sb *stateBuf) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ending {
@@ -143,9 +194,12 @@ func (c *conn) queueState(b []byte) {
 	for _, q := range c.queue {
 		if !q.state {
 			kept = append(kept, q)
+		} else {
+			q.buf.release() // stale, never to be written
 		}
 	}
-	c.queue = append(kept, outMsg{data: b, state: true})
+	sb.hold()
+	c.queue = append(kept, outMsg{data: b, state: true, buf: sb})
 	c.kick()
 }
 
@@ -207,6 +261,9 @@ func (c *conn) flushQueue() {
 		if len(q) > 0 && !c.writeAll(q) {
 			c.end(false)
 			return
+		}
+		for _, m := range q { // written: the WebSocket keeps no reference
+			m.buf.release()
 		}
 		if ending { // nothing was queued after it
 			c.end(true)
