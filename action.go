@@ -1,6 +1,9 @@
 package pitch
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // ActionKind says what an action does. The kinds are the hand-record
 // action fields (HAND-RECORD.md), one vocabulary from engine to wire to disk.
@@ -71,28 +74,42 @@ func Discard(seat int, cards CardSet) Action {
 func Play(seat int, c Card) Action { return Action{Kind: ActPlay, Seat: int8(seat), Card: c} }
 
 // String describes the action in plain words, e.g. "seat 2 plays TH".
+// (Written without fmt: the server logs every action in these words.)
 func (a Action) String() string {
-	s := fmt.Sprintf("seat %d ", a.Seat)
+	var buf [64]byte
+	b := append(buf[:0], "seat "...)
+	b = strconv.AppendInt(b, int64(a.Seat), 10)
+	b = append(b, ' ')
 	switch a.Kind {
 	case ActBid:
-		return s + fmt.Sprintf("bids %d", a.Bid)
+		b = append(b, "bids "...)
+		b = strconv.AppendInt(b, int64(a.Bid), 10)
 	case ActPass:
-		return s + "passes"
+		b = append(b, "passes"...)
 	case ActCall:
-		return s + "calls " + a.Card.String()
+		b = append(b, "calls "...)
+		b = append(b, a.Card.String()...)
 	case ActTrump:
-		return s + "names trump " + a.Suit.String()
+		b = append(b, "names trump "...)
+		b = append(b, a.Suit.String()...)
 	case ActGiveStock:
 		if a.Give {
-			return s + "gives the stock to the partner"
+			b = append(b, "gives the stock to the partner"...)
+		} else {
+			b = append(b, "keeps the stock"...)
 		}
-		return s + "keeps the stock"
 	case ActPassTrumps:
-		return s + "passes " + a.Cards.String() + " to the partner"
+		b = append(b, "passes "...)
+		b = append(b, a.Cards.String()...)
+		b = append(b, " to the partner"...)
 	case ActDiscard:
-		return s + "discards " + a.Cards.String()
+		b = append(b, "discards "...)
+		b = append(b, a.Cards.String()...)
 	case ActPlay:
-		return s + "plays " + a.Card.String()
+		b = append(b, "plays "...)
+		b = append(b, a.Card.String()...)
+	default:
+		b = append(b, "does nothing"...)
 	}
-	return s + "does nothing"
+	return string(b)
 }

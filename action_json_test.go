@@ -67,3 +67,74 @@ func TestActionJSON(t *testing.T) {
 		check(a)
 	}
 }
+
+// actionStringFmt is how Action.String wrote an action with fmt.
+func actionStringFmt(a Action) string {
+	s := fmt.Sprintf("seat %d ", a.Seat)
+	switch a.Kind {
+	case ActBid:
+		return s + fmt.Sprintf("bids %d", a.Bid)
+	case ActPass:
+		return s + "passes"
+	case ActCall:
+		return s + "calls " + a.Card.String()
+	case ActTrump:
+		return s + "names trump " + a.Suit.String()
+	case ActGiveStock:
+		if a.Give {
+			return s + "gives the stock to the partner"
+		}
+		return s + "keeps the stock"
+	case ActPassTrumps:
+		return s + "passes " + a.Cards.String() + " to the partner"
+	case ActDiscard:
+		return s + "discards " + a.Cards.String()
+	case ActPlay:
+		return s + "plays " + a.Card.String()
+	}
+	return s + "does nothing"
+}
+
+// TestActionString: Action.String, written without fmt, says what it
+// said with fmt, for every legal action of random matches of each game
+// and for odd ones.
+func TestActionString(t *testing.T) {
+	check := func(a Action) {
+		t.Helper()
+		if got, want := a.String(), actionStringFmt(a); got != want {
+			t.Fatalf("%#v: %q, want %q", a, got, want)
+		}
+	}
+	for _, v := range []Variant{Auction, TenPoint, Pawnee} {
+		m := NewMatch(MustNewGame(v), 13)
+		rng := NewRand(14)
+		for range 3000 {
+			if m.Over() {
+				m = NewMatch(MustNewGame(v), rng.Uint64())
+			}
+			s := m.State()
+			for _, a := range s.Legal(nil) {
+				check(a)
+			}
+			a := s.RandomAction(rng)
+			check(a)
+			if err := m.Apply(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, a := range []Action{
+		{Kind: ActDiscard, Seat: 2},
+		{Kind: ActDiscard, Seat: 1, Cards: Deck54},
+		{Kind: ActPassTrumps, Seat: 1, Cards: SetOf(BigJoker, LittleJoker, 0)},
+		{Kind: ActGiveStock, Seat: 3, Give: true},
+		{Kind: ActGiveStock, Seat: 3},
+		{Kind: ActTrump, Seat: 0, Suit: NoSuit},
+		{Kind: ActPlay, Seat: 0, Card: NoCard},
+		{Kind: ActBid, Seat: -128, Bid: -3},
+		{Kind: ActionKind(99), Seat: 127},
+		{},
+	} {
+		check(a)
+	}
+}

@@ -38,6 +38,19 @@ type pendingDeal struct {
 	commitment  string
 	committedAt time.Time
 	contribs    map[int]pitch.Contribution
+	// atText is atOf (committedAt when made) as pitch.FairTimeFormat
+	// writes it (committedText): every state shows it.
+	atText string
+	atOf   time.Time
+}
+
+// committedText is p.committedAt as pitch.FairTimeFormat writes it, made
+// once. The table's lock must be held.
+func (p *pendingDeal) committedText() string {
+	if p.atText == "" || p.atOf != p.committedAt {
+		p.atText, p.atOf = p.committedAt.Format(pitch.FairTimeFormat), p.committedAt
+	}
+	return p.atText
 }
 
 // Misbehave makes a server cheat at fair deals on purpose (Options), so
@@ -461,7 +474,7 @@ func (t *table) fairState() *fairJSON {
 	}
 	out := &fairJSON{Dealing: t.match.AwaitingDeal() && !t.over()}
 	if p := t.pending; p != nil && !t.over() {
-		n := &fairNextJSON{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedAt.Format(pitch.FairTimeFormat),
+		n := &fairNextJSON{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedText(),
 			Dealer: t.match.NextDealer(), Contributed: []int{}, Shared: t.round.sharesDeals()}
 		if t.misbehave().ShiftDealer {
 			n.Dealer = (n.Dealer + 1) % t.game.Seats()
