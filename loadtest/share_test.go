@@ -22,7 +22,7 @@ import (
 // each; a kill -9 of one pauses only its share, for about a lease, and
 // the others' tables play on at their usual pace; a process that joins
 // takes its share back; a rolling restart pauses no table for longer
-// than the longest drain and a lease round. 24 of the tables are played by bots (watched by a
+// than the longest drain and a lease round, beyond its usual pace. 24 of the tables are played by bots (watched by a
 // spectator each, so that they play); the pauses are the gaps between
 // their logged actions.
 func TestClusterShare(t *testing.T) {
@@ -159,8 +159,13 @@ func TestClusterShare(t *testing.T) {
 	all = append(all, nodes[0])
 	spread("a process joined", nodes)
 
-	// A rolling restart: no table pauses for longer than the drain.
+	// A rolling restart: no table pauses for longer than the drain (and
+	// a lease round) beyond its usual pace: the longest gap between its
+	// moves in the seconds before (a bot's delay, a hand's end), as a
+	// gap between two logged moves holds the next move's own pace too.
+	time.Sleep(2 * time.Second)
 	restartAt := time.Now()
+	pace := gaps(t, st, playing, restartAt.Add(-2*time.Second), restartAt)
 	logFrom := map[*node]int{} // the logs from here on
 	for _, n := range all {
 		logFrom[n] = len(n.logs.String())
@@ -181,8 +186,9 @@ func TestClusterShare(t *testing.T) {
 	}
 	spread("after a rolling restart", nodes)
 	// No table paused for longer than the longest drain plus one lease
-	// round (docs/deploy.md): a draining process hands its tables over
-	// as the drain begins, and the others take them on its notes.
+	// round (docs/deploy.md), beyond its pace: a draining process hands
+	// its tables over as the drain begins, and the others take them on
+	// its notes; a process that joins takes its share back the same way.
 	end := time.Now()
 	time.Sleep(3 * time.Second)
 	during := gaps(t, st, playing, restartAt, end)
@@ -191,17 +197,17 @@ func TestClusterShare(t *testing.T) {
 	// time; where it does not (a machine so loaded that heartbeats and
 	// leases lapse, and tables move for that), the pauses are those of
 	// lapsed leases, and are reported, not bounded.
-	bound := drain + clusterLease/5
 	lapsed := lateRounds(all, logFrom)
 	for _, id := range playing {
-		if during[id] > bound && lapsed == "" {
-			t.Errorf("table %s paused %v during the rolling restart: more than the longest drain (%v) and a lease round (%v)", id, during[id], drain, clusterLease/5)
+		if bound := drain + clusterLease/5 + pace[id]; during[id] > bound && lapsed == "" {
+			t.Errorf("table %s paused %v during the rolling restart: more than the longest drain (%v), a lease round (%v) and its pace before (%v)",
+				id, during[id], drain, clusterLease/5, pace[id])
 		}
 		if since[id] >= 3*time.Second {
 			t.Errorf("table %s does not play after the rolling restart", id)
 		}
 	}
-	t.Logf("the rolling restart: longest drain %v, longest pauses %s", drain, describe(during, nil))
+	t.Logf("the rolling restart: longest drain %v, longest pauses %s; longest gaps before %s", drain, describe(during, nil), describe(pace, nil))
 	if lapsed != "" {
 		t.Logf("the pauses were not bounded: the database answered lease rounds late (%s)", lapsed)
 	}

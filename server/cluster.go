@@ -249,6 +249,31 @@ func (s *Server) presenceLoop(ctx context.Context) {
 				t.mu.Unlock()
 			}
 		}
+		// Every change in one commit (a few hundred tables at a time):
+		// thousands connecting at once are a few syncs to disk.
+		var changes []store.PresenceChange
+		next := map[string][pitch.MaxSeats + 1]int{}
+		flush := func() {
+			if len(changes) == 0 {
+				return
+			}
+			if err := cl.st.SetPresence(ctx, cl.id, changes); err != nil {
+				cl.mu.Lock()
+				for id := range next {
+					cl.dirty[id] = true // again on the next change or tick
+				}
+				cl.mu.Unlock()
+			} else {
+				for id, now := range next {
+					if now == ([pitch.MaxSeats + 1]int{}) {
+						delete(written, id)
+					} else {
+						written[id] = now
+					}
+				}
+			}
+			changes, next = changes[:0], map[string][pitch.MaxSeats + 1]int{}
+		}
 		for id := range dirty {
 			t := s.inMemory(id)
 			if t == nil {
@@ -261,28 +286,20 @@ func (s *Server) presenceLoop(ctx context.Context) {
 			}
 			t.mu.Unlock()
 			old := written[id]
-			failed := false
+			n := len(changes)
 			for i := range now {
 				if now[i] != old[i] {
-					if err := cl.st.SetPresence(ctx, cl.id, id, i-1, now[i]); err != nil {
-						failed = true
-						break
-					}
+					changes = append(changes, store.PresenceChange{Table: id, Seat: i - 1, Conns: now[i]})
 				}
 			}
-			if failed {
-				cl.mu.Lock()
-				cl.dirty[id] = true // again on the next change or tick
-				cl.mu.Unlock()
-				continue
+			if len(changes) > n {
+				next[id] = now
 			}
-			if now == ([pitch.MaxSeats + 1]int{}) {
-				delete(written, id)
-			} else {
-				written[id] = now
+			if len(next) >= 200 {
+				flush()
 			}
-			_ = cl.st.Notify(ctx, store.Note{Kind: store.NotePresence, Table: id, From: cl.id})
 		}
+		flush()
 	}
 }
 

@@ -239,7 +239,7 @@ func TestClusterPresenceRewrite(t *testing.T) {
 	}
 	waitFor("present", present)
 	// As a sweep by another process does after the heartbeat lapsed.
-	if err := cl.st.SetPresence(ctx, cl.id, info.ID, -1, 0); err != nil {
+	if err := cl.st.SetPresence(ctx, cl.id, []store.PresenceChange{{Table: info.ID, Seat: -1, Conns: 0}}); err != nil {
 		t.Fatal(err)
 	}
 	cl.mu.Lock()

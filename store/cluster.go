@@ -55,9 +55,13 @@ type Cluster interface {
 	// heartbeats and presence of processes whose heartbeat ran out more
 	// than gone ago.
 	Sweep(ctx context.Context, gone time.Duration) error
-	// SetPresence records that process holds conns connections to seat
-	// (-1: spectators) of table id; 0 removes the record.
-	SetPresence(ctx context.Context, process, id string, seat, conns int) error
+	// SetPresence records, in one commit, each change's count of the
+	// connections process holds to a seat of a table (0 removes the
+	// record), and sends every listening process a NotePresence from
+	// process for each table changed as it commits. One commit for many
+	// changes: thousands of people connecting at once cost a few syncs
+	// to disk, not one each.
+	SetPresence(ctx context.Context, process string, changes []PresenceChange) error
 	// Presence returns, for each of the tables ids, the connections per
 	// seat (-1: spectators) that live processes other than process hold.
 	Presence(ctx context.Context, process string, ids []string) (map[string]map[int]int, error)
@@ -365,20 +369,52 @@ func (s *sqlStore) Sweep(ctx context.Context, gone time.Duration) error {
 	return nil
 }
 
+// PresenceChange is one seat's count of a process's connections to a
+// table, for SetPresence.
+type PresenceChange struct {
+	Table string
+	Seat  int // -1: the spectators
+	Conns int // 0 removes the record
+}
+
 // SetPresence implements Cluster.
-func (s *sqlStore) SetPresence(ctx context.Context, process, id string, seat, conns int) error {
+func (s *sqlStore) SetPresence(ctx context.Context, process string, changes []PresenceChange) error {
 	if err := s.cluster(); err != nil {
 		return err
 	}
-	var err error
-	if conns <= 0 {
-		_, err = s.w.ExecContext(ctx, `DELETE FROM presence WHERE owner = $1 AND table_id = $2 AND seat = $3`, process, id, seat)
-	} else {
-		_, err = s.w.ExecContext(ctx, `INSERT INTO presence (owner, table_id, seat, conns) VALUES ($1, $2, $3, $4)
-			ON CONFLICT (owner, table_id, seat) DO UPDATE SET conns = EXCLUDED.conns`, process, id, seat, conns)
+	if len(changes) == 0 {
+		return nil
 	}
+	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("store: presence at table %s: %w", id, err)
+		return fmt.Errorf("store: presence: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit, a no-op
+	noted := map[string]bool{}
+	for _, c := range changes {
+		if c.Conns <= 0 {
+			_, err = tx.ExecContext(ctx, `DELETE FROM presence WHERE owner = $1 AND table_id = $2 AND seat = $3`, process, c.Table, c.Seat)
+		} else {
+			_, err = tx.ExecContext(ctx, `INSERT INTO presence (owner, table_id, seat, conns) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (owner, table_id, seat) DO UPDATE SET conns = EXCLUDED.conns`, process, c.Table, c.Seat, c.Conns)
+		}
+		if err != nil {
+			return fmt.Errorf("store: presence at table %s: %w", c.Table, err)
+		}
+		if noted[c.Table] {
+			continue
+		}
+		noted[c.Table] = true
+		p, err := Note{Kind: NotePresence, Table: c.Table, From: process}.encode()
+		if err != nil {
+			return fmt.Errorf("store: presence at table %s: %w", c.Table, err)
+		}
+		if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, s.channel, p); err != nil {
+			return fmt.Errorf("store: presence at table %s: %w", c.Table, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: presence: %w", err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -163,11 +164,28 @@ func TestCluster(t *testing.T) {
 	if got, err := cl.RenewLeases(ctx, "p1", ttl); err != nil || !slices.Equal(got, []string{"a"}) {
 		t.Fatalf("p1 renewed %v, %v", got, err)
 	}
-	if err := cl.SetPresence(ctx, "p2", "a", 1, 2); err != nil {
+	// Several changes in one commit, one note per table changed.
+	mustCreate(t, s, newTable("c", time.Time{}))
+	want(NoteNew, "c", 0)
+	if err := cl.SetPresence(ctx, "p2", []PresenceChange{{Table: "a", Seat: 1, Conns: 2}, {Table: "c", Seat: -1, Conns: 1},
+		{Table: "a", Seat: 3, Conns: 1}, {Table: "c", Seat: 0, Conns: 4}}); err != nil {
 		t.Fatal(err)
 	}
-	if pr, err := cl.Presence(ctx, "p1", []string{"a"}); err != nil || pr["a"][1] != 2 {
-		t.Fatalf("presence %v, %v", pr, err)
+	for range 2 {
+		select {
+		case n := <-notes:
+			if n.Kind != NotePresence || n.From != "p2" || (n.Table != "a" && n.Table != "c") {
+				t.Fatalf("note %+v, want p2's presence at a, then c", n)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no presence note")
+		}
+	}
+	if err := cl.SetPresence(ctx, "p2", []PresenceChange{{Table: "a", Seat: 3, Conns: 0}, {Table: "c", Seat: 0, Conns: 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if pr, err := cl.Presence(ctx, "p1", []string{"a", "c"}); err != nil || !reflect.DeepEqual(pr, map[string]map[int]int{"a": {1: 2}, "c": {-1: 1}}) {
+		t.Fatalf("presence %v, %v; want 2 at a's seat 1 and a spectator at c", pr, err)
 	}
 	if pr, err := cl.Presence(ctx, "p2", []string{"a"}); err != nil || len(pr) != 0 {
 		t.Fatalf("a process counts its own presence: %v, %v", pr, err)
@@ -203,13 +221,13 @@ func TestCluster(t *testing.T) {
 	if got, err := cl.AcquireLeases(ctx, "p3", []string{"b"}, time.Minute); err != nil || !slices.Equal(got, []string{"b"}) {
 		t.Fatalf("p3 acquired %v, %v", got, err)
 	}
-	if err := cl.SetPresence(ctx, "p3", "b", 0, 1); err != nil {
+	if err := cl.SetPresence(ctx, "p3", []PresenceChange{{Table: "b", Seat: 0, Conns: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := cl.Heartbeat(ctx, "p1", ttl); err != nil { // p1 holds a's lease; p1 dies and is gone a while
 		t.Fatal(err)
 	}
-	if err := cl.SetPresence(ctx, "p1", "a", 0, 1); err != nil {
+	if err := cl.SetPresence(ctx, "p1", []PresenceChange{{Table: "a", Seat: 0, Conns: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(2*ttl + 100*time.Millisecond)
