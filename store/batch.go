@@ -216,8 +216,8 @@ func (b *batcher) lockTables(ctx context.Context, tx *sql.Tx, batch []*writeReq)
 			ids = append(ids, r.table)
 		}
 	}
-	if len(ids) < 2 {
-		return nil // one row: the write itself locks it
+	if len(ids) == 0 {
+		return nil
 	}
 	rows, err := tx.QueryContext(ctx, b.s.d.lockTables, ids)
 	if err != nil {

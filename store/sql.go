@@ -450,21 +450,24 @@ func (s *sqlStore) Append(ctx context.Context, id string, a Append) error {
 // The statements of an append. SQLite, whose writes are serialised (one
 // writer connection, BEGIN IMMEDIATE), checks the table and the event
 // number and inserts in one statement (appendSQLiteQuery), and only when
-// it inserts nothing asks why (appendWhyQuery). PostgreSQL first locks the
-// table's row, so that appends to one table queue, then reads the next
-// event number in a statement of its own (a snapshot taken after the
-// lock: read in the same statement it could miss the event of the append
-// it waited for), then inserts. On SQLite these are kept prepared
-// (stmt.go); PostgreSQL's driver keeps its own cache.
+// it inserts nothing asks why (appendWhyQuery). PostgreSQL does the same
+// (appendPostgresQuery, with the event's note), its batch holding the
+// table's row lock from its start (dialect.lockTables), so that appends
+// to one table queue and the statement's snapshot, taken after the lock,
+// holds the last event. On SQLite these are kept prepared (stmt.go);
+// PostgreSQL's driver keeps its own cache.
 const (
 	appendSQLiteQuery = `INSERT INTO events (table_id, seq, action, at, by_whom) SELECT ?1, ?2, ?3, ?4, ?5
 		WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?1) AND ?2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?1)`
-	appendWhyQuery    = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?1) FROM tables WHERE id = ?1`
-	appendLockQuery   = `SELECT finished FROM tables WHERE id = ?` // + the dialect's forUpdate
-	appendNextQuery   = `SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?`
-	appendInsertQuery = `INSERT INTO events (table_id, seq, action, at, by_whom) VALUES (?, ?, ?, ?, ?)`
-	appendHandQuery   = `INSERT INTO hands (table_id, n, record) VALUES (?, ?, ?)`
-	appendFinishQuery = `UPDATE tables SET finished = ? WHERE id = ? AND NOT finished`
+	appendWhyQuery = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?1) FROM tables WHERE id = ?1`
+	// appendPostgresQuery: the event if its number is next, and its note
+	// ($6 the channel, $7 the note) if inserted; the count inserted.
+	appendPostgresQuery = `WITH ins AS (INSERT INTO events (table_id, seq, action, at, by_whom) SELECT $1, $2, $3, $4, $5
+		FROM tables WHERE id = $1 AND $2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = $1) RETURNING seq)
+		SELECT count(*) FROM (SELECT pg_notify($6, $7) FROM ins) AS noted`
+	appendWhyPostgresQuery = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = $1) FROM tables WHERE id = $1`
+	appendHandQuery        = `INSERT INTO hands (table_id, n, record) VALUES (?, ?, ?)`
+	appendFinishQuery      = `UPDATE tables SET finished = ? WHERE id = ? AND NOT finished`
 )
 
 // appendTx writes one append inside tx.
@@ -473,7 +476,7 @@ func (s *sqlStore) appendTx(ctx context.Context, tx *sql.Tx, id string, a Append
 	if s.d == sqliteDialect {
 		err = s.appendEventSQLite(ctx, tx, id, a.Event, at)
 	} else {
-		err = s.appendEventLocked(ctx, tx, id, a.Event, at)
+		err = s.appendEventPostgres(ctx, tx, id, a.Event, at)
 	}
 	if err != nil {
 		return err
@@ -492,7 +495,7 @@ func (s *sqlStore) appendTx(ctx context.Context, tx *sql.Tx, id string, a Append
 			return s.explain(err)
 		}
 	}
-	return s.notifyTx(ctx, tx, Note{Kind: NoteEvents, Table: id, Seq: a.Event.Seq + 1})
+	return nil // PostgreSQL's note went with the event (appendEventPostgres)
 }
 
 // appendEventSQLite inserts e if it is table id's next event, in one
@@ -519,29 +522,38 @@ func (s *sqlStore) appendEventSQLite(ctx context.Context, tx *sql.Tx, id string,
 	return fmt.Errorf("%w: the next event number is %d", ErrConflict, n)
 }
 
-// appendEventLocked locks table id's row, then inserts e if it is the
-// table's next event.
-func (s *sqlStore) appendEventLocked(ctx context.Context, tx *sql.Tx, id string, e Event, at time.Time) error {
-	var finished bool
-	err := s.queryRowTx(ctx, tx, s.d.q(appendLockQuery+s.d.forUpdate), id).Scan(&finished)
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("%w: no such table", ErrNotFound)
+// appendEventPostgres inserts e if it is table id's next event and
+// sends its NoteEvents, in one statement (one round trip, where locking,
+// reading the next number, inserting and notifying were four), and says
+// why not otherwise. The batch holds the table's row lock already
+// (dialect.lockTables, the Append being a writeTable), so no other
+// transaction appends to it between the statement's read of the next
+// number and its insert; were it not held, the unique (table_id, seq)
+// key would still refuse a number taken.
+func (s *sqlStore) appendEventPostgres(ctx context.Context, tx *sql.Tx, id string, e Event, at time.Time) error {
+	note, err := Note{Kind: NoteEvents, Table: id, Seq: e.Seq + 1}.encode()
+	if err != nil {
+		return err
+	}
+	var n int
+	err = s.queryRowTx(ctx, tx, appendPostgresQuery, id, e.Seq, string(e.Action), s.d.timeArg(at), e.By, s.channel, note).Scan(&n)
+	if isUnique(err) {
+		return fmt.Errorf("%w: event number used (%w)", ErrConflict, err)
 	}
 	if err != nil {
 		return s.explain(err)
 	}
-	var n int
-	if err := s.queryRowTx(ctx, tx, s.d.q(appendNextQuery), id).Scan(&n); err != nil {
+	if n == 1 {
+		return nil
+	}
+	err = s.queryRowTx(ctx, tx, appendWhyPostgresQuery, id).Scan(&n)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("%w: no such table", ErrNotFound)
+	case err != nil:
 		return s.explain(err)
 	}
-	if e.Seq != n {
-		return fmt.Errorf("%w: the next event number is %d", ErrConflict, n)
-	}
-	_, err = s.execTx(ctx, tx, s.d.q(appendInsertQuery), id, e.Seq, string(e.Action), s.d.timeArg(at), e.By)
-	if isUnique(err) { // only if the locking above failed us
-		return fmt.Errorf("%w: event number used (%w)", ErrConflict, err)
-	}
-	return s.explain(err)
+	return fmt.Errorf("%w: the next event number is %d", ErrConflict, n)
 }
 
 // exists reports ErrNotFound for no such table.
