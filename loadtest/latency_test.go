@@ -5,15 +5,12 @@ import (
 	"bytes"
 	"context"
 	"math"
-	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"pitch/server"
-	"pitch/store"
 )
 
 // TestLatencies: a short run on an in-process server with fair deals.
@@ -28,18 +25,7 @@ func TestLatencies(t *testing.T) {
 		t.Skip("plays tables for seconds")
 	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pitch.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	srv, err := server.New(ctx, st, server.Options{BotDelay: time.Millisecond, AwayDelay: time.Minute, DealWait: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
-	defer srv.Close()
+	hs := inProcessServer(t, server.Options{BotDelay: time.Millisecond, AwayDelay: time.Minute, DealWait: 5 * time.Second})
 
 	var lines bytes.Buffer
 	rep, err := Run(ctx, Config{URL: hs.URL, Tables: 20, Duration: 2 * time.Second, Variant: "pawnee", Think: 0,

@@ -19,19 +19,8 @@ func TestReviewsDuringLoad(t *testing.T) {
 		t.Skip("plays tables for seconds")
 	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pitch.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	srv, err := server.New(ctx, st, server.Options{BotDelay: time.Millisecond, AwayDelay: time.Minute,
+	hs := inProcessServer(t, server.Options{BotDelay: time.Millisecond, AwayDelay: time.Minute,
 		RetryDelay: 20 * time.Millisecond, DealWait: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
-	defer srv.Close()
 
 	rctx, stop := context.WithCancel(ctx)
 	got := make(chan *ReviewReport, 1)
@@ -60,6 +49,25 @@ func TestReviewsDuringLoad(t *testing.T) {
 	if reviews.Done+reviews.Pending == 0 {
 		t.Errorf("review requests: %+v, want some queued or made", *reviews)
 	}
+}
+
+// inProcessServer starts a server with opts on a fresh SQLite file in
+// the test process, behind an httptest server, for the test's time.
+func inProcessServer(t *testing.T, opts server.Options) *httptest.Server {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pitch.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(ctx, st, opts)
+	if err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() { srv.Close(); hs.Close(); st.Close() })
+	return hs
 }
 
 // TestReviewsBadConfig: a worker count out of range is refused.

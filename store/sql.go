@@ -511,8 +511,15 @@ func (s *sqlStore) appendEventSQLite(ctx context.Context, tx *sql.Tx, id string,
 	if n, err := res.RowsAffected(); err != nil || n == 1 {
 		return err
 	}
+	return s.appendRefused(ctx, tx, appendWhyQuery, id)
+}
+
+// appendRefused says why an append inserted nothing: no such table, or
+// its next event number (why, a query of both, the number in a row of
+// the table).
+func (s *sqlStore) appendRefused(ctx context.Context, tx *sql.Tx, why, id string) error {
 	var n int
-	err = s.queryRowTx(ctx, tx, appendWhyQuery, id).Scan(&n)
+	err := s.queryRowTx(ctx, tx, why, id).Scan(&n)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("%w: no such table", ErrNotFound)
@@ -546,14 +553,7 @@ func (s *sqlStore) appendEventPostgres(ctx context.Context, tx *sql.Tx, id strin
 	if n == 1 {
 		return nil
 	}
-	err = s.queryRowTx(ctx, tx, appendWhyPostgresQuery, id).Scan(&n)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("%w: no such table", ErrNotFound)
-	case err != nil:
-		return s.explain(err)
-	}
-	return fmt.Errorf("%w: the next event number is %d", ErrConflict, n)
+	return s.appendRefused(ctx, tx, appendWhyPostgresQuery, id)
 }
 
 // exists reports ErrNotFound for no such table.
