@@ -209,12 +209,26 @@ func (b *browser) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 func (b *browser) eval(expr string, v any) {
 	b.t.Helper()
 	s, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](expr))
+	// A page that is navigating (a click that loads another) has no
+	// document to evaluate in for a moment: try again, for up to 5 s.
+	for try := 0; err != nil && navigating(err) && try < 50; try++ {
+		time.Sleep(100 * time.Millisecond)
+		s, err = chromedp.Run(b.ctx, chromedp.Evaluate[string](expr))
+	}
 	if err != nil {
 		b.t.Fatalf("evaluating %s: %v", expr, err)
 	}
 	if err := json.Unmarshal([]byte(s), v); err != nil {
 		b.t.Fatalf("decoding %s from %s: %v", s, expr, err)
 	}
+}
+
+// navigating reports whether err is the browser's answer to an evaluation
+// while the page is being replaced by another.
+func navigating(err error) bool {
+	m := err.Error()
+	return strings.Contains(m, "navigated or closed") || strings.Contains(m, "Execution context was destroyed") ||
+		strings.Contains(m, "Cannot find context with specified id")
 }
 
 func (b *browser) click(sel string) {
