@@ -27,6 +27,9 @@ type evFollowed struct {
 		EndsAt *time.Time `json:"ends_at"`
 	} `json:"event"`
 	Me *meWire `json:"me"`
+	// end, in the last message before the channel closes: why the
+	// connection ended, or a message that was not an event's.
+	end string
 }
 
 // followEvent follows event id at ts with hello and sends every message
@@ -50,15 +53,20 @@ func followEvent(t *testing.T, ts *testServer, id, hello string) <-chan evFollow
 		for {
 			_, data, err := ws.Read(ctx)
 			if err != nil {
+				select {
+				case out <- evFollowed{end: err.Error()}:
+				default:
+				}
 				return
 			}
 			var m evFollowed
-			if json.Unmarshal(data, &m) == nil && m.Type == "event" {
-				select {
-				case out <- m:
-				case <-ctx.Done():
-					return
-				}
+			if json.Unmarshal(data, &m) != nil || m.Type != "event" {
+				m = evFollowed{end: string(data)} // an error, say: logged
+			}
+			select {
+			case out <- m:
+			case <-ctx.Done():
+				return
 			}
 		}
 	}()
@@ -75,6 +83,10 @@ func waitFollowed(t *testing.T, c <-chan evFollowed, d time.Duration, what strin
 		case m, open := <-c:
 			if !open {
 				t.Fatalf("the event's connection ended while waiting for %s", what)
+			}
+			if m.end != "" {
+				t.Logf("the event's connection: %s", m.end)
+				continue
 			}
 			if ok(m) {
 				return m

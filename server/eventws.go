@@ -108,7 +108,17 @@ func (c *conn) follow(s *Server, e *liveEvent) {
 	sub := &eventSub{c: c, entry: -1}
 	e.mu.Lock()
 	if hello.Token != "" {
-		if sub.entry = e.entryOf(hello.Token); sub.entry < 0 {
+		if sub.entry = e.entryOf(hello.Token); sub.entry < 0 && s.cl != nil {
+			// Joined at another process a moment ago, its note not here
+			// yet: the store has the join.
+			e.mu.Unlock()
+			if err := s.syncEvent(ctx, e.id, 0); err != nil {
+				s.log.Warn("event: reading it for a hello", "event", e.id, "err", err.Error())
+			}
+			e.mu.Lock()
+			sub.entry = e.entryOf(hello.Token)
+		}
+		if sub.entry < 0 {
 			e.mu.Unlock()
 			c.closeWith(websocket.StatusPolicyViolation, "that token is no one's in this event: join first, or say hello without one to watch", false)
 			return
