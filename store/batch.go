@@ -142,7 +142,7 @@ func (b *batcher) run(batch []*writeReq, savepoints bool) (again []*writeReq, ok
 		}
 		r.done <- err
 	}
-	tx, err := b.s.w.BeginTx(ctx, nil)
+	tx, err := b.s.bw.BeginTx(ctx, nil)
 	if err != nil {
 		for _, r := range batch {
 			r.done <- b.s.explain(err)

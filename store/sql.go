@@ -18,6 +18,10 @@ type sqlStore struct {
 	r *sql.DB // for reads: the same as w for PostgreSQL
 
 	batch *batcher // appends grouped into shared commits
+	// bw is the batcher's own pool (PostgreSQL: one connection, so that
+	// the shared pool's readers never leave a commit waiting for one;
+	// SQLite: w)
+	bw *sql.DB
 	stmts stmts    // SQLite: statements prepared once (stmt.go)
 
 	// PostgreSQL: the URL (for Listen's own connection) and the channel
@@ -35,6 +39,9 @@ func (s *sqlStore) Close() error {
 	var err error
 	if s.r != s.w {
 		err = s.r.Close()
+	}
+	if s.bw != nil && s.bw != s.w {
+		err = errors.Join(err, s.bw.Close())
 	}
 	// The writer last: SQLite's last connection checkpoints and removes
 	// the -wal file.
