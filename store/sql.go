@@ -21,8 +21,8 @@ type sqlStore struct {
 	// bw is the batcher's own pool (PostgreSQL: one connection, so that
 	// the shared pool's readers never leave a commit waiting for one;
 	// SQLite: w)
-	bw *sql.DB
-	stmts stmts    // SQLite: statements prepared once (stmt.go)
+	bw    *sql.DB
+	stmts stmts // SQLite: statements prepared once (stmt.go)
 
 	// PostgreSQL: the URL (for Listen's own connection) and the channel
 	// of this database and schema's notes (Cluster).
