@@ -21,23 +21,7 @@ func TestActionJSON(t *testing.T) {
 			t.Fatalf("%+v: %s (%v), want %s (%v)", a, got, gerr, want, werr)
 		}
 	}
-	for _, v := range []Variant{Auction, TenPoint, Pawnee} {
-		m := NewMatch(MustNewGame(v), 11)
-		rng := NewRand(12)
-		for range 3000 {
-			if m.Over() {
-				m = NewMatch(MustNewGame(v), rng.Uint64())
-			}
-			s := m.State()
-			for _, a := range s.Legal(nil) {
-				check(a)
-			}
-			a := s.RandomAction(rng)
-			check(a)
-			if err := m.Apply(a); err != nil {
-				t.Fatal(err)
-			}
-		}
+	for _, m := range walkActions(t, 11, check) {
 		if len(m.Records()) > 0 {
 			r := m.Records()[0]
 			b, err := json.Marshal(r)
@@ -95,6 +79,35 @@ func actionStringFmt(a Action) string {
 	return s + "does nothing"
 }
 
+// walkActions plays 3,000 random actions of each game, the first match
+// from seed (a new one whenever a match ends), calls each for every legal
+// action on the way and every action played, and returns the last match
+// of each game.
+func walkActions(t *testing.T, seed uint64, each func(Action)) []*Match {
+	t.Helper()
+	var last []*Match
+	for _, v := range []Variant{Auction, TenPoint, Pawnee} {
+		m := NewMatch(MustNewGame(v), seed)
+		rng := NewRand(seed + 1)
+		for range 3000 {
+			if m.Over() {
+				m = NewMatch(MustNewGame(v), rng.Uint64())
+			}
+			s := m.State()
+			for _, a := range s.Legal(nil) {
+				each(a)
+			}
+			a := s.RandomAction(rng)
+			each(a)
+			if err := m.Apply(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		last = append(last, m)
+	}
+	return last
+}
+
 // TestActionString: Action.String, written without fmt, says what it
 // said with fmt, for every legal action of random matches of each game
 // and for odd ones.
@@ -105,24 +118,7 @@ func TestActionString(t *testing.T) {
 			t.Fatalf("%#v: %q, want %q", a, got, want)
 		}
 	}
-	for _, v := range []Variant{Auction, TenPoint, Pawnee} {
-		m := NewMatch(MustNewGame(v), 13)
-		rng := NewRand(14)
-		for range 3000 {
-			if m.Over() {
-				m = NewMatch(MustNewGame(v), rng.Uint64())
-			}
-			s := m.State()
-			for _, a := range s.Legal(nil) {
-				check(a)
-			}
-			a := s.RandomAction(rng)
-			check(a)
-			if err := m.Apply(a); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	walkActions(t, 13, check)
 	for _, a := range []Action{
 		{Kind: ActDiscard, Seat: 2},
 		{Kind: ActDiscard, Seat: 1, Cards: Deck54},
