@@ -740,6 +740,17 @@ func (s *Server) onNote(ctx context.Context, n store.Note) {
 	}
 	switch n.Kind {
 	case store.NoteEvents, store.NoteDeal:
+		if n.Kind == store.NoteEvents && int64(n.Seq) <= t.storing.Load() {
+			// This process's own append (the note may come before its
+			// commit's answer, while the table's mu is held for it), or
+			// one it has: no need to wait for mu. Notes are handled one
+			// at a time, so waiting for each table's commit to end made
+			// the notes of a busy process fall behind.
+			if int64(n.Seq) > t.passed.Load() { // notes are handled one at a time
+				t.passed.Store(int64(n.Seq))
+			}
+			return
+		}
 		t.mu.Lock()
 		behind := n.Kind == store.NoteEvents && t.seq < n.Seq || n.Kind == store.NoteDeal && t.dealtHands() < n.Seq
 		t.mu.Unlock()

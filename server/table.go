@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"pitch"
@@ -25,6 +26,15 @@ type table struct {
 	srv  *Server
 	id   string
 	game *pitch.Game
+
+	// storing is the events in the log once this process's
+	// append under way (if any) is stored: a note of events up to it is
+	// this process's own append, or one it has, and is passed over
+	// without waiting for mu (see Server.onNote). Set under mu, read
+	// without it.
+	storing atomic.Int64
+	// passed is the last event count of a note passed over for storing.
+	passed atomic.Int64
 
 	mu sync.Mutex
 	// ratings: what the finished rated match did to each account's
@@ -292,7 +302,9 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	// leave the log and the table disagreeing about what was stored.
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
+	t.storing.Store(int64(t.seq + 1))
 	if err := t.srv.store.Append(sctx, t.id, ap); err != nil {
+		t.storing.Store(int64(t.seq))
 		t.schedule(t.srv.opts.RetryDelay) // try the bots again later
 		if errors.Is(err, store.ErrConflict) {
 			if t.srv.cl != nil { // taken at another process: what it was is in the log
@@ -301,6 +313,12 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 				}
 			}
 			return &Error{Kind: Conflict, Op: op, Msg: "another action was taken first; the table has moved on: act again from the newest state", Err: err}
+		}
+		if t.passed.Load() > int64(t.seq) {
+			// A note passed over while this append was under way was
+			// not its own (or it was stored after all, its answer
+			// lost): read the log once mu is free.
+			go t.srv.refresh(context.WithoutCancel(ctx), t, false) //nolint:errcheck // it logs
 		}
 		return unavailable(op, err)
 	}

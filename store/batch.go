@@ -8,6 +8,10 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // batcher groups writes into shared commits (SQLite and PostgreSQL). Every commit is
@@ -25,8 +29,9 @@ type batcher struct {
 	close sync.Once
 
 	// tries counts the batches run, redos those run again with
-	// savepoints because a write failed (see commit).
-	tries, redos atomic.Int64
+	// savepoints because a write failed (see commit), pipelines the
+	// pipelines sent (PostgreSQL: see run).
+	tries, redos, pipelines atomic.Int64
 }
 
 type writeReq struct {
@@ -35,7 +40,28 @@ type writeReq struct {
 	f     func(context.Context, *sql.Tx) error
 	done  chan error
 	tries int // commits this write was in that PostgreSQL gave up on
+	// pipe, if set (PostgreSQL only), queues f's statements on a pipeline
+	// instead, each with a check that fails if the statement did not do
+	// what f would have accepted: see run.
+	pipe func(*pgx.Batch)
 }
+
+// errPiped fails a batch's pipeline when a piped statement changed
+// nothing where it should have: the batch is then run again with f, which
+// says why (see run). It never reaches a caller.
+var errPiped = errors.New("store: a piped statement changed nothing")
+
+// pipedOne is a check for a piped statement that must change exactly one
+// row.
+func pipedOne(ct pgconn.CommandTag) error {
+	if ct.RowsAffected() != 1 {
+		return errPiped
+	}
+	return nil
+}
+
+// pipedAny is a check for a piped statement whose result does not matter.
+func pipedAny(pgconn.CommandTag) error { return nil }
 
 // maxTries bounds the commits a write is tried in when PostgreSQL gives up
 // on it for a deadlock or a serialization failure (retryable).
@@ -58,8 +84,9 @@ func (b *batcher) stop() {
 
 // do queues one write and waits for its commit. table, if not empty, is
 // the id of the tables row f changes.
-func (b *batcher) do(ctx context.Context, table string, f func(context.Context, *sql.Tx) error) error {
-	r := &writeReq{ctx: ctx, table: table, f: f, done: make(chan error, 1)}
+// pipe, if not nil, is f as statements to pipeline (see writeReq).
+func (b *batcher) do(ctx context.Context, table string, f func(context.Context, *sql.Tx) error, pipe func(*pgx.Batch)) error {
+	r := &writeReq{ctx: ctx, table: table, f: f, pipe: pipe, done: make(chan error, 1)}
 	select {
 	case b.reqs <- r:
 	case <-b.quit:
@@ -132,6 +159,16 @@ func (b *batcher) try(batch []*writeReq) (again []*writeReq) {
 // again, which it returns. Without savepoints, if a write of a batch of
 // more than one fails, run rolls the transaction back, answers none and
 // returns !ok: the batch is to be run again with savepoints.
+//
+// On PostgreSQL, a run without savepoints sends the statements of the
+// writes that have a pipe together, with the tables' lock, in one round
+// trip (a pgx pipeline on the transaction's connection) where f would
+// wait for each statement's answer in turn. Under load a round trip is
+// not the network's but the writer's wait for a core each time an
+// answer comes, behind thousands of connections' goroutines, so one a
+// statement capped a process's writes at about a thousand a second. A
+// piped statement's check fails the run as a write's error would; the
+// run with savepoints then uses f, which says why.
 func (b *batcher) run(batch []*writeReq, savepoints bool) (again []*writeReq, ok bool) {
 	ctx := context.Background() // one caller giving up must not undo the others
 	errs := make([]error, len(batch))
@@ -142,19 +179,54 @@ func (b *batcher) run(batch []*writeReq, savepoints bool) (again []*writeReq, ok
 		}
 		r.done <- err
 	}
-	tx, err := b.s.bw.BeginTx(ctx, nil)
+	piping := !savepoints && b.s.d.lockTables != "" && slices.ContainsFunc(batch, func(r *writeReq) bool { return r.pipe != nil })
+	var (
+		conn *sql.Conn
+		tx   *sql.Tx
+		err  error
+	)
+	if piping {
+		if conn, err = b.s.bw.Conn(ctx); err == nil {
+			defer conn.Close() //nolint:errcheck // back to the pool
+			tx, err = conn.BeginTx(ctx, nil)
+		}
+	} else {
+		tx, err = b.s.bw.BeginTx(ctx, nil)
+	}
 	if err != nil {
 		for _, r := range batch {
 			r.done <- b.s.explain(err)
 		}
 		return nil, true
 	}
-	if err := b.lockTables(ctx, tx, batch); err != nil {
+	var pipeline *pgx.Batch
+	if piping {
+		pipeline = &pgx.Batch{}
+		if ids := lockIDs(batch); len(ids) > 0 {
+			pipeline.Queue(b.s.d.lockTables, ids).Exec(pipedAny)
+		}
+	} else if err := b.lockTables(ctx, tx, batch); err != nil {
 		tx.Rollback() //nolint:errcheck
 		for _, r := range batch {
 			answer(r, err)
 		}
 		return again, true
+	}
+	// send sends what is queued on the pipeline and runs its checks.
+	send := func() error {
+		if pipeline == nil || pipeline.Len() == 0 {
+			return nil
+		}
+		b.pipelines.Add(1)
+		err := conn.Raw(func(dc any) error {
+			c, ok := dc.(*stdlib.Conn)
+			if !ok {
+				return fmt.Errorf("store: the writer's connection is a %T, not pgx's", dc)
+			}
+			return c.Conn().SendBatch(ctx, pipeline).Close()
+		})
+		pipeline = &pgx.Batch{}
+		return err
 	}
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
@@ -162,12 +234,20 @@ func (b *batcher) run(batch []*writeReq, savepoints bool) (again []*writeReq, ok
 			continue
 		}
 		if !savepoints {
+			if piping && r.pipe != nil {
+				r.pipe(pipeline)
+				continue
+			}
 			// Not the caller's ctx: cancelling it mid-statement would
 			// interrupt SQLite, which rolls back the whole shared
 			// transaction.
-			if err := r.f(ctx, tx); err != nil {
+			err := send()
+			if err == nil {
+				err = r.f(ctx, tx)
+			}
+			if err != nil {
 				tx.Rollback() //nolint:errcheck
-				if len(batch) > 1 {
+				if len(batch) > 1 || piping {
 					return nil, false
 				}
 				answer(r, err)
@@ -194,6 +274,10 @@ func (b *batcher) run(batch []*writeReq, savepoints bool) (again []*writeReq, ok
 			errs[i] = b.s.explain(err)
 		}
 	}
+	if err := send(); err != nil {
+		tx.Rollback() //nolint:errcheck
+		return nil, false
+	}
 	cerr := b.s.explain(tx.Commit())
 	for i, r := range batch {
 		if errs[i] == nil {
@@ -210,12 +294,7 @@ func (b *batcher) lockTables(ctx context.Context, tx *sql.Tx, batch []*writeReq)
 	if b.s.d.lockTables == "" {
 		return nil
 	}
-	var ids []string
-	for _, r := range batch {
-		if r.table != "" && !slices.Contains(ids, r.table) {
-			ids = append(ids, r.table)
-		}
-	}
+	ids := lockIDs(batch)
 	if len(ids) == 0 {
 		return nil
 	}
@@ -224,4 +303,16 @@ func (b *batcher) lockTables(ctx context.Context, tx *sql.Tx, batch []*writeReq)
 		return err
 	}
 	return errors.Join(rows.Close(), rows.Err())
+}
+
+// lockIDs is the ids of the tables rows the batch's writes change, each
+// once.
+func lockIDs(batch []*writeReq) []string {
+	var ids []string
+	for _, r := range batch {
+		if r.table != "" && !slices.Contains(ids, r.table) {
+			ids = append(ids, r.table)
+		}
+	}
+	return ids
 }

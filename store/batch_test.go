@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -205,5 +206,90 @@ func testBatchFailingWriteAlone(t *testing.T, dsn string) {
 		if got := seqs(t, st, id); !equalInts(got, want) {
 			t.Errorf("table %s: events %v, want %v", id, got, want)
 		}
+	}
+}
+
+// TestBatchPiped checks the pipelined run of a batch on PostgreSQL (see
+// batcher.run): a batch whose writes all have a pipe goes in one
+// pipeline, however many writes; a write without one sees what the
+// piped writes before it wrote; and a piped write that fails (an event
+// number with a gap, a deal for no table) makes the batch run again with
+// f, which answers it with why while the others commit.
+func TestBatchPiped(t *testing.T) {
+	base := os.Getenv("PITCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PITCH_TEST_POSTGRES is not set")
+	}
+	st := open(t, storetest.FreshPostgres(t, base)).(*sqlStore)
+	for _, id := range []string{"a", "b", "c"} {
+		mustCreate(t, st, newTable(id, time.Time{}))
+	}
+	appendTo := func(id string, seq int) *writeReq {
+		a, at := Append{Event: Event{Seq: seq, Action: action(seq)}}, time.Now()
+		return &writeReq{ctx: ctx, table: id, done: make(chan error, 1), pipe: st.appendPipe(id, a, at),
+			f: func(ctx context.Context, tx *sql.Tx) error { return st.appendTx(ctx, tx, id, a, at) }}
+	}
+	var seen []int
+	reading := &writeReq{ctx: ctx, done: make(chan error, 1), f: func(ctx context.Context, tx *sql.Tx) error {
+		var n int
+		err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM events`).Scan(&n)
+		seen = append(seen, n)
+		return err
+	}}
+	commit := func(reqs ...*writeReq) []error {
+		st.batch.commit(reqs)
+		errs := make([]error, len(reqs))
+		for i, r := range reqs {
+			errs[i] = <-r.done
+		}
+		return errs
+	}
+	counts := func() (pipelines, redos int64) { return st.batch.pipelines.Load(), st.batch.redos.Load() }
+
+	p0, r0 := counts()
+	for i, err := range commit(appendTo("a", 0), appendTo("b", 0), appendTo("c", 0), appendTo("a", 1)) {
+		if err != nil {
+			t.Errorf("write %d of a good batch: %v", i, err)
+		}
+	}
+	if p, r := counts(); p-p0 != 1 || r != r0 {
+		t.Errorf("a batch of 4 piped writes: %d pipelines and %d runs again, want 1 and 0", p-p0, r-r0)
+	}
+
+	p0, r0 = counts()
+	errs := commit(appendTo("a", 2), reading, appendTo("b", 5), appendTo("b", 1), appendTo("nowhere", 0))
+	for i, want := range []error{nil, nil, ErrConflict, nil, ErrNotFound} {
+		if !errors.Is(errs[i], want) || (want == nil) != (errs[i] == nil) {
+			t.Errorf("write %d: %v, want %v", i, errs[i], want)
+		}
+	}
+	if p, r := counts(); p-p0 < 1 || r-r0 != 1 {
+		t.Errorf("a batch with a failing piped write: %d pipelines and %d runs again, want at least 1 and 1", p-p0, r-r0)
+	}
+	// The reading write ran in the pipelined run and again with f: both
+	// times after a's third event, 5 events in all before b's second.
+	if len(seen) != 2 || seen[0] != 5 || seen[1] != 5 {
+		t.Errorf("the write between piped ones read %v events, want [5 5]", seen)
+	}
+	for id, want := range map[string][]int{"a": upTo(3), "b": upTo(2), "c": upTo(1)} {
+		if got := seqs(t, st, id); !equalInts(got, want) {
+			t.Errorf("table %s: events %v, want %v", id, got, want)
+		}
+	}
+	// The fair deal's writes are piped too, and say why when refused.
+	if err := st.SaveCommitment(ctx, "a", Commitment{N: 1, Commitment: "c1", At: "t", Pending: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AddDeal(ctx, "nowhere", Deal{N: 1, Data: json.RawMessage(`{}`)}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a deal for no table: %v, want %v", err, ErrNotFound)
+	}
+	if err := st.AddDeal(ctx, "a", Deal{N: 1, Data: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AddDeal(ctx, "a", Deal{N: 1, Data: json.RawMessage(`{}`)}); !errors.Is(err, ErrConflict) {
+		t.Errorf("a deal made twice: %v, want %v", err, ErrConflict)
+	}
+	if deals, err := st.Deals(ctx, "a"); err != nil || len(deals) != 1 {
+		t.Errorf("deals of a: %v, %v; want one", deals, err)
 	}
 }

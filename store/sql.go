@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // sqlStore is the Store over database/sql, for both dialects.
@@ -63,8 +65,14 @@ func (s *sqlStore) write(ctx context.Context, f func(context.Context, *sql.Tx) e
 // writeTable is write for an f that changes the row of table id in
 // tables: a batch locks all such rows in one order (dialect.lockTables).
 func (s *sqlStore) writeTable(ctx context.Context, id string, f func(context.Context, *sql.Tx) error) error {
+	return s.writePiped(ctx, id, f, nil)
+}
+
+// writePiped is writeTable for an f whose statements pipe can queue on a
+// pipeline instead (PostgreSQL; see batcher.run). pipe may be nil.
+func (s *sqlStore) writePiped(ctx context.Context, id string, f func(context.Context, *sql.Tx) error, pipe func(*pgx.Batch)) error {
 	if s.batch != nil {
-		return s.batch.do(ctx, id, f)
+		return s.batch.do(ctx, id, f, pipe)
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -447,7 +455,7 @@ func (s *sqlStore) Append(ctx context.Context, id string, a Append) error {
 	if at.IsZero() {
 		at = timeNow()
 	}
-	err := s.writeTable(ctx, id, func(ctx context.Context, tx *sql.Tx) error { return s.appendTx(ctx, tx, id, a, at) })
+	err := s.writePiped(ctx, id, func(ctx context.Context, tx *sql.Tx) error { return s.appendTx(ctx, tx, id, a, at) }, s.appendPipe(id, a, at))
 	if err != nil {
 		return fail(err)
 	}
@@ -503,6 +511,40 @@ func (s *sqlStore) appendTx(ctx context.Context, tx *sql.Tx, id string, a Append
 		}
 	}
 	return nil // PostgreSQL's note went with the event (appendEventPostgres)
+}
+
+// appendPipe is appendTx's statements for a pipeline (PostgreSQL; nil on
+// SQLite): the event if its number is next, with its note, then its hand
+// and finish. Should the event not be inserted, its check fails the
+// pipeline, whose transaction is rolled back, hand and finish with it,
+// and appendTx says why.
+func (s *sqlStore) appendPipe(id string, a Append, at time.Time) func(*pgx.Batch) {
+	if s.d != postgresDialect {
+		return nil
+	}
+	e := a.Event
+	note, err := Note{Kind: NoteEvents, Table: id, Seq: e.Seq + 1}.encode()
+	if err != nil {
+		return nil // appendTx says so
+	}
+	return func(b *pgx.Batch) {
+		b.Queue(appendPostgresQuery, id, e.Seq, string(e.Action), s.d.timeArg(at), e.By, s.channel, note).QueryRow(func(row pgx.Row) error {
+			var n int
+			if err := row.Scan(&n); err != nil {
+				return err
+			}
+			if n != 1 {
+				return errPiped
+			}
+			return nil
+		})
+		if h := a.Hand; h != nil {
+			b.Queue(s.d.q(appendHandQuery), id, h.N, string(h.Record)).Exec(pipedAny)
+		}
+		if a.Finished {
+			b.Queue(s.d.q(appendFinishQuery), true, id).Exec(pipedAny)
+		}
+	}
 }
 
 // appendEventSQLite inserts e if it is table id's next event, in one
@@ -641,7 +683,14 @@ func (s *sqlStore) AddDeal(ctx context.Context, id string, d Deal) error {
 	if err := validJSON("deal", d.Data, false); err != nil {
 		return fail(err)
 	}
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	var pipe func(*pgx.Batch)
+	if note, err := (Note{Kind: NoteDeal, Table: id, Seq: d.N}).encode(); err == nil && s.d == postgresDialect {
+		pipe = func(b *pgx.Batch) {
+			b.Queue(s.d.q(dealQuery), id, d.N, string(d.Data), id).Exec(pipedOne)
+			b.Queue(`SELECT pg_notify($1, $2)`, s.channel, note).Exec(pipedAny)
+		}
+	}
+	err := s.writePiped(ctx, "", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := s.execTx(ctx, tx, s.d.q(dealQuery), id, d.N, string(d.Data), id)
 		if isUnique(err) {
 			return fmt.Errorf("%w: hand %d is dealt already (%w)", ErrConflict, d.N, err)
@@ -653,7 +702,7 @@ func (s *sqlStore) AddDeal(ctx context.Context, id string, d Deal) error {
 			return err
 		}
 		return s.notifyTx(ctx, tx, Note{Kind: NoteDeal, Table: id, Seq: d.N})
-	})
+	}, pipe)
 	if err != nil {
 		return fail(err)
 	}
@@ -705,13 +754,19 @@ func (s *sqlStore) SaveCommitment(ctx context.Context, id string, c Commitment) 
 	if err := validJSON("pending deal", c.Pending, false); err != nil {
 		return fail(err)
 	}
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	var pipe func(*pgx.Batch)
+	if s.d == postgresDialect {
+		pipe = func(b *pgx.Batch) {
+			b.Queue(s.d.q(commitmentQuery), id, c.N, c.Commitment, c.At, string(c.Pending), id).Exec(pipedOne)
+		}
+	}
+	err := s.writePiped(ctx, "", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := s.execTx(ctx, tx, s.d.q(commitmentQuery), id, c.N, c.Commitment, c.At, string(c.Pending), id)
 		if err != nil {
 			return s.explain(err)
 		}
 		return rowOrNotFound(res)
-	})
+	}, pipe)
 	if err != nil {
 		return fail(err)
 	}
