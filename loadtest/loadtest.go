@@ -552,12 +552,20 @@ func (r *run) table(ctx context.Context, i int) {
 	}
 }
 
-func seatsFor(variant string) []map[string]string {
-	n := map[string]int{"auction": 4, "ten-point": 4, "pawnee": 5}[variant]
-	if n == 0 {
-		n = 4
+// Seats is how many seats, each a client's WebSocket, a table of variant
+// has in a load test ("": pawnee, as Run plays).
+func Seats(variant string) int {
+	if variant == "" {
+		variant = "pawnee"
 	}
-	out := make([]map[string]string, n)
+	if n := map[string]int{"auction": 4, "ten-point": 4, "pawnee": 5}[variant]; n != 0 {
+		return n
+	}
+	return 4
+}
+
+func seatsFor(variant string) []map[string]string {
+	out := make([]map[string]string, Seats(variant))
 	for i := range out {
 		out[i] = map[string]string{"kind": "human"}
 	}

@@ -43,6 +43,12 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pitch loadtest: --reviewers must be 0 to 100, not %d\n", *reviewers)
 		return 2
 	}
+	if *event == 0 {
+		if why := socketsWithin(*tables*loadtest.Seats(*variant)+*reviewers, openFileLimit()); why != "" {
+			fmt.Fprintf(stderr, "pitch loadtest: %s\n", why)
+			return 1
+		}
+	}
 	stopProfile, err := cpuProfile(*cpuprof)
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch loadtest: %v\n", err)

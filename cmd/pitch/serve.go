@@ -74,6 +74,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer stopProfile()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
+	if n, why := connsWithin(*maxConns, openFileLimit()); why != "" {
+		log.Warn("serve: fewer WebSockets than asked", "max_conns", n, "why", why)
+		*maxConns = n
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	st, err := store.Open(ctx, *db)
