@@ -214,8 +214,7 @@ func testBatchFailingWriteAlone(t *testing.T, dsn string) {
 // pipeline, however many writes; a write without one sees what the
 // piped writes before it wrote; and a piped write that fails (an event
 // number with a gap, a deal for no table) makes the batch run again with
-// f, which answers it with why while the others commit. Notes to the
-// other processes are piped writes too.
+// f, which answers it with why while the others commit.
 func TestBatchPiped(t *testing.T) {
 	base := os.Getenv("PITCH_TEST_POSTGRES")
 	if base == "" {
@@ -292,14 +291,5 @@ func TestBatchPiped(t *testing.T) {
 	}
 	if deals, err := st.Deals(ctx, "a"); err != nil || len(deals) != 1 {
 		t.Errorf("deals of a: %v, %v; want one", deals, err)
-	}
-	// A note to the other processes goes in the group commits, piped
-	// (store/cluster_test.go checks that it arrives).
-	p0, _ = counts()
-	if err := st.Notify(ctx, Note{Kind: NoteServer, Table: "a", From: "p1", Text: "hello"}); err != nil {
-		t.Fatal(err)
-	}
-	if p, _ := counts(); p-p0 != 1 {
-		t.Errorf("a note: %d pipelines, want 1", p-p0)
 	}
 }

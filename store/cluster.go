@@ -201,14 +201,7 @@ func (s *sqlStore) Notify(ctx context.Context, n Note) error {
 	if err != nil {
 		return fmt.Errorf("store: notify: %w", err)
 	}
-	// In the group commits, piped: a note for each action (the turn
-	// timer's, told to the other processes) was a round trip and a
-	// transaction of its own.
-	err = s.writePiped(ctx, "", func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, s.channel, p)
-		return err
-	}, func(b *pgx.Batch) { b.Queue(`SELECT pg_notify($1, $2)`, s.channel, p).Exec(pipedAny) })
-	if err != nil {
+	if _, err := s.w.ExecContext(ctx, `SELECT pg_notify($1, $2)`, s.channel, p); err != nil {
 		return fmt.Errorf("store: notify: %w", err)
 	}
 	return nil
