@@ -892,6 +892,7 @@ func (t *table) catchUp(ctx context.Context) error {
 		if err := t.apply(a, e.By); err != nil {
 			return fmt.Errorf("event %d: %w", e.Seq, err)
 		}
+		t.movedAt(e.At)
 		t.seq++
 		if seat := int(a.Seat); seat >= 0 && seat < len(t.away) && t.bots[seat] == nil {
 			t.away[seat] = e.By == "stand-in"

@@ -215,6 +215,7 @@ func (t *table) dealWith(f *pitch.Fairness) error {
 	if err := t.match.DealNext(pitch.FairDeck(t.game, seed)); err != nil {
 		return err
 	}
+	t.turnAt = time.Now()
 	t.dealt = f
 	return nil
 }

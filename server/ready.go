@@ -70,6 +70,7 @@ func (t *table) ready(seat, n int) {
 	t.read.seats[seat] = false
 	if t.readers() == nil {
 		t.read = reading{hand: t.read.hand}
+		t.turnAt = time.Now() // the turn begins for the players now (botDelay)
 	}
 	t.schedule(0)
 	t.broadcast()
@@ -89,6 +90,7 @@ func (t *table) waitReading(gen int) bool {
 			return
 		}
 		t.read = reading{hand: t.read.hand} // the bound: nobody is waited for any longer
+		t.turnAt = time.Now()
 		t.schedule(0)
 		t.broadcast()
 	})

@@ -35,7 +35,7 @@ import (
 
 // Options tune a server; the zero value gives the defaults.
 type Options struct {
-	BotDelay   time.Duration // pause before a bot acts (default 800ms)
+	BotDelay   time.Duration // pause before a bot acts, from when its turn began (default 800ms)
 	AwayDelay  time.Duration // pause before a bot plays for a disconnected player (default 3s)
 	RetryDelay time.Duration // pause before retrying after a store failure (default 2s)
 	// DealWait is how long a due deal waits for the contributions of

@@ -56,6 +56,7 @@ type table struct {
 	// when no turn timer runs.
 	deadline    time.Time
 	deadlineSeq int
+	turnAt      time.Time // when the turn to act began: the last action (its stored time) or deal (botDelay)
 	active      time.Time // the last join, connection, disconnection or action
 	stored      time.Time // the active time last recorded in the store (Touch)
 	sheet       []sheetRow
@@ -190,6 +191,7 @@ func newTable(srv *Server, info *store.Table, events []store.Event, deals []stor
 		if err := t.apply(a, e.By); err != nil {
 			return nil, &staleLog{table: info.ID, seq: e.Seq, err: err}
 		}
+		t.movedAt(e.At)
 		t.seq++
 	}
 	if err := t.dealFromLog(byHand); err != nil {
@@ -221,6 +223,7 @@ func (t *table) apply(a pitch.Action, by string) error {
 	if err := t.match.Apply(a); err != nil {
 		return err
 	}
+	t.turnAt = time.Now()
 	raw, err := appendAction(nil, a)
 	if err != nil {
 		return err
@@ -396,7 +399,7 @@ func (t *table) schedule(after time.Duration) {
 	switch {
 	case after > 0:
 	case t.bots[turn] != nil:
-		delay = t.srv.opts.BotDelay
+		delay = t.botDelay()
 	case t.seatOnline(turn) == 0:
 		delay = t.srv.opts.AwayDelay
 	case t.info.TurnTimer > 0:
@@ -411,6 +414,23 @@ func (t *table) schedule(after time.Duration) {
 		return // a human is there and has all the time in the world
 	}
 	t.timer = time.AfterFunc(delay, func() { t.botMove(gen) })
+}
+
+// botDelay is what is left of a bot's pause before its move: BotDelay
+// from when the turn began (turnAt), so that a table whose driver
+// changes (a drain, a hand-over) or someone connecting does not wait the
+// whole pause again. At most BotDelay, whatever the machines' clocks.
+func (t *table) botDelay() time.Duration {
+	return min(max(t.srv.opts.BotDelay-time.Since(t.turnAt), 0), t.srv.opts.BotDelay)
+}
+
+// movedAt sets turnAt for an action stored at at, perhaps by another
+// process (never later than now: the machines' clocks may differ).
+func (t *table) movedAt(at time.Time) {
+	if now := time.Now(); at.After(now) || at.IsZero() {
+		at = now
+	}
+	t.turnAt = at
 }
 
 // botMove plays for the seat to act if nothing has been scheduled since
