@@ -549,6 +549,38 @@ func appendRefusals(b []byte, r map[pitch.Card]refusal) ([]byte, error) {
 
 // appendAnyMap appends m's JSON as json.Marshal writes it (nil: null).
 func appendAnyMap(b []byte, m map[string]any) ([]byte, error) {
+	return appendSortedMap(b, m, func(b []byte, v any) ([]byte, error) {
+		switch v := v.(type) {
+		case string:
+			return appendStr(b, v), nil
+		case int:
+			return strconv.AppendInt(b, int64(v), 10), nil
+		case []string:
+			if v == nil {
+				return append(b, "null"...), nil
+			}
+			b = append(b, '[')
+			for j, s := range v {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = appendStr(b, s)
+			}
+			return append(b, ']'), nil
+		}
+		return appendMarshal(b, v)
+	})
+}
+
+// appendIntMap appends m's JSON as json.Marshal writes it.
+func appendIntMap(b []byte, m map[string]int) []byte {
+	b, _ = appendSortedMap(b, m, func(b []byte, v int) ([]byte, error) { return strconv.AppendInt(b, int64(v), 10), nil })
+	return b
+}
+
+// appendSortedMap appends m's JSON as json.Marshal writes it (nil: null):
+// its keys in order, each value appended by value.
+func appendSortedMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, error)) ([]byte, error) {
 	if m == nil {
 		return append(b, "null"...), nil
 	}
@@ -565,55 +597,12 @@ func appendAnyMap(b []byte, m map[string]any) ([]byte, error) {
 		}
 		b = appendStr(b, k)
 		b = append(b, ':')
-		switch v := m[k].(type) {
-		case string:
-			b = appendStr(b, v)
-		case int:
-			b = strconv.AppendInt(b, int64(v), 10)
-		case []string:
-			if v == nil {
-				b = append(b, "null"...)
-				break
-			}
-			b = append(b, '[')
-			for j, s := range v {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = appendStr(b, s)
-			}
-			b = append(b, ']')
-		default:
-			var err error
-			if b, err = appendMarshal(b, v); err != nil {
-				return nil, err
-			}
+		var err error
+		if b, err = value(b, m[k]); err != nil {
+			return nil, err
 		}
 	}
 	return append(b, '}'), nil
-}
-
-// appendIntMap appends m's JSON as json.Marshal writes it.
-func appendIntMap(b []byte, m map[string]int) []byte {
-	if m == nil {
-		return append(b, "null"...)
-	}
-	var keys [8]string
-	ks := keys[:0]
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	b = append(b, '{')
-	for i, k := range ks {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendStr(b, k)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(m[k]), 10)
-	}
-	return append(b, '}')
 }
 
 // appendLogEntry appends e's JSON.
