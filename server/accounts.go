@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pitch/account"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -81,12 +82,12 @@ func (s *Server) secure(r *http.Request) bool { return r.TLS != nil || s.opts.HT
 // startSession signs the response's browser in to account id: a new
 // session and its cookie.
 func (s *Server) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, id string) error {
-	token := randomString(32)
+	token := httpx.RandomString(32)
 	h := sha256.Sum256([]byte(token))
 	now := time.Now()
 	ttl := s.opts.SessionTTL
 	if err := s.store.CreateSession(ctx, store.Session{Hash: h[:], Account: id, Created: now, Expires: now.Add(ttl)}); err != nil {
-		return unavailable("start session", err)
+		return httpx.StoreDown("start session", err)
 	}
 	every := int64(max(min(time.Hour, ttl).Seconds(), 1))
 	if last := s.purged.Load(); now.Unix()-last >= every && s.purged.CompareAndSwap(last, now.Unix()) {
@@ -138,15 +139,15 @@ func (s *Server) accountInfo(ctx context.Context, id string) (*accountJSON, erro
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
 	me, ok := s.account(r)
 	if !ok {
-		writeJSON(w, 200, map[string]any{"account": nil})
+		httpx.WriteJSON(w, 200, map[string]any{"account": nil})
 		return
 	}
 	info, err := s.accountInfo(r.Context(), me.ID)
 	if err != nil {
-		s.writeError(w, r, unavailable("account", err))
+		s.writeError(w, r, httpx.StoreDown("account", err))
 		return
 	}
-	writeJSON(w, 200, map[string]any{"account": info})
+	httpx.WriteJSON(w, 200, map[string]any{"account": info})
 }
 
 // signed returns the request's account, or writes 401-like Forbidden and
@@ -154,7 +155,7 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
 func (s *Server) signed(w http.ResponseWriter, r *http.Request, op string) (Account, bool) {
 	me, ok := s.account(r)
 	if !ok {
-		s.writeError(w, r, errorf(Forbidden, op, "sign in first").with("not_signed_in", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "sign in first").With("not_signed_in", nil))
 	}
 	return me, ok
 }
@@ -166,12 +167,12 @@ type credentialsReq struct {
 
 // passwordError turns a password the account package refuses into a
 // client error with its code.
-func passwordError(op string, err error) *Error {
+func passwordError(op string, err error) *httpx.Error {
 	var pe *account.PasswordError
 	if errors.As(err, &pe) {
-		return errorf(Invalid, op, "%s", pe.Msg).with(pe.Code, map[string]any{"Min": account.MinPassword, "Max": account.MaxPassword})
+		return httpx.Errorf(httpx.Invalid, op, "%s", pe.Msg).With(pe.Code, map[string]any{"Min": account.MinPassword, "Max": account.MaxPassword})
 	}
-	return errorf(Invalid, op, "%v", err).with("bad_password", nil)
+	return httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_password", nil)
 }
 
 // newAccount checks a name and stores a new account with the password hash
@@ -179,14 +180,14 @@ func passwordError(op string, err error) *Error {
 func (s *Server) newAccount(ctx context.Context, op, name, phc string) (*store.Account, error) {
 	display, key, err := account.CheckName(name)
 	if err != nil {
-		return nil, errorf(Invalid, op, "%v", err).with("bad_account_name", map[string]any{"Min": account.MinName, "Max": account.MaxName})
+		return nil, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_account_name", map[string]any{"Min": account.MinName, "Max": account.MaxName})
 	}
-	a := &store.Account{ID: randomString(16), Name: display, NameKey: key, Password: phc, Created: time.Now()}
+	a := &store.Account{ID: httpx.RandomString(16), Name: display, NameKey: key, Password: phc, Created: time.Now()}
 	if err := s.store.CreateAccount(ctx, a); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			return nil, errorf(Conflict, op, "the name %s is taken: choose another", display).with("name_taken", map[string]any{"Name": display})
+			return nil, httpx.Errorf(httpx.Conflict, op, "the name %s is taken: choose another", display).With("name_taken", map[string]any{"Name": display})
 		}
-		return nil, unavailable(op, err)
+		return nil, httpx.StoreDown(op, err)
 	}
 	return a, nil
 }
@@ -196,12 +197,12 @@ func (s *Server) newAccount(ctx context.Context, op, name, phc string) (*store.A
 func (s *Server) handleSignUp(w http.ResponseWriter, r *http.Request) {
 	const op = "sign up"
 	var req credentialsReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if _, _, err := account.CheckName(req.Name); err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_account_name", map[string]any{"Min": account.MinName, "Max": account.MaxName}))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_account_name", map[string]any{"Min": account.MinName, "Max": account.MaxName}))
 		return
 	}
 	if err := account.CheckPassword(req.Password, req.Name); err != nil {
@@ -221,12 +222,12 @@ func (s *Server) handleSignUp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("account created", "account", a.ID)
-	writeJSON(w, http.StatusCreated, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
+	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
 }
 
 // allowSignUp takes one sign-up from the client's address, or answers 429.
 func (s *Server) allowSignUp(w http.ResponseWriter, r *http.Request, op string) bool {
-	ok, wait := s.signups.take(clientAddr(r))
+	ok, wait := s.signups.Take(httpx.ClientAddr(r))
 	if !ok {
 		s.tooMany(w, r, op, wait, "too many accounts created from your address: try again later", "too_many_signups")
 	}
@@ -237,13 +238,13 @@ func (s *Server) allowSignUp(w http.ResponseWriter, r *http.Request, op string) 
 func (s *Server) tooMany(w http.ResponseWriter, r *http.Request, op string, wait time.Duration, msg, code string) {
 	secs := int(wait.Seconds()) + 1
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	s.writeError(w, r, errorf(TooMany, op, "%s (in %d s)", msg, secs).with(code, map[string]any{"Count": secs}))
+	s.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "%s (in %d s)", msg, secs).With(code, map[string]any{"Count": secs}))
 }
 
 // signInThrottled answers 429 if the name's or the address's failed
 // sign-ins are used up; key is the name's key.
 func (s *Server) signInThrottled(w http.ResponseWriter, r *http.Request, op, key string) bool {
-	wait := max(s.signInByName.wait(key), s.signInByAddr.wait(clientAddr(r)))
+	wait := max(s.signInByName.Wait(key), s.signInByAddr.Wait(httpx.ClientAddr(r)))
 	if wait > 0 {
 		s.tooMany(w, r, op, wait, "too many failed sign-ins: wait before trying again", "too_many_signins")
 		return true
@@ -253,13 +254,13 @@ func (s *Server) signInThrottled(w http.ResponseWriter, r *http.Request, op, key
 
 // signInFailed counts a failed sign-in against the name and the address.
 func (s *Server) signInFailed(r *http.Request, key string) {
-	s.signInByName.take(key)
-	s.signInByAddr.take(clientAddr(r))
+	s.signInByName.Take(key)
+	s.signInByAddr.Take(httpx.ClientAddr(r))
 }
 
 // wrongCredentials is the one answer to a wrong name and a wrong password.
-func wrongCredentials(op string) *Error {
-	return errorf(Forbidden, op, "wrong name or password").with("wrong_credentials", nil)
+func wrongCredentials(op string) *httpx.Error {
+	return httpx.Errorf(httpx.Forbidden, op, "wrong name or password").With("wrong_credentials", nil)
 }
 
 // handleSignIn answers POST /api/account/signin {name, password}. A name
@@ -268,7 +269,7 @@ func wrongCredentials(op string) *Error {
 func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	const op = "sign in"
 	var req credentialsReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -278,7 +279,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	a, err := s.store.AccountByName(r.Context(), key)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	ok := false
@@ -302,26 +303,26 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.Disabled {
-		s.writeError(w, r, errorf(Forbidden, op, "this account is disabled").with("account_disabled", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "this account is disabled").With("account_disabled", nil))
 		return
 	}
 	if err := s.startSession(r.Context(), w, r, a.ID); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
+	httpx.WriteJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
 }
 
 // handleSignOut answers POST /api/account/signout: the session ends.
 func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request) {
 	if hash, ok := sessionHash(r); ok {
 		if err := s.store.EndSession(r.Context(), hash); err != nil {
-			s.writeError(w, r, unavailable("sign out", err))
+			s.writeError(w, r, httpx.StoreDown("sign out", err))
 			return
 		}
 	}
 	s.clearSession(w, r)
-	writeJSON(w, 200, map[string]any{"account": nil})
+	httpx.WriteJSON(w, 200, map[string]any{"account": nil})
 }
 
 type passwordReq struct {
@@ -339,13 +340,13 @@ func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req passwordReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	a, err := s.store.Account(r.Context(), me.ID)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	if a.Password != "" {
@@ -354,7 +355,7 @@ func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request) {
 		}
 		if ok, _, _ := account.Verify(req.Old, a.Password); !ok {
 			s.signInFailed(r, a.NameKey)
-			s.writeError(w, r, errorf(Forbidden, op, "the current password is wrong").with("wrong_password", nil))
+			s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "the current password is wrong").With("wrong_password", nil))
 			return
 		}
 	}
@@ -363,14 +364,14 @@ func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.SetPassword(r.Context(), a.ID, account.Hash(req.New), true); err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	if err := s.startSession(r.Context(), w, r, a.ID); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
+	httpx.WriteJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
 }
 
 // resetReq is a one-time reset link's token and the new password.
@@ -385,13 +386,13 @@ type resetReq struct {
 func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 	const op = "reset password"
 	var req resetReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	h := sha256.Sum256([]byte(req.Token))
-	bad := errorf(Forbidden, op, "this reset link is not valid: it was used already, has expired, or was mistyped; ask the operator for another").with("bad_reset", nil)
-	if !s.allowReset.allow(clientAddr(r)) {
+	bad := httpx.Errorf(httpx.Forbidden, op, "this reset link is not valid: it was used already, has expired, or was mistyped; ask the operator for another").With("bad_reset", nil)
+	if !s.allowReset.Allow(httpx.ClientAddr(r)) {
 		s.tooMany(w, r, op, time.Minute, "too many tries", "too_many_signins")
 		return
 	}
@@ -416,14 +417,14 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.SetPassword(r.Context(), a.ID, account.Hash(req.Password), true); err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	if err := s.startSession(r.Context(), w, r, a.ID); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
+	httpx.WriteJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
 }
 
 // resetAccount is the account of a reset link that has not expired,
@@ -451,12 +452,12 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req claimReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if len(req.Seats) > 100 {
-		s.writeError(w, r, errorf(Invalid, op, "at most 100 seats at once, not %d", len(req.Seats)))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "at most 100 seats at once, not %d", len(req.Seats)))
 		return
 	}
 	type given struct {
@@ -465,7 +466,7 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []given{}
 	for _, c := range req.Seats {
-		if !validID(c.Table) || c.Token == "" {
+		if !httpx.ValidID(c.Table) || c.Token == "" {
 			continue
 		}
 		t, err := s.table(r.Context(), c.Table)
@@ -488,11 +489,11 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 		}
 		t.mu.Unlock()
 		if err != nil && !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrNotFound) {
-			s.writeError(w, r, unavailable(op, err))
+			s.writeError(w, r, httpx.StoreDown(op, err))
 			return
 		}
 	}
-	writeJSON(w, 200, map[string]any{"seats": out})
+	httpx.WriteJSON(w, 200, map[string]any{"seats": out})
 }
 
 // handleMySeats answers GET /api/account/seats: the seats the signed-in
@@ -505,7 +506,7 @@ func (s *Server) handleMySeats(w http.ResponseWriter, r *http.Request) {
 	}
 	seats, err := s.store.AccountSeats(r.Context(), me.ID, true)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	type seatJSON struct {
@@ -519,7 +520,7 @@ func (s *Server) handleMySeats(w http.ResponseWriter, r *http.Request) {
 	for _, st := range seats {
 		out = append(out, seatJSON{st.Table, st.Seat, st.Variant, st.Created, "/t/" + st.Table})
 	}
-	writeJSON(w, 200, map[string]any{"seats": out})
+	httpx.WriteJSON(w, 200, map[string]any{"seats": out})
 }
 
 // exportJSON is everything stored about an account (GET /api/account/export).
@@ -583,13 +584,13 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, err := s.accountInfo(ctx, me.ID)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	out := exportJSON{Account: *info, Seats: []store.AccountSeat{}}
 	sessions, err := s.store.Sessions(ctx, me.ID)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	for _, ss := range sessions {
@@ -600,7 +601,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	}
 	keys, err := s.store.Passkeys(ctx, me.ID)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	for _, k := range keys {
@@ -611,7 +612,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 		}{base64.RawURLEncoding.EncodeToString(k.ID), k.Created, k.Data})
 	}
 	if out.Seats, err = s.store.AccountSeats(ctx, me.ID, false); err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	if out.Seats == nil {
@@ -619,7 +620,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	}
 	prs, err := s.store.PlayerRatings(ctx, me.ID)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	out.Ratings = []exportRating{}
@@ -629,7 +630,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	}
 	hist, err := s.store.RatingHistory(ctx, me.ID, "", math.MaxInt32)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	out.RatedMatches = []exportRatedMatch{}
@@ -639,7 +640,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 			Hands: h.Hands, Bids: h.Bids, Sets: h.Sets, Moons: h.Moons, Points: h.Points})
 	}
 	w.Header().Set("Content-Disposition", `attachment; filename="pitch-account.json"`)
-	writeJSON(w, 200, out)
+	httpx.WriteJSON(w, 200, out)
 }
 
 type deleteReq struct {
@@ -656,20 +657,20 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req deleteReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if account.Key(req.Name) != account.Key(me.Name) {
-		s.writeError(w, r, errorf(Invalid, op, "type the account's name to confirm").with("confirm_name", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "type the account's name to confirm").With("confirm_name", nil))
 		return
 	}
 	if err := s.DeleteAccount(r.Context(), me.ID); err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	s.clearSession(w, r)
-	writeJSON(w, 200, map[string]any{"account": nil})
+	httpx.WriteJSON(w, 200, map[string]any{"account": nil})
 }
 
 // DeleteAccount deletes account id (see store.Accounts.DeleteAccount) and

@@ -15,6 +15,7 @@ import (
 
 	"pitch"
 	"pitch/bot"
+	"pitch/server/httpx"
 )
 
 // TestReplayedAction: sending an accepted action again (a client retrying,
@@ -100,7 +101,7 @@ func TestOversizedMessage(t *testing.T) {
 // and a Retry-After, changes nothing, and is served again a moment later.
 func TestAddressRateLimit(t *testing.T) {
 	srv, _, _ := fuzzTable(t)
-	srv.limiter = newLimiter(5, 10)
+	srv.limiter = httpx.NewLimiter(5, 10)
 	h := srv.Handler()
 	limited := 0
 	for range 40 {

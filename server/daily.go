@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pitch/event"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -86,14 +87,14 @@ func (s *Server) daily(ctx context.Context, day time.Time, variant string, open 
 	past := day.Before(s.today())
 	if past && s.noDaily[id] {
 		// A past day without its event never gets one: only today's are made.
-		return nil, errorf(NotFound, "daily", "no daily event %q", id).with("no_event", nil)
+		return nil, httpx.Errorf(httpx.NotFound, "daily", "no daily event %q", id).With("no_event", nil)
 	}
 	e, err := s.event(ctx, id)
-	var ae *Error
-	if errors.As(err, &ae) && ae.Kind == NotFound && open {
+	var ae *httpx.Error
+	if errors.As(err, &ae) && ae.Kind == httpx.NotFound && open {
 		e, err = s.openDaily(ctx, day, variant)
 	}
-	if errors.As(err, &ae) && ae.Kind == NotFound && past {
+	if errors.As(err, &ae) && ae.Kind == httpx.NotFound && past {
 		if s.noDaily == nil {
 			s.noDaily = map[string]bool{}
 		}
@@ -114,7 +115,7 @@ func (s *Server) openDaily(ctx context.Context, day time.Time, variant string) (
 	set := s.dailySettings(variant)
 	ev, err := event.New(set, newSeed())
 	if err != nil {
-		return nil, internal(op, err)
+		return nil, httpx.Unexpected(op, err)
 	}
 	e := &liveEvent{id: dailyID(day, variant), d: eventData{Event: ev, Token: [][]byte{}, Tables: [][]string{}, Started: []time.Time{}, EndsAt: []time.Time{},
 		Daily: &dailyData{Day: day.Format(time.DateOnly), Owner: []string{}}}}
@@ -126,7 +127,7 @@ func (s *Server) openDaily(ctx context.Context, day time.Time, variant string) (
 		if e2, err2 := s.event(ctx, e.id); err2 == nil {
 			return e2, nil
 		}
-		return nil, unavailable(op, err)
+		return nil, httpx.StoreDown(op, err)
 	}
 	// Opened (its commitments drawn and stored) before anyone sees it:
 	// startRound registers it.
@@ -202,7 +203,7 @@ func (s *Server) handleDaily(w http.ResponseWriter, r *http.Request) {
 	if q := r.URL.Query().Get("day"); q != "" {
 		d, err := time.Parse(time.DateOnly, q)
 		if err != nil || d.After(today) {
-			s.writeError(w, r, errorf(Invalid, op, "day %q is not a day up to today, written 2026-03-01", q).with("bad_day", nil))
+			s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "day %q is not a day up to today, written 2026-03-01", q).With("bad_day", nil))
 			return
 		}
 		day = d
@@ -211,8 +212,8 @@ func (s *Server) handleDaily(w http.ResponseWriter, r *http.Request) {
 	for _, v := range dailyGames {
 		e, err := s.daily(r.Context(), day, v, day.Equal(today))
 		if err != nil {
-			var ae *Error
-			if errors.As(err, &ae) && ae.Kind == NotFound {
+			var ae *httpx.Error
+			if errors.As(err, &ae) && ae.Kind == httpx.NotFound {
 				continue // no daily that day
 			}
 			s.writeError(w, r, err)
@@ -228,7 +229,7 @@ func (s *Server) handleDaily(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	writeJSON(w, 200, out)
+	httpx.WriteJSON(w, 200, out)
 }
 
 // dailyExists reports whether day had a daily event.
@@ -265,8 +266,8 @@ func (s *Server) dailyOwner(r *http.Request, req dailyReq) (owner, name string, 
 	if a, ok := s.account(r); ok {
 		return "a:" + a.ID, a.Name, nil
 	}
-	if len(req.Guest) < 16 || len(req.Guest) > 64 || !validID(req.Guest) {
-		return "", "", errorf(Invalid, op, "a guest sends its browser's identity: 16 to 64 letters, digits, - or _").with("bad_guest", nil)
+	if len(req.Guest) < 16 || len(req.Guest) > 64 || !httpx.ValidID(req.Guest) {
+		return "", "", httpx.Errorf(httpx.Invalid, op, "a guest sends its browser's identity: 16 to 64 letters, digits, - or _").With("bad_guest", nil)
 	}
 	h := tokenHash(req.Guest)
 	return "g:" + hex.EncodeToString(h), req.Name, nil
@@ -309,13 +310,13 @@ func (e *liveEvent) dailyMe(owner string) dailyMeJSON {
 func (s *Server) dailyFor(w http.ResponseWriter, r *http.Request) (*liveEvent, dailyReq, string, string, bool) {
 	const op = "daily"
 	var req dailyReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return nil, req, "", "", false
 	}
 	v := r.PathValue("game")
 	if !slices.Contains(dailyGames, v) {
-		s.writeError(w, r, errorf(NotFound, op, "there is no daily event of %q: the games are %v", v, dailyGames).with("bad_game", map[string]any{"Game": v}))
+		s.writeError(w, r, httpx.Errorf(httpx.NotFound, op, "there is no daily event of %q: the games are %v", v, dailyGames).With("bad_game", map[string]any{"Game": v}))
 		return nil, req, "", "", false
 	}
 	owner, name, err := s.dailyOwner(r, req)
@@ -339,7 +340,7 @@ func (s *Server) handleDailyMe(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	me := e.dailyMe(owner)
 	e.mu.Unlock()
-	writeJSON(w, 200, me)
+	httpx.WriteJSON(w, 200, me)
 }
 
 func (s *Server) handleDailyPlay(w http.ResponseWriter, r *http.Request) {
@@ -348,9 +349,9 @@ func (s *Server) handleDailyPlay(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	name, err := cleanName(name)
+	name, err := httpx.CleanName(name)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_name", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_name", nil))
 		return
 	}
 	// again answers one who has played or is playing (the lock held).
@@ -358,19 +359,19 @@ func (s *Server) handleDailyPlay(w http.ResponseWriter, r *http.Request) {
 		me := e.dailyMe(owner)
 		e.mu.Unlock()
 		if me.Seat != nil {
-			writeJSON(w, 200, me) // back to their table
+			httpx.WriteJSON(w, 200, me) // back to their table
 			return
 		}
-		s.writeError(w, r, errorf(Conflict, op, "%v", event.ErrPlayed).with("event_played", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "%v", event.ErrPlayed).With("event_played", nil))
 	}
 	e.mu.Lock()
 	if e.ownerEntry(owner) >= 0 {
 		again()
 		return
 	}
-	if ok, _ := s.creates.take(clientAddr(r)); !ok {
+	if ok, _ := s.creates.Take(httpx.ClientAddr(r)); !ok {
 		e.mu.Unlock()
-		s.writeError(w, r, errorf(TooMany, op, "too many tables and events created from your address (%d an hour at most): try again later", s.opts.TablesPerHour))
+		s.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "too many tables and events created from your address (%d an hour at most): try again later", s.opts.TablesPerHour))
 		return
 	}
 	var i int
@@ -382,9 +383,9 @@ func (s *Server) handleDailyPlay(w http.ResponseWriter, r *http.Request) {
 		}
 		var err error
 		if i, err = e.d.Event.Join(name); err != nil {
-			return errorf(Conflict, op, "%v", err).with("event_closed", nil)
+			return httpx.Errorf(httpx.Conflict, op, "%v", err).With("event_closed", nil)
 		}
-		e.d.Token = append(e.d.Token, tokenHash(randomString(32))) // the seat token is the server's to give
+		e.d.Token = append(e.d.Token, tokenHash(httpx.RandomString(32))) // the seat token is the server's to give
 		e.d.Daily.Owner = append(e.d.Daily.Owner, owner)
 		return nil
 	})
@@ -404,7 +405,7 @@ func (s *Server) handleDailyPlay(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	me := e.dailyMe(owner)
 	e.mu.Unlock()
-	writeJSON(w, 200, me)
+	httpx.WriteJSON(w, 200, me)
 }
 
 // dailyResultJSON is one daily result on a player's profile.
@@ -450,7 +451,7 @@ func (s *Server) handleUserDaily(w http.ResponseWriter, r *http.Request) {
 			e.mu.Unlock()
 		}
 	}
-	writeJSON(w, 200, out)
+	httpx.WriteJSON(w, 200, out)
 }
 
 // dailyRoutes adds the daily events' API to mux.

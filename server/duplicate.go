@@ -12,6 +12,7 @@ import (
 
 	"pitch"
 	"pitch/event"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -114,7 +115,7 @@ func (s *Server) sitSolo(ctx context.Context, e *liveEvent, i int) (mySeatJSON, 
 			if errors.Is(err, event.ErrPlayed) {
 				code = "event_played"
 			}
-			return errorf(Conflict, op, "%v", err).with(code, nil)
+			return httpx.Errorf(httpx.Conflict, op, "%v", err).With(code, nil)
 		}
 		now := time.Now().UTC().Truncate(time.Millisecond)
 		if info, err = s.makeTable(ctx, e, 0, ev.Rounds[0].Tables[ti], now); err != nil {
@@ -151,11 +152,11 @@ func (s *Server) handleEventPlay(w http.ResponseWriter, r *http.Request) {
 	daily := e.d.Daily != nil
 	e.mu.Unlock()
 	if daily {
-		s.writeError(w, r, errorf(Conflict, op, "a daily event is played from /daily, once a person").with("event_daily", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "a daily event is played from /daily, once a person").With("event_daily", nil))
 		return
 	}
 	if i < 0 {
-		s.writeError(w, r, errorf(Forbidden, op, "this token is no one's in this event: join first").with("not_in_event", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "this token is no one's in this event: join first").With("not_in_event", nil))
 		return
 	}
 	me, err := s.sitSolo(r.Context(), e, i)
@@ -163,7 +164,7 @@ func (s *Server) handleEventPlay(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, 200, me)
+	httpx.WriteJSON(w, 200, me)
 }
 
 func (s *Server) handleEventClose(w http.ResponseWriter, r *http.Request) {
@@ -174,12 +175,12 @@ func (s *Server) handleEventClose(w http.ResponseWriter, r *http.Request) {
 	}
 	defer e.mu.Unlock()
 	if !e.isHost(req.Token) {
-		s.writeError(w, r, errorf(Forbidden, op, "only the host may close the event: send the host's token").with("not_host", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "only the host may close the event: send the host's token").With("not_host", nil))
 		return
 	}
 	err := s.change(r.Context(), e, op, func() error {
 		if err := e.d.Event.Close(); err != nil {
-			return errorf(Conflict, op, "%v", err).with("event_not_solo", nil)
+			return httpx.Errorf(httpx.Conflict, op, "%v", err).With("event_not_solo", nil)
 		}
 		return nil
 	})
@@ -187,7 +188,7 @@ func (s *Server) handleEventClose(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, 200, e.view())
+	httpx.WriteJSON(w, 200, e.view())
 }
 
 // duplicateView makes v, the public view of a duplicate event, say what
@@ -323,20 +324,20 @@ func (s *Server) handleEventDeal(w http.ResponseWriter, r *http.Request) {
 	defer e.mu.Unlock()
 	ev := e.d.Event
 	if ev.Settings.Movement != event.Duplicate {
-		s.writeError(w, r, errorf(NotFound, op, "this event is not duplicate: its deals are not compared").with("no_deal", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.NotFound, op, "this event is not duplicate: its deals are not compared").With("no_deal", nil))
 		return
 	}
 	round, err1 := strconv.Atoi(r.PathValue("round"))
 	d, err2 := strconv.Atoi(r.PathValue("deal"))
 	if err1 != nil || err2 != nil || round < 1 || round > len(ev.Rounds) || d < 1 || d > ev.Settings.Hands {
-		s.writeError(w, r, errorf(NotFound, op, "no deal %q of round %q: rounds played are 1 to %d, deals 1 to %d", r.PathValue("deal"), r.PathValue("round"),
-			len(ev.Rounds), ev.Settings.Hands).with("no_deal", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.NotFound, op, "no deal %q of round %q: rounds played are 1 to %d, deals 1 to %d", r.PathValue("deal"), r.PathValue("round"),
+			len(ev.Rounds), ev.Settings.Hands).With("no_deal", nil))
 		return
 	}
 	if ev.Settings.Solo && !ev.RoundOver(round-1) {
-		s.writeError(w, r, errorf(Conflict, op, "each deal's results are shown once the event is over, so that no one still to play it learns anything of it").
-			with("deal_not_over", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "each deal's results are shown once the event is over, so that no one still to play it learns anything of it").
+			With("deal_not_over", nil))
 		return
 	}
-	writeJSON(w, 200, e.deal(round-1, d-1))
+	httpx.WriteJSON(w, 200, e.deal(round-1, d-1))
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pitch/event"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -309,19 +310,19 @@ func (s *Server) event(ctx context.Context, id string) (*liveEvent, error) {
 	if ok {
 		return e, nil
 	}
-	if !validID(id) {
-		return nil, errorf(NotFound, op, "no event %q", id).with("no_event", nil)
+	if !httpx.ValidID(id) {
+		return nil, httpx.Errorf(httpx.NotFound, op, "no event %q", id).With("no_event", nil)
 	}
 	rec, err := s.store.Tournament(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, errorf(NotFound, op, "no event %q", id).with("no_event", nil)
+		return nil, httpx.Errorf(httpx.NotFound, op, "no event %q", id).With("no_event", nil)
 	}
 	if err != nil {
-		return nil, unavailable(op, err)
+		return nil, httpx.StoreDown(op, err)
 	}
 	e, err = s.adoptRec(ctx, rec)
 	if err != nil {
-		return nil, internal(op, err)
+		return nil, httpx.Unexpected(op, err)
 	}
 	return e, nil
 }
@@ -369,10 +370,10 @@ func (s *Server) makeTable(ctx context.Context, e *liveEvent, r int, tab event.T
 	ev := e.d.Event
 	g, err := ev.Settings.Game(len(tab.Seats))
 	if err != nil {
-		return nil, internal(op, err)
+		return nil, httpx.Unexpected(op, err)
 	}
 	optJSON, _ := json.Marshal(g.OptionMap())
-	info := &store.Table{ID: randomString(12), Variant: g.Variant.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
+	info := &store.Table{ID: httpx.RandomString(12), Variant: g.Variant.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
 		Created: now}
 	if ev.Settings.Movement == event.Duplicate {
 		// The same first dealer at every table of this size; the same
@@ -392,7 +393,7 @@ func (s *Server) makeTable(ctx context.Context, e *liveEvent, r int, tab event.T
 		info.Seats = append(info.Seats, st)
 	}
 	if err := s.store.CreateTable(ctx, info); err != nil {
-		return nil, unavailable(op, err)
+		return nil, httpx.StoreDown(op, err)
 	}
 	return info, nil
 }
@@ -418,7 +419,7 @@ func (s *Server) startRound(ctx context.Context, e *liveEvent) ([]*store.Table, 
 			case errors.Is(err, event.ErrNoPlayers):
 				code = "event_no_players"
 			}
-			return errorf(Conflict, op, "%v", err).with(code, nil)
+			return httpx.Errorf(httpx.Conflict, op, "%v", err).With(code, nil)
 		}
 		r := len(ev.Rounds) - 1
 		now := time.Now().UTC().Truncate(time.Millisecond)

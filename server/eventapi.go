@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pitch/event"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -32,33 +33,33 @@ type eventCreated struct {
 func (s *Server) handleEventCreate(w http.ResponseWriter, r *http.Request) {
 	const op = "create event"
 	var req eventCreateReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	ev, err := event.New(req.Settings, newSeed())
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_event", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_event", nil))
 		return
 	}
-	if ok, _ := s.creates.take(clientAddr(r)); !ok {
-		s.writeError(w, r, errorf(TooMany, op, "too many tables and events created from your address (%d an hour at most): try again later", s.opts.TablesPerHour))
+	if ok, _ := s.creates.Take(httpx.ClientAddr(r)); !ok {
+		s.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "too many tables and events created from your address (%d an hour at most): try again later", s.opts.TablesPerHour))
 		return
 	}
-	token := randomString(32)
-	e := &liveEvent{id: randomString(12), d: eventData{Event: ev, Host: tokenHash(token), Token: [][]byte{}, Tables: [][]string{},
+	token := httpx.RandomString(32)
+	e := &liveEvent{id: httpx.RandomString(12), d: eventData{Event: ev, Host: tokenHash(token), Token: [][]byte{}, Tables: [][]string{},
 		Started: []time.Time{}, EndsAt: []time.Time{}}}
 	data := e.snapshot()
 	e.rec = &store.Tournament{ID: e.id, Data: data, Created: time.Now().UTC().Truncate(time.Millisecond)}
 	if err := s.store.CreateTournament(r.Context(), e.rec); err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	s.register(e)
 	e.mu.Lock()
 	view := e.view()
 	e.mu.Unlock()
-	writeJSON(w, http.StatusCreated, eventCreated{ID: e.id, Token: token, URL: "/e/" + e.id, Event: view})
+	httpx.WriteJSON(w, http.StatusCreated, eventCreated{ID: e.id, Token: token, URL: "/e/" + e.id, Event: view})
 }
 
 // eventJSON is what anyone may see of an event.
@@ -180,7 +181,7 @@ func (s *Server) handleEvent(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	v := e.view()
 	e.mu.Unlock()
-	writeJSON(w, 200, v)
+	httpx.WriteJSON(w, 200, v)
 }
 
 type eventJoinReq struct {
@@ -190,13 +191,13 @@ type eventJoinReq struct {
 func (s *Server) handleEventJoin(w http.ResponseWriter, r *http.Request) {
 	const op = "join event"
 	var req eventJoinReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	name, err := cleanName(req.Name)
+	name, err := httpx.CleanName(req.Name)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_name", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_name", nil))
 		return
 	}
 	e, err := s.event(r.Context(), r.PathValue("id"))
@@ -207,10 +208,10 @@ func (s *Server) handleEventJoin(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.d.Daily != nil {
-		s.writeError(w, r, errorf(Conflict, op, "a daily event is played from /daily, once a person").with("event_daily", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "a daily event is played from /daily, once a person").With("event_daily", nil))
 		return
 	}
-	token := randomString(32)
+	token := httpx.RandomString(32)
 	var i int
 	err = s.change(r.Context(), e, op, func() error {
 		var err error
@@ -222,7 +223,7 @@ func (s *Server) handleEventJoin(w http.ResponseWriter, r *http.Request) {
 			case errors.Is(err, event.ErrEnded):
 				code = "event_ended"
 			}
-			return errorf(Conflict, op, "%v", err).with(code, map[string]any{"Max": event.MaxPlayers})
+			return httpx.Errorf(httpx.Conflict, op, "%v", err).With(code, map[string]any{"Max": event.MaxPlayers})
 		}
 		e.d.Token = append(e.d.Token, tokenHash(token))
 		return nil
@@ -238,7 +239,7 @@ func (s *Server) handleEventJoin(w http.ResponseWriter, r *http.Request) {
 			s.log.Warn("event: recording a signed-in player", "event", e.id, "err", err.Error())
 		}
 	}
-	writeJSON(w, 200, map[string]any{"entry": i, "token": token, "round": e.d.Event.Entries[i].Joined})
+	httpx.WriteJSON(w, 200, map[string]any{"entry": i, "token": token, "round": e.d.Event.Entries[i].Joined})
 }
 
 // eventTokenReq carries the host's or a person's token, and for the
@@ -253,7 +254,7 @@ type eventTokenReq struct {
 // caller must unlock it.
 func (s *Server) eventFor(w http.ResponseWriter, r *http.Request) (*liveEvent, eventTokenReq, bool) {
 	var req eventTokenReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return nil, req, false
 	}
@@ -288,10 +289,10 @@ func (s *Server) handleEventMe(w http.ResponseWriter, r *http.Request) {
 	defer e.mu.Unlock()
 	i := e.entryOf(req.Token)
 	if i < 0 {
-		s.writeError(w, r, errorf(Forbidden, op, "this token is no one's in this event: join first").with("not_in_event", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "this token is no one's in this event: join first").With("not_in_event", nil))
 		return
 	}
-	writeJSON(w, 200, e.seatOf(i))
+	httpx.WriteJSON(w, 200, e.seatOf(i))
 }
 
 // seatOf says where entry i sits now, with their seat's token. The lock
@@ -320,18 +321,18 @@ func (s *Server) handleEventLeave(w http.ResponseWriter, r *http.Request) {
 	host := e.isHost(req.Token)
 	if req.Entry != nil {
 		if !host {
-			s.writeError(w, r, errorf(Forbidden, op, "only the host may remove someone: send the host's token").with("not_host", nil))
+			s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "only the host may remove someone: send the host's token").With("not_host", nil))
 			return
 		}
 		i = *req.Entry
 	}
 	if i < 0 {
-		s.writeError(w, r, errorf(Forbidden, op, "this token is no one's in this event").with("not_in_event", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "this token is no one's in this event").With("not_in_event", nil))
 		return
 	}
 	err := s.change(r.Context(), e, op, func() error {
 		if err := e.d.Event.Leave(i); err != nil {
-			return errorf(Conflict, op, "%v", err).with("event_leave", nil)
+			return httpx.Errorf(httpx.Conflict, op, "%v", err).With("event_leave", nil)
 		}
 		return nil
 	})
@@ -339,7 +340,7 @@ func (s *Server) handleEventLeave(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, 200, e.view())
+	httpx.WriteJSON(w, 200, e.view())
 }
 
 func (s *Server) handleEventStart(w http.ResponseWriter, r *http.Request) {
@@ -350,7 +351,7 @@ func (s *Server) handleEventStart(w http.ResponseWriter, r *http.Request) {
 	}
 	if !e.isHost(req.Token) {
 		e.mu.Unlock()
-		s.writeError(w, r, errorf(Forbidden, op, "only the host may start a round: send the host's token").with("not_host", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "only the host may start a round: send the host's token").With("not_host", nil))
 		return
 	}
 	infos, _, err := s.startRound(r.Context(), e)
@@ -363,7 +364,7 @@ func (s *Server) handleEventStart(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	v := e.view()
 	e.mu.Unlock()
-	writeJSON(w, 200, v)
+	httpx.WriteJSON(w, 200, v)
 }
 
 // maxExtend is the most minutes one extension adds.
@@ -377,20 +378,20 @@ func (s *Server) handleEventExtend(w http.ResponseWriter, r *http.Request) {
 	}
 	defer e.mu.Unlock()
 	if !e.isHost(req.Token) {
-		s.writeError(w, r, errorf(Forbidden, op, "only the host may extend a round: send the host's token").with("not_host", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "only the host may extend a round: send the host's token").With("not_host", nil))
 		return
 	}
 	err := s.change(r.Context(), e, op, func() error {
 		ev := e.d.Event
 		n := len(ev.Rounds)
 		if ev.Ended {
-			return errorf(Conflict, op, "the host has ended the event: the round in progress ends with the hands being played").with("event_ended", nil)
+			return httpx.Errorf(httpx.Conflict, op, "the host has ended the event: the round in progress ends with the hands being played").With("event_ended", nil)
 		}
 		if n == 0 || ev.Rounds[n-1].Done() || e.d.EndsAt[n-1].IsZero() {
-			return errorf(Conflict, op, "no round on the clock is being played: only a round on the clock can be extended").with("event_no_clock", nil)
+			return httpx.Errorf(httpx.Conflict, op, "no round on the clock is being played: only a round on the clock can be extended").With("event_no_clock", nil)
 		}
 		if req.Minutes < 1 || req.Minutes > maxExtend {
-			return errorf(Invalid, op, "minutes must be 1 to %d, not %d", maxExtend, req.Minutes).with("bad_minutes", map[string]any{"Max": maxExtend})
+			return httpx.Errorf(httpx.Invalid, op, "minutes must be 1 to %d, not %d", maxExtend, req.Minutes).With("bad_minutes", map[string]any{"Max": maxExtend})
 		}
 		add := time.Duration(req.Minutes) * s.minute()
 		if e.d.Paused {
@@ -404,7 +405,7 @@ func (s *Server) handleEventExtend(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.syncRefs()
-	writeJSON(w, 200, e.view())
+	httpx.WriteJSON(w, 200, e.view())
 }
 
 // handleEventPause pauses the round in play (pause) or resumes it: its
@@ -428,7 +429,7 @@ func (s *Server) handleEventPause(pause bool) http.HandlerFunc {
 		v := e.view()
 		e.mu.Unlock()
 		s.holdTables(ids, pause)
-		writeJSON(w, 200, v)
+		httpx.WriteJSON(w, 200, v)
 	}
 }
 
@@ -437,20 +438,20 @@ func (s *Server) handleEventPause(pause bool) http.HandlerFunc {
 // unlocked.
 func (s *Server) pauseLocked(ctx context.Context, e *liveEvent, token string, pause bool, op, verb string) ([]string, error) {
 	if !e.isHost(token) {
-		return nil, errorf(Forbidden, op, "only the host may %s the event: send the host's token", verb).with("not_host", nil)
+		return nil, httpx.Errorf(httpx.Forbidden, op, "only the host may %s the event: send the host's token", verb).With("not_host", nil)
 	}
 	err := s.change(ctx, e, op, func() error {
 		ev := e.d.Event
 		n := len(ev.Rounds)
 		switch {
 		case n == 0 || ev.Rounds[n-1].Done():
-			return errorf(Conflict, op, "no round is being played: only a round in play can be paused or resumed").with("event_not_playing", nil)
+			return httpx.Errorf(httpx.Conflict, op, "no round is being played: only a round in play can be paused or resumed").With("event_not_playing", nil)
 		case pause && ev.Ended:
-			return errorf(Conflict, op, "the host has ended the event: the round in progress ends with the hands being played").with("event_ended", nil)
+			return httpx.Errorf(httpx.Conflict, op, "the host has ended the event: the round in progress ends with the hands being played").With("event_ended", nil)
 		case pause && e.d.Paused:
-			return errorf(Conflict, op, "the event is paused already: resume it to play on").with("event_paused_already", nil)
+			return httpx.Errorf(httpx.Conflict, op, "the event is paused already: resume it to play on").With("event_paused_already", nil)
 		case !pause && !e.d.Paused:
-			return errorf(Conflict, op, "the event is not paused: only a paused event can be resumed").with("event_not_paused", nil)
+			return httpx.Errorf(httpx.Conflict, op, "the event is not paused: only a paused event can be resumed").With("event_not_paused", nil)
 		}
 		now := time.Now().UTC().Truncate(time.Millisecond)
 		clock := !e.d.EndsAt[n-1].IsZero()
@@ -493,7 +494,7 @@ func (s *Server) handleEventEnd(w http.ResponseWriter, r *http.Request) {
 	}
 	if !e.isHost(req.Token) {
 		e.mu.Unlock()
-		s.writeError(w, r, errorf(Forbidden, op, "only the host may end the event: send the host's token").with("not_host", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "only the host may end the event: send the host's token").With("not_host", nil))
 		return
 	}
 	err := s.change(r.Context(), e, op, func() error {
@@ -503,7 +504,7 @@ func (s *Server) handleEventEnd(w http.ResponseWriter, r *http.Request) {
 			if errors.Is(err, event.ErrEnded) {
 				code = "event_ended"
 			}
-			return errorf(Conflict, op, "%v", err).with(code, nil)
+			return httpx.Errorf(httpx.Conflict, op, "%v", err).With(code, nil)
 		}
 		if n := len(ev.Rounds); n > 0 && !ev.Rounds[n-1].Done() {
 			e.d.EndsAt[n-1], e.d.Paused, e.d.Held = time.Now().UTC().Truncate(time.Millisecond), false, 0
@@ -519,7 +520,7 @@ func (s *Server) handleEventEnd(w http.ResponseWriter, r *http.Request) {
 	v := e.view()
 	e.mu.Unlock()
 	s.holdTables(ids, false)
-	writeJSON(w, 200, v)
+	httpx.WriteJSON(w, 200, v)
 }
 
 // csvCell keeps a cell from being read as a formula by a spreadsheet
@@ -591,7 +592,7 @@ func (s *Server) handleUserEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	played, err := s.store.TournamentsOf(r.Context(), a.ID, maxUserEvents)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	out := []userEventJSON{}
@@ -609,7 +610,7 @@ func (s *Server) handleUserEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, ue)
 	}
-	writeJSON(w, 200, out)
+	httpx.WriteJSON(w, 200, out)
 }
 
 // eventView is event id as anyone may see it: the live event's, or else

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -65,13 +66,13 @@ func (s *Server) change(ctx context.Context, e *liveEvent, op string, fn func() 
 		}
 		e.restore(old)
 		if !errors.Is(err, store.ErrConflict) {
-			return unavailable(op, err)
+			return httpx.StoreDown(op, err)
 		}
 		if try == eventTries {
-			return &Error{Kind: Conflict, Op: op, Msg: "the event was changed by others at the same moment: try again", Err: errEventBusy}
+			return &httpx.Error{Kind: httpx.Conflict, Op: op, Msg: "the event was changed by others at the same moment: try again", Err: errEventBusy}
 		}
 		if err := s.reload(ctx, e); err != nil {
-			return unavailable(op, err)
+			return httpx.StoreDown(op, err)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"pitch/server/httpx"
 	"strings"
 
 	qrcode "github.com/yeqown/go-qrcode/v2"
@@ -75,12 +76,12 @@ func (s *Server) handleEventQR(w http.ResponseWriter, r *http.Request) {
 	}
 	link, err := joinURL(r.URL.Query().Get("origin"), e.id)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_origin", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_origin", nil))
 		return
 	}
 	svg, err := qrSVG(link)
 	if err != nil {
-		s.writeError(w, r, internal(op, err))
+		s.writeError(w, r, httpx.Unexpected(op, err))
 		return
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")

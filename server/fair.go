@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pitch"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -371,28 +372,28 @@ func (t *table) contribute(seat int, commitment, value string) error {
 		}
 	}
 	if t.pending == nil || t.over() {
-		return errorf(Conflict, op, "no deal awaits contributions at this table").with("no_deal_pending", nil)
+		return httpx.Errorf(httpx.Conflict, op, "no deal awaits contributions at this table").With("no_deal_pending", nil)
 	}
 	if t.round.sharesDeals() {
-		return errorf(Conflict, op, "this table plays the deals of a duplicate round, the same at every table and committed to when the round began: it takes no values").
-			with("shared_deals", nil)
+		return httpx.Errorf(httpx.Conflict, op, "this table plays the deals of a duplicate round, the same at every table and committed to when the round began: it takes no values").
+			With("shared_deals", nil)
 	}
 	p := t.pending
 	if !strings.EqualFold(commitment, p.commitment) {
-		return errorf(Conflict, op, "commitment %.16s… is not the one awaiting contributions (%.16s…, for hand %d): contribute to the commitment of the newest state", commitment, p.commitment, p.hand).
-			with("stale_commitment", map[string]any{"Hand": p.hand})
+		return httpx.Errorf(httpx.Conflict, op, "commitment %.16s… is not the one awaiting contributions (%.16s…, for hand %d): contribute to the commitment of the newest state", commitment, p.commitment, p.hand).
+			With("stale_commitment", map[string]any{"Hand": p.hand})
 	}
 	v, err := pitch.ParseHex32(value, "value")
 	if err != nil {
-		return errorf(Invalid, op, "%s", err).with("bad_contribution", nil)
+		return httpx.Errorf(httpx.Invalid, op, "%s", err).With("bad_contribution", nil)
 	}
 	hexv := hex.EncodeToString(v[:])
 	if old, ok := p.contribs[seat]; ok {
 		if old.Value == hexv {
 			return nil // sent again (a reconnect): nothing changes
 		}
-		return errorf(Conflict, op, "seat %d has contributed to this deal already; a contribution cannot be changed", seat).
-			with("contributed_already", map[string]any{"Seat": seat})
+		return httpx.Errorf(httpx.Conflict, op, "seat %d has contributed to this deal already; a contribution cannot be changed", seat).
+			With("contributed_already", map[string]any{"Seat": seat})
 	}
 	if t.misbehave().IgnoreValues {
 		return nil
@@ -412,7 +413,7 @@ func (t *table) contribute(seat int, commitment, value string) error {
 		// Stored before it is acknowledged: a restart deals with it.
 		if err := t.savePending(p); err != nil {
 			delete(p.contribs, seat)
-			return unavailable(op, err)
+			return httpx.StoreDown(op, err)
 		}
 	}
 	if t.match.AwaitingDeal() {

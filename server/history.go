@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"pitch"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -121,18 +122,18 @@ func (s *Server) finishedHand(r *http.Request, op string) (*table, int, []byte, 
 	}
 	n, err := strconv.Atoi(r.PathValue("n"))
 	if err != nil || n < 1 {
-		return nil, 0, nil, errorf(Invalid, op, "hand numbers start at 1, not %q", r.PathValue("n"))
+		return nil, 0, nil, httpx.Errorf(httpx.Invalid, op, "hand numbers start at 1, not %q", r.PathValue("n"))
 	}
 	hands, err := s.store.Hands(r.Context(), t.id)
 	if err != nil {
-		return nil, 0, nil, unavailable(op, err)
+		return nil, 0, nil, httpx.StoreDown(op, err)
 	}
 	for _, h := range hands {
 		if h.N == n {
 			return t, n, h.Record, nil
 		}
 	}
-	return nil, 0, nil, errorf(NotFound, op, "hand %d is not finished (finished hands: %d)", n, len(hands))
+	return nil, 0, nil, httpx.Errorf(httpx.NotFound, op, "hand %d is not finished (finished hands: %d)", n, len(hands))
 }
 
 // handleReplay serves GET /api/tables/{id}/hands/{n}/replay.
@@ -145,7 +146,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	out, err := replayOf(raw)
 	if err != nil {
-		s.writeError(w, r, internal(op, err)) // a stored record the engine refuses
+		s.writeError(w, r, httpx.Unexpected(op, err)) // a stored record the engine refuses
 		return
 	}
 	out.Table, out.Hand = t.id, n
@@ -155,7 +156,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 	t.mu.Lock()
 	out.Seats = t.infoJSON().Seats
 	t.mu.Unlock()
-	writeJSON(w, 200, out)
+	httpx.WriteJSON(w, 200, out)
 }
 
 // handlePostReplay serves POST /api/replay: the replay of a hand record
@@ -166,10 +167,10 @@ func (s *Server) handlePostReplay(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			s.writeError(w, r, errorf(Invalid, op, "the hand record is over %d bytes", maxReplayBody).with("record_large", map[string]any{"Max": maxReplayBody}))
+			s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "the hand record is over %d bytes", maxReplayBody).With("record_large", map[string]any{"Max": maxReplayBody}))
 			return
 		}
-		s.writeError(w, r, errorf(Invalid, op, "the request body could not be read: %v", err))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "the request body could not be read: %v", err))
 		return
 	}
 	out, err := replayOf(raw)
@@ -177,12 +178,12 @@ func (s *Server) handlePostReplay(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, recordError(op, err))
 		return
 	}
-	writeJSON(w, 200, out)
+	httpx.WriteJSON(w, 200, out)
 }
 
 // recordError is a 400 carrying the engine's words and the action at
 // fault (code bad_record, params Message and Action).
-func recordError(op string, err error) *Error {
+func recordError(op string, err error) *httpx.Error {
 	var re *pitch.RecordError
 	if !errors.As(err, &re) {
 		re = &pitch.RecordError{Action: -1, Message: err.Error()}
@@ -191,7 +192,7 @@ func recordError(op string, err error) *Error {
 	if re.Action >= 0 {
 		params["Action"] = re.Action
 	}
-	return errorf(Invalid, op, "%s", re.Error()).with("bad_record", params)
+	return httpx.Errorf(httpx.Invalid, op, "%s", re.Error()).With("bad_record", params)
 }
 
 // matchJSON is a whole match's hand records, one file.
@@ -211,7 +212,7 @@ func (s *Server) handleMatch(w http.ResponseWriter, r *http.Request) {
 	}
 	hands, err := s.store.Hands(r.Context(), t.id)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	t.mu.Lock()
@@ -221,7 +222,7 @@ func (s *Server) handleMatch(w http.ResponseWriter, r *http.Request) {
 		out.Hands = append(out.Hands, h.Record)
 	}
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="pitch-%s-match.json"`, t.id))
-	writeJSON(w, 200, out)
+	httpx.WriteJSON(w, 200, out)
 }
 
 // historyEntry is one table on the history page.
@@ -245,14 +246,14 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		case "game":
 			vr, err := pitch.ParseVariant(v)
 			if err != nil {
-				s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_game", map[string]any{"Game": v}))
+				s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_game", map[string]any{"Game": v}))
 				return
 			}
 			q.Variant = vr.String()
 		case "offset", "limit":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 || k == "offset" && n > 1_000_000 || k == "limit" && (n < 1 || n > 100) {
-				s.writeError(w, r, errorf(Invalid, op, "%s must be a number (offset 0 or more, limit 1 to 100), not %q", k, v).with("bad_page", map[string]any{"Name": k}))
+				s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%s must be a number (offset 0 or more, limit 1 to 100), not %q", k, v).With("bad_page", map[string]any{"Name": k}))
 				return
 			}
 			if k == "offset" {
@@ -263,24 +264,24 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		case "tables":
 			ids := strings.Split(v, ",")
 			if len(ids) > maxHistoryIDs {
-				s.writeError(w, r, errorf(Invalid, op, "tables lists %d ids: it takes at most %d, comma-separated", len(ids), maxHistoryIDs).with("bad_tables", map[string]any{"Max": maxHistoryIDs}))
+				s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "tables lists %d ids: it takes at most %d, comma-separated", len(ids), maxHistoryIDs).With("bad_tables", map[string]any{"Max": maxHistoryIDs}))
 				return
 			}
 			for _, id := range ids {
-				if !validID(id) {
-					s.writeError(w, r, errorf(Invalid, op, "tables holds %q, not a table id: ids are 1 to 64 letters, digits, - and _, comma-separated, at most %d", clip(id, 70), maxHistoryIDs).with("bad_tables", map[string]any{"Max": maxHistoryIDs}))
+				if !httpx.ValidID(id) {
+					s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "tables holds %q, not a table id: ids are 1 to 64 letters, digits, - and _, comma-separated, at most %d", httpx.Clip(id, 70), maxHistoryIDs).With("bad_tables", map[string]any{"Max": maxHistoryIDs}))
 					return
 				}
 			}
 			q.IDs = ids
 		default:
-			s.writeError(w, r, errorf(Invalid, op, "unknown parameter %q: the history takes game, tables, offset and limit", k).with("bad_query", map[string]any{"Name": k}))
+			s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "unknown parameter %q: the history takes game, tables, offset and limit", k).With("bad_query", map[string]any{"Name": k}))
 			return
 		}
 	}
 	page, total, err := s.store.History(r.Context(), q)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	out := struct {
@@ -306,14 +307,5 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Tables = append(out.Tables, e)
 	}
-	writeJSON(w, 200, out)
-}
-
-// clip shortens s to at most n bytes, for quoting a client's input back
-// in an error.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	httpx.WriteJSON(w, 200, out)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"pitch/server/httpx"
 	"slices"
 	"strconv"
 	"sync"
@@ -133,13 +134,13 @@ func parseListQuery(r *http.Request) (listQuery, error) {
 	vals := r.URL.Query()
 	for k := range vals {
 		if k != "game" && k != "offset" && k != "limit" {
-			return q, errorf(Invalid, op, "unknown query parameter %q: the list takes game, offset and limit", k)
+			return q, httpx.Errorf(httpx.Invalid, op, "unknown query parameter %q: the list takes game, offset and limit", k)
 		}
 	}
 	if g := vals.Get("game"); g != "" {
 		v, err := pitch.ParseVariant(g)
 		if err != nil {
-			return q, errorf(Invalid, op, "game %q: %v", g, err)
+			return q, httpx.Errorf(httpx.Invalid, op, "game %q: %v", g, err)
 		}
 		q.game = v.String()
 	}
@@ -150,7 +151,7 @@ func parseListQuery(r *http.Request) (listQuery, error) {
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil || n < lo || n > hi {
-			return errorf(Invalid, op, "%s must be a whole number from %d to %d, not %q", name, lo, hi, s)
+			return httpx.Errorf(httpx.Invalid, op, "%s must be a whole number from %d to %d, not %q", name, lo, hi, s)
 		}
 		*into = n
 		return nil

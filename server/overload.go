@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"pitch/server/httpx"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -176,5 +177,5 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	case s.gauge.over.Load():
 		h.Status = "overloaded"
 	}
-	writeJSON(w, http.StatusOK, h)
+	httpx.WriteJSON(w, http.StatusOK, h)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/go-webauthn/webauthn/webauthn"
 
 	"pitch/account"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -44,7 +45,7 @@ type ceremonies struct {
 }
 
 func (cs *ceremonies) put(c *ceremony) string {
-	id := randomString(18)
+	id := httpx.RandomString(18)
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if cs.m == nil {
@@ -169,23 +170,23 @@ func registrationOptions(exclude []webauthn.Credential) []webauthn.RegistrationO
 func (s *Server) handlePasskeySignUpBegin(w http.ResponseWriter, r *http.Request) {
 	const op = "passkey sign up"
 	var req beginReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	display, key, err := account.CheckName(req.Name)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_account_name", map[string]any{"Min": account.MinName, "Max": account.MaxName}))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_account_name", map[string]any{"Min": account.MinName, "Max": account.MaxName}))
 		return
 	}
 	if _, err := s.store.AccountByName(r.Context(), key); err == nil {
-		s.writeError(w, r, errorf(Conflict, op, "the name %s is taken: choose another", display).with("name_taken", map[string]any{"Name": display}))
+		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "the name %s is taken: choose another", display).With("name_taken", map[string]any{"Name": display}))
 		return
 	} else if !errors.Is(err, store.ErrNotFound) {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
-	s.beginRegistration(w, r, op, &passkeyUser{id: randomString(16), name: display}, "signup")
+	s.beginRegistration(w, r, op, &passkeyUser{id: httpx.RandomString(16), name: display}, "signup")
 }
 
 // handlePasskeyAddBegin answers POST /api/account/passkey/add/begin: the
@@ -198,12 +199,12 @@ func (s *Server) handlePasskeyAddBegin(w http.ResponseWriter, r *http.Request) {
 	}
 	a, err := s.store.Account(r.Context(), me.ID)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	u, err := s.userOf(r.Context(), a)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	s.beginRegistration(w, r, op, u, "add")
@@ -212,44 +213,44 @@ func (s *Server) handlePasskeyAddBegin(w http.ResponseWriter, r *http.Request) {
 func (s *Server) beginRegistration(w http.ResponseWriter, r *http.Request, op string, u *passkeyUser, kind string) {
 	rp, err := s.relyingParty(r)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "passkeys cannot be used at this address: %v", err).with("passkey_unavailable", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "passkeys cannot be used at this address: %v", err).With("passkey_unavailable", nil))
 		return
 	}
 	creation, data, err := rp.BeginRegistration(u, registrationOptions(u.creds)...)
 	if err != nil {
-		s.writeError(w, r, internal(op, err))
+		s.writeError(w, r, httpx.Unexpected(op, err))
 		return
 	}
 	id := s.ceremonies.put(&ceremony{kind: kind, data: *data, account: u.id, name: u.name, expires: time.Now().Add(ceremonyTTL)})
-	writeJSON(w, 200, map[string]any{"ceremony": id, "options": creation})
+	httpx.WriteJSON(w, 200, map[string]any{"ceremony": id, "options": creation})
 }
 
 // finishRegistration checks a finished registration and returns its
 // ceremony and the new credential, or writes the error.
 func (s *Server) finishRegistration(w http.ResponseWriter, r *http.Request, op, kind string) (*ceremony, *webauthn.Credential, bool) {
 	var req finishReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return nil, nil, false
 	}
 	c, ok := s.ceremonies.take(req.Ceremony, kind)
 	if !ok {
-		s.writeError(w, r, errorf(Invalid, op, "this passkey request has expired or was used: start again").with("passkey_expired", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "this passkey request has expired or was used: start again").With("passkey_expired", nil))
 		return nil, nil, false
 	}
 	parsed, err := protocol.ParseCredentialCreationResponseBytes(req.Credential)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "the passkey response is not one this server can read: %v", err).with("passkey_failed", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "the passkey response is not one this server can read: %v", err).With("passkey_failed", nil))
 		return nil, nil, false
 	}
 	rp, err := s.relyingParty(r)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "passkeys cannot be used at this address: %v", err).with("passkey_unavailable", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "passkeys cannot be used at this address: %v", err).With("passkey_unavailable", nil))
 		return nil, nil, false
 	}
 	cred, err := rp.CreateCredential(&passkeyUser{id: c.account, name: c.name}, c.data, parsed)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "the passkey was not accepted: %v", err).with("passkey_failed", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "the passkey was not accepted: %v", err).With("passkey_failed", nil))
 		return nil, nil, false
 	}
 	return c, cred, true
@@ -279,15 +280,15 @@ func (s *Server) handlePasskeySignUpFinish(w http.ResponseWriter, r *http.Reques
 	a := &store.Account{ID: c.account, Name: c.name, NameKey: key, Created: time.Now()}
 	if err := s.store.CreateAccount(r.Context(), a); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			s.writeError(w, r, errorf(Conflict, op, "the name %s is taken: choose another", c.name).with("name_taken", map[string]any{"Name": c.name}))
+			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "the name %s is taken: choose another", c.name).With("name_taken", map[string]any{"Name": c.name}))
 		} else {
-			s.writeError(w, r, unavailable(op, err))
+			s.writeError(w, r, httpx.StoreDown(op, err))
 		}
 		return
 	}
 	if err := s.storePasskey(r.Context(), a.ID, cred); err != nil {
 		_ = s.store.DeleteAccount(r.Context(), a.ID, account.AnonName()) // no account without a way in
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	if err := s.startSession(r.Context(), w, r, a.ID); err != nil {
@@ -295,7 +296,7 @@ func (s *Server) handlePasskeySignUpFinish(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	s.log.Info("account created", "account", a.ID, "with", "passkey")
-	writeJSON(w, http.StatusCreated, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
+	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
 }
 
 // handlePasskeyAddFinish answers POST /api/account/passkey/add/finish.
@@ -310,23 +311,23 @@ func (s *Server) handlePasskeyAddFinish(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	if c.account != me.ID {
-		s.writeError(w, r, errorf(Forbidden, op, "this passkey request was begun by another account").with("passkey_failed", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "this passkey request was begun by another account").With("passkey_failed", nil))
 		return
 	}
 	if err := s.storePasskey(r.Context(), me.ID, cred); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			s.writeError(w, r, errorf(Conflict, op, "this passkey is registered already").with("passkey_exists", nil))
+			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "this passkey is registered already").With("passkey_exists", nil))
 		} else {
-			s.writeError(w, r, unavailable(op, err))
+			s.writeError(w, r, httpx.StoreDown(op, err))
 		}
 		return
 	}
 	info, err := s.accountInfo(r.Context(), me.ID)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
-	writeJSON(w, 200, map[string]any{"account": info})
+	httpx.WriteJSON(w, 200, map[string]any{"account": info})
 }
 
 // handlePasskeySignInBegin answers POST /api/account/passkey/signin/begin:
@@ -336,16 +337,16 @@ func (s *Server) handlePasskeySignInBegin(w http.ResponseWriter, r *http.Request
 	const op = "passkey sign in"
 	rp, err := s.relyingParty(r)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "passkeys cannot be used at this address: %v", err).with("passkey_unavailable", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "passkeys cannot be used at this address: %v", err).With("passkey_unavailable", nil))
 		return
 	}
 	assertion, data, err := rp.BeginDiscoverableLogin(webauthn.WithUserVerification(protocol.VerificationPreferred))
 	if err != nil {
-		s.writeError(w, r, internal(op, err))
+		s.writeError(w, r, httpx.Unexpected(op, err))
 		return
 	}
 	id := s.ceremonies.put(&ceremony{kind: "signin", data: *data, expires: time.Now().Add(ceremonyTTL)})
-	writeJSON(w, 200, map[string]any{"ceremony": id, "options": assertion})
+	httpx.WriteJSON(w, 200, map[string]any{"ceremony": id, "options": assertion})
 }
 
 // handlePasskeySignInFinish answers POST /api/account/passkey/signin/finish
@@ -353,24 +354,24 @@ func (s *Server) handlePasskeySignInBegin(w http.ResponseWriter, r *http.Request
 // count against the address, as failed password sign-ins do.
 func (s *Server) handlePasskeySignInFinish(w http.ResponseWriter, r *http.Request) {
 	const op = "passkey sign in"
-	if wait := s.signInByAddr.wait(clientAddr(r)); wait > 0 {
+	if wait := s.signInByAddr.Wait(httpx.ClientAddr(r)); wait > 0 {
 		s.tooMany(w, r, op, wait, "too many failed sign-ins: wait before trying again", "too_many_signins")
 		return
 	}
 	var req finishReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	fail := func(err error) {
-		s.signInByAddr.take(clientAddr(r))
-		e := errorf(Forbidden, op, "this passkey was not accepted: use another way to sign in").with("passkey_failed", nil)
+		s.signInByAddr.Take(httpx.ClientAddr(r))
+		e := httpx.Errorf(httpx.Forbidden, op, "this passkey was not accepted: use another way to sign in").With("passkey_failed", nil)
 		e.Err = err
 		s.writeError(w, r, e)
 	}
 	c, ok := s.ceremonies.take(req.Ceremony, "signin")
 	if !ok {
-		s.writeError(w, r, errorf(Invalid, op, "this passkey request has expired or was used: start again").with("passkey_expired", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "this passkey request has expired or was used: start again").With("passkey_expired", nil))
 		return
 	}
 	parsed, err := protocol.ParseCredentialRequestResponseBytes(req.Credential)
@@ -398,7 +399,7 @@ func (s *Server) handlePasskeySignInFinish(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	if acct.Disabled {
-		s.writeError(w, r, errorf(Forbidden, op, "this account is disabled").with("account_disabled", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "this account is disabled").With("account_disabled", nil))
 		return
 	}
 	if data, err := json.Marshal(cred); err == nil { // the new sign count
@@ -410,5 +411,5 @@ func (s *Server) handlePasskeySignInFinish(w http.ResponseWriter, r *http.Reques
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, 200, map[string]any{"account": Account{ID: acct.ID, Name: acct.Name}})
+	httpx.WriteJSON(w, 200, map[string]any{"account": Account{ID: acct.ID, Name: acct.Name}})
 }

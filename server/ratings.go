@@ -13,6 +13,7 @@ import (
 	"pitch/account"
 	"pitch/bot"
 	"pitch/rating"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -137,7 +138,7 @@ func (s *Server) handleBotRatings(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	writeJSON(w, 200, out)
+	httpx.WriteJSON(w, 200, out)
 }
 
 // profileGame is one game's part of a profile.
@@ -183,11 +184,11 @@ func (s *Server) profileAccount(w http.ResponseWriter, r *http.Request, op strin
 	name := r.PathValue("name")
 	a, err := s.store.AccountByName(r.Context(), account.Key(name))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && a.Disabled) {
-		s.writeError(w, r, errorf(NotFound, op, "there is no player called %q", name).with("no_such_user", map[string]any{"Name": name}))
+		s.writeError(w, r, httpx.Errorf(httpx.NotFound, op, "there is no player called %q", name).With("no_such_user", map[string]any{"Name": name}))
 		return nil, false
 	}
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return nil, false
 	}
 	return a, true
@@ -203,7 +204,7 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 	}
 	prs, err := s.store.PlayerRatings(r.Context(), a.ID)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	out := struct {
@@ -216,7 +217,7 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 			Hands: p.Hands, Bids: p.Bids, Sets: p.Sets, Moons: p.Moons, Points: p.Points, History: []historyPointJS{}}
 		h, err := s.store.RatingHistory(r.Context(), a.ID, p.Variant, profileHistory)
 		if err != nil {
-			s.writeError(w, r, unavailable(op, err))
+			s.writeError(w, r, httpx.StoreDown(op, err))
 			return
 		}
 		for _, pt := range h {
@@ -226,7 +227,7 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 	}
 	recent, err := s.store.RatingHistory(r.Context(), a.ID, "", recentMatches)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	for i := len(recent) - 1; i >= 0; i-- { // newest first
@@ -234,7 +235,7 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 		out.Recent = append(out.Recent, recentMatchJSON{Table: p.Table, Game: p.Variant, At: p.At, Place: p.Place, Won: p.Won,
 			ratingJSON: toRatingJSON(p.After), Change: rating.Shown(p.After) - rating.Shown(p.Before)})
 	}
-	writeJSON(w, 200, out)
+	httpx.WriteJSON(w, 200, out)
 }
 
 // leaderboardActive is how recently a player must have played a rated
@@ -274,11 +275,11 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	v, err := pitch.ParseVariant(q.Get("game"))
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "game=%q: %v", q.Get("game"), err).with("bad_game", map[string]any{"Game": q.Get("game")}))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "game=%q: %v", q.Get("game"), err).With("bad_game", map[string]any{"Game": q.Get("game")}))
 		return
 	}
 	bad := func(name, format string, args ...any) {
-		s.writeError(w, r, errorf(Invalid, op, format, args...).with("bad_page", map[string]any{"Name": name}))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, format, args...).With("bad_page", map[string]any{"Name": name}))
 	}
 	lq := store.LeaderQuery{Variant: v.String(), Since: time.Now().Add(-leaderboardActive), Limit: 50}
 	if x := q.Get("limit"); x != "" {
@@ -323,7 +324,7 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 	}
 	page, err := s.store.Leaderboard(r.Context(), lq)
 	if err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	type row struct {
@@ -353,5 +354,5 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 			out.Next = leaderCursor(page.Rows[n-1].Key())
 		}
 	}
-	writeJSON(w, 200, out)
+	httpx.WriteJSON(w, 200, out)
 }

@@ -14,6 +14,7 @@ import (
 
 	"pitch"
 	"pitch/bot"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -113,7 +114,7 @@ func seatParam(r *http.Request, seats int, op string) (int, error) {
 	v := r.URL.Query().Get("seat")
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 0 || n >= seats {
-		return 0, errorf(Invalid, op, "seat must be a seat 0 to %d, not %q", seats-1, v).with("bad_seat", map[string]any{"Max": seats - 1})
+		return 0, httpx.Errorf(httpx.Invalid, op, "seat must be a seat 0 to %d, not %q", seats-1, v).With("bad_seat", map[string]any{"Max": seats - 1})
 	}
 	return n, nil
 }
@@ -135,10 +136,10 @@ func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 	rv, err := s.store.Review(r.Context(), t.id, n, seat)
 	switch {
 	case err == nil:
-		writeJSON(w, 200, reviewStatus{Status: "done", Hand: n, Seat: seat, Review: rv.Data})
+		httpx.WriteJSON(w, 200, reviewStatus{Status: "done", Hand: n, Seat: seat, Review: rv.Data})
 		return
 	case !errors.Is(err, store.ErrNotFound):
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	q := &s.reviews
@@ -148,20 +149,20 @@ func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 	if msg, ok := q.failed[k]; ok {
 		delete(q.failed, k)
 		q.mu.Unlock()
-		s.writeError(w, r, internal(op, errors.New(msg)))
+		s.writeError(w, r, httpx.Unexpected(op, errors.New(msg)))
 		return
 	}
 	if !q.pending[k] {
 		if q.queued >= maxReviewQueue {
 			q.mu.Unlock()
-			s.writeError(w, r, errorf(Unavailable, op, "the server is busy with other reviews: try again in a minute").with("review_busy", nil))
+			s.writeError(w, r, httpx.Errorf(httpx.Unavailable, op, "the server is busy with other reviews: try again in a minute").With("review_busy", nil))
 			return
 		}
 		s.enqueueLocked(k, raw)
 	}
 	q.mu.Unlock()
 	w.Header().Set("Retry-After", "1")
-	writeJSON(w, 202, reviewStatus{Status: "pending", Hand: n, Seat: seat})
+	httpx.WriteJSON(w, 202, reviewStatus{Status: "pending", Hand: n, Seat: seat})
 }
 
 // enqueueLocked queues the review k of the record raw; q.mu is held and
@@ -231,11 +232,11 @@ func countReviews(stored []store.Review) []reviewCount {
 func (s *Server) handsAndReviews(ctx context.Context, id, op string) ([]store.Hand, []store.Review, error) {
 	hands, err := s.store.Hands(ctx, id)
 	if err != nil {
-		return nil, nil, unavailable(op, err)
+		return nil, nil, httpx.StoreDown(op, err)
 	}
 	stored, err := s.store.Reviews(ctx, id)
 	if err != nil {
-		return nil, nil, unavailable(op, err)
+		return nil, nil, httpx.StoreDown(op, err)
 	}
 	return hands, stored, nil
 }
@@ -254,7 +255,7 @@ func (s *Server) handleReviews(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, 200, map[string]any{"hands": len(hands), "reviews": countReviews(stored)})
+	httpx.WriteJSON(w, 200, map[string]any{"hands": len(hands), "reviews": countReviews(stored)})
 }
 
 // A match review asks for the reviews of every finished hand of a table
@@ -296,7 +297,7 @@ func (s *Server) handleMatchReview(w http.ResponseWriter, r *http.Request) {
 	var seats []int
 	for k := range r.URL.Query() {
 		if k != "seat" {
-			s.writeError(w, r, errorf(Invalid, op, "unknown parameter %q: a match review takes only seat", k).with("bad_query", map[string]any{"Name": k}))
+			s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "unknown parameter %q: a match review takes only seat", k).With("bad_query", map[string]any{"Name": k}))
 			return
 		}
 	}
@@ -357,7 +358,7 @@ func (s *Server) handleMatchReview(w http.ResponseWriter, r *http.Request) {
 	q.mu.Unlock()
 	if out.Done+out.Failed == out.Wanted {
 		out.Status = "done"
-		writeJSON(w, 200, out)
+		httpx.WriteJSON(w, 200, out)
 		return
 	}
 	out.Status = "pending"
@@ -365,7 +366,7 @@ func (s *Server) handleMatchReview(w http.ResponseWriter, r *http.Request) {
 	if out.Busy {
 		w.Header().Set("Retry-After", "5")
 	}
-	writeJSON(w, 202, out)
+	httpx.WriteJSON(w, 202, out)
 }
 
 // handlePostReview serves POST /api/review?seat=S: the review of a hand
@@ -375,7 +376,7 @@ func (s *Server) handlePostReview(w http.ResponseWriter, r *http.Request) {
 	const op = "review"
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxReplayBody))
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "the hand record is over %d bytes", maxReplayBody).with("record_large", map[string]any{"Max": maxReplayBody}))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "the hand record is over %d bytes", maxReplayBody).With("record_large", map[string]any{"Max": maxReplayBody}))
 		return
 	}
 	rec, err := pitch.ReadRecord(bytes.NewReader(raw))
@@ -394,7 +395,7 @@ func (s *Server) handlePostReview(w http.ResponseWriter, r *http.Request) {
 	q := &s.reviews
 	q.init()
 	if !q.reserve() {
-		s.writeError(w, r, errorf(Unavailable, op, "the server is busy with other reviews: try again in a minute").with("review_busy", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Unavailable, op, "the server is busy with other reviews: try again in a minute").With("review_busy", nil))
 		return
 	}
 	defer q.release()
@@ -403,5 +404,5 @@ func (s *Server) handlePostReview(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, recordError(op, err))
 		return
 	}
-	writeJSON(w, 200, reviewStatus{Status: "done", Seat: seat, Review: data})
+	httpx.WriteJSON(w, 200, reviewStatus{Status: "done", Seat: seat, Review: data})
 }

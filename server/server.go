@@ -8,9 +8,7 @@ package server
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,12 +22,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"pitch"
 	"pitch/bot"
 	"pitch/i18n"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -127,7 +124,7 @@ type Server struct {
 	opts    Options
 	log     *slog.Logger
 	standIn bot.Bot // plays for away humans
-	limiter *limiter
+	limiter *httpx.Limiter
 
 	conns *connSet // open WebSockets, per address
 	lobby *lobby   // the open tables, for GET /api/tables
@@ -136,12 +133,12 @@ type Server struct {
 	// queued (latency.go, GET /api/stats)
 	actionLatency latencyHist
 
-	gauge   *gauge   // how far behind the server runs, and its refusals (overload.go)
-	creates *limiter // tables created per address, when TablesPerHour is set
-	signups *limiter // accounts created per address, when SignUpsPerHour is set
+	gauge   *gauge         // how far behind the server runs, and its refusals (overload.go)
+	creates *httpx.Limiter // tables created per address, when TablesPerHour is set
+	signups *httpx.Limiter // accounts created per address, when SignUpsPerHour is set
 	// Failed sign-ins per name key and per address (accounts.go), and
 	// reset-link tries per address.
-	signInByName, signInByAddr, allowReset *limiter
+	signInByName, signInByAddr, allowReset *httpx.Limiter
 	unfinished                             atomic.Int64  // tables in memory neither finished nor closed, and creations under way
 	hints                                  chan struct{} // a slot for each hint being worked out (maxHints at once)
 	sweepStop                              chan struct{}
@@ -205,20 +202,20 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 		go s.gauge.probe(s.sweepStop)
 	}
 	if opts.AddrRate > 0 {
-		s.limiter = newLimiter(opts.AddrRate, 2*opts.AddrRate)
+		s.limiter = httpx.NewLimiter(opts.AddrRate, 2*opts.AddrRate)
 	}
 	if opts.SessionTTL == 0 {
 		opts.SessionTTL = DefaultSessionTTL
 	}
 	s.opts.SessionTTL = opts.SessionTTL
 	if opts.SignUpsPerHour > 0 {
-		s.signups = newLimiter(float64(opts.SignUpsPerHour)/3600, float64(opts.SignUpsPerHour))
+		s.signups = httpx.NewLimiter(float64(opts.SignUpsPerHour)/3600, float64(opts.SignUpsPerHour))
 	}
-	s.signInByName = newLimiter(1/signInNameEvery.Seconds(), signInNameBurst)
-	s.signInByAddr = newLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
-	s.allowReset = newLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
+	s.signInByName = httpx.NewLimiter(1/signInNameEvery.Seconds(), signInNameBurst)
+	s.signInByAddr = httpx.NewLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
+	s.allowReset = httpx.NewLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
 	if opts.TablesPerHour > 0 {
-		s.creates = newLimiter(float64(opts.TablesPerHour)/3600, float64(opts.TablesPerHour))
+		s.creates = httpx.NewLimiter(float64(opts.TablesPerHour)/3600, float64(opts.TablesPerHour))
 	}
 	var cst store.Cluster
 	if opts.Cluster {
@@ -343,44 +340,32 @@ func (s *Server) table(ctx context.Context, id string) (*table, error) {
 	if ok {
 		return t, nil
 	}
-	if !validID(id) {
-		return nil, errorf(NotFound, op, "no table %q", id).with("no_table", nil)
+	if !httpx.ValidID(id) {
+		return nil, httpx.Errorf(httpx.NotFound, op, "no table %q", id).With("no_table", nil)
 	}
 	info, err := s.store.Table(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, errorf(NotFound, op, "no table %q", id).with("no_table", nil)
+		return nil, httpx.Errorf(httpx.NotFound, op, "no table %q", id).With("no_table", nil)
 	}
 	if err != nil {
-		return nil, unavailable(op, err)
+		return nil, httpx.StoreDown(op, err)
 	}
 	t, err = s.load(ctx, info)
 	var stale *staleLog
 	if errors.As(err, &stale) {
 		// Not the client's fault nor a fault of ours: say what happened,
 		// and keep the engine's words (which may name cards) for the log.
-		e := errorf(Conflict, op, "table %s was played under rules that have since changed: its move %d is no longer allowed, so the match cannot go on here", id, stale.seq+1)
+		e := httpx.Errorf(httpx.Conflict, op, "table %s was played under rules that have since changed: its move %d is no longer allowed, so the match cannot go on here", id, stale.seq+1)
 		e.Err = err
-		return nil, e.with("table_stale", map[string]any{"Move": stale.seq + 1})
+		return nil, e.With("table_stale", map[string]any{"Move": stale.seq + 1})
 	}
 	if err != nil {
-		return nil, internal(op, err)
+		return nil, httpx.Unexpected(op, err)
 	}
 	t.mu.Lock()
 	t.loadRatings(ctx) // a finished rated match: its ratings for the states
 	t.mu.Unlock()
 	return t, nil
-}
-
-func validID(id string) bool {
-	if len(id) == 0 || len(id) > 64 {
-		return false
-	}
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // Handler returns the server's HTTP handler.
@@ -458,43 +443,13 @@ func (s *Server) Handler() http.Handler {
 		mux.Handle("GET /", files)
 	}
 	api := s.limit(mux)
-	return securityHeaders(s.sameOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return httpx.SecurityHeaders(httpx.SameOrigin(s.log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/health" {
 			api.ServeHTTP(w, r)
 			return
 		}
 		mux.ServeHTTP(w, r)
 	})))
-}
-
-// sameOrigin refuses cross-origin requests that change state: every
-// method but GET, HEAD and OPTIONS, from a browser whose Sec-Fetch-Site or
-// Origin says another site sent it (http.CrossOriginProtection), with 403
-// cross_origin. WebSocket upgrades are GETs: websocket.Accept checks their
-// Origin against the Host instead (handleWS).
-func (s *Server) sameOrigin(next http.Handler) http.Handler {
-	p := http.NewCrossOriginProtection()
-	p.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, errorf(Forbidden, "cross-origin", "a request from another site may not change anything here").with("cross_origin", nil))
-	}))
-	return p.Handler(next)
-}
-
-// securityHeaders adds the headers every response carries.
-func securityHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-		if strings.HasPrefix(r.URL.Path, "/api/") {
-			h.Set("Cache-Control", "no-store")
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // --- lobby ---
@@ -583,75 +538,39 @@ type createReq struct {
 	Rated bool `json:"rated"`
 }
 
-const maxBody = 16 << 10
-
-// decode reads a request body of one JSON value into v. The body must be
-// UTF-8 (RFC 8259): encoding/json would silently turn bad bytes into
-// U+FFFD, so they are refused first, with where they are.
-func decode(w http.ResponseWriter, r *http.Request, v any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return errorf(Invalid, "decode", "the request body is over %d bytes", maxBody)
-		}
-		return errorf(Invalid, "decode", "the request body could not be read: %v", err)
-	}
-	if i := invalidUTF8(body); i >= 0 {
-		return errorf(Invalid, "decode", "the request body is not valid UTF-8 (byte %d); JSON must be UTF-8 text", i)
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return errorf(Invalid, "decode", "the request body is not the JSON expected: %v", err)
-	}
-	if dec.More() {
-		return errorf(Invalid, "decode", "the request body holds more than one JSON value")
-	}
-	return nil
-}
-
-func randomString(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand does not fail on supported systems
-	}
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	const op = "create table"
 	var req createReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	v, err := pitch.ParseVariant(req.Variant)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "%v", err))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err))
 		return
 	}
 	var opts map[string]json.RawMessage
 	if len(req.Options) > 0 && string(req.Options) != "null" {
 		if err := json.Unmarshal(req.Options, &opts); err != nil {
-			s.writeError(w, r, errorf(Invalid, op, "options must be an object such as {\"target\": 52}"))
+			s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "options must be an object such as {\"target\": 52}"))
 			return
 		}
 	}
 	g, err := pitch.ParseOptions(v, opts)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "%v", err))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err))
 		return
 	}
 	if req.TurnTimer < 0 || req.TurnTimer > 3600 {
-		s.writeError(w, r, errorf(Invalid, op, "turn_timer must be 0 (none) to 3600 seconds, not %d", req.TurnTimer).with("bad_timer", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "turn_timer must be 0 (none) to 3600 seconds, not %d", req.TurnTimer).With("bad_timer", nil))
 		return
 	}
 	optJSON, _ := json.Marshal(g.OptionMap())
-	t := &store.Table{ID: randomString(12), Variant: v.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
+	t := &store.Table{ID: httpx.RandomString(12), Variant: v.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
 		TurnTimer: req.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: req.Hints != nil && !*req.Hints, Rated: req.Rated}
 	if _, signedIn := s.account(r); req.Rated && !signedIn {
-		s.writeError(w, r, errorf(Forbidden, op, "a rated table needs every person signed in: sign in first, or create a casual table").with("rated_needs_account", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "a rated table needs every person signed in: sign in first, or create a casual table").With("rated_needs_account", nil))
 		return
 	}
 	if len(req.Seats) == 0 { // one person against bots
@@ -667,14 +586,14 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(req.Seats) != g.Seats() {
-		s.writeError(w, r, errorf(Invalid, op, "%s with these options has %d seats; seats lists %d", v, g.Seats(), len(req.Seats)))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%s with these options has %d seats; seats lists %d", v, g.Seats(), len(req.Seats)))
 		return
 	}
 	for i, seat := range req.Seats {
 		switch seat.Kind {
 		case "human":
 			if seat.Level != "" {
-				s.writeError(w, r, errorf(Invalid, op, "seat %d is human: it takes no level", i))
+				s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "seat %d is human: it takes no level", i))
 				return
 			}
 		case "bot":
@@ -682,12 +601,12 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 				seat.Level = "medium"
 			}
 			if l := seat.Level; !slices.Contains(bot.Levels, l) {
-				s.writeError(w, r, errorf(Invalid, op, "seat %d: unknown bot level %q: the levels are %s", i, l, strings.Join(bot.Levels, ", ")).
-					with("bad_level", map[string]any{"Seat": i, "Level": l}))
+				s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "seat %d: unknown bot level %q: the levels are %s", i, l, strings.Join(bot.Levels, ", ")).
+					With("bad_level", map[string]any{"Seat": i, "Level": l}))
 				return
 			}
 		default:
-			s.writeError(w, r, errorf(Invalid, op, "seat %d: kind must be \"human\" or \"bot\", not %q", i, seat.Kind))
+			s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "seat %d: kind must be \"human\" or \"bot\", not %q", i, seat.Kind))
 			return
 		}
 		t.Seats = append(t.Seats, store.Seat{Seat: i, Kind: seat.Kind, Level: seat.Level})
@@ -695,10 +614,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if reason := s.gauge.overloaded(); reason != "" {
 		s.gauge.refuse(refusedOverloaded, reason)
 		w.Header().Set("Retry-After", strconv.Itoa(overloadRetry))
-		s.writeError(w, r, errorf(Unavailable, op, "%s; it keeps its games going but starts no new one", reason).with("overloaded", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Unavailable, op, "%s; it keeps its games going but starts no new one", reason).With("overloaded", nil))
 		return
 	}
-	if ok, wait := s.creates.take(clientAddr(r)); !ok {
+	if ok, wait := s.creates.Take(httpx.ClientAddr(r)); !ok {
 		s.gauge.refuse(refusedCreates, "too many tables created from one address (--tables-per-hour)")
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 		mins := int(wait.Minutes()) + 1
@@ -706,8 +625,8 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		if mins == 1 {
 			unit = "minute"
 		}
-		s.writeError(w, r, errorf(TooMany, op, "too many tables created from your address (%d an hour at most): join an open table, or try again in %d %s",
-			s.opts.TablesPerHour, mins, unit).with("too_many_tables", map[string]any{"Max": s.opts.TablesPerHour, "Count": mins}))
+		s.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "too many tables created from your address (%d an hour at most): join an open table, or try again in %d %s",
+			s.opts.TablesPerHour, mins, unit).With("too_many_tables", map[string]any{"Max": s.opts.TablesPerHour, "Count": mins}))
 		return
 	}
 	if max := int64(s.opts.MaxTables); max > 0 {
@@ -715,7 +634,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			s.unfinished.Add(-1)
 			s.gauge.refuse(refusedTables, fmt.Sprintf("as many unfinished tables as it may hold (%d, --max-tables)", max))
 			w.Header().Set("Retry-After", "600")
-			s.writeError(w, r, errorf(Unavailable, op, "the server holds as many unfinished tables as it may (%d): join an open table, or try again when some have finished", max).with("server_full", nil))
+			s.writeError(w, r, httpx.Errorf(httpx.Unavailable, op, "the server holds as many unfinished tables as it may (%d): join an open table, or try again when some have finished", max).With("server_full", nil))
 			return
 		}
 		defer s.unfinished.Add(-1) // the reservation: load counts the table itself
@@ -724,14 +643,14 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), storeTimeout)
 	defer cancel()
 	if err := s.store.CreateTable(ctx, t); err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	if _, err := s.load(ctx, t); err != nil {
-		s.writeError(w, r, internal(op, err))
+		s.writeError(w, r, httpx.Unexpected(op, err))
 		return
 	}
-	writeJSON(w, http.StatusCreated, publicInfo(t, g))
+	httpx.WriteJSON(w, http.StatusCreated, publicInfo(t, g))
 }
 
 func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
@@ -743,50 +662,12 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	t.mu.Lock()
 	info := t.infoJSON()
 	t.mu.Unlock()
-	writeJSON(w, 200, info)
+	httpx.WriteJSON(w, 200, info)
 }
 
 type joinReq struct {
 	Seat *int   `json:"seat"`
 	Name string `json:"name"`
-}
-
-// invalidUTF8 returns the offset of the first byte of b that is not
-// valid UTF-8, or -1.
-func invalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
-}
-
-// maxName is the most characters a display name may hold.
-const maxName = 24
-
-// cleanName checks a display name: 1 to 24 printable characters of valid
-// UTF-8. U+FFFD is refused too: it is what a JSON escape of half a
-// surrogate pair ("\ud800") decodes to, and never a name someone typed.
-func cleanName(name string) (string, error) {
-	if !utf8.ValidString(name) {
-		return "", fmt.Errorf("a name must be valid UTF-8 text")
-	}
-	name = strings.TrimSpace(name)
-	if n := utf8.RuneCountInString(name); n < 1 || n > maxName {
-		return "", fmt.Errorf("a name must be 1 to %d characters, not %d", maxName, n)
-	}
-	for _, r := range name {
-		if r == utf8.RuneError {
-			return "", fmt.Errorf("a name may not hold U+FFFD (the replacement character, left by invalid UTF-8 or a lone surrogate such as \\ud800)")
-		}
-		if !unicode.IsPrint(r) {
-			return "", fmt.Errorf("a name may hold only printable characters (letters, marks, digits, punctuation, symbols and spaces), not %U", r)
-		}
-	}
-	return name, nil
 }
 
 func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
@@ -797,7 +678,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req joinReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -805,18 +686,18 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	if signedIn { // the seat is the account's, under its name
 		req.Name = me.Name
 	} else if t.info.Rated {
-		s.writeError(w, r, errorf(Forbidden, op, "a rated table needs every person signed in: sign in to take a seat, or watch").with("rated_needs_account", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "a rated table needs every person signed in: sign in to take a seat, or watch").With("rated_needs_account", nil))
 		return
 	}
-	name, err := cleanName(req.Name)
+	name, err := httpx.CleanName(req.Name)
 	if err != nil {
-		s.writeError(w, r, errorf(Invalid, op, "%v", err).with("bad_name", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_name", nil))
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.info.Closed {
-		s.writeError(w, r, errorf(Conflict, op, "%s", closedMsg).with("closed", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "%s", closedMsg).With("closed", nil))
 		return
 	}
 	seat := -1
@@ -830,31 +711,31 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if seat < 0 {
-			s.writeError(w, r, errorf(Conflict, op, "the table has no free seat; you may watch it").with("no_free_seat", nil))
+			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "the table has no free seat; you may watch it").With("no_free_seat", nil))
 			return
 		}
 	}
 	if signedIn {
 		if held, _ := t.seatOf("", me, true); held >= 0 {
-			s.writeError(w, r, errorf(Conflict, op, "your account holds seat %d at this table already", held).with("seat_held", map[string]any{"Seat": held}))
+			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "your account holds seat %d at this table already", held).With("seat_held", map[string]any{"Seat": held}))
 			return
 		}
 	}
 	if seat < 0 || seat >= len(t.info.Seats) {
-		s.writeError(w, r, errorf(Invalid, op, "seat %d is not a seat: seats are 0 to %d", seat, len(t.info.Seats)-1))
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "seat %d is not a seat: seats are 0 to %d", seat, len(t.info.Seats)-1))
 		return
 	}
 	if st := t.info.Seats[seat]; st.Kind != "human" || st.TokenHash != nil {
-		s.writeError(w, r, errorf(Conflict, op, "seat %d is taken", seat).with("seat_taken", map[string]any{"Seat": seat}))
+		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "seat %d is taken", seat).With("seat_taken", map[string]any{"Seat": seat}))
 		return
 	}
-	token := randomString(32)
+	token := httpx.RandomString(32)
 	h := sha256.Sum256([]byte(token))
 	if err := s.store.ClaimSeatFor(r.Context(), t.id, seat, name, h[:], me.ID); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			s.writeError(w, r, errorf(Conflict, op, "seat %d is taken", seat).with("seat_taken", map[string]any{"Seat": seat}))
+			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "seat %d is taken", seat).With("seat_taken", map[string]any{"Seat": seat}))
 		} else {
-			s.writeError(w, r, unavailable(op, err))
+			s.writeError(w, r, httpx.StoreDown(op, err))
 		}
 		return
 	}
@@ -864,7 +745,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	t.publish()
 	t.broadcast()
 	t.schedule(0) // the last seat taken starts play
-	writeJSON(w, 200, map[string]any{"seat": seat, "token": token, "table": t.infoJSON()})
+	httpx.WriteJSON(w, 200, map[string]any{"seat": seat, "token": token, "table": t.infoJSON()})
 }
 
 func (s *Server) handleHands(w http.ResponseWriter, r *http.Request) {
@@ -875,14 +756,14 @@ func (s *Server) handleHands(w http.ResponseWriter, r *http.Request) {
 	}
 	hands, err := s.store.Hands(r.Context(), t.id)
 	if err != nil {
-		s.writeError(w, r, unavailable("hands", err))
+		s.writeError(w, r, httpx.StoreDown("hands", err))
 		return
 	}
 	out := []map[string]any{}
 	for _, h := range hands {
 		out = append(out, map[string]any{"hand": h.N, "url": fmt.Sprintf("/api/tables/%s/hands/%d", t.id, h.N)})
 	}
-	writeJSON(w, 200, out)
+	httpx.WriteJSON(w, 200, out)
 }
 
 // handleHand serves a finished hand's record; a hand in progress has none.

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"os"
+	"pitch/server/httpx"
 	"runtime"
 	"strconv"
 	"strings"
@@ -59,5 +60,5 @@ func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 	st.HeapAlloc, st.HeapSys, st.Goroutines = m.HeapAlloc, m.HeapSys, runtime.NumGoroutine()
 	st.StackInuse, st.RSS = m.StackInuse, rss()
 	st.ActionLatency = s.actionLatency.counts()
-	writeJSON(w, http.StatusOK, st)
+	httpx.WriteJSON(w, http.StatusOK, st)
 }

@@ -17,6 +17,7 @@ import (
 	"pitch"
 	"pitch/bot"
 	"pitch/event"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -254,39 +255,39 @@ func (t *table) apply(a pitch.Action, by string) error {
 func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) error {
 	const op = "table.act"
 	if t.over() {
-		return errorf(Conflict, op, "the match is over").with("match_over", nil)
+		return httpx.Errorf(httpx.Conflict, op, "the match is over").With("match_over", nil)
 	}
 	if t.info.Closed {
-		return errorf(Conflict, op, "%s", closedMsg).with("closed", nil)
+		return httpx.Errorf(httpx.Conflict, op, "%s", closedMsg).With("closed", nil)
 	}
 	if t.round.held() {
-		return errorf(Conflict, op, "the host has paused the event: play resumes when they resume it").with("event_paused", nil)
+		return httpx.Errorf(httpx.Conflict, op, "the host has paused the event: play resumes when they resume it").With("event_paused", nil)
 	}
 	if !t.full() {
-		return errorf(Conflict, op, "waiting for every human seat to be taken: play starts when all have joined").with("waiting_players", nil)
+		return httpx.Errorf(httpx.Conflict, op, "waiting for every human seat to be taken: play starts when all have joined").With("waiting_players", nil)
 	}
 	if int(a.Seat) != seat {
-		return errorf(Forbidden, op, "you hold seat %d; an action for seat %d is not yours to take", seat, a.Seat).with("not_your_seat", map[string]any{"Seat": seat, "Other": int(a.Seat)})
+		return httpx.Errorf(httpx.Forbidden, op, "you hold seat %d; an action for seat %d is not yours to take", seat, a.Seat).With("not_your_seat", map[string]any{"Seat": seat, "Other": int(a.Seat)})
 	}
 	if t.match.AwaitingDeal() {
-		return errorf(Conflict, op, "the cards are being dealt: wait a moment").with("dealing", nil)
+		return httpx.Errorf(httpx.Conflict, op, "the cards are being dealt: wait a moment").With("dealing", nil)
 	}
 	next := *t.match.State() // a clone: check before anything changes
 	if err := next.Apply(a); err != nil {
-		e := errorf(Invalid, op, "%s", err) // C-7: what was wrong and what is allowed
+		e := httpx.Errorf(httpx.Invalid, op, "%s", err) // C-7: what was wrong and what is allowed
 		var ae *pitch.ActionError
 		if errors.As(err, &ae) {
 			params := map[string]any{"Rule": ae.Rule}
 			for k, v := range ae.Params {
 				params[k] = v
 			}
-			e = e.with(ae.Code, params)
+			e = e.With(ae.Code, params)
 		}
 		return e
 	}
 	raw, err := appendAction(nil, a)
 	if err != nil {
-		return internal(op, err)
+		return httpx.Unexpected(op, err)
 	}
 	ap := store.Append{Event: store.Event{Seq: t.seq, Action: raw, At: time.Now().UTC(), By: by}}
 	if next.Terminal() {
@@ -296,7 +297,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 		}
 		rec, err := json.Marshal(r)
 		if err != nil {
-			return internal(op, err)
+			return httpx.Unexpected(op, err)
 		}
 		ap.Hand = &store.Hand{N: len(t.match.Records()) + 1, Record: rec}
 		ap.Finished = next.Winners() != nil || t.round.ends(len(t.match.Records())+1)
@@ -315,7 +316,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 					t.logger().Warn("cluster: catching up after a conflict", "err", cerr.Error())
 				}
 			}
-			return &Error{Kind: Conflict, Op: op, Msg: "another action was taken first; the table has moved on: act again from the newest state", Err: err}
+			return &httpx.Error{Kind: httpx.Conflict, Op: op, Msg: "another action was taken first; the table has moved on: act again from the newest state", Err: err}
 		}
 		if t.passed.Load() > int64(t.seq) {
 			// A note passed over while this append was under way was
@@ -323,10 +324,10 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 			// lost): read the log once mu is free.
 			go t.srv.refresh(context.WithoutCancel(ctx), t, false) //nolint:errcheck // it logs
 		}
-		return unavailable(op, err)
+		return httpx.StoreDown(op, err)
 	}
 	if err := t.apply(a, by); err != nil {
-		return internal(op, err) // cannot happen: the clone accepted it
+		return httpx.Unexpected(op, err) // cannot happen: the clone accepted it
 	}
 	t.seq++
 	t.touch()

@@ -16,6 +16,7 @@ import (
 
 	"pitch"
 	"pitch/bot"
+	"pitch/server/httpx"
 	"pitch/store"
 )
 
@@ -240,7 +241,7 @@ type rematchReq struct {
 func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	const op = "rematch"
 	var req rematchReq
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -263,23 +264,23 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	if round != nil {
 		// An event's host starts its next round; the table has no next
 		// match of its own.
-		s.writeError(w, r, errorf(Conflict, op, "this table plays a round of an event: there is no next match here; the host starts the next round, and the event's page (/e/%s) shows your next table", round.ev.id).
-			with("rematch_event", map[string]any{"Event": round.ev.id}))
+		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "this table plays a round of an event: there is no next match here; the host starts the next round, and the event's page (/e/%s) shows your next table", round.ev.id).
+			With("rematch_event", map[string]any{"Event": round.ev.id}))
 		return
 	}
 	if !seated {
-		s.writeError(w, r, errorf(Forbidden, op, "only a player seated at this table may start its next match: send your seat's token").with("rematch_not_seated", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "only a player seated at this table may start its next match: send your seat's token").With("rematch_not_seated", nil))
 		return
 	}
 	if !over {
-		s.writeError(w, r, errorf(Conflict, op, "the match is not over yet: the next one starts when it is").with("rematch_not_over", nil))
+		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "the match is not over yet: the next one starts when it is").With("rematch_not_over", nil))
 		return
 	}
 	if cur != "" {
-		writeJSON(w, http.StatusOK, map[string]string{"id": cur, "url": "/t/" + cur})
+		httpx.WriteJSON(w, http.StatusOK, map[string]string{"id": cur, "url": "/t/" + cur})
 		return
 	}
-	next := &store.Table{ID: randomString(12), Variant: info.Variant, Options: info.Options, Seed: newSeed(), FairDeals: true,
+	next := &store.Table{ID: httpx.RandomString(12), Variant: info.Variant, Options: info.Options, Seed: newSeed(), FairDeals: true,
 		TurnTimer: info.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: info.NoHints}
 	for _, st := range info.Seats {
 		next.Seats = append(next.Seats, store.Seat{Seat: st.Seat, Kind: st.Kind, Level: st.Level, Name: st.Name, TokenHash: st.TokenHash, Account: st.Account})
@@ -287,19 +288,19 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), storeTimeout)
 	defer cancel()
 	if err := s.store.CreateTable(ctx, next); err != nil {
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	if err := s.store.SetNext(ctx, t.id, next.ID); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			s.writeError(w, r, errorf(Conflict, op, "another process started the next match: reload the table"))
+			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "another process started the next match: reload the table"))
 			return
 		}
-		s.writeError(w, r, unavailable(op, err))
+		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	if _, err := s.load(ctx, next); err != nil {
-		s.writeError(w, r, internal(op, err))
+		s.writeError(w, r, httpx.Unexpected(op, err))
 		return
 	}
 	t.mu.Lock()
@@ -308,7 +309,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	t.infoVer++
 	t.broadcast()
 	t.mu.Unlock()
-	writeJSON(w, http.StatusCreated, map[string]string{"id": next.ID, "url": "/t/" + next.ID})
+	httpx.WriteJSON(w, http.StatusCreated, map[string]string{"id": next.ID, "url": "/t/" + next.ID})
 }
 
 // newSeed draws a match seed (C-6) from crypto/rand.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pitch"
+	"pitch/server/httpx"
 	"pitch/store"
 	"pitch/store/storetest"
 )
@@ -112,7 +113,7 @@ func TestLateContributionBeforeNextCommitment(t *testing.T) {
 	if err := tb.contribute(0, strings.ToUpper(dealt), value); err != nil {
 		t.Errorf("a value for the deal just made, before the next commitment: %v, want it taken as late", err)
 	}
-	var e *Error
+	var e *httpx.Error
 	if err := tb.contribute(0, strings.Repeat("ef", 32), value); !errors.As(err, &e) || e.Code != "no_deal_pending" {
 		t.Errorf("a value for another commitment: %v, want no_deal_pending", err)
 	}

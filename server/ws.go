@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"pitch/server/httpx"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -365,7 +366,7 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string
 		return nil, false
 	}
 	ws.SetReadLimit(maxMessage)
-	c = newConn(ws, grab.nc, grab.out, clientAddr(r))
+	c = newConn(ws, grab.nc, grab.out, httpx.ClientAddr(r))
 	// Refused with a close reason: a browser cannot read an HTTP status of
 	// a failed upgrade, but it can read this.
 	if reason := s.gauge.overloaded(); reason != "" {
@@ -587,7 +588,7 @@ func pingWait(every time.Duration) time.Duration { return max(every/2, time.Mill
 
 // reader hands the client's messages to handle, rate limited (per
 // connection, and per address by lim).
-func (c *conn) reader(ctx context.Context, lim *limiter, handle func(data []byte)) {
+func (c *conn) reader(ctx context.Context, lim *httpx.Limiter, handle func(data []byte)) {
 	tokens, last := float64(rateBurst), time.Now()
 	var warned time.Time // one "slow down" a second, so a flood cannot fill the send queue
 	slowDown := func(code, msg string) {
@@ -612,7 +613,7 @@ func (c *conn) reader(ctx context.Context, lim *limiter, handle func(data []byte
 			continue
 		}
 		tokens--
-		if !lim.allow(c.addr) {
+		if !lim.Allow(c.addr) {
 			slowDown("rate_addr", "too many messages from your address: slow down; messages over the limit are dropped")
 			continue
 		}
@@ -635,7 +636,7 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 	}
 	// The raw bytes, before json has replaced what is not UTF-8 with
 	// U+FFFD: a message that is not UTF-8 text is refused whole.
-	if i := invalidUTF8(data); i >= 0 {
+	if i := httpx.InvalidUTF8(data); i >= 0 {
 		if m.Type == "chat" {
 			c.sendJSON(errorCode("chat_utf8", fmt.Sprintf("table talk must be valid UTF-8 text: byte %d of the message (0x%02X) is not", i, data[i]), nil))
 		} else {
@@ -665,7 +666,7 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			t.srv.actionLatency.add(time.Since(arrived))
 		}
 		if err != nil {
-			if e := (*Error)(nil); !errors.As(err, &e) || e.Kind == Internal || e.Kind == Unavailable {
+			if e := (*httpx.Error)(nil); !errors.As(err, &e) || e.Kind == httpx.Internal || e.Kind == httpx.Unavailable {
 				t.logger().Warn("action failed", "seat", c.seat, "err", err.Error())
 			}
 			c.sendJSON(errorFor(err))

@@ -1,0 +1,104 @@
+package httpx
+
+import (
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Limiter is a token bucket per client address: HTTP requests and
+// WebSocket messages from one address draw on the same bucket, so one
+// client cannot flood the server by opening many connections.
+type Limiter struct {
+	rate, burst float64 // tokens a second, and at most
+	mu          sync.Mutex
+	buckets     map[string]*bucket
+	lastSweep   time.Time
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+func NewLimiter(rate, burst float64) *Limiter {
+	return &Limiter{rate: rate, burst: burst, buckets: map[string]*bucket{}, lastSweep: time.Now()}
+}
+
+// Allow takes a token for addr, reporting false when it has none left.
+// A nil limiter allows everything.
+func (l *Limiter) Allow(addr string) bool {
+	if l == nil {
+		return true
+	}
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ok, _ := l.takeLocked(addr, now)
+	return ok
+}
+
+// Take is allow that also says, when it refuses, how long until a token
+// is back.
+func (l *Limiter) Take(addr string) (bool, time.Duration) {
+	if l == nil {
+		return true, 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.takeLocked(addr, time.Now())
+}
+
+// Wait is how long until addr has a token, without taking one: 0 when it
+// has one now (or l is nil).
+func (l *Limiter) Wait(addr string) time.Duration {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[addr]
+	if !ok {
+		return 0
+	}
+	tokens := min(l.burst, b.tokens+time.Since(b.last).Seconds()*l.rate)
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) / l.rate * float64(time.Second))
+}
+
+func (l *Limiter) takeLocked(addr string, now time.Time) (bool, time.Duration) {
+	if now.Sub(l.lastSweep) > time.Minute { // forget addresses whose buckets are full again
+		for k, b := range l.buckets {
+			if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
+				delete(l.buckets, k)
+			}
+		}
+		l.lastSweep = now
+	}
+	b, ok := l.buckets[addr]
+	if !ok {
+		b = &bucket{tokens: l.burst, last: now}
+		l.buckets[addr] = b
+	}
+	b.tokens = min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate)
+	b.last = now
+	if b.tokens < 1 {
+		return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+	}
+	b.tokens--
+	return true, 0
+}
+
+// ClientAddr is the request's remote IP (without the port). Behind a
+// proxy every client shares the proxy's address; run the limit there, or
+// set it off here.
+func ClientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
