@@ -12,7 +12,6 @@ import (
 
 	"github.com/coder/websocket"
 
-	"pitch/server"
 	"pitch/store/storetest"
 )
 
@@ -183,7 +182,16 @@ func processID(t *testing.T, ts *testServer) string {
 // leaseHolder returns the process holding the lease of table id, or "".
 func leaseHolder(t *testing.T, ts *testServer, id string) string {
 	t.Helper()
-	return server.LeaseOwner(t, ts.dsn, id)
+	db, err := sql.Open("pgx", ts.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var owner string
+	if err := db.QueryRow(`SELECT owner FROM leases WHERE table_id = $1`, id).Scan(&owner); err != nil && err != sql.ErrNoRows {
+		t.Fatal(err)
+	}
+	return owner
 }
 
 // TestClusterRatedMatch: two processes on one PostgreSQL both see a rated

@@ -3,446 +3,95 @@
 // authoritative: every action is checked by the rules engine and written
 // to the store before anyone hears of it; each connection sees only its
 // seat's view.
+//
+// This package is the composition root only: it builds the parts (one
+// package per resource under server/, see docs/architecture.md), mounts
+// their routes on one mux behind the shared middleware, and owns start-up
+// and shutdown.
 package server
 
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"slices"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"pitch"
-	"pitch/bot"
 	"pitch/i18n"
 	"pitch/server/httpx"
+	"pitch/server/play"
 	"pitch/store"
 )
 
-// Options tune a server; the zero value gives the defaults.
-type Options struct {
-	BotDelay   time.Duration // pause before a bot acts, from when its turn began (default 800ms)
-	AwayDelay  time.Duration // pause before a bot plays for a disconnected player (default 3s)
-	RetryDelay time.Duration // pause before retrying after a store failure (default 2s)
-	// DealWait is how long a due deal waits for the contributions of
-	// human seats that sent none (default DefaultDealWait, 2s).
-	DealWait time.Duration
-	// Misbehave makes the server cheat at fair deals on purpose, for the
-	// tests that check the pages catch it; nil (honest) in any real use.
-	Misbehave *Misbehave
-	// ReadyWait is the longest a table waits, after a hand ends, for the
-	// people reading its summary to say they are ready (default
-	// DefaultReadyWait, 30s; ready.go).
-	ReadyWait time.Duration
-	Logger    *slog.Logger
-	Static    fs.FS // the browser UI; nil serves none
-	// AddrRate limits the API requests and WebSocket messages one client
-	// address may send a second (burst: twice as many); 0 sets no limit.
-	// `pitch serve` sets 30.
-	AddrRate float64
-	// AddrConns is how many WebSockets one client address may hold open
-	// at once; the next is closed with code 1013 and a reason. 0 sets no
-	// limit; `pitch serve` sets 32.
-	AddrConns int
-	// MaxConns is how many WebSockets the server holds open at once; 0
-	// sets no limit; `pitch serve` sets 20,000.
-	MaxConns int
-	// PingInterval is the time between pings on a WebSocket (default
-	// 30s); a client that does not answer within half of it is closed.
-	PingInterval time.Duration
-	// HTTP timeouts, for HTTPServer (defaults: the Default… constants).
-	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
-	// TablesPerHour is how many tables one client address may create in
-	// an hour (a bucket of that many, refilled evenly); over it, 429. 0
-	// sets no limit; `pitch serve` sets 20.
-	TablesPerHour int
-	// MaxTables is how many unfinished tables the server holds at once;
-	// past it, creating one is 503 until a match ends or an idle table
-	// is closed. 0 sets no limit; `pitch serve` sets 10,000.
-	MaxTables int
-	// OverloadLag is how far behind the server may run (its scheduling
-	// lag, smoothed over about a second) before it refuses new
-	// connections (close code 1013) and new tables (503 with Retry-After),
-	// keeping those it has; it takes them again once the lag is below
-	// half of this. 0 sets no limit; `pitch serve` sets
-	// DefaultOverloadLag.
-	OverloadLag time.Duration
-	// IdleClose closes an unfinished table that nobody has joined, played
-	// at or watched for this long: it is no longer played nor loaded at
-	// start, and its record is kept. 0 never closes one; `pitch serve`
-	// sets 14 days.
-	IdleClose time.Duration
-	// Cluster runs the server as one of several processes sharing its
-	// store, which must be a store.Cluster (PostgreSQL): see cluster.go
-	// and docs/deploy.md. `pitch serve` sets it for PostgreSQL.
-	Cluster bool
-	// SessionTTL is how long a sign-in lasts (default DefaultSessionTTL).
-	SessionTTL time.Duration
-	// Origin is the site's origin as browsers see it (https://pitch.example),
-	// the relying party of passkeys; "" takes it from each request's Host.
-	Origin string
-	// HTTPS marks session cookies Secure even on plain HTTP requests: set
-	// it when a proxy in front ends TLS. (A request over TLS gets Secure
-	// cookies anyway.)
-	HTTPS bool
-	// SignUpsPerHour is how many accounts one client address may create
-	// in an hour; 0 sets no limit; `pitch serve` sets 10.
-	SignUpsPerHour int
-	// LeaseTTL is how long a table's lease lasts unrenewed in a cluster
-	// (default DefaultLeaseTTL): a process that dies has its tables taken
-	// over within about this long.
-	LeaseTTL time.Duration
-	// DailyDeals and DailyBots are the deals and the bots' level of the
-	// daily events (defaults DefaultDailyDeals, DefaultDailyBots).
-	DailyDeals int
-	DailyBots  string
-	// Clock is the time of day the daily events follow; nil: time.Now.
-	// For the tests' days.
-	Clock func() time.Time
-	// EventMinute is how long one minute of an event round's clock lasts
-	// (its minutes, and an extension's); 0: a minute. For the tests'
-	// rounds on the clock.
-	EventMinute time.Duration
-}
+// Options tune a server; the zero value gives the defaults (play.Options
+// documents each).
+type Options = play.Options
+
+// Misbehave makes a server cheat at fair deals on purpose, for the tests
+// that check the pages catch it.
+type Misbehave = play.Misbehave
+
+// The defaults `pitch serve` uses unless told otherwise.
+const (
+	DefaultReadHeaderTimeout = play.DefaultReadHeaderTimeout
+	DefaultReadTimeout       = play.DefaultReadTimeout
+	DefaultWriteTimeout      = play.DefaultWriteTimeout
+	DefaultIdleTimeout       = play.DefaultIdleTimeout
+	DefaultPingInterval      = play.DefaultPingInterval
+	DefaultReadyWait         = play.DefaultReadyWait
+	DefaultOverloadLag       = play.DefaultOverloadLag
+	DefaultLeaseTTL          = play.DefaultLeaseTTL
+	DefaultSessionTTL        = play.DefaultSessionTTL
+	DefaultDealWait          = play.DefaultDealWait
+	// RestartReason is the close reason (with close code 1012, service
+	// restart) every WebSocket gets at a graceful shutdown.
+	RestartReason = play.RestartReason
+)
 
 // Server serves the API, the WebSocket play and the UI.
 type Server struct {
-	dailyMu sync.Mutex      // finding or opening a daily event (daily.go)
-	noDaily map[string]bool // past daily events' IDs known not to exist; dailyMu guards it
-	store   store.Store
-	opts    Options
-	log     *slog.Logger
-	standIn bot.Bot // plays for away humans
-	limiter *httpx.Limiter
-
-	conns *connSet // open WebSockets, per address
-	lobby *lobby   // the open tables, for GET /api/tables
-
-	// actionLatency: each action from its message's arrival to its states
-	// queued (latency.go, GET /api/stats)
-	actionLatency latencyHist
-
-	gauge   *gauge         // how far behind the server runs, and its refusals (overload.go)
-	creates *httpx.Limiter // tables created per address, when TablesPerHour is set
-	signups *httpx.Limiter // accounts created per address, when SignUpsPerHour is set
-	// Failed sign-ins per name key and per address (accounts.go), and
-	// reset-link tries per address.
-	signInByName, signInByAddr, allowReset *httpx.Limiter
-	unfinished                             atomic.Int64  // tables in memory neither finished nor closed, and creations under way
-	hints                                  chan struct{} // a slot for each hint being worked out (maxHints at once)
-	sweepStop                              chan struct{}
-	sweepOnce                              sync.Once
-
-	reviews reviewQueue // reviews of finished hands (review.go)
-
-	ceremonies ceremonies   // passkey ceremonies begun (passkeys.go)
-	purged     atomic.Int64 // when expired sessions were last deleted (Unix seconds)
-
-	mu     sync.Mutex
-	tables map[string]*table
-	closed atomic.Bool
-
-	cl *cluster // nil unless Options.Cluster
-
-	ev eventSet // events of many tables (event.go)
-	// evWork counts event tables' results on their way to their event
-	// (table.act): Close waits for them, so none is stored after it.
-	evWork sync.WaitGroup
+	opts Options
+	log  *slog.Logger
+	play *play.Server
 }
 
 // New returns a server over st, with every unfinished table loaded from
 // its log so play resumes where it stopped.
 func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
-	if opts.BotDelay == 0 {
-		opts.BotDelay = 800 * time.Millisecond
-	}
-	if opts.AwayDelay == 0 {
-		opts.AwayDelay = 3 * time.Second
-	}
-	if opts.RetryDelay == 0 {
-		opts.RetryDelay = 2 * time.Second
-	}
-	if opts.DealWait == 0 {
-		opts.DealWait = DefaultDealWait
-	}
-	if opts.ReadyWait == 0 {
-		opts.ReadyWait = DefaultReadyWait
-	}
-	if opts.PingInterval == 0 {
-		opts.PingInterval = DefaultPingInterval
-	}
-	for _, d := range []struct {
-		v   *time.Duration
-		def time.Duration
-	}{{&opts.ReadHeaderTimeout, DefaultReadHeaderTimeout}, {&opts.ReadTimeout, DefaultReadTimeout},
-		{&opts.WriteTimeout, DefaultWriteTimeout}, {&opts.IdleTimeout, DefaultIdleTimeout}} {
-		if *d.v == 0 {
-			*d.v = d.def
-		}
-	}
 	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	standIn, _ := bot.New("medium")
-	s := &Server{store: st, opts: opts, log: opts.Logger, standIn: standIn, tables: map[string]*table{}, hints: make(chan struct{}, maxHints),
-		conns: newConnSet(), lobby: newLobby(), sweepStop: make(chan struct{})}
-	s.gauge = newGauge(opts.OverloadLag, s.log)
-	if opts.OverloadLag > 0 {
-		go s.gauge.probe(s.sweepStop)
-	}
-	if opts.AddrRate > 0 {
-		s.limiter = httpx.NewLimiter(opts.AddrRate, 2*opts.AddrRate)
-	}
-	if opts.SessionTTL == 0 {
-		opts.SessionTTL = DefaultSessionTTL
-	}
-	s.opts.SessionTTL = opts.SessionTTL
-	if opts.SignUpsPerHour > 0 {
-		s.signups = httpx.NewLimiter(float64(opts.SignUpsPerHour)/3600, float64(opts.SignUpsPerHour))
-	}
-	s.signInByName = httpx.NewLimiter(1/signInNameEvery.Seconds(), signInNameBurst)
-	s.signInByAddr = httpx.NewLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
-	s.allowReset = httpx.NewLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
-	if opts.TablesPerHour > 0 {
-		s.creates = httpx.NewLimiter(float64(opts.TablesPerHour)/3600, float64(opts.TablesPerHour))
-	}
-	var cst store.Cluster
-	if opts.Cluster {
-		var ok bool
-		if cst, ok = st.(store.Cluster); !ok {
-			return nil, fmt.Errorf("several processes need a store they can share: PostgreSQL (--db postgres://…), not this one")
-		}
-		if opts.LeaseTTL == 0 {
-			opts.LeaseTTL = DefaultLeaseTTL
-		}
-		if opts.LeaseTTL < 100*time.Millisecond {
-			return nil, fmt.Errorf("the lease time must be at least 100ms, not %s", opts.LeaseTTL)
-		}
-		s.opts.LeaseTTL = opts.LeaseTTL
-		s.newCluster(cst) // started below: tables load as not driven here
-	}
-	if err := s.loadEvents(ctx); err != nil { // first: each event table loads knowing its round
+	p, err := play.New(ctx, st, opts)
+	if err != nil {
 		return nil, err
 	}
-	infos, err := st.Tables(ctx, true)
-	if err != nil {
-		return nil, fmt.Errorf("loading tables: %w", err)
-	}
-	for _, info := range infos {
-		if _, err := s.load(ctx, info); err != nil {
-			s.log.Error("cannot resume table", "table", info.ID, "err", err.Error())
-		}
-	}
-	s.settleEvents(ctx)
-	if cst != nil {
-		s.runCluster()
-	}
-	if opts.IdleClose > 0 {
-		s.sweep(ctx, time.Now()) // tables idle too long are closed, not kept loaded
-		go s.sweeper(max(min(opts.IdleClose/4, time.Hour), time.Second))
-	}
-	return s, nil
-}
-
-func (s *Server) closing() bool { return s.closed.Load() }
-
-// stop stops the bots and the idle sweep: no move starts after it.
-func (s *Server) stop() {
-	s.closed.Store(true)
-	s.sweepOnce.Do(func() { close(s.sweepStop) })
+	return &Server{opts: p.Options(), log: opts.Logger, play: p}, nil
 }
 
 // Close stops the server at once: the bots stop and every connection is
 // closed with 1001 "the server is shutting down", without waiting. Use
 // Shutdown to stop gracefully.
-func (s *Server) Close() {
-	s.stop()
-	s.stopCluster(false)
-	for _, c := range s.conns.drain() {
-		c.closeWith(statusGoingAway, shutdownReason, false)
-	}
-	for _, t := range s.tableList() {
-		t.mu.Lock()
-		if t.timer != nil {
-			t.timer.Stop()
-		}
-		t.mu.Unlock()
-	}
-	s.evWork.Wait()
+func (s *Server) Close() { s.play.Close() }
+
+// Shutdown stops the server gracefully (play.Server.Shutdown): it stops
+// accepting (hs, if not nil), lets every action under way be stored and
+// sent, and closes every WebSocket with RestartReason. The store is the
+// caller's to close afterwards.
+func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
+	return s.play.Shutdown(ctx, hs)
 }
 
-// load rebuilds a table from the store and starts its bots.
-func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
-	events, err := s.store.Events(ctx, info.ID)
-	if err != nil {
-		return nil, err
-	}
-	var deals []store.Deal
-	var commitments []store.Commitment
-	if info.FairDeals {
-		if deals, err = s.store.Deals(ctx, info.ID); err != nil {
-			return nil, err
-		}
-		if commitments, err = s.store.Commitments(ctx, info.ID); err != nil {
-			return nil, err
-		}
-	}
-	t, err := newTable(s, info, events, deals, commitments)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if old, ok := s.tables[info.ID]; ok {
-		return old, nil
-	}
-	s.tables[info.ID] = t
-	t.mu.Lock()
-	if t.round == nil {
-		// Its event round made known since newTable asked (bindRounds
-		// looked for the table before it was here).
-		t.joinRound(s.roundOf(info.ID))
-	}
-	if s.cl != nil && (info.FairDeals || info.TurnTimer > 0) && !t.over() {
-		// The next deal and the turn timer are the driver's: ask for its
-		// commitment and deadline.
-		if info.FairDeals {
-			t.pending = nil
-		}
-		t.tell(serverNote{Type: "ask"})
-	}
-	if !info.Finished && !info.Closed {
-		s.unfinished.Add(1)
-	}
-	t.publish()
-	t.schedule(0)
-	t.mu.Unlock()
-	return t, nil
-}
-
-// table returns the live table id, loading it (a finished one, say) on demand.
-func (s *Server) table(ctx context.Context, id string) (*table, error) {
-	const op = "server.table"
-	s.mu.Lock()
-	t, ok := s.tables[id]
-	s.mu.Unlock()
-	if ok {
-		return t, nil
-	}
-	if !httpx.ValidID(id) {
-		return nil, httpx.Errorf(httpx.NotFound, op, "no table %q", id).With("no_table", nil)
-	}
-	info, err := s.store.Table(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, httpx.Errorf(httpx.NotFound, op, "no table %q", id).With("no_table", nil)
-	}
-	if err != nil {
-		return nil, httpx.StoreDown(op, err)
-	}
-	t, err = s.load(ctx, info)
-	var stale *staleLog
-	if errors.As(err, &stale) {
-		// Not the client's fault nor a fault of ours: say what happened,
-		// and keep the engine's words (which may name cards) for the log.
-		e := httpx.Errorf(httpx.Conflict, op, "table %s was played under rules that have since changed: its move %d is no longer allowed, so the match cannot go on here", id, stale.seq+1)
-		e.Err = err
-		return nil, e.With("table_stale", map[string]any{"Move": stale.seq + 1})
-	}
-	if err != nil {
-		return nil, httpx.Unexpected(op, err)
-	}
-	t.mu.Lock()
-	t.loadRatings(ctx) // a finished rated match: its ratings for the states
-	t.mu.Unlock()
-	return t, nil
-}
-
-// Handler returns the server's HTTP handler.
+// Handler returns the server's HTTP handler: every part's routes on one
+// mux, the API behind the per-address limit, everything behind the
+// security headers and the refusal of cross-site changes.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /api/tables", s.handleCreate)
-	mux.HandleFunc("GET /api/tables", s.handleList)
-	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
-	mux.HandleFunc("POST /api/tables/{id}/join", s.handleJoin)
-	mux.HandleFunc("POST /api/tables/{id}/rematch", s.handleRematch)
-	mux.HandleFunc("GET /api/tables/{id}/hands", s.handleHands)
-	mux.HandleFunc("GET /api/tables/{id}/hands/{n}", s.handleHand)
-	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS)
-	mux.HandleFunc("GET /api/tables/{id}/hands/{n}/replay", s.handleReplay)
-	mux.HandleFunc("GET /api/tables/{id}/hands/{n}/review", s.handleReview)
-	mux.HandleFunc("GET /api/tables/{id}/reviews", s.handleReviews)
-	mux.HandleFunc("POST /api/tables/{id}/reviews", s.handleMatchReview)
-	mux.HandleFunc("GET /api/tables/{id}/match", s.handleMatch)
-	mux.HandleFunc("POST /api/replay", s.handlePostReplay)
-	mux.HandleFunc("POST /api/review", s.handlePostReview)
-	mux.HandleFunc("GET /api/history", s.handleHistory)
-	mux.HandleFunc("GET /api/ratings/bots", s.handleBotRatings)
-	mux.HandleFunc("GET /api/users/{name}", s.handleUser)
-	mux.HandleFunc("GET /api/leaderboard", s.handleLeaderboard)
-	mux.HandleFunc("GET /api/stats", s.handleStats)
-	mux.HandleFunc("GET /api/account", s.handleMe)
-	mux.HandleFunc("POST /api/account/signup", s.handleSignUp)
-	mux.HandleFunc("POST /api/account/signin", s.handleSignIn)
-	mux.HandleFunc("POST /api/account/signout", s.handleSignOut)
-	mux.HandleFunc("POST /api/account/password", s.handlePassword)
-	mux.HandleFunc("POST /api/account/reset", s.handleReset)
-	mux.HandleFunc("GET /api/account/seats", s.handleMySeats)
-	mux.HandleFunc("POST /api/account/seats", s.handleClaim)
-	mux.HandleFunc("GET /api/account/export", s.handleExport)
-	mux.HandleFunc("POST /api/account/delete", s.handleDelete)
-	mux.HandleFunc("POST /api/account/passkey/signup/begin", s.handlePasskeySignUpBegin)
-	mux.HandleFunc("POST /api/account/passkey/signup/finish", s.handlePasskeySignUpFinish)
-	mux.HandleFunc("POST /api/account/passkey/add/begin", s.handlePasskeyAddBegin)
-	mux.HandleFunc("POST /api/account/passkey/add/finish", s.handlePasskeyAddFinish)
-	mux.HandleFunc("POST /api/account/passkey/signin/begin", s.handlePasskeySignInBegin)
-	mux.HandleFunc("POST /api/account/passkey/signin/finish", s.handlePasskeySignInFinish)
-	s.eventRoutes(mux)
-	s.dailyRoutes(mux)
-	mux.HandleFunc("GET /api/health", s.handleHealth)
+	s.play.Routes(mux)
 	if s.opts.Static != nil {
-		files := http.FileServerFS(s.opts.Static)
-		page, pageErr := fs.ReadFile(s.opts.Static, "index.html")
-		index := func(w http.ResponseWriter, r *http.Request) {
-			if pageErr != nil {
-				http.ServeFileFS(w, r, s.opts.Static, "index.html")
-				return
-			}
-			// The page in the language the browser asks for (the script
-			// then follows the player's choice, or navigator.languages).
-			lang := i18n.Match(r.Header.Get("Accept-Language"))
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Header().Set("Content-Language", lang)
-			w.Header().Add("Vary", "Accept-Language")
-			_, _ = w.Write(bytes.Replace(page, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1))
-		}
-		mux.HandleFunc("GET /t/{id}", index)
-		mux.HandleFunc("GET /e/{id}", index)                      // an event (js/event.js)
-		mux.HandleFunc("GET /e/{id}/board", index)                // its board
-		mux.HandleFunc("GET /e/{id}/deals/{round}/{deal}", index) // a duplicate deal's results (js/daily.js)
-		mux.HandleFunc("GET /daily", index)                       // the daily deals (js/daily.js)
-		mux.HandleFunc("GET /events/new", index)                  // a new event's form
-		mux.HandleFunc("GET /history", index)
-		mux.HandleFunc("GET /account", index)
-		mux.HandleFunc("GET /reset", index)
-		mux.HandleFunc("GET /u/{name}", index)
-		mux.HandleFunc("GET /leaderboard", index)
-		mux.HandleFunc("GET /replay", index)
-		mux.HandleFunc("GET /t/{id}/hands/{n}", index)
-		mux.HandleFunc("GET /{$}", index)
-		mux.Handle("GET /", files)
+		s.static(mux)
 	}
-	api := s.limit(mux)
+	api := s.play.Limit(mux)
 	return httpx.SecurityHeaders(httpx.SameOrigin(s.log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/health" {
 			api.ServeHTTP(w, r)
@@ -452,348 +101,62 @@ func (s *Server) Handler() http.Handler {
 	})))
 }
 
-// --- lobby ---
-
-type seatInfo struct {
-	Seat  int    `json:"seat"`
-	Kind  string `json:"kind"`
-	Level string `json:"level,omitempty"`
-	Name  string `json:"name"`
-	// Bot numbers the table's bots from 1 in seat order ("Bot 1" … "Bot
-	// N", the name every page shows, in its language); 0 for a person.
-	Bot   int  `json:"bot,omitempty"`
-	Taken bool `json:"taken"`
-	// Rating is a bot's fixed rating in the table's game (rating.Bot).
-	Rating *ratingJSON `json:"rating,omitempty"`
-}
-
-type tableInfo struct {
-	ID        string          `json:"id"`
-	Variant   string          `json:"variant"`
-	Options   json.RawMessage `json:"options"`
-	TurnTimer int             `json:"turn_timer"`
-	Created   time.Time       `json:"created"`
-	Finished  bool            `json:"finished"`
-	Closed    bool            `json:"closed"`
-	Hints     bool            `json:"hints"` // players may ask for a hint
-	Next      string          `json:"next,omitempty"`
-	Seats     []seatInfo      `json:"seats"`
-	URL       string          `json:"url"`
-	// Moon is the bid that is the moon (10 in ten-point and pawnee), 0
-	// in auction; Teams gives each seat's fixed partnership (0 or 1)
-	// where partnerships are fixed, and is absent otherwise.
-	Moon  int   `json:"moon"`
-	Teams []int `json:"teams,omitempty"`
-	// Rated: the match changes the players' ratings (docs/ratings.md).
-	Rated bool `json:"rated,omitempty"`
-	// Event is the ID of the event whose round the table plays
-	// (docs/events.md): it has no next match of its own.
-	Event string `json:"event,omitempty"`
-}
-
-// publicInfo is the public description of stored table t, which plays
-// game g (nil when its options no longer parse: no moon, no teams).
-func publicInfo(t *store.Table, g *pitch.Game) tableInfo {
-	info := tableInfo{ID: t.ID, Variant: t.Variant, Options: t.Options, TurnTimer: t.TurnTimer, Created: t.Created,
-		Finished: t.Finished, Closed: t.Closed, Hints: !t.NoHints, Next: t.Next, URL: "/t/" + t.ID, Rated: t.Rated}
-	bots := 0
-	for _, s := range t.Seats {
-		name, n := s.Name, 0
-		if s.Kind == "bot" {
-			bots++
-			n = bots
-			if name == "" {
-				name = "Bot " + strconv.Itoa(n)
-			}
-		}
-		si := seatInfo{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name, Bot: n, Taken: s.Kind == "bot" || s.TokenHash != nil}
-		if s.Kind == "bot" {
-			si.Rating = botRating(t.Variant, s.Level)
-		}
-		info.Seats = append(info.Seats, si)
-	}
-	if g != nil {
-		info.Moon = g.MoonBid()
-		for seat := range g.Seats() {
-			if team := g.Team(seat); team >= 0 {
-				info.Teams = append(info.Teams, team)
-			}
-		}
-	}
-	return info
-}
-
-type createReq struct {
-	Variant string          `json:"variant"`
-	Options json.RawMessage `json:"options"`
-	Seats   []struct {
-		Kind  string `json:"kind"`
-		Level string `json:"level"`
-	} `json:"seats"`
-	TurnTimer int `json:"turn_timer"`
-	// Hints, when false, turns off the hint players may ask for.
-	Hints *bool `json:"hints"`
-	// Rated makes the match change the players' ratings: every person
-	// must be signed in (docs/ratings.md).
-	Rated bool `json:"rated"`
-}
-
-func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
-	const op = "create table"
-	var req createReq
-	if err := httpx.Decode(w, r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	v, err := pitch.ParseVariant(req.Variant)
-	if err != nil {
-		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err))
-		return
-	}
-	var opts map[string]json.RawMessage
-	if len(req.Options) > 0 && string(req.Options) != "null" {
-		if err := json.Unmarshal(req.Options, &opts); err != nil {
-			s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "options must be an object such as {\"target\": 52}"))
+// static mounts the browser UI: its files, and the page at every address
+// the page itself routes.
+func (s *Server) static(mux *http.ServeMux) {
+	files := http.FileServerFS(s.opts.Static)
+	page, pageErr := fs.ReadFile(s.opts.Static, "index.html")
+	index := func(w http.ResponseWriter, r *http.Request) {
+		if pageErr != nil {
+			http.ServeFileFS(w, r, s.opts.Static, "index.html")
 			return
 		}
+		// The page in the language the browser asks for (the script
+		// then follows the player's choice, or navigator.languages).
+		lang := i18n.Match(r.Header.Get("Accept-Language"))
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Language", lang)
+		w.Header().Add("Vary", "Accept-Language")
+		_, _ = w.Write(bytes.Replace(page, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1))
 	}
-	g, err := pitch.ParseOptions(v, opts)
-	if err != nil {
-		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err))
-		return
+	for _, p := range pages {
+		mux.HandleFunc("GET "+p, index)
 	}
-	if req.TurnTimer < 0 || req.TurnTimer > 3600 {
-		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "turn_timer must be 0 (none) to 3600 seconds, not %d", req.TurnTimer).With("bad_timer", nil))
-		return
-	}
-	optJSON, _ := json.Marshal(g.OptionMap())
-	t := &store.Table{ID: httpx.RandomString(12), Variant: v.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
-		TurnTimer: req.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: req.Hints != nil && !*req.Hints, Rated: req.Rated}
-	if _, signedIn := s.account(r); req.Rated && !signedIn {
-		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "a rated table needs every person signed in: sign in first, or create a casual table").With("rated_needs_account", nil))
-		return
-	}
-	if len(req.Seats) == 0 { // one person against bots
-		for i := range g.Seats() {
-			kind := "bot"
-			if i == 0 {
-				kind = "human"
-			}
-			req.Seats = append(req.Seats, struct {
-				Kind  string `json:"kind"`
-				Level string `json:"level"`
-			}{kind, ""})
-		}
-	}
-	if len(req.Seats) != g.Seats() {
-		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%s with these options has %d seats; seats lists %d", v, g.Seats(), len(req.Seats)))
-		return
-	}
-	for i, seat := range req.Seats {
-		switch seat.Kind {
-		case "human":
-			if seat.Level != "" {
-				s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "seat %d is human: it takes no level", i))
-				return
-			}
-		case "bot":
-			if seat.Level == "" {
-				seat.Level = "medium"
-			}
-			if l := seat.Level; !slices.Contains(bot.Levels, l) {
-				s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "seat %d: unknown bot level %q: the levels are %s", i, l, strings.Join(bot.Levels, ", ")).
-					With("bad_level", map[string]any{"Seat": i, "Level": l}))
-				return
-			}
-		default:
-			s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "seat %d: kind must be \"human\" or \"bot\", not %q", i, seat.Kind))
-			return
-		}
-		t.Seats = append(t.Seats, store.Seat{Seat: i, Kind: seat.Kind, Level: seat.Level})
-	}
-	if reason := s.gauge.overloaded(); reason != "" {
-		s.gauge.refuse(refusedOverloaded, reason)
-		w.Header().Set("Retry-After", strconv.Itoa(overloadRetry))
-		s.writeError(w, r, httpx.Errorf(httpx.Unavailable, op, "%s; it keeps its games going but starts no new one", reason).With("overloaded", nil))
-		return
-	}
-	if ok, wait := s.creates.Take(httpx.ClientAddr(r)); !ok {
-		s.gauge.refuse(refusedCreates, "too many tables created from one address (--tables-per-hour)")
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		mins := int(wait.Minutes()) + 1
-		unit := "minutes"
-		if mins == 1 {
-			unit = "minute"
-		}
-		s.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "too many tables created from your address (%d an hour at most): join an open table, or try again in %d %s",
-			s.opts.TablesPerHour, mins, unit).With("too_many_tables", map[string]any{"Max": s.opts.TablesPerHour, "Count": mins}))
-		return
-	}
-	if max := int64(s.opts.MaxTables); max > 0 {
-		if s.unfinished.Add(1) > max {
-			s.unfinished.Add(-1)
-			s.gauge.refuse(refusedTables, fmt.Sprintf("as many unfinished tables as it may hold (%d, --max-tables)", max))
-			w.Header().Set("Retry-After", "600")
-			s.writeError(w, r, httpx.Errorf(httpx.Unavailable, op, "the server holds as many unfinished tables as it may (%d): join an open table, or try again when some have finished", max).With("server_full", nil))
-			return
-		}
-		defer s.unfinished.Add(-1) // the reservation: load counts the table itself
-	}
-	// Not cut short by a client that goes away: a table stored is loaded.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), storeTimeout)
-	defer cancel()
-	if err := s.store.CreateTable(ctx, t); err != nil {
-		s.writeError(w, r, httpx.StoreDown(op, err))
-		return
-	}
-	if _, err := s.load(ctx, t); err != nil {
-		s.writeError(w, r, httpx.Unexpected(op, err))
-		return
-	}
-	httpx.WriteJSON(w, http.StatusCreated, publicInfo(t, g))
+	mux.Handle("GET /", files)
 }
 
-func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
-	t, err := s.table(r.Context(), r.PathValue("id"))
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	t.mu.Lock()
-	info := t.infoJSON()
-	t.mu.Unlock()
-	httpx.WriteJSON(w, 200, info)
+// pages are the addresses the page routes itself (app.js).
+var pages = []string{
+	"/t/{id}",
+	"/e/{id}",                      // an event (js/event.js)
+	"/e/{id}/board",                // its board
+	"/e/{id}/deals/{round}/{deal}", // a duplicate deal's results (js/daily.js)
+	"/daily",                       // the daily deals (js/daily.js)
+	"/events/new",                  // a new event's form
+	"/history",
+	"/account",
+	"/reset",
+	"/u/{name}",
+	"/leaderboard",
+	"/replay",
+	"/t/{id}/hands/{n}",
+	"/{$}",
 }
 
-type joinReq struct {
-	Seat *int   `json:"seat"`
-	Name string `json:"name"`
-}
-
-func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
-	const op = "join"
-	t, err := s.table(r.Context(), r.PathValue("id"))
-	if err != nil {
-		s.writeError(w, r, err)
-		return
+// HTTPServer returns an http.Server for the server's handler with its
+// timeouts set, so that no slow or idle client holds a connection for
+// long: a request (headers and body) must arrive within ReadTimeout, its
+// answer go out within WriteTimeout, and a keep-alive connection is closed
+// after IdleTimeout without a request. WebSockets are not bound by these
+// (a hijacked connection loses its deadlines): they have their pings.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: min(s.opts.ReadHeaderTimeout, s.opts.ReadTimeout),
+		ReadTimeout:       s.opts.ReadTimeout,
+		WriteTimeout:      s.opts.WriteTimeout,
+		IdleTimeout:       s.opts.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
-	var req joinReq
-	if err := httpx.Decode(w, r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	me, signedIn := s.account(r)
-	if signedIn { // the seat is the account's, under its name
-		req.Name = me.Name
-	} else if t.info.Rated {
-		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "a rated table needs every person signed in: sign in to take a seat, or watch").With("rated_needs_account", nil))
-		return
-	}
-	name, err := httpx.CleanName(req.Name)
-	if err != nil {
-		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_name", nil))
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.info.Closed {
-		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "%s", closedMsg).With("closed", nil))
-		return
-	}
-	seat := -1
-	if req.Seat != nil {
-		seat = *req.Seat
-	} else { // the first free seat
-		for _, st := range t.info.Seats {
-			if st.Kind == "human" && st.TokenHash == nil {
-				seat = st.Seat
-				break
-			}
-		}
-		if seat < 0 {
-			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "the table has no free seat; you may watch it").With("no_free_seat", nil))
-			return
-		}
-	}
-	if signedIn {
-		if held, _ := t.seatOf("", me, true); held >= 0 {
-			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "your account holds seat %d at this table already", held).With("seat_held", map[string]any{"Seat": held}))
-			return
-		}
-	}
-	if seat < 0 || seat >= len(t.info.Seats) {
-		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "seat %d is not a seat: seats are 0 to %d", seat, len(t.info.Seats)-1))
-		return
-	}
-	if st := t.info.Seats[seat]; st.Kind != "human" || st.TokenHash != nil {
-		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "seat %d is taken", seat).With("seat_taken", map[string]any{"Seat": seat}))
-		return
-	}
-	token := httpx.RandomString(32)
-	h := sha256.Sum256([]byte(token))
-	if err := s.store.ClaimSeatFor(r.Context(), t.id, seat, name, h[:], me.ID); err != nil {
-		if errors.Is(err, store.ErrConflict) {
-			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "seat %d is taken", seat).With("seat_taken", map[string]any{"Seat": seat}))
-		} else {
-			s.writeError(w, r, httpx.StoreDown(op, err))
-		}
-		return
-	}
-	t.info.Seats[seat].Name, t.info.Seats[seat].TokenHash, t.info.Seats[seat].Account = name, h[:], me.ID
-	t.infoVer++
-	t.touch()
-	t.publish()
-	t.broadcast()
-	t.schedule(0) // the last seat taken starts play
-	httpx.WriteJSON(w, 200, map[string]any{"seat": seat, "token": token, "table": t.infoJSON()})
-}
-
-func (s *Server) handleHands(w http.ResponseWriter, r *http.Request) {
-	t, err := s.table(r.Context(), r.PathValue("id"))
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	hands, err := s.store.Hands(r.Context(), t.id)
-	if err != nil {
-		s.writeError(w, r, httpx.StoreDown("hands", err))
-		return
-	}
-	out := []map[string]any{}
-	for _, h := range hands {
-		out = append(out, map[string]any{"hand": h.N, "url": fmt.Sprintf("/api/tables/%s/hands/%d", t.id, h.N)})
-	}
-	httpx.WriteJSON(w, 200, out)
-}
-
-// handleHand serves a finished hand's record; a hand in progress has none.
-func (s *Server) handleHand(w http.ResponseWriter, r *http.Request) {
-	const op = "hand record"
-	t, n, raw, err := s.finishedHand(r, op)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="pitch-%s-hand-%d.json"`, t.id, n))
-	_, _ = w.Write(raw)
-}
-
-// tableList returns the tables in memory, taken under the server's lock
-// and returned without it, so that each can then be locked on its own.
-func (s *Server) tableList() []*table {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	tables := make([]*table, 0, len(s.tables))
-	for _, t := range s.tables {
-		tables = append(tables, t)
-	}
-	return tables
-}
-
-// inMemory returns the table with id if this process holds it, or nil.
-func (s *Server) inMemory(id string) *table {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tables[id]
 }

@@ -1,0 +1,803 @@
+package play
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pitch"
+)
+
+// A state message is encoded after every change for every connection, so
+// it is written by hand here rather than by encoding/json's reflection
+// (docs/performance.md): the bytes are exactly those json.Marshal writes
+// for the same stateMsg (TestStateEncoding checks it over whole matches),
+// so what a client receives does not change. Rare or irregular parts (a
+// discard's reasons, card refusals, ratings) still go through json.Marshal.
+
+// appendState appends m's JSON, as json.Marshal(m) writes it.
+func appendState(b []byte, m *stateMsg) ([]byte, error) { return appendStateViews(b, m, nil, nil, nil) }
+
+// appendStateViews is appendState with the seat's view written straight
+// from v, when not nil, in place of m.View: as m.View = toViewJSON(v)
+// would be written, without making it (stateJSON). Likewise the last
+// hand's view and log, from lv and lastLog, when lv is not nil.
+func appendStateViews(b []byte, m *stateMsg, v, lv *pitch.View, lastLog logJSON) ([]byte, error) {
+	var err error
+	b = append(b, `{"type":`...)
+	b = appendStr(b, m.Type)
+	b = append(b, `,"seat":`...)
+	b = strconv.AppendInt(b, int64(m.Seat), 10)
+	b = append(b, `,"table":`...)
+	b = appendRaw(b, m.Table)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, int64(m.Seq), 10)
+	b = append(b, `,"hand_no":`...)
+	b = strconv.AppendInt(b, int64(m.HandNo), 10)
+	b = append(b, `,"view":`...)
+	if v != nil {
+		b, err = appendViewOf(b, v)
+	} else {
+		b, err = appendView(b, &m.View)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"log":`...)
+	b = m.Log.appendTo(b)
+	if len(m.Legal) > 0 {
+		b = append(b, `,"legal":[`...)
+		for i, a := range m.Legal {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendRaw(b, a)
+		}
+		b = append(b, ']')
+	}
+	if m.Discard != nil {
+		b = append(b, `,"discard":`...)
+		if b, err = appendMarshal(b, m.Discard); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"sheet":`...)
+	b = appendRaw(b, m.Sheet)
+	if m.LastHand != nil {
+		b = append(b, `,"last_hand":`...)
+		if b, err = appendSummary(b, m.LastHand, lv, lastLog); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"match_over":`...)
+	b = strconv.AppendBool(b, m.Over)
+	b = append(b, `,"winner":`...)
+	b = appendInts(b, m.Winner)
+	b = append(b, `,"away":`...)
+	if m.Away == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, a := range m.Away {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendBool(b, a)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"waiting":`...)
+	b = strconv.AppendBool(b, m.Waiting)
+	if t := m.Timer; t != nil {
+		b = append(b, `,"timer":{"seat":`...)
+		b = strconv.AppendInt(b, int64(t.Seat), 10)
+		b = append(b, `,"left_ms":`...)
+		b = strconv.AppendInt(b, t.LeftMS, 10)
+		b = append(b, `,"total_ms":`...)
+		b = strconv.AppendInt(b, t.TotalMS, 10)
+		b = append(b, '}')
+	}
+	if len(m.Refusals) > 0 {
+		b = append(b, `,"refusals":`...)
+		if b, err = appendRefusals(b, m.Refusals); err != nil {
+			return nil, err
+		}
+	}
+	if len(m.SuitTrumps) > 0 {
+		b = append(b, `,"suit_trumps":`...)
+		b = appendIntMap(b, m.SuitTrumps)
+	}
+	if m.NextTable != "" {
+		b = append(b, `,"next_table":`...)
+		b = appendStr(b, m.NextTable)
+	}
+	if m.NextBy != nil {
+		b = append(b, `,"next_by":`...)
+		b = strconv.AppendInt(b, int64(*m.NextBy), 10)
+	}
+	if len(m.Reading) > 0 {
+		b = append(b, `,"reading":`...)
+		b = appendInts(b, m.Reading)
+	}
+	if m.Paused {
+		b = append(b, `,"paused":true`...)
+	}
+	if m.Fair != nil {
+		b = append(b, `,"fair":`...)
+		b = appendFair(b, m.Fair)
+	}
+	if len(m.Ratings) > 0 {
+		b = append(b, `,"ratings":`...)
+		if b, err = appendMarshal(b, m.Ratings); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendView appends v's JSON.
+func appendView(b []byte, v *viewJSON) ([]byte, error) {
+	var err error
+	b = append(b, `{"phase":`...)
+	b = appendStr(b, v.Phase)
+	b = append(b, `,"dealer":`...)
+	b = strconv.AppendInt(b, int64(v.Dealer), 10)
+	b = append(b, `,"turn":`...)
+	b = strconv.AppendInt(b, int64(v.Turn), 10)
+	b = append(b, `,"scores":`...)
+	b = appendInts(b, v.Scores)
+	b = append(b, `,"hand":`...)
+	if b, err = appendCards(b, v.Hand); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"counts":`...)
+	b = appendInts(b, v.Counts)
+	b = append(b, `,"bid":`...)
+	b = strconv.AppendInt(b, int64(v.Bid), 10)
+	b = append(b, `,"bidder":`...)
+	b = strconv.AppendInt(b, int64(v.Bidder), 10)
+	b = append(b, `,"passed":`...)
+	b = appendInts(b, v.Passed)
+	b = append(b, `,"trump":`...)
+	if v.Trump == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendStr(b, *v.Trump)
+	}
+	b = append(b, `,"trumps":`...)
+	if b, err = appendCards(b, v.Trumps); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"called":`...)
+	if v.Called == nil {
+		b = append(b, "null"...)
+	} else if b, err = appendCard(b, *v.Called); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"partner":`...)
+	b = appendIntPtr(b, v.Partner)
+	b = append(b, `,"partner_known":`...)
+	b = strconv.AppendBool(b, v.PartnerKnown)
+	for _, f := range []struct {
+		name  string
+		cards []pitch.Card
+	}{{`,"widow":`, v.Widow}, {`,"shown":`, v.Shown}, {`,"out":`, v.Out}} {
+		b = append(b, f.name...)
+		if b, err = appendCards(b, f.cards); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"trick":`...)
+	if b, err = appendTrick(b, v.Trick); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"last_trick":`...)
+	if b, err = appendTrick(b, v.LastTrick); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"last_winner":`...)
+	b = strconv.AppendInt(b, int64(v.LastWinner), 10)
+	b = append(b, `,"tricks":`...)
+	b = strconv.AppendInt(b, int64(v.Tricks), 10)
+	b = append(b, `,"trick_wins":`...)
+	b = appendInts(b, v.TrickWins)
+	b = append(b, `,"stock_left":`...)
+	b = strconv.AppendInt(b, int64(v.StockLeft), 10)
+	if len(v.FillGot) > 0 {
+		b = append(b, `,"fill_got":`...)
+		b = appendInts(b, v.FillGot)
+	}
+	return append(b, '}'), nil
+}
+
+// appendSummary appends h's JSON: its head (encoded once for every seat
+// by summaryHead, when cached) and the seat's own view and log: from lv
+// and lastLog in place of h's when lv is not nil (appendStateViews).
+func appendSummary(b []byte, h *handSummary, lv *pitch.View, lastLog logJSON) ([]byte, error) {
+	if h.head != nil {
+		b = append(b, h.head...)
+	} else {
+		var err error
+		if b, err = appendSummaryHead(b, h); err != nil {
+			return nil, err
+		}
+	}
+	log := h.Log
+	switch {
+	case lv != nil:
+		b = append(b, `,"view":`...)
+		var err error
+		if b, err = appendViewOf(b, lv); err != nil {
+			return nil, err
+		}
+		log = lastLog
+	case h.View != nil:
+		b = append(b, `,"view":`...)
+		var err error
+		if b, err = appendView(b, h.View); err != nil {
+			return nil, err
+		}
+	}
+	if len(log) > 0 {
+		b = append(b, `,"log":`...)
+		b = log.appendTo(b)
+	}
+	return append(b, '}'), nil
+}
+
+// appendViewOf appends the JSON of toViewJSON(v), as appendView writes
+// it, without making it: the same fields in the same order.
+func appendViewOf(b []byte, v *pitch.View) ([]byte, error) {
+	var err error
+	n := v.Game.Seats()
+	jokers := v.Game.Jokers()
+	b = append(b, `{"phase":`...)
+	b = appendStr(b, v.Phase.String())
+	b = append(b, `,"dealer":`...)
+	b = strconv.AppendInt(b, int64(v.Dealer), 10)
+	b = append(b, `,"turn":`...)
+	b = strconv.AppendInt(b, int64(v.Turn), 10)
+	b = append(b, `,"scores":`...)
+	b = appendInts(b, v.Scores[:n:n])
+	b = append(b, `,"hand":`...)
+	if b, err = appendCards(b, pitch.SortHand(v.Hand, v.Trump, jokers)); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"counts":`...)
+	b = appendInts(b, v.Counts[:n:n])
+	b = append(b, `,"bid":`...)
+	b = strconv.AppendInt(b, int64(v.Bid), 10)
+	b = append(b, `,"bidder":`...)
+	b = strconv.AppendInt(b, int64(v.Bidder), 10)
+	b = append(b, `,"passed":[`...)
+	for i, first := 0, true; i < n; i++ {
+		if v.Passed&(1<<i) != 0 {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = strconv.AppendInt(b, int64(i), 10)
+		}
+	}
+	b = append(b, `],"trump":`...)
+	if v.Trump == pitch.NoSuit {
+		b = append(b, "null"...)
+	} else {
+		b = appendStr(b, v.Trump.String())
+	}
+	b = append(b, `,"trumps":`...)
+	if v.Trump < pitch.NoSuit {
+		b = append(b, trumpOrderJSON[b2i(jokers)][v.Trump]...)
+	} else if b, err = appendCards(b, pitch.TrumpOrder(v.Trump, jokers)); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"called":`...)
+	if v.Called == pitch.NoCard {
+		b = append(b, "null"...)
+	} else if b, err = appendCard(b, v.Called); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"partner":`...)
+	if v.PartnerKnown && v.Partner >= 0 {
+		b = strconv.AppendInt(b, int64(v.Partner), 10)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"partner_known":`...)
+	b = strconv.AppendBool(b, v.PartnerKnown)
+	b = append(b, `,"widow":`...)
+	if b, err = appendSet(b, v.Widow); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"shown":`...)
+	if b, err = appendSet(b, v.Shown); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"out":`...)
+	if b, err = appendSet(b, v.Out); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"trick":`...)
+	if b, err = appendTrickOf(b, v.Trick, v.TrickSeat); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"last_trick":`...)
+	if b, err = appendTrickOf(b, v.Last, v.LastSeat); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"last_winner":`...)
+	b = strconv.AppendInt(b, int64(v.LastWon), 10)
+	b = append(b, `,"tricks":`...)
+	b = strconv.AppendInt(b, int64(v.Tricks), 10)
+	b = append(b, `,"trick_wins":`...)
+	b = appendInts(b, v.TrickWins[:n:n])
+	b = append(b, `,"stock_left":`...)
+	b = strconv.AppendInt(b, int64(v.StockLeft), 10)
+	if v.Game.Variant == pitch.TenPoint && v.Phase >= pitch.PhaseGiveStock && n > 0 {
+		b = append(b, `,"fill_got":`...)
+		b = appendInts(b, v.FillGot[:n:n])
+	}
+	return append(b, '}'), nil
+}
+
+// appendSet appends the cards of s in card order (cards(s)), [] for none.
+func appendSet(b []byte, s pitch.CardSet) ([]byte, error) {
+	b = append(b, '[')
+	for i := 0; s != 0; s, i = s&(s-1), i+1 {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendCard(b, s.First()); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendTrickOf appends a trick's cards and their seats as appendTrick
+// writes the trickCards made of them ([] for none).
+func appendTrickOf(b []byte, cards []pitch.Card, seats []int) ([]byte, error) {
+	b = append(b, '[')
+	for i, c := range cards {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"seat":`...)
+		b = strconv.AppendInt(b, int64(seats[i]), 10)
+		b = append(b, `,"card":`...)
+		var err error
+		if b, err = appendCard(b, c); err != nil {
+			return nil, err
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
+// trumpOrderJSON is TrumpOrder's cards for each trump suit, without and
+// with jokers, encoded once.
+var trumpOrderJSON = func() (out [2][pitch.NoSuit][]byte) {
+	for j := range out {
+		for s := range out[j] {
+			out[j][s], _ = appendCards(nil, pitch.TrumpOrder(pitch.Suit(s), j == 1))
+		}
+	}
+	return out
+}()
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// appendSummaryHead appends h's JSON up to its view and log: the part
+// every seat shares, without the closing brace.
+func appendSummaryHead(b []byte, h *handSummary) ([]byte, error) {
+	var err error
+	b = append(b, `{"hand":`...)
+	b = strconv.AppendInt(b, int64(h.Hand), 10)
+	b = append(b, `,"bidder":`...)
+	b = strconv.AppendInt(b, int64(h.Bidder), 10)
+	b = append(b, `,"bid":`...)
+	b = strconv.AppendInt(b, int64(h.Bid), 10)
+	b = append(b, `,"trump":`...)
+	b = appendStr(b, h.Trump)
+	b = append(b, `,"trumps":`...)
+	if b, err = appendCards(b, h.Trumps); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"partner":`...)
+	b = appendIntPtr(b, h.Partner)
+	b = append(b, `,"teams":`...)
+	if h.Teams == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, team := range h.Teams {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendInts(b, team)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"points":`...)
+	if h.Points == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, p := range h.Points {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"kind":`...)
+			b = appendStr(b, p.Kind)
+			if p.Card != nil {
+				b = append(b, `,"card":`...)
+				if b, err = appendCard(b, *p.Card); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, `,"seat":`...)
+			b = strconv.AppendInt(b, int64(p.Seat), 10)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"taken":`...)
+	b = appendInts(b, h.Taken)
+	b = append(b, `,"made":`...)
+	b = strconv.AppendBool(b, h.Made)
+	b = append(b, `,"delta":`...)
+	b = appendInts(b, h.Delta)
+	b = append(b, `,"scores":`...)
+	b = appendInts(b, h.Scores)
+	b = append(b, `,"winner":`...)
+	b = appendInts(b, h.Winner)
+	b = append(b, `,"last_trick":`...)
+	if b, err = appendTrick(b, h.LastTrick); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"last_winner":`...)
+	b = strconv.AppendInt(b, int64(h.LastWinner), 10)
+	b = append(b, `,"tricks":`...)
+	b = strconv.AppendInt(b, int64(h.Tricks), 10)
+	return b, nil
+}
+
+// appendFair appends f's JSON (its raw, when made).
+func appendFair(b []byte, f *fairJSON) []byte {
+	if f.raw != nil {
+		return append(b, f.raw...)
+	}
+	b = append(b, `{"dealing":`...)
+	b = strconv.AppendBool(b, f.Dealing)
+	if n := f.Next; n != nil {
+		b = append(b, `,"next":{"hand":`...)
+		b = strconv.AppendInt(b, int64(n.Hand), 10)
+		b = append(b, `,"commitment":`...)
+		b = appendStr(b, n.Commitment)
+		b = append(b, `,"committed_at":`...)
+		b = appendStr(b, n.CommittedAt)
+		b = append(b, `,"dealer":`...)
+		b = strconv.AppendInt(b, int64(n.Dealer), 10)
+		b = append(b, `,"contributed":`...)
+		b = appendInts(b, n.Contributed)
+		if n.Shared {
+			b = append(b, `,"shared":true`...)
+		}
+		b = append(b, '}')
+	}
+	if h := f.Hand; h != nil {
+		b = append(b, `,"hand":{"hand":`...)
+		b = strconv.AppendInt(b, int64(h.Hand), 10)
+		b = append(b, `,"commitment":`...)
+		b = appendStr(b, h.Commitment)
+		b = append(b, '}')
+	}
+	if l := f.Last; l != nil {
+		b = append(b, `,"last":{"hand":`...)
+		b = strconv.AppendInt(b, int64(l.Hand), 10)
+		b = append(b, `,"commitment":`...)
+		b = appendStr(b, l.Commitment)
+		b = append(b, `,"secret":`...)
+		b = appendStr(b, l.Secret)
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+// appendRefusals appends r's JSON as json.Marshal writes it: the cards
+// by name in the order of their names, each refusal's parameters in the
+// order of their names (a value of a type other than a string, an int or
+// a list of strings through json.Marshal).
+func appendRefusals(b []byte, r map[pitch.Card]refusal) ([]byte, error) {
+	var keys [pitch.LittleJoker + 1]pitch.Card
+	cs := keys[:0]
+	for c := range r {
+		if !c.Valid() {
+			return nil, fmt.Errorf("invalid card %d", c)
+		}
+		cs = append(cs, c)
+	}
+	slices.SortFunc(cs, func(x, y pitch.Card) int { return strings.Compare(cardNames[x], cardNames[y]) })
+	b = append(b, '{')
+	for i, c := range cs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		e := r[c]
+		b, _ = appendCard(b, c)
+		b = append(b, `:{"message":`...)
+		b = appendStr(b, e.Message)
+		b = append(b, `,"code":`...)
+		b = appendStr(b, e.Code)
+		b = append(b, `,"params":`...)
+		var err error
+		if b, err = appendAnyMap(b, e.Params); err != nil {
+			return nil, err
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}'), nil
+}
+
+// appendAnyMap appends m's JSON as json.Marshal writes it (nil: null).
+func appendAnyMap(b []byte, m map[string]any) ([]byte, error) {
+	return appendSortedMap(b, m, func(b []byte, v any) ([]byte, error) {
+		switch v := v.(type) {
+		case string:
+			return appendStr(b, v), nil
+		case int:
+			return strconv.AppendInt(b, int64(v), 10), nil
+		case []string:
+			if v == nil {
+				return append(b, "null"...), nil
+			}
+			b = append(b, '[')
+			for j, s := range v {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = appendStr(b, s)
+			}
+			return append(b, ']'), nil
+		}
+		return appendMarshal(b, v)
+	})
+}
+
+// appendIntMap appends m's JSON as json.Marshal writes it.
+func appendIntMap(b []byte, m map[string]int) []byte {
+	b, _ = appendSortedMap(b, m, func(b []byte, v int) ([]byte, error) { return strconv.AppendInt(b, int64(v), 10), nil })
+	return b
+}
+
+// appendSortedMap appends m's JSON as json.Marshal writes it (nil: null):
+// its keys in order, each value appended by value.
+func appendSortedMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, error)) ([]byte, error) {
+	if m == nil {
+		return append(b, "null"...), nil
+	}
+	var keys [8]string
+	ks := keys[:0]
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	b = append(b, '{')
+	for i, k := range ks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendStr(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = value(b, m[k]); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendLogEntry appends e's JSON.
+func appendLogEntry(b []byte, e *logEntry) []byte {
+	b = append(b, `{"seat":`...)
+	b = strconv.AppendInt(b, int64(e.Seat), 10)
+	b = append(b, `,"kind":`...)
+	b = appendStr(b, e.Kind)
+	b = append(b, `,"text":`...)
+	b = appendStr(b, e.Text)
+	if len(e.Action) > 0 {
+		b = append(b, `,"action":`...)
+		b = appendRaw(b, e.Action)
+	}
+	if e.By != "" {
+		b = append(b, `,"by":`...)
+		b = appendStr(b, e.By)
+	}
+	return append(b, '}')
+}
+
+func appendTrick(b []byte, t []trickCard) ([]byte, error) {
+	if t == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '[')
+	for i, c := range t {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"seat":`...)
+		b = strconv.AppendInt(b, int64(c.Seat), 10)
+		b = append(b, `,"card":`...)
+		var err error
+		if b, err = appendCard(b, c.Card); err != nil {
+			return nil, err
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
+func appendCards(b []byte, cs []pitch.Card) ([]byte, error) {
+	if cs == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '[')
+	for i, c := range cs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendCard(b, c); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendCard appends a card as its MarshalText writes it, quoted (its
+// names need no escaping).
+func appendCard(b []byte, c pitch.Card) ([]byte, error) {
+	if !c.Valid() {
+		return nil, fmt.Errorf("invalid card %d", c)
+	}
+	b = append(b, '"')
+	b = append(b, cardNames[c]...)
+	return append(b, '"'), nil
+}
+
+// cardNames are the cards' names (Card.String), made once.
+var cardNames = func() (n [pitch.LittleJoker + 1]string) {
+	for c := range n {
+		n[c] = pitch.Card(c).String()
+	}
+	return n
+}()
+
+// appendAction appends a's JSON as json.Marshal(a) writes it
+// (TestActionEncoding).
+func appendAction(b []byte, a pitch.Action) ([]byte, error) {
+	simple := true
+	switch a.Kind {
+	case pitch.ActBid, pitch.ActPass, pitch.ActTrump:
+	case pitch.ActCall, pitch.ActPlay:
+		simple = a.Card.Valid()
+	case pitch.ActPassTrumps, pitch.ActDiscard:
+		simple = a.Cards&^pitch.Deck54 == 0
+	default:
+		simple = false
+	}
+	if !simple { // never in play; as it was, errors included
+		return appendMarshal(b, a)
+	}
+	b = append(b, `{"seat":`...)
+	b = strconv.AppendInt(b, int64(a.Seat), 10)
+	b = append(b, `,"`...)
+	b = append(b, a.Kind.String()...)
+	b = append(b, `":`...)
+	switch a.Kind {
+	case pitch.ActBid:
+		b = strconv.AppendInt(b, int64(a.Bid), 10)
+	case pitch.ActPass:
+		b = append(b, "true"...)
+	case pitch.ActTrump:
+		b = appendStr(b, a.Suit.String())
+	case pitch.ActCall, pitch.ActPlay:
+		b, _ = appendCard(b, a.Card)
+	default:
+		b = append(b, '[')
+		for s, i := a.Cards, 0; s != 0; s, i = s&(s-1), i+1 {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b, _ = appendCard(b, s.First())
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+func appendInts(b []byte, v []int) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, n := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(b, ']')
+}
+
+func appendIntPtr(b []byte, p *int) []byte {
+	if p == nil {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, int64(*p), 10)
+}
+
+// appendRaw appends JSON that is already compact, as encoding/json
+// writes it (nil: null). Every raw part of a state is json.Marshal's own
+// output, which compacting leaves as it is.
+func appendRaw(b []byte, raw json.RawMessage) []byte {
+	if raw == nil {
+		return append(b, "null"...)
+	}
+	return append(b, raw...)
+}
+
+// appendStr appends s as a JSON string, as encoding/json writes it: the
+// plain printable ASCII that needs no escape directly, anything else
+// through json.Marshal (its HTML-safe escapes, U+2028, invalid UTF-8).
+func appendStr(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendMarshal appends json.Marshal(v).
+func appendMarshal(b []byte, v any) ([]byte, error) {
+	q, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, q...), nil
+}
+
+// logJSON is a hand's log as one viewer may see it, encoded once as its
+// actions are applied: the entries' JSON objects joined by commas. It is
+// written as a JSON array (an empty log as []).
+type logJSON []byte
+
+// add appends entry e.
+func (l logJSON) add(e *logEntry) logJSON {
+	if len(l) > 0 {
+		l = append(l, ',')
+	}
+	return appendLogEntry(l, e)
+}
+
+// appendTo appends the log as a JSON array.
+func (l logJSON) appendTo(b []byte) []byte {
+	b = append(b, '[')
+	b = append(b, l...)
+	return append(b, ']')
+}
+
+// MarshalJSON writes the log as a JSON array.
+func (l logJSON) MarshalJSON() ([]byte, error) { return l.appendTo(nil), nil }

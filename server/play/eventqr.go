@@ -1,0 +1,89 @@
+package play
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"pitch/server/httpx"
+	"strings"
+
+	qrcode "github.com/yeqown/go-qrcode/v2"
+)
+
+// The join link of an event as a QR code, for the host to show on a
+// screen: GET /api/events/{id}/qr.svg?origin=https://host:port draws
+// origin + "/e/ID" (the page sends its own origin: behind a proxy the
+// server cannot know the address people use).
+
+// qrQuiet is the blank border around the code, in modules (the standard's
+// quiet zone).
+const qrQuiet = 4
+
+// qrSVG draws text as a QR code (error correction Q, so a code on a
+// projector still reads) in SVG, one unit a module.
+func qrSVG(text string) ([]byte, error) {
+	qr, err := qrcode.NewWith(text, qrcode.WithErrorCorrectionLevel(qrcode.ErrorCorrectionQuart))
+	if err != nil {
+		return nil, err
+	}
+	w := &svgWriter{}
+	if err := qr.Save(w); err != nil {
+		return nil, err
+	}
+	return w.out, nil
+}
+
+// svgWriter is a qrcode.Writer that draws the matrix as one SVG path.
+type svgWriter struct{ out []byte }
+
+func (w *svgWriter) Write(m qrcode.Matrix) error {
+	bits := m.Bitmap()
+	n := len(bits) + 2*qrQuiet
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" shape-rendering="crispEdges">`, n, n)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/><path fill="#000" d="`, n, n)
+	for y, row := range bits {
+		for x, on := range row {
+			if on {
+				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x+qrQuiet, y+qrQuiet)
+			}
+		}
+	}
+	b.WriteString(`"/></svg>`)
+	w.out = []byte(b.String())
+	return nil
+}
+
+func (w *svgWriter) Close() error { return nil }
+
+// joinURL is the event's join link at origin, which must be an http or
+// https origin (a scheme and a host, nothing else).
+func joinURL(origin, id string) (string, error) {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") ||
+		u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", fmt.Errorf("origin must be the site's address, such as https://pitch.example.org, not %q", origin)
+	}
+	return u.Scheme + "://" + u.Host + "/e/" + id, nil
+}
+
+func (s *Server) handleEventQR(w http.ResponseWriter, r *http.Request) {
+	const op = "event qr"
+	e, err := s.event(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	link, err := joinURL(r.URL.Query().Get("origin"), e.id)
+	if err != nil {
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_origin", nil))
+		return
+	}
+	svg, err := qrSVG(link)
+	if err != nil {
+		s.writeError(w, r, httpx.Unexpected(op, err))
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	_, _ = w.Write(svg)
+}

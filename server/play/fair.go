@@ -1,0 +1,497 @@
+package play
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"pitch"
+	"pitch/server/httpx"
+	"pitch/store"
+)
+
+// Provably fair deals (docs/fairness.md). At a table with fair deals each
+// hand is dealt from the seed pitch.FairSeed makes of a secret the server
+// drew and committed to (its SHA-256, published first) and the values the
+// seated people's pages then sent. The commitment for hand k+1 is
+// published as soon as hand k is dealt (for hand 1, when the table is
+// loaded), so the pages normally contribute while hand k is played; when
+// hand k ends, hand k+1 is dealt at once if every human seat has
+// contributed, else once the table's deal wait (2 s) has passed since the
+// deal fell due. The secret stays on the server, and in the store's deals,
+// until the hand is over: then it is in the hand record and the state.
+
+// DefaultDealWait is how long a due deal waits for the contributions of
+// human seats that have not sent one.
+const DefaultDealWait = 2 * time.Second
+
+// pendingDeal is the next deal of a table: its secret, the commitment
+// published to the table, and the contributions received so far.
+type pendingDeal struct {
+	hand        int // the hand it deals
+	secret      [32]byte
+	commitment  string
+	committedAt time.Time
+	contribs    map[int]pitch.Contribution
+	// atText is atOf (committedAt when made) as pitch.FairTimeFormat
+	// writes it (committedText): every state shows it.
+	atText string
+	atOf   time.Time
+}
+
+// committedText is p.committedAt as pitch.FairTimeFormat writes it, made
+// once. The table's lock must be held.
+func (p *pendingDeal) committedText() string {
+	if p.atText == "" || p.atOf != p.committedAt {
+		p.atText, p.atOf = p.committedAt.Format(pitch.FairTimeFormat), p.committedAt
+	}
+	return p.atText
+}
+
+// Misbehave makes a server cheat at fair deals on purpose (Options), so
+// that tests can check that the pages catch each way of cheating
+// (web/fairness_test.go). An honest server has none of it.
+type Misbehave struct {
+	// IgnoreValues: the pages' values are taken without a word and never
+	// used; every hand is dealt from the server's secret alone.
+	IgnoreValues bool
+	// Redraw: a loaded table draws a new commitment for the pending hand
+	// instead of the stored one, and no record lists an abandoned one.
+	Redraw bool
+	// FairOffFrom: from this hand on (1 for all), the states and the
+	// records say nothing of fair deals; 0 for never.
+	FairOffFrom int
+	// ShiftDealer: the states name the seat after the real dealer with
+	// each commitment.
+	ShiftDealer bool
+}
+
+// misbehave is the server's Misbehave, or the honest zero value.
+func (t *table) misbehave() Misbehave {
+	if m := t.srv.opts.Misbehave; m != nil {
+		return *m
+	}
+	return Misbehave{}
+}
+
+// storedPending is a pending deal as the store keeps it (store.Commitment).
+type storedPending struct {
+	Secret        string               `json:"secret"`
+	CommittedAt   string               `json:"committed_at"`
+	Contributions []pitch.Contribution `json:"contributions"`
+}
+
+// drawPending draws the secret of hand's deal and stores it before its
+// commitment is published: a restart deals from it. The lock must be held.
+func (t *table) drawPending(hand int) error {
+	p := &pendingDeal{hand: hand, committedAt: time.Now().UTC().Truncate(time.Microsecond), contribs: map[int]pitch.Contribution{}}
+	if d, ok := t.round.sharedDeal(hand); ok {
+		// A duplicate round's table: the deal every table of the round
+		// plays, committed to when the round began (duplicate.go).
+		p.secret, p.committedAt = d.secret, d.at
+	} else {
+		_, _ = rand.Read(p.secret[:]) // never fails (it would crash the program rather than return an error)
+	}
+	c := pitch.FairCommitment(p.secret)
+	p.commitment = hex.EncodeToString(c[:])
+	if err := t.savePending(p); err != nil {
+		t.pending = nil
+		return fmt.Errorf("the commitment of hand %d could not be stored: %w", hand, err)
+	}
+	t.pending = p
+	return nil
+}
+
+// savePending stores p: its secret and the contributions received.
+func (t *table) savePending(p *pendingDeal) error {
+	sp := storedPending{Secret: hex.EncodeToString(p.secret[:]), CommittedAt: p.committedAt.Format(pitch.FairTimeFormat), Contributions: []pitch.Contribution{}}
+	for _, c := range p.contribs {
+		sp.Contributions = append(sp.Contributions, c)
+	}
+	slices.SortFunc(sp.Contributions, func(a, b pitch.Contribution) int { return a.Seat - b.Seat })
+	data, err := json.Marshal(sp)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	return t.srv.store.SaveCommitment(ctx, t.id, store.Commitment{N: p.hand, Commitment: p.commitment, At: sp.CommittedAt, Pending: data})
+}
+
+// resumePending makes the newest stored commitment of hand the pending
+// deal, with its secret and contributions, and reports whether there was
+// one. The lock must be held or the table not yet shared.
+func (t *table) resumePending(hand int, stored []store.Commitment) bool {
+	if t.misbehave().Redraw {
+		return false
+	}
+	for i := len(stored) - 1; i >= 0; i-- {
+		c := stored[i]
+		if c.N != hand {
+			continue
+		}
+		var sp storedPending
+		if json.Unmarshal(c.Pending, &sp) != nil {
+			return false
+		}
+		secret, err := pitch.ParseHex32(sp.Secret, "the secret")
+		at, err2 := time.Parse(pitch.FairTimeFormat, sp.CommittedAt)
+		sum := pitch.FairCommitment(secret)
+		if err != nil || err2 != nil || hex.EncodeToString(sum[:]) != c.Commitment {
+			return false
+		}
+		p := &pendingDeal{hand: hand, secret: secret, commitment: c.Commitment, committedAt: at, contribs: map[int]pitch.Contribution{}}
+		for _, v := range sp.Contributions {
+			p.contribs[v.Seat] = v
+		}
+		t.pending = p
+		return true
+	}
+	return false
+}
+
+// abandoned lists the stored commitments of p's hand other than p's: ones
+// published and dropped before the deal, their secrets to be revealed
+// with the hand.
+func (t *table) abandoned(ctx context.Context, p *pendingDeal) ([]pitch.Abandoned, error) {
+	if t.misbehave().Redraw {
+		return nil, nil
+	}
+	stored, err := t.srv.store.Commitments(ctx, t.id)
+	if err != nil {
+		return nil, err
+	}
+	var out []pitch.Abandoned
+	for _, c := range stored {
+		if c.N != p.hand || c.Commitment == p.commitment {
+			continue
+		}
+		var sp storedPending
+		if err := json.Unmarshal(c.Pending, &sp); err != nil {
+			return nil, fmt.Errorf("stored commitment %.16s…: %w", c.Commitment, err)
+		}
+		out = append(out, pitch.Abandoned{Commitment: c.Commitment, Secret: sp.Secret, CommittedAt: sp.CommittedAt})
+	}
+	return out, nil
+}
+
+// fairHand is the number of the hand in progress or awaiting its deal.
+func (t *table) fairHand() int { return len(t.match.Records()) + 1 }
+
+// dealFromLog deals the hand the match awaits from the table's stored
+// deal of it, if there is one (rebuilding a table). The lock must be held
+// or the table not yet shared.
+func (t *table) dealFromLog(deals map[int]json.RawMessage) error {
+	if !t.match.AwaitingDeal() {
+		return nil
+	}
+	n := t.fairHand()
+	raw, ok := deals[n]
+	if !ok {
+		return nil
+	}
+	f, err := pitch.ParseFairness(raw)
+	if err != nil {
+		return fmt.Errorf("the deal of hand %d: %w", n, err)
+	}
+	return t.dealWith(f)
+}
+
+// dealWith deals the awaited hand from f.
+func (t *table) dealWith(f *pitch.Fairness) error {
+	secret, err := pitch.ParseHex32(f.Secret, "the secret")
+	if err != nil {
+		return err
+	}
+	seed, err := pitch.FairSeed(secret, f.Contributions)
+	if err != nil {
+		return err
+	}
+	if err := t.match.DealNext(pitch.FairDeck(t.game, seed)); err != nil {
+		return err
+	}
+	t.turnAt = time.Now()
+	t.dealt = f
+	return nil
+}
+
+// allContributed reports whether every human seat has sent its value for
+// the pending deal.
+func (t *table) allContributed() bool {
+	if t.pending == nil {
+		return false
+	}
+	if t.round.sharesDeals() {
+		return true // a duplicate round's deal takes no values: dealt at once
+	}
+	for _, s := range t.info.Seats {
+		if _, ok := t.pending.contribs[s.Seat]; s.Kind == "human" && !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// scheduleDeal arms the timer of a due deal: at once when every human
+// seat has contributed, else when the deal wait since it fell due is
+// over; after, when set, instead (a retry). The lock must be held.
+func (t *table) scheduleDeal(gen int, after time.Duration) {
+	if t.pending == nil || t.pending.hand != t.fairHand() {
+		if err := t.drawPending(t.fairHand()); err != nil {
+			t.srv.log.Warn("deal: no commitment", "table", t.id, "hand", t.fairHand(), "err", err.Error())
+			t.timer = time.AfterFunc(t.srv.opts.RetryDelay, func() { t.dealMove(gen) })
+			return
+		}
+		t.dueAt = time.Time{} // the wait starts once the commitment is shown
+		defer t.broadcast()
+	}
+	if t.dueAt.IsZero() {
+		t.dueAt = time.Now()
+	}
+	delay := after
+	if after == 0 && !t.allContributed() {
+		delay = max(time.Until(t.dueAt.Add(t.srv.opts.DealWait)), 0)
+	}
+	t.timer = time.AfterFunc(delay, func() { t.dealMove(gen) })
+}
+
+// dealMove deals the awaited hand unless something was scheduled since gen.
+func (t *table) dealMove(gen int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.gen != gen || t.over() || !t.match.AwaitingDeal() || t.srv.closing() {
+		return
+	}
+	if t.pending == nil || t.pending.hand != t.fairHand() {
+		t.schedule(0) // no commitment was stored: draw one, and wait for values
+		return
+	}
+	if err := t.deal(); err != nil {
+		t.srv.log.Warn("deal failed", "table", t.id, "hand", t.fairHand(), "err", err.Error())
+		t.schedule(t.srv.opts.RetryDelay)
+	}
+}
+
+// deal deals the awaited hand from the pending deal: the deal is stored
+// (with its secret) before anyone sees a card, then the next hand's
+// commitment is drawn and everyone is sent the new state. The lock must
+// be held.
+func (t *table) deal() error {
+	p := t.pending
+	now := time.Now().UTC()
+	dealer := t.match.NextDealer()
+	f := &pitch.Fairness{Algorithm: pitch.FairAlgorithm, Version: pitch.FairVersion, Commitment: p.commitment,
+		Secret: hex.EncodeToString(p.secret[:]), CommittedAt: p.committedAt.Format(pitch.FairTimeFormat),
+		Contributions: []pitch.Contribution{}, Dealer: &dealer}
+	latest := p.committedAt
+	for _, c := range p.contribs {
+		f.Contributions = append(f.Contributions, c)
+		if at, _ := time.Parse(time.RFC3339Nano, c.At); at.After(latest) {
+			latest = at
+		}
+	}
+	slices.SortFunc(f.Contributions, func(a, b pitch.Contribution) int { return a.Seat - b.Seat })
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	ab, err := t.abandoned(ctx, p)
+	if err != nil {
+		return err
+	}
+	f.Abandoned = ab
+	if now.Before(latest) {
+		now = latest // never before a contribution, whatever the clock did
+	}
+	f.DealtAt = now.Format(pitch.FairTimeFormat)
+	data, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	if err := t.srv.store.AddDeal(ctx, t.id, store.Deal{N: p.hand, Data: data}); err != nil {
+		if !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+		// Stored already: an earlier try was committed though its answer
+		// was lost (the database went away). Deal what was stored, if it
+		// is this deal.
+		if f, err = t.storedDeal(ctx, p); err != nil {
+			return err
+		}
+	}
+	if err := t.dealWith(f); err != nil {
+		return err // cannot happen: the values were checked when they came
+	}
+	t.dueAt = time.Time{}
+	if err := t.drawPending(p.hand + 1); err != nil {
+		// Drawn again when the hand falls due (scheduleDeal).
+		t.srv.log.Warn("deal: no commitment for the next hand", "table", t.id, "hand", p.hand+1, "err", err.Error())
+	}
+	t.touch()
+	t.schedule(0)
+	t.broadcast()
+	return nil
+}
+
+// storedDeal returns the stored deal of p's hand, if it is p's (its
+// commitment): the deal an earlier, interrupted try stored.
+func (t *table) storedDeal(ctx context.Context, p *pendingDeal) (*pitch.Fairness, error) {
+	deals, err := t.srv.store.Deals(ctx, t.id)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range deals {
+		if d.N != p.hand {
+			continue
+		}
+		f, err := pitch.ParseFairness(d.Data)
+		if err != nil {
+			return nil, err
+		}
+		if f.Commitment != p.commitment {
+			return nil, fmt.Errorf("hand %d was dealt from another commitment (%s), not this table's %s", p.hand, f.Commitment, p.commitment)
+		}
+		return f, nil
+	}
+	return nil, fmt.Errorf("hand %d: the store says it is dealt, but holds no deal of it", p.hand)
+}
+
+// contribute takes seat's value for the pending deal, given for the
+// commitment the page saw. The lock must be held.
+func (t *table) contribute(seat int, commitment, value string) error {
+	const op = "table.contribute"
+	for _, done := range []*pitch.Fairness{t.dealt, t.lastFair} {
+		if done != nil && strings.EqualFold(commitment, done.Commitment) {
+			// Late: the deal was made without it (the states said who was
+			// in), perhaps before the next commitment is here.
+			return nil
+		}
+	}
+	if t.pending == nil || t.over() {
+		return httpx.Errorf(httpx.Conflict, op, "no deal awaits contributions at this table").With("no_deal_pending", nil)
+	}
+	if t.round.sharesDeals() {
+		return httpx.Errorf(httpx.Conflict, op, "this table plays the deals of a duplicate round, the same at every table and committed to when the round began: it takes no values").
+			With("shared_deals", nil)
+	}
+	p := t.pending
+	if !strings.EqualFold(commitment, p.commitment) {
+		return httpx.Errorf(httpx.Conflict, op, "commitment %.16s… is not the one awaiting contributions (%.16s…, for hand %d): contribute to the commitment of the newest state", commitment, p.commitment, p.hand).
+			With("stale_commitment", map[string]any{"Hand": p.hand})
+	}
+	v, err := pitch.ParseHex32(value, "value")
+	if err != nil {
+		return httpx.Errorf(httpx.Invalid, op, "%s", err).With("bad_contribution", nil)
+	}
+	hexv := hex.EncodeToString(v[:])
+	if old, ok := p.contribs[seat]; ok {
+		if old.Value == hexv {
+			return nil // sent again (a reconnect): nothing changes
+		}
+		return httpx.Errorf(httpx.Conflict, op, "seat %d has contributed to this deal already; a contribution cannot be changed", seat).
+			With("contributed_already", map[string]any{"Seat": seat})
+	}
+	if t.misbehave().IgnoreValues {
+		return nil
+	}
+	at := time.Now().UTC()
+	if at.Before(p.committedAt) {
+		at = p.committedAt
+	}
+	name := ""
+	for _, s := range t.info.Seats {
+		if s.Seat == seat {
+			name = s.Name
+		}
+	}
+	p.contribs[seat] = pitch.Contribution{Seat: seat, Name: name, Value: hexv, At: at.Format(pitch.FairTimeFormat)}
+	if t.drives() {
+		// Stored before it is acknowledged: a restart deals with it.
+		if err := t.savePending(p); err != nil {
+			delete(p.contribs, seat)
+			return httpx.StoreDown(op, err)
+		}
+	}
+	if t.match.AwaitingDeal() {
+		t.schedule(0) // perhaps everyone is in: deal now
+	}
+	t.broadcast()
+	return nil
+}
+
+// fairOff reports whether a misbehaving server hides fair deals from the
+// hand in progress on (Misbehave.FairOffFrom).
+func (t *table) fairOff() bool {
+	from := t.misbehave().FairOffFrom
+	return from > 0 && t.fairHand() >= from
+}
+
+// fairJSON is what a state tells of the table's fair deals.
+type fairJSON struct {
+	// raw is the JSON appendFair writes for it, when made already (once
+	// per broadcast, for every seat).
+	raw []byte
+	// Dealing: the hand awaits its deal; nobody acts until it is dealt.
+	Dealing bool `json:"dealing"`
+	// Next is the commitment of the next deal (the awaited one while
+	// dealing), and the seats whose values are in.
+	Next *fairNextJSON `json:"next,omitempty"`
+	// Hand is the commitment of the hand in play.
+	Hand *fairHandJSON `json:"hand,omitempty"`
+	// Last is the last finished hand's commitment and revealed secret.
+	Last *fairLastJSON `json:"last,omitempty"`
+}
+
+type fairNextJSON struct {
+	Hand        int    `json:"hand"`
+	Commitment  string `json:"commitment"`
+	CommittedAt string `json:"committed_at"`
+	Dealer      int    `json:"dealer"` // the seat that deals it, bound to the commitment
+	Contributed []int  `json:"contributed"`
+	// Shared: the deal of a duplicate round, the same commitment at
+	// every table of the round; the pages send no values.
+	Shared bool `json:"shared,omitempty"`
+}
+
+type fairHandJSON struct {
+	Hand       int    `json:"hand"`
+	Commitment string `json:"commitment"`
+}
+
+type fairLastJSON struct {
+	Hand       int    `json:"hand"`
+	Commitment string `json:"commitment"`
+	Secret     string `json:"secret"`
+}
+
+// fairState is the fair-deal part of every state; nil at a table without
+// fair deals. It never holds a secret of a hand not yet over.
+func (t *table) fairState() *fairJSON {
+	if !t.info.FairDeals || t.fairOff() {
+		return nil
+	}
+	out := &fairJSON{Dealing: t.match.AwaitingDeal() && !t.over()}
+	if p := t.pending; p != nil && !t.over() {
+		n := &fairNextJSON{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedText(),
+			Dealer: t.match.NextDealer(), Contributed: []int{}, Shared: t.round.sharesDeals()}
+		if t.misbehave().ShiftDealer {
+			n.Dealer = (n.Dealer + 1) % t.game.Seats()
+		}
+		for s := range p.contribs {
+			n.Contributed = append(n.Contributed, s)
+		}
+		slices.Sort(n.Contributed)
+		out.Next = n
+	}
+	if t.dealt != nil && !t.match.AwaitingDeal() && !t.over() {
+		out.Hand = &fairHandJSON{Hand: t.fairHand(), Commitment: t.dealt.Commitment}
+	}
+	if f := t.lastFair; f != nil {
+		out.Last = &fairLastJSON{Hand: len(t.match.Records()), Commitment: f.Commitment, Secret: f.Secret}
+	}
+	return out
+}

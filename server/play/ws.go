@@ -1,0 +1,708 @@
+package play
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"pitch/server/httpx"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"pitch"
+)
+
+// conn is one WebSocket connection to a table, for a seat or a spectator.
+// It has one goroutine of its own, the reader (serve). What is queued for
+// it is written by a goroutine started for each burst of messages (flush),
+// which ends once the queue is empty, and a timer pings it: an idle
+// connection holds no writer goroutine, no buffer of what was last sent,
+// and none of the HTTP server's request state (docs/performance.md).
+type conn struct {
+	ws   *websocket.Conn
+	nc   net.Conn   // the connection under ws, to cut it when a drain runs out
+	out  *coalescer // under ws's writes: a burst goes out in one write
+	seat int        // -1 for a spectator
+	addr string     // the client's address, for the rate limit
+
+	ping   time.Duration
+	pinger *time.Timer // the next ping
+
+	mu      sync.Mutex
+	queue   []outMsg // messages not yet written, in order
+	writing bool     // a flush goroutine runs: it writes what is queued
+	// Set once, under mu, when the connection is to end (ending): how
+	// it ends. Nothing is queued after.
+	ending bool
+	code   websocket.StatusCode
+	reason string
+	flush  bool          // write what is queued before closing
+	closed chan struct{} // closed once the WebSocket is closed
+	deaf   atomic.Bool   // the server is draining: messages from the client are not acted on
+	chatAt time.Time     // table talk's token bucket (only the reader goroutine uses it)
+	// summary: the client shows each hand's summary and says "ready"
+	// (its hello said so; ready.go). Set before the connection joins its
+	// table.
+	summary bool
+}
+
+// outMsg is a message waiting to be written.
+type outMsg struct {
+	data  []byte
+	state bool      // a whole state, made stale by any later one
+	buf   *stateBuf // data's pooled buffer, if it has one (broadcast)
+}
+
+// stateBuf is an encoded state that broadcast queues for every
+// connection of a seat: its bytes go back to statePool, for another
+// state, once every connection it was queued for has written it or
+// dropped it unwritten for a newer state (its refs, one per queue it is
+// in and one for broadcast itself, fall to zero). A connection that ends
+// with states queued, or fails to write them, leaves them to the garbage
+// collector.
+type stateBuf struct {
+	b    []byte
+	refs atomic.Int32
+}
+
+var statePool = sync.Pool{New: func() any { return new(stateBuf) }}
+
+// newStateBuf takes a buffer from the pool, held once (by the caller).
+func newStateBuf() *stateBuf {
+	sb := statePool.Get().(*stateBuf)
+	sb.refs.Store(1)
+	return sb
+}
+
+// hold counts one more holder of sb (nil: none).
+func (sb *stateBuf) hold() {
+	if sb != nil {
+		sb.refs.Add(1)
+	}
+}
+
+// release drops one holder of sb (nil: none); the last puts it back in
+// the pool.
+func (sb *stateBuf) release() {
+	if sb == nil {
+		return
+	}
+	// Below zero would be a release too many: the buffer is then left to
+	// the collector rather than pooled twice (a panic here would take
+	// the whole server down; TestStateBufShared checks the counts).
+	if n := sb.refs.Add(-1); n == 0 && cap(sb.b) <= 64<<10 {
+		sb.b = sb.b[:0]
+		statePool.Put(sb)
+	}
+}
+
+const (
+	maxMessage = 4 << 10 // bytes a client message may hold
+	sendBuffer = 32      // other messages queued for a slow client before it is dropped
+	helloWait  = 10 * time.Second
+	writeWait  = 10 * time.Second
+	ratePerSec = 10 // client messages per second, sustained
+	rateBurst  = 20
+)
+
+// The close reasons a client may be given (docs/protocol.md).
+const (
+	// RestartReason is the close reason (with close code 1012, service
+	// restart) every connection gets when the server shuts down
+	// gracefully; the browser UI shows it and reconnects.
+	RestartReason   = "the server is restarting"
+	overflowReason  = "too many messages waiting: reconnect for the current state"
+	shutdownReason  = "the server is shutting down"
+	serverFullFmt   = "the server is full (%d connections, its limit): try again in a minute"
+	addrFullFmt     = "too many connections from your address (%d, the limit): close another tab or connection first"
+	behindReason    = "the server cannot read the table's newest state from its database just now: reconnect in a moment"
+	statusRestart   = websocket.StatusServiceRestart // 1012
+	statusTryLater  = websocket.StatusTryAgainLater  // 1013
+	statusGoingAway = websocket.StatusGoingAway      // 1001
+)
+
+// close ends the connection with 1001 and no reason, unless it is
+// already ending.
+func (c *conn) close() { c.closeWith(statusGoingAway, "", false) }
+
+// closeWith ends the connection with code and reason; with flush, what is
+// queued is written first, otherwise it is dropped. The first call
+// decides.
+func (c *conn) closeWith(code websocket.StatusCode, reason string, flush bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ending {
+		return
+	}
+	c.ending, c.code, c.reason, c.flush = true, code, reason, flush
+	if !flush {
+		for _, q := range c.queue {
+			q.buf.release()
+		}
+		c.queue = nil
+	}
+	c.kick()
+}
+
+// newConn returns a connection for ws over nc (whose writes out
+// gathers), not yet at any seat; start begins its pings.
+func newConn(ws *websocket.Conn, nc net.Conn, out *coalescer, addr string) *conn {
+	return &conn{ws: ws, nc: nc, out: out, seat: -1, addr: addr, closed: make(chan struct{})}
+}
+
+// start pings the connection every ping from now on.
+func (c *conn) start(ping time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ping = ping
+	if !c.ending {
+		c.pinger = time.AfterFunc(ping, c.pingNow)
+	}
+}
+
+// sendState queues a state message. Each is the whole view, so it replaces
+// any state still waiting: a client that falls behind (a slow link, a busy
+// machine) skips to the newest state instead of being dropped.
+func (c *conn) sendState(m stateMsg) {
+	b, err := appendState(nil, &m)
+	if err != nil {
+		return
+	}
+	c.queueState(b)
+}
+
+// queueState queues an encoded state message (sendState); b may be
+// shared with other connections and is not changed.
+func (c *conn) queueState(b []byte) { c.queueShared(b, nil) }
+
+// queueShared is queueState for b in sb, a pooled buffer (nil: none),
+// which the queue then holds until b is written or dropped.
+func (c *conn) queueShared(b []byte, sb *stateBuf) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ending {
+		return
+	}
+	kept := c.queue[:0]
+	for _, q := range c.queue {
+		if !q.state {
+			kept = append(kept, q)
+		} else {
+			q.buf.release() // stale, never to be written
+		}
+	}
+	sb.hold()
+	c.queue = append(kept, outMsg{data: b, state: true, buf: sb})
+	c.kick()
+}
+
+// sendJSON queues any other message (an error). These cannot be merged,
+// so a client that lets sendBuffer of them pile up is disconnected (it
+// gets everything afresh when it reconnects).
+func (c *conn) sendJSON(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	c.sendRaw(b)
+}
+
+// sendRaw queues an encoded message as sendJSON does; b may be shared
+// with other connections and is not changed.
+func (c *conn) sendRaw(b []byte) {
+	c.mu.Lock()
+	if c.ending {
+		c.mu.Unlock()
+		return
+	}
+	full := len(c.queue) >= sendBuffer
+	if !full {
+		c.queue = append(c.queue, outMsg{data: b})
+		c.kick()
+	}
+	c.mu.Unlock()
+	if full {
+		c.closeWith(websocket.StatusPolicyViolation, overflowReason, false)
+	}
+}
+
+// kick starts a flush goroutine unless one runs. c.mu must be held. A
+// connection without a socket (the tests') only queues.
+func (c *conn) kick() {
+	if !c.writing && c.ws != nil {
+		c.writing = true
+		go c.flushQueue()
+	}
+}
+
+// flushQueue writes what is queued, in order, until the queue is empty;
+// when the connection is ending it closes it (with a close handshake,
+// after writing what was queued if closeWith said flush). Only one runs
+// at a time for a connection (writing), so messages go out in the order
+// they were queued.
+func (c *conn) flushQueue() {
+	for {
+		c.mu.Lock()
+		q, ending := c.queue, c.ending
+		c.queue = nil
+		if len(q) == 0 && !ending {
+			c.writing = false
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		if len(q) > 0 && !c.writeAll(q) {
+			c.end(false)
+			return
+		}
+		for _, m := range q { // written: the WebSocket keeps no reference
+			m.buf.release()
+		}
+		if ending { // nothing was queued after it
+			c.end(true)
+			return
+		}
+	}
+}
+
+// writeAll writes the messages q in one write to the socket, within
+// writeWait; false when that fails. The messages are framed into the
+// coalescer's buffer, not the socket, so their writes need no deadline
+// of their own (a context without one spares the WebSocket a timer per
+// message): the socket's write has one (send). Another writer (a ping,
+// the close) holds the frames' lock within its own deadline.
+func (c *conn) writeAll(q []outMsg) bool {
+	ctx := context.Background()
+	c.out.gather()
+	for _, m := range q {
+		if err := c.ws.Write(ctx, websocket.MessageText, m.data); err != nil {
+			c.out.send(time.Time{}) // what was gathered is dropped with the connection
+			return false
+		}
+	}
+	return c.out.send(time.Now().Add(writeWait)) == nil
+}
+
+// end closes the WebSocket: with the close handshake (c's code and
+// reason) or at once. Only flushQueue calls it, once.
+func (c *conn) end(handshake bool) {
+	if handshake {
+		_ = c.ws.Close(c.code, c.reason)
+	} else {
+		_ = c.ws.CloseNow()
+	}
+	c.mu.Lock()
+	if c.pinger != nil {
+		c.pinger.Stop()
+	}
+	c.mu.Unlock()
+	close(c.closed)
+}
+
+// pingNow pings the client; a client that does not answer within
+// pingWait is gone. The next ping is due a ping interval later.
+func (c *conn) pingNow() {
+	wait := pingWait(c.ping)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	err := c.ws.Ping(ctx)
+	late := ctx.Err() != nil
+	cancel()
+	switch {
+	case err == nil:
+		c.mu.Lock()
+		if !c.ending {
+			c.pinger.Reset(c.ping)
+		}
+		c.mu.Unlock()
+	case late:
+		// A close frame, in case the client is only slow, without
+		// waiting long for its answer.
+		time.AfterFunc(min(wait, time.Second), c.cut)
+		c.closeWith(statusGoingAway, fmt.Sprintf("no answer to a ping within %s: reconnect", wait), false)
+	default:
+		c.close()
+	}
+}
+
+// handleWS upgrades to a WebSocket. The first message is a hello with the
+// seat token (none for a spectator); then the server sends the state
+// after every change and the client sends actions. The handler returns
+// once the connection is set up, so that nothing of the HTTP request is
+// kept; the connection's reader goroutine (serve) does the rest.
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	t, err := s.table(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	me, signedIn := s.account(r) // a seat of the account's is played by its session
+	c, ok := s.upgrade(w, r, "table", t.id)
+	if !ok {
+		return
+	}
+	go c.serve(s, t, me, signedIn)
+}
+
+// upgrade accepts a WebSocket (what, id: the table or event, for the
+// log), admits it within the server's limits and starts its pings; with
+// ok false it has been refused (and closed) already. The caller's
+// goroutine then serves it, and releases it from s.conns when it ends.
+func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string) (c *conn, ok bool) {
+	// Accept checks that the Origin is this host (no cross-site play): a
+	// page of another site cannot open a connection with this browser's
+	// session cookie.
+	grab := &hijackGrabber{ResponseWriter: w}
+	ws, err := websocket.Accept(grab, r, nil)
+	if err != nil {
+		s.log.Info("websocket refused", what, id, "err", err.Error())
+		return nil, false
+	}
+	ws.SetReadLimit(maxMessage)
+	c = newConn(ws, grab.nc, grab.out, httpx.ClientAddr(r))
+	// Refused with a close reason: a browser cannot read an HTTP status of
+	// a failed upgrade, but it can read this.
+	if reason := s.gauge.overloaded(); reason != "" {
+		s.gauge.refuse(refusedOverloaded, reason)
+		_ = ws.Close(statusTryLater, reason)
+		return nil, false
+	}
+	if code, reason, kind := s.conns.admit(c, s.opts.AddrConns, s.opts.MaxConns); reason != "" {
+		if kind != "" {
+			s.gauge.refuse(kind, reason)
+		}
+		_ = ws.Close(code, reason)
+		return nil, false
+	}
+	c.start(s.opts.PingInterval)
+	return c, true
+}
+
+// readHello reads the connection's first message, which must be a hello
+// within helloWait; otherwise the connection is closed with the reason
+// and ok is false.
+func (c *conn) readHello(ctx context.Context) (hello clientMsg, ok bool) {
+	hctx, hcancel := context.WithTimeout(ctx, helloWait)
+	_, data, err := c.ws.Read(hctx)
+	late := hctx.Err() != nil
+	hcancel()
+	if err != nil {
+		if late { // otherwise the client is gone, or its message was refused (too big): the close says so
+			c.closeWith(websocket.StatusPolicyViolation, fmt.Sprintf("no hello within %s: send {\"type\":\"hello\",\"token\":...} first", helloWait), false)
+		}
+		return hello, false
+	}
+	if err := json.Unmarshal(data, &hello); err != nil || hello.Type != "hello" {
+		c.closeWith(websocket.StatusPolicyViolation, `the first message must be {"type":"hello","token":...}`, false)
+		return hello, false
+	}
+	return hello, true
+}
+
+// serve is the connection's goroutine: it reads the hello, seats the
+// connection at t, and then reads and handles the client's messages
+// until the connection ends.
+func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
+	defer s.conns.release(c)
+	defer func() {
+		c.close()
+		<-c.closed // the close handshake is done (or timed out)
+	}()
+	ctx := context.Background()
+	hello, ok := c.readHello(ctx)
+	if !ok {
+		return
+	}
+	if s.cl != nil {
+		// Several processes: the newest state, not the last note's (an
+		// action just stored at another process, perhaps this client's own
+		// before it was moved here), and a seat perhaps taken at another
+		// process a moment ago.
+		t.mu.Lock()
+		unknown := hello.Token != "" && t.seatFor(hello.Token) < 0
+		t.mu.Unlock()
+		if err := s.refresh(ctx, t, unknown); err != nil {
+			// Never a state older than the log: it may lack this client's
+			// own action, stored at another process just before.
+			c.closeWith(statusTryLater, behindReason, false)
+			return
+		}
+	}
+	c.summary = hello.Summary
+	t.mu.Lock()
+	var refused string
+	if c.seat, refused = t.seatOf(hello.Token, me, signedIn); refused != "" {
+		t.mu.Unlock()
+		c.closeWith(websocket.StatusPolicyViolation, refused, false)
+		return
+	}
+	t.conns[c] = struct{}{}
+	t.touch()
+	if c.seat >= 0 {
+		t.online[c.seat]++
+		t.away[c.seat] = false
+	}
+	t.presenceChanged()
+	t.schedule(0) // a returning player takes the seat back; a paused table wakes
+	t.broadcast() // the full current view to the newcomer, and "back" to the others
+	if c.seat >= 0 {
+		for _, m := range t.chat { // the table talk so far
+			c.sendJSON(m)
+		}
+	}
+	t.mu.Unlock()
+
+	defer func() {
+		t.mu.Lock()
+		delete(t.conns, c)
+		t.touch()
+		t.presenceChanged()
+		if c.seat >= 0 {
+			t.online[c.seat]--
+			t.schedule(0) // with nobody there, a bot plays for the seat
+		}
+		t.mu.Unlock()
+	}()
+	c.reader(ctx, s.limiter, func(data []byte) { c.handle(ctx, t, data) })
+}
+
+// The buffers of a WebSocket's connection, in place of the 4 KiB each
+// that net/http hands over at the hijack: client messages are small, and
+// what the server writes is gathered by a coalescer instead.
+const (
+	readBuffer  = 512
+	writeBuffer = 16
+)
+
+// hijackGrabber keeps the net.Conn that websocket.Accept hijacks, and
+// gives it small buffers over it (hijack).
+type hijackGrabber struct {
+	http.ResponseWriter
+	nc  net.Conn
+	out *coalescer
+}
+
+// Hijack implements http.Hijacker: the connection, with a small reader
+// (holding what the HTTP server had read past the request, if anything)
+// and a small writer over a coalescer.
+func (g *hijackGrabber) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	nc, brw, err := http.NewResponseController(g.ResponseWriter).Hijack()
+	if err != nil {
+		return nc, brw, err
+	}
+	// What the HTTP server read past the request (a client's first
+	// frame, sent without waiting for the answer) stays buffered:
+	// websocket.Accept keeps only what the reader holds.
+	br := bufio.NewReaderSize(nc, readBuffer)
+	if n := brw.Reader.Buffered(); n > 0 {
+		early, _ := brw.Reader.Peek(n)
+		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(early)), nc), max(n, readBuffer))
+		if _, err := br.Peek(n); err != nil {
+			return nc, nil, err
+		}
+	}
+	if brw.Writer.Buffered() > 0 { // nothing is written before the upgrade's answer; in case
+		if err := brw.Writer.Flush(); err != nil {
+			return nc, nil, err
+		}
+	}
+	g.nc, g.out = nc, &coalescer{nc: nc}
+	return nc, bufio.NewReadWriter(br, bufio.NewWriterSize(g.out, writeBuffer)), nil
+}
+
+// coalescer is the writer under a WebSocket's buffered writer. Between
+// gather and send it keeps what is written, in a buffer borrowed from a
+// pool, and send writes it to the socket at once: a burst of messages is
+// one write however small the buffered writer is, and an idle connection
+// holds no buffer. Otherwise (control frames: pongs, pings, the close)
+// it writes through. Writes come one frame at a time (the WebSocket's
+// own lock), so the bytes keep their order.
+type coalescer struct {
+	nc  net.Conn
+	mu  sync.Mutex
+	on  bool
+	buf *[]byte
+}
+
+var gatherPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+func (w *coalescer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.on {
+		*w.buf = append(*w.buf, p...)
+		return len(p), nil
+	}
+	return w.nc.Write(p)
+}
+
+// gather starts keeping what is written.
+func (w *coalescer) gather() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.on = true
+	if w.buf == nil {
+		w.buf = gatherPool.Get().(*[]byte)
+	}
+}
+
+// send writes what was gathered by deadline (zero: drops it instead)
+// and writes through again.
+func (w *coalescer) send(deadline time.Time) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.on = false
+	var err error
+	if b := w.buf; b != nil {
+		if !deadline.IsZero() && len(*b) > 0 {
+			if err = w.nc.SetWriteDeadline(deadline); err == nil {
+				_, err = w.nc.Write(*b)
+				_ = w.nc.SetWriteDeadline(time.Time{})
+			}
+		}
+		w.buf = nil
+		if cap(*b) <= 64<<10 {
+			*b = (*b)[:0]
+			gatherPool.Put(b)
+		}
+	}
+	return err
+}
+
+// cut closes the connection at once, without a close handshake.
+func (c *conn) cut() {
+	if c.nc != nil {
+		_ = c.nc.Close()
+	}
+}
+
+// pingWait is how long a client has to answer a ping.
+func pingWait(every time.Duration) time.Duration { return max(every/2, time.Millisecond) }
+
+// reader hands the client's messages to handle, rate limited (per
+// connection, and per address by lim).
+func (c *conn) reader(ctx context.Context, lim *httpx.Limiter, handle func(data []byte)) {
+	tokens, last := float64(rateBurst), time.Now()
+	var warned time.Time // one "slow down" a second, so a flood cannot fill the send queue
+	slowDown := func(code, msg string) {
+		if time.Since(warned) >= time.Second {
+			warned = time.Now()
+			c.sendJSON(errorCode(code, msg, nil))
+		}
+	}
+	for {
+		typ, data, err := c.ws.Read(ctx)
+		if err != nil {
+			return
+		}
+		if c.deaf.Load() {
+			continue // the server is restarting: the client is told so by the close
+		}
+		now := time.Now()
+		tokens = min(rateBurst, tokens+now.Sub(last).Seconds()*ratePerSec)
+		last = now
+		if tokens < 1 {
+			slowDown("rate_conn", "too many messages: slow down (10 a second at most); messages over the limit are dropped")
+			continue
+		}
+		tokens--
+		if !lim.Allow(c.addr) {
+			slowDown("rate_addr", "too many messages from your address: slow down; messages over the limit are dropped")
+			continue
+		}
+		if typ != websocket.MessageText {
+			c.sendJSON(errorCode("binary", "messages must be JSON text", nil))
+			continue
+		}
+		handle(data)
+	}
+}
+
+// handle carries out one client message; a bad one gets an error message
+// and changes nothing.
+func (c *conn) handle(ctx context.Context, t *table, data []byte) {
+	arrived := time.Now()
+	var m clientMsg
+	if err := decodeMsg(data, &m); err != nil {
+		c.sendJSON(errorCode("bad_message", "not a message: "+err.Error()+`; send {"type":"action","action":{...}}`, nil))
+		return
+	}
+	// The raw bytes, before json has replaced what is not UTF-8 with
+	// U+FFFD: a message that is not UTF-8 text is refused whole.
+	if i := httpx.InvalidUTF8(data); i >= 0 {
+		if m.Type == "chat" {
+			c.sendJSON(errorCode("chat_utf8", fmt.Sprintf("table talk must be valid UTF-8 text: byte %d of the message (0x%02X) is not", i, data[i]), nil))
+		} else {
+			c.sendJSON(errorCode("bad_message", fmt.Sprintf("not a message: byte %d (0x%02X) is not valid UTF-8; messages are JSON text in UTF-8", i, data[i]), nil))
+		}
+		return
+	}
+	switch m.Type {
+	case "action":
+		if c.seat < 0 {
+			c.sendJSON(errorCode("spectator_act", "spectators may not act", nil))
+			return
+		}
+		a, err := decodeAction(m.Action)
+		if err != nil {
+			c.sendJSON(errorCode("bad_action", "not an action: "+err.Error(), nil))
+			return
+		}
+		t.mu.Lock()
+		if c.deaf.Load() { // checked under the lock: see Server.Shutdown
+			t.mu.Unlock()
+			return
+		}
+		err = t.act(ctx, c.seat, a, "")
+		t.mu.Unlock()
+		if err == nil {
+			t.srv.actionLatency.add(time.Since(arrived))
+		}
+		if err != nil {
+			if e := (*httpx.Error)(nil); !errors.As(err, &e) || e.Kind == httpx.Internal || e.Kind == httpx.Unavailable {
+				t.logger().Warn("action failed", "seat", c.seat, "err", err.Error())
+			}
+			c.sendJSON(errorFor(err))
+		}
+	case "hello":
+		t.mu.Lock()
+		c.sendState(t.stateFor(c.seat))
+		t.mu.Unlock()
+	case "ready":
+		t.mu.Lock()
+		t.ready(c.seat, m.Hand)
+		t.mu.Unlock()
+	case "hint":
+		c.hint(t)
+	case "chat":
+		c.chat(t, m.Text)
+	case "contribute":
+		if c.seat < 0 {
+			c.sendJSON(errorCode("spectator_contribute", "spectators do not contribute to the deal", nil))
+			return
+		}
+		t.mu.Lock()
+		err := t.contribute(c.seat, m.Commitment, m.Value)
+		if err != nil && t.wasSuperseded(m.Commitment) {
+			err = nil // the driver changed: the page contributes to the new commitment once it sees it
+		}
+		if p := t.pending; err == nil && p != nil && !t.drives() {
+			if got, ok := p.contribs[c.seat]; ok { // to the driver (cluster.go)
+				t.tell(serverNote{Type: "contribute", Commitment: p.commitment, Contribs: []pitch.Contribution{got}})
+			}
+		}
+		t.mu.Unlock()
+		if err != nil {
+			c.sendJSON(errorFor(err))
+		}
+	default:
+		c.sendJSON(errorCode("unknown_type", `unknown message type: send "action", "hint", "chat", "contribute" or "ready" (or "hello" to get the state again)`, nil))
+	}
+}
