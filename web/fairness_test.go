@@ -727,7 +727,7 @@ func TestFairSpectatorRecords(t *testing.T) {
 	}
 	r, f, _, _ := fairCase(t, 5)
 	rec, _ := json.Marshal(r)
-	mod, err := filepath.Abs("static/js/fairness.js")
+	mod, err := filepath.Abs("static/js/fairpanel.js") // the page's side of a fair deal; its check is fairness.js
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Where things go on the felt: the seat boxes round its edge and each
-// trick card in front of its player. table.js measures the felt, the
-// boxes and a card; these functions only do geometry (no DOM), so that
-// one layout holds at every size.
+// trick card in front of its player. table/seats.js measures the felt,
+// the boxes and a card; these functions only do geometry (no DOM), so
+// that one layout holds at every size.
 
 // A box is {left, top, w, h}, in px from the felt's inner top-left corner.
 

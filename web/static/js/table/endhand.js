@@ -1,0 +1,99 @@
+// The end of a hand: its summary (headline, points, scores, the fair-deal
+// verdict), opened for players once its last trick has been held, and
+// saying ready to the server when it has been read.
+
+import { SUITS, suitName, cardText, POINT_KEYS, $, h, store, setText } from '../util.js';
+import { summaryFair } from '../fairpanel.js';
+import { t, num } from '../i18n.js';
+import { app, seenKey, seatName, nameOf, isTeamGame, isMoon, myAction, signed } from './state.js';
+import { notice } from './pacing.js';
+import { focusNext } from './render.js';
+
+// ---------- the end of a hand ----------
+
+// sayReady tells the server that this person has closed the summary of
+// hand n, so that play goes on (the server waits for it, up to a bound).
+export function sayReady(n) {
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify({ type: 'ready', hand: n }));
+}
+
+// summaryClosed: the person has read the summary. Play goes on, and the
+// focus goes to the table's controls (never to the page's body).
+export function summaryClosed() {
+  const m = app.m;
+  if (!m) return;
+  if (m.last_hand) sayReady(m.last_hand.hand);
+  if (!app.show) focusNext(myAction(m));
+}
+
+// endOfHand opens the hand's summary for players; spectators get a line
+// they may open it from.
+export function endOfHand(m) {
+  const lh = m.last_hand;
+  if (!lh || lh.hand <= app.seenHand) return;
+  app.seenHand = lh.hand;
+  store.set(seenKey(), String(app.seenHand));
+  if (m.seat >= 0) showSummary(lh);
+  else notice(handHeadline(lh));
+}
+
+function handHeadline(lh) {
+  const moon = isMoon(lh.bid);
+  const result = t(lh.made ? (moon ? 'result.madeMoon' : 'result.made') : (moon ? 'result.setMoon' : 'result.set'), { Who: nameOf(lh.bidder), Bid: lh.bid });
+  return t('summary.headline', { N: lh.hand, Result: result });
+}
+
+export function showSummary(lh) {
+  const m = app.m;
+  const n = m.table.seats.length;
+  const variant = m.table.variant;
+  const body = $('#summary-body');
+  setText($('#summary-h'), handHeadline(lh));
+  const parts = [];
+  const trump = SUITS[lh.trump];
+  const facts = [t('summary.trump', { Suit: trump ? trump.sym + ' ' + suitName(lh.trump) : t('summary.noTrump') })];
+  if (variant === 'pawnee') facts.push(lh.partner == null ? t('summary.alone') : t('summary.partner', { Who: nameOf(lh.partner) }));
+  if (lh.teams && lh.teams.length && (variant !== 'auction' || isTeamGame())) {
+    facts.push(t('summary.sides', { Sides: lh.teams.map((side) => side.map(seatName).join(' & ')).join(' ' + t('summary.against') + ' ') }));
+  }
+  parts.push(h('p', { text: facts.join(' · ') }));
+  if (lh.tricks != null && lh.tricks < 6) {
+    parts.push(h('p', { class: 'ended', text: t('summary.early', { Count: lh.tricks }) }));
+  }
+
+  const pts = lh.points.length ? lh.points.map((p) => h('tr', {},
+    h('th', { scope: 'row', text: t(POINT_KEYS[p.kind] || p.kind) }),
+    h('td', { text: p.card ? cardText(p.card) : '' }),
+    h('td', { text: nameOf(p.seat) }))) : [h('tr', {}, h('td', { colspan: '3', text: t('summary.noPoints') }))];
+  parts.push(h('table', { class: 'points' },
+    h('caption', { text: t('summary.points') }),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('summary.point') }), h('th', { scope: 'col', text: t('summary.card') }), h('th', { scope: 'col', text: t('summary.takenBy') }))),
+    h('tbody', {}, pts)));
+
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const d = lh.delta[i];
+    rows.push(h('tr', { class: i === lh.bidder ? 'bidder' : '' },
+      h('th', { scope: 'row', text: nameOf(i) }),
+      h('td', { text: num(lh.taken[i]) }),
+      h('td', { class: d > 0 ? 'up' : d < 0 ? 'down' : '', text: signed(d) }),
+      h('td', { text: num(lh.scores[i]) })));
+  }
+  parts.push(h('table', { class: 'totals' },
+    h('caption', { text: t('summary.scores') }),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('summary.player') }), h('th', { scope: 'col', text: t('summary.took') }),
+      h('th', { scope: 'col', text: t('summary.change') }), h('th', { scope: 'col', text: t('summary.score') }))),
+    h('tbody', {}, rows)));
+  if (lh.winner && lh.winner.length) {
+    parts.push(h('p', { class: 'winner', text: t('summary.winner', { Who: lh.winner.map(nameOf).join(' & '), Count: lh.winner.length }) }));
+  }
+  body.replaceChildren(...parts);
+  $('#summary-record').href = '/api/tables/' + encodeURIComponent(app.id) + '/hands/' + lh.hand;
+  $('#summary-replay').href = '/t/' + encodeURIComponent(app.id) + '/hands/' + lh.hand;
+  summaryFair($('#summary-fair'), m, app.id, lh.hand); // checked here, not taken on trust; or not provable
+  const dlg = $('#summary');
+  if (!dlg.open) {
+    if (typeof dlg.showModal === 'function') dlg.showModal(); else dlg.setAttribute('open', '');
+  }
+  $('#summary-close').focus();
+}

@@ -1,0 +1,146 @@
+// Drawing the table: render() puts the state on screen (app.m) by calling
+// each part's drawing, and draws the parts of its own: the join form, the
+// banner, the table's facts and the status line.
+
+import {
+  SUITS, suitName, cardText, gameName, phaseVerb, seatNo, $, h, setText, ratingText, changeText,
+} from '../util.js';
+import { renderFair } from '../fairpanel.js';
+import { t } from '../i18n.js';
+import { app, seatName, nameOf, isMoon, myAction } from './state.js';
+import { renderFelt, tick } from './seats.js';
+import { renderActions, renderHand } from './controls.js';
+import { renderSheet, renderLastTrick, renderOut, renderLog, renderChat, renderRecords } from './panels.js';
+
+// ---------- rendering ----------
+
+export function render() {
+  const m = app.m;
+  if (!m) return;
+  const v = m.view;
+  // No move while a trick is held, nor while the connection is down.
+  const act = app.show || !app.online ? '' : myAction(m);
+  const tv = $('#table-view');
+  Object.assign(tv.dataset, {
+    phase: v.phase, act, seq: String(m.seq), hand: String(m.hand_no), rows: String(m.sheet.length), seat: String(m.seat),
+    turn: String(v.turn), over: String(m.match_over), pending: String(app.pending), held: String(!!app.show),
+    queued: String(app.queue.length), trump: v.trump || '', variant: m.table.variant, offline: String(!app.online),
+    ended: String(!!m.ended), // a finished hand shown as it was, while its last trick is held
+  });
+  tv.classList.toggle('offline', !app.online);
+  const opts = m.table.options || {};
+  setText($('#t-title'), gameName(m.table.variant) + ' · ' + t('table.target', { Target: opts.target }) + ' · ' + t('table.handNo', { N: m.hand_no }));
+  document.title = t(act ? 'title.yourTurn' : 'title.table', { Game: gameName(m.table.variant) });
+
+  renderJoin(m);
+  renderBanner(m);
+  renderInfo(m);
+  renderFelt(m);
+  renderActions(m, act);
+  renderHand(m, act);
+  renderSheet(m);
+  renderLastTrick(m);
+  renderOut(m);
+  renderLog(m);
+  renderRecords(m);
+  renderFair($('#fair'), m, app.id);
+  renderChat();
+  $('#show-last').hidden = !m.last_hand;
+  renderStatus(m, act);
+  tick();
+  if (app.focusNext && !app.pending && m === app.latest && !app.show) {
+    app.focusNext = false;
+    focusNext(act);
+  }
+}
+
+// focusNext moves the focus, after the player's move, to the next thing
+// they will want: the first control of a new decision, or the panel.
+export function focusNext(act) {
+  let el = null;
+  if (act === 'play' || act === 'discard') el = $('#hand button.can') || $('#hand button.card');
+  else if (act) el = $('#action-body button:not(:disabled)');
+  if (!el) el = $('#actions');
+  el.focus({ preventScroll: true });
+}
+
+function freeSeats(m) { return m.table.seats.filter((s) => s.kind === 'human' && !s.taken); }
+
+function renderJoin(m) {
+  const free = freeSeats(m);
+  const canJoin = m.seat < 0 && free.length > 0 && !m.match_over;
+  $('#join').hidden = !canJoin || app.watch;
+  $('#show-join').hidden = !canJoin || !app.watch;
+  const sel = $('#join-seat');
+  const want = free.map((s) => String(s.seat)).join(',');
+  if (sel.dataset.free !== want) {
+    sel.dataset.free = want;
+    sel.replaceChildren(h('option', { value: '' }, t('join.firstFree')),
+      ...free.map((s) => h('option', { value: s.seat }, t('seat.n', { N: seatNo(s.seat) }))));
+  }
+}
+
+function renderBanner(m) {
+  const b = $('#banner');
+  let text = '', cls = 'banner';
+  if (!app.online) {
+    text = t('banner.offline');
+    cls += ' offline';
+  } else if (m.match_over) {
+    const w = (m.winner || []).map(nameOf);
+    text = w.length ? t('banner.over', { Who: w.join(' & '), Count: w.length }) : t('banner.overNone');
+    if (m.winner && m.winner.includes(m.seat)) text += ' ' + t('banner.wellPlayed');
+    cls += ' over';
+  } else if (m.waiting) {
+    const free = freeSeats(m).map((s) => t('seat.n', { N: seatNo(s.seat) }));
+    text = t('banner.waiting', { Seats: free.join(', '), Count: free.length });
+    cls += ' waiting';
+  }
+  b.hidden = !text;
+  b.className = cls;
+  setText(b, text);
+  // A rated match, once rated: each signed-in seat's new rating and change.
+  const r = $('#rating-changes');
+  const lines = m.match_over && m.ratings ? m.ratings.map((c) => t('table.ratingChange', { Name: seatName(c.seat), Rating: ratingText(c), Change: changeText(c.change) })) : [];
+  r.hidden = !lines.length;
+  setText(r, [m.table.rated ? t('table.rated') + ':' : '', ...lines].filter(Boolean).join(' '));
+}
+
+function renderInfo(m) {
+  const v = m.view, variant = m.table.variant;
+  const items = [];
+  const moon = isMoon(v.bid);
+  if (v.bidder >= 0) items.push([t(v.phase === 'bid' ? 'info.highBid' : 'info.bid'), t(moon ? 'info.moonBy' : 'info.bidBy', { Bid: v.bid, Who: nameOf(v.bidder) })]);
+  else if (v.phase === 'bid') items.push([t('info.highBid'), t('info.noneYet')]);
+  if (v.trump) items.push([t('info.trump'), SUITS[v.trump].sym + ' ' + suitName(v.trump), SUITS[v.trump].red ? 'red' : 'black']);
+  else items.push([t('info.trump'), t(variant === 'auction' ? 'info.trumpByLead' : 'info.notYet')]);
+  if (variant === 'pawnee' && v.called) {
+    items.push([t('info.called'), cardText(v.called), SUITS[v.called[1]].red ? 'red' : 'black']);
+    if (v.partner_known) items.push([t('info.partner'), v.partner == null ? t('info.alone') : nameOf(v.partner)]);
+    else items.push([t('info.partner'), t('info.secret')]);
+  }
+  if (variant === 'ten-point' && v.phase !== 'bid' && v.phase !== 'play' && v.stock_left > 0) items.push([t('info.stock'), t('count.cards', { Count: v.stock_left })]);
+  if (v.phase === 'play') items.push([t('info.trick'), t('info.trickOf', { N: Math.min(v.tricks + 1, 6) })]);
+  if (m.table.turn_timer) items.push([t('info.timer'), t('info.timerEach', { Count: m.table.turn_timer })]);
+  const box = $('#table-info');
+  box.replaceChildren(...items.map(([k, val, cls]) =>
+    h('span', { class: 'info-item' }, h('span', { class: 'info-k', text: t('info.label', { Label: k }) }), h('span', { class: 'info-v ' + (cls || ''), text: val }))));
+}
+
+function renderStatus(m, act) {
+  const v = m.view;
+  let text;
+  const reading = (m.reading || []).filter((s) => s !== m.seat);
+  if (!app.online) text = t('status.offline');
+  else if (m.match_over) text = m.table.event ? t('event.tableOver') : t('status.over');
+  else if (m.waiting) text = t('status.waiting');
+  else if (m.paused) text = t('status.paused');
+  else if (app.show) text = t('trick.takes', { Who: nameOf(app.show.winner) });
+  else if (app.pending) text = t('status.sending');
+  else if (reading.length && !act) text = t('status.reading', { Who: reading.map(nameOf).join(', '), Count: reading.length });
+  else if (act) text = t('status.yourTurn', { What: act === 'discard' ? t(m.discard.kind === 'burn' ? 'phase.burn' : 'phase.discard') : phaseVerb(v.phase) });
+  else if (v.turn >= 0 && v.phase !== 'done') text = t('status.waitingFor', { Who: nameOf(v.turn), What: phaseVerb(v.phase) });
+  else text = '';
+  if (text !== app.status) { app.status = text; setText($('#status'), text); }
+  $('#status').className = 'status' + (act ? ' mine' : '') + (app.online ? '' : ' offline');
+}
