@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"pitch/i18n"
+	"pitch/server/accountapi"
 	"pitch/server/httpx"
 	"pitch/server/play"
 	"pitch/store"
@@ -42,7 +43,7 @@ const (
 	DefaultReadyWait         = play.DefaultReadyWait
 	DefaultOverloadLag       = play.DefaultOverloadLag
 	DefaultLeaseTTL          = play.DefaultLeaseTTL
-	DefaultSessionTTL        = play.DefaultSessionTTL
+	DefaultSessionTTL        = accountapi.DefaultSessionTTL
 	DefaultDealWait          = play.DefaultDealWait
 	// RestartReason is the close reason (with close code 1012, service
 	// restart) every WebSocket gets at a graceful shutdown.
@@ -54,6 +55,7 @@ type Server struct {
 	opts Options
 	log  *slog.Logger
 	play *play.Server
+	acct *accountapi.API
 }
 
 // New returns a server over st, with every unfinished table loaded from
@@ -66,7 +68,12 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: p.Options(), log: opts.Logger, play: p}, nil
+	// The accounts' options are still fields of Options (play.Options);
+	// play does not read them.
+	acct := accountapi.New(accountapi.Config{Store: st, Tables: p, Log: opts.Logger,
+		SessionTTL: opts.SessionTTL, Origin: opts.Origin, HTTPS: opts.HTTPS, SignUpsPerHour: opts.SignUpsPerHour})
+	p.SetWho(acct.Who)
+	return &Server{opts: p.Options(), log: opts.Logger, play: p, acct: acct}, nil
 }
 
 // Close stops the server at once: the bots stop and every connection is
@@ -88,6 +95,7 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.play.Routes(mux)
+	s.acct.Routes(mux)
 	if s.opts.Static != nil {
 		s.static(mux)
 	}

@@ -88,7 +88,13 @@ type Options struct {
 	// store, which must be a store.Cluster (PostgreSQL): see cluster.go
 	// and docs/deploy.md. `pitch serve` sets it for PostgreSQL.
 	Cluster bool
-	// SessionTTL is how long a sign-in lasts (default DefaultSessionTTL).
+	// SessionTTL, Origin, HTTPS and SignUpsPerHour are the accounts'
+	// (server/accountapi): play does not read them; server.New hands them
+	// to accountapi.Config. They stay here for now, until Options is
+	// split by part.
+	//
+	// SessionTTL is how long a sign-in lasts (default
+	// accountapi.DefaultSessionTTL).
 	SessionTTL time.Duration
 	// Origin is the site's origin as browsers see it (https://pitch.example),
 	// the relying party of passkeys; "" takes it from each request's Host.
@@ -134,21 +140,16 @@ type Server struct {
 	// queued (latency.go, GET /api/stats)
 	actionLatency latencyHist
 
-	gauge   *gauge         // how far behind the server runs, and its refusals (overload.go)
-	creates *httpx.Limiter // tables created per address, when TablesPerHour is set
-	signups *httpx.Limiter // accounts created per address, when SignUpsPerHour is set
-	// Failed sign-ins per name key and per address (accounts.go), and
-	// reset-link tries per address.
-	signInByName, signInByAddr, allowReset *httpx.Limiter
-	unfinished                             atomic.Int64  // tables in memory neither finished nor closed, and creations under way
-	hints                                  chan struct{} // a slot for each hint being worked out (maxHints at once)
-	sweepStop                              chan struct{}
-	sweepOnce                              sync.Once
+	gauge      *gauge         // how far behind the server runs, and its refusals (overload.go)
+	creates    *httpx.Limiter // tables created per address, when TablesPerHour is set
+	unfinished atomic.Int64   // tables in memory neither finished nor closed, and creations under way
+	hints      chan struct{}  // a slot for each hint being worked out (maxHints at once)
+	sweepStop  chan struct{}
+	sweepOnce  sync.Once
 
 	reviews reviewQueue // reviews of finished hands (review.go)
 
-	ceremonies ceremonies   // passkey ceremonies begun (passkeys.go)
-	purged     atomic.Int64 // when expired sessions were last deleted (Unix seconds)
+	who Who // whose a request is (accounts.go)
 
 	mu     sync.Mutex
 	tables map[string]*table
@@ -205,16 +206,6 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	if opts.AddrRate > 0 {
 		s.limiter = httpx.NewLimiter(opts.AddrRate, 2*opts.AddrRate)
 	}
-	if opts.SessionTTL == 0 {
-		opts.SessionTTL = DefaultSessionTTL
-	}
-	s.opts.SessionTTL = opts.SessionTTL
-	if opts.SignUpsPerHour > 0 {
-		s.signups = httpx.NewLimiter(float64(opts.SignUpsPerHour)/3600, float64(opts.SignUpsPerHour))
-	}
-	s.signInByName = httpx.NewLimiter(1/signInNameEvery.Seconds(), signInNameBurst)
-	s.signInByAddr = httpx.NewLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
-	s.allowReset = httpx.NewLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
 	if opts.TablesPerHour > 0 {
 		s.creates = httpx.NewLimiter(float64(opts.TablesPerHour)/3600, float64(opts.TablesPerHour))
 	}
@@ -379,7 +370,8 @@ func (s *Server) table(ctx context.Context, id string) (*table, error) {
 	return t, nil
 }
 
-// Routes mounts the API's routes on mux.
+// Routes mounts the API's routes on mux (the accounts' are
+// accountapi.API.Routes).
 func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/tables", s.handleCreate)
 	mux.HandleFunc("GET /api/tables", s.handleList)
@@ -401,22 +393,6 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/users/{name}", s.handleUser)
 	mux.HandleFunc("GET /api/leaderboard", s.handleLeaderboard)
 	mux.HandleFunc("GET /api/stats", s.handleStats)
-	mux.HandleFunc("GET /api/account", s.handleMe)
-	mux.HandleFunc("POST /api/account/signup", s.handleSignUp)
-	mux.HandleFunc("POST /api/account/signin", s.handleSignIn)
-	mux.HandleFunc("POST /api/account/signout", s.handleSignOut)
-	mux.HandleFunc("POST /api/account/password", s.handlePassword)
-	mux.HandleFunc("POST /api/account/reset", s.handleReset)
-	mux.HandleFunc("GET /api/account/seats", s.handleMySeats)
-	mux.HandleFunc("POST /api/account/seats", s.handleClaim)
-	mux.HandleFunc("GET /api/account/export", s.handleExport)
-	mux.HandleFunc("POST /api/account/delete", s.handleDelete)
-	mux.HandleFunc("POST /api/account/passkey/signup/begin", s.handlePasskeySignUpBegin)
-	mux.HandleFunc("POST /api/account/passkey/signup/finish", s.handlePasskeySignUpFinish)
-	mux.HandleFunc("POST /api/account/passkey/add/begin", s.handlePasskeyAddBegin)
-	mux.HandleFunc("POST /api/account/passkey/add/finish", s.handlePasskeyAddFinish)
-	mux.HandleFunc("POST /api/account/passkey/signin/begin", s.handlePasskeySignInBegin)
-	mux.HandleFunc("POST /api/account/passkey/signin/finish", s.handlePasskeySignInFinish)
 	s.eventRoutes(mux)
 	s.dailyRoutes(mux)
 	mux.HandleFunc("GET /api/health", s.handleHealth)

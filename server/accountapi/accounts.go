@@ -1,4 +1,4 @@
-package play
+package accountapi
 
 import (
 	"context"
@@ -28,7 +28,7 @@ type Account struct {
 // SHA-256 is the key of its row in the store's sessions.
 const sessionCookie = "pitch_session"
 
-// DefaultSessionTTL is how long a session lasts after sign-in (Options.SessionTTL).
+// DefaultSessionTTL is how long a session lasts after sign-in (Config.SessionTTL).
 const DefaultSessionTTL = 30 * 24 * time.Hour
 
 // Sign-in throttling: failed sign-ins draw on two token buckets, one per
@@ -41,12 +41,12 @@ const (
 	signInAddrEvery = 15 * time.Second // then one more each
 )
 
-// account returns the account that request r belongs to, and whether
+// Who returns the account that request r belongs to, and whether
 // there is one: the request carries a session cookie of a session that
 // has not ended nor expired, of an account that is not disabled. A
 // handler that needs the person behind a request calls this; guests get
 // false.
-func (s *Server) account(r *http.Request) (Account, bool) {
+func (s *API) Who(r *http.Request) (Account, bool) {
 	hash, ok := sessionHash(r)
 	if !ok {
 		return Account{}, false
@@ -76,16 +76,16 @@ func sessionHash(r *http.Request) ([]byte, bool) {
 }
 
 // secure reports whether the request came over HTTPS (directly, or, with
-// Options.HTTPS, through a proxy that ends TLS).
-func (s *Server) secure(r *http.Request) bool { return r.TLS != nil || s.opts.HTTPS }
+// Config.HTTPS, through a proxy that ends TLS).
+func (s *API) secure(r *http.Request) bool { return r.TLS != nil || s.cfg.HTTPS }
 
 // startSession signs the response's browser in to account id: a new
 // session and its cookie.
-func (s *Server) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, id string) error {
+func (s *API) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, id string) error {
 	token := httpx.RandomString(32)
 	h := sha256.Sum256([]byte(token))
 	now := time.Now()
-	ttl := s.opts.SessionTTL
+	ttl := s.cfg.SessionTTL
 	if err := s.store.CreateSession(ctx, store.Session{Hash: h[:], Account: id, Created: now, Expires: now.Add(ttl)}); err != nil {
 		return httpx.StoreDown("start session", err)
 	}
@@ -107,7 +107,7 @@ func (s *Server) startSession(ctx context.Context, w http.ResponseWriter, r *htt
 }
 
 // clearSession tells the browser to forget its session cookie.
-func (s *Server) clearSession(w http.ResponseWriter, r *http.Request) {
+func (s *API) clearSession(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
 }
@@ -121,7 +121,7 @@ type accountJSON struct {
 	Passkeys    int       `json:"passkeys"`
 }
 
-func (s *Server) accountInfo(ctx context.Context, id string) (*accountJSON, error) {
+func (s *API) accountInfo(ctx context.Context, id string) (*accountJSON, error) {
 	a, err := s.store.Account(ctx, id)
 	if err != nil {
 		return nil, err
@@ -136,8 +136,8 @@ func (s *Server) accountInfo(ctx context.Context, id string) (*accountJSON, erro
 // handleMe answers GET /api/account: {"account": …} for a signed-in
 // browser, {"account": null} for a guest (200 either way, so that a guest's
 // page logs no error).
-func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
-	me, ok := s.account(r)
+func (s *API) handleMe(w http.ResponseWriter, r *http.Request) {
+	me, ok := s.Who(r)
 	if !ok {
 		httpx.WriteJSON(w, 200, map[string]any{"account": nil})
 		return
@@ -152,8 +152,8 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
 
 // signed returns the request's account, or writes 401-like Forbidden and
 // returns false.
-func (s *Server) signed(w http.ResponseWriter, r *http.Request, op string) (Account, bool) {
-	me, ok := s.account(r)
+func (s *API) signed(w http.ResponseWriter, r *http.Request, op string) (Account, bool) {
+	me, ok := s.Who(r)
 	if !ok {
 		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "sign in first").With("not_signed_in", nil))
 	}
@@ -177,7 +177,7 @@ func passwordError(op string, err error) *httpx.Error {
 
 // newAccount checks a name and stores a new account with the password hash
 // phc ("" for none). ErrConflict-kind errors say the name is taken.
-func (s *Server) newAccount(ctx context.Context, op, name, phc string) (*store.Account, error) {
+func (s *API) newAccount(ctx context.Context, op, name, phc string) (*store.Account, error) {
 	display, key, err := account.CheckName(name)
 	if err != nil {
 		return nil, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_account_name", map[string]any{"Min": account.MinName, "Max": account.MaxName})
@@ -194,7 +194,7 @@ func (s *Server) newAccount(ctx context.Context, op, name, phc string) (*store.A
 
 // handleSignUp answers POST /api/account/signup {name, password}: a new
 // account, signed in.
-func (s *Server) handleSignUp(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleSignUp(w http.ResponseWriter, r *http.Request) {
 	const op = "sign up"
 	var req credentialsReq
 	if err := httpx.Decode(w, r, &req); err != nil {
@@ -226,7 +226,7 @@ func (s *Server) handleSignUp(w http.ResponseWriter, r *http.Request) {
 }
 
 // allowSignUp takes one sign-up from the client's address, or answers 429.
-func (s *Server) allowSignUp(w http.ResponseWriter, r *http.Request, op string) bool {
+func (s *API) allowSignUp(w http.ResponseWriter, r *http.Request, op string) bool {
 	ok, wait := s.signups.Take(httpx.ClientAddr(r))
 	if !ok {
 		s.tooMany(w, r, op, wait, "too many accounts created from your address: try again later", "too_many_signups")
@@ -235,7 +235,7 @@ func (s *Server) allowSignUp(w http.ResponseWriter, r *http.Request, op string) 
 }
 
 // tooMany answers 429 with Retry-After.
-func (s *Server) tooMany(w http.ResponseWriter, r *http.Request, op string, wait time.Duration, msg, code string) {
+func (s *API) tooMany(w http.ResponseWriter, r *http.Request, op string, wait time.Duration, msg, code string) {
 	secs := int(wait.Seconds()) + 1
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	s.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "%s (in %d s)", msg, secs).With(code, map[string]any{"Count": secs}))
@@ -243,7 +243,7 @@ func (s *Server) tooMany(w http.ResponseWriter, r *http.Request, op string, wait
 
 // signInThrottled answers 429 if the name's or the address's failed
 // sign-ins are used up; key is the name's key.
-func (s *Server) signInThrottled(w http.ResponseWriter, r *http.Request, op, key string) bool {
+func (s *API) signInThrottled(w http.ResponseWriter, r *http.Request, op, key string) bool {
 	wait := max(s.signInByName.Wait(key), s.signInByAddr.Wait(httpx.ClientAddr(r)))
 	if wait > 0 {
 		s.tooMany(w, r, op, wait, "too many failed sign-ins: wait before trying again", "too_many_signins")
@@ -253,7 +253,7 @@ func (s *Server) signInThrottled(w http.ResponseWriter, r *http.Request, op, key
 }
 
 // signInFailed counts a failed sign-in against the name and the address.
-func (s *Server) signInFailed(r *http.Request, key string) {
+func (s *API) signInFailed(r *http.Request, key string) {
 	s.signInByName.Take(key)
 	s.signInByAddr.Take(httpx.ClientAddr(r))
 }
@@ -266,7 +266,7 @@ func wrongCredentials(op string) *httpx.Error {
 // handleSignIn answers POST /api/account/signin {name, password}. A name
 // with no account and a wrong password get the same answer after the same
 // work (an argon2id hash either way).
-func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	const op = "sign in"
 	var req credentialsReq
 	if err := httpx.Decode(w, r, &req); err != nil {
@@ -314,7 +314,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleSignOut answers POST /api/account/signout: the session ends.
-func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleSignOut(w http.ResponseWriter, r *http.Request) {
 	if hash, ok := sessionHash(r); ok {
 		if err := s.store.EndSession(r.Context(), hash); err != nil {
 			s.writeError(w, r, httpx.StoreDown("sign out", err))
@@ -333,7 +333,7 @@ type passwordReq struct {
 // handlePassword answers POST /api/account/password {old, new}: sets the
 // password (old is needed when the account has one) and ends every session
 // of the account; this browser gets a new one.
-func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request) {
+func (s *API) handlePassword(w http.ResponseWriter, r *http.Request) {
 	const op = "change password"
 	me, ok := s.signed(w, r, op)
 	if !ok {
@@ -383,7 +383,7 @@ type resetReq struct {
 // handleReset answers POST /api/account/reset {token, password}: the link
 // made by `pitch user reset-password` sets a new password once, ends every
 // session and signs this browser in.
-func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleReset(w http.ResponseWriter, r *http.Request) {
 	const op = "reset password"
 	var req resetReq
 	if err := httpx.Decode(w, r, &req); err != nil {
@@ -429,7 +429,7 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 
 // resetAccount is the account of a reset link that has not expired,
 // without using it up.
-func (s *Server) resetAccount(ctx context.Context, hash []byte) (string, error) {
+func (s *API) resetAccount(ctx context.Context, hash []byte) (string, error) {
 	return s.store.ResetAccount(ctx, hash, time.Now())
 }
 
@@ -445,7 +445,7 @@ type claimReq struct {
 // each seat whose token is right and that no account holds becomes the
 // signed-in account's (a guest who signs up mid-match keeps the seat). It
 // answers the seats it gave.
-func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleClaim(w http.ResponseWriter, r *http.Request) {
 	const op = "claim seats"
 	me, ok := s.signed(w, r, op)
 	if !ok {
@@ -469,25 +469,10 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 		if !httpx.ValidID(c.Table) || c.Token == "" {
 			continue
 		}
-		t, err := s.table(r.Context(), c.Table)
-		if err != nil {
-			continue
+		seat, err := s.tables.ClaimSeat(r.Context(), c.Table, c.Token, me)
+		if err == nil && seat >= 0 {
+			out = append(out, given{c.Table, seat})
 		}
-		t.mu.Lock()
-		seat := t.seatFor(c.Token)
-		if seat < 0 || t.info.Seats[seat].Account != "" {
-			t.mu.Unlock()
-			continue
-		}
-		err = s.store.SetSeatAccount(r.Context(), t.id, seat, me.ID, me.Name)
-		if err == nil {
-			t.info.Seats[seat].Account, t.info.Seats[seat].Name = me.ID, me.Name
-			t.infoVer++
-			t.publish()
-			t.broadcast()
-			out = append(out, given{t.id, seat})
-		}
-		t.mu.Unlock()
 		if err != nil && !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrNotFound) {
 			s.writeError(w, r, httpx.StoreDown(op, err))
 			return
@@ -498,7 +483,7 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 
 // handleMySeats answers GET /api/account/seats: the seats the signed-in
 // account holds at tables still in play, on any device.
-func (s *Server) handleMySeats(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleMySeats(w http.ResponseWriter, r *http.Request) {
 	const op = "my seats"
 	me, ok := s.signed(w, r, op)
 	if !ok {
@@ -575,7 +560,7 @@ type exportRatedMatch struct {
 // handleExport answers GET /api/account/export: everything stored about
 // the signed-in person, as a JSON download. The password is shown only as
 // whether there is one (its hash is not theirs to need, and not to leak).
-func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleExport(w http.ResponseWriter, r *http.Request) {
 	const op = "export"
 	me, ok := s.signed(w, r, op)
 	if !ok {
@@ -650,7 +635,7 @@ type deleteReq struct {
 // handleDelete answers POST /api/account/delete {name}: the account and
 // everything kept about the person go; their seats stay in the games under
 // an anonymous name (account.AnonName).
-func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleDelete(w http.ResponseWriter, r *http.Request) {
 	const op = "delete account"
 	me, ok := s.signed(w, r, op)
 	if !ok {
@@ -674,30 +659,15 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 }
 
 // DeleteAccount deletes account id (see store.Accounts.DeleteAccount) and
-// renames its seats at the tables this process holds. `pitch user delete`
-// calls the store directly; a running server learns the new names when it
-// next loads those tables.
-func (s *Server) DeleteAccount(ctx context.Context, id string) error {
+// renames its seats at the tables this process holds
+// (Tables.RenameAccount). `pitch user delete` calls the store directly; a
+// running server learns the new names when it next loads those tables.
+func (s *API) DeleteAccount(ctx context.Context, id string) error {
 	anon := account.AnonName()
 	if err := s.store.DeleteAccount(ctx, id, anon); err != nil {
 		return err
 	}
-	for _, t := range s.tableList() {
-		t.mu.Lock()
-		changed := false
-		for i := range t.info.Seats {
-			if t.info.Seats[i].Account == id {
-				t.info.Seats[i].Account, t.info.Seats[i].Name = "", anon
-				changed = true
-			}
-		}
-		if changed {
-			t.infoVer++
-			t.publish()
-			t.broadcast()
-		}
-		t.mu.Unlock()
-	}
+	s.tables.RenameAccount(id, anon)
 	s.log.Info("account deleted", "account", id)
 	return nil
 }

@@ -1,4 +1,4 @@
-package play
+package accountapi
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // Passkeys (WebAuthn, github.com/go-webauthn/webauthn): sign up with a
 // passkey instead of a password, add one to an account, sign in with one.
 // Each ceremony is begun and finished by two requests; what the server must
-// remember between them (the challenge) waits in Server.ceremonies for
+// remember between them (the challenge) waits in API.ceremonies for
 // ceremonyTTL, under a random ID the page sends back. (With several
 // processes, both requests must reach the same one: docs/accounts.md.)
 
@@ -88,16 +88,17 @@ type passkeyUser struct {
 	creds    []webauthn.Credential
 }
 
+// WebAuthnID and the three below make passkeyUser a webauthn.User.
 func (u *passkeyUser) WebAuthnID() []byte                         { return []byte(u.id) }
 func (u *passkeyUser) WebAuthnName() string                       { return u.name }
 func (u *passkeyUser) WebAuthnDisplayName() string                { return u.name }
 func (u *passkeyUser) WebAuthnCredentials() []webauthn.Credential { return u.creds }
 
 // relyingParty is the WebAuthn relying party for request r: this site, as
-// the request names it (Options.Origin when set). The browser checks the
+// the request names it (Config.Origin when set). The browser checks the
 // page's origin against it, and go-webauthn the response's.
-func (s *Server) relyingParty(r *http.Request) (*webauthn.WebAuthn, error) {
-	origin := s.opts.Origin
+func (s *API) relyingParty(r *http.Request) (*webauthn.WebAuthn, error) {
+	origin := s.cfg.Origin
 	if origin == "" {
 		scheme := "http"
 		if s.secure(r) {
@@ -120,7 +121,7 @@ func (s *Server) relyingParty(r *http.Request) (*webauthn.WebAuthn, error) {
 }
 
 // userOf loads an account with its passkeys.
-func (s *Server) userOf(ctx context.Context, a *store.Account) (*passkeyUser, error) {
+func (s *API) userOf(ctx context.Context, a *store.Account) (*passkeyUser, error) {
 	keys, err := s.store.Passkeys(ctx, a.ID)
 	if err != nil {
 		return nil, err
@@ -167,7 +168,7 @@ func registrationOptions(exclude []webauthn.Credential) []webauthn.RegistrationO
 // handlePasskeySignUpBegin answers POST /api/account/passkey/signup/begin
 // {name}: the options for navigator.credentials.create, for a new account
 // of that name (checked now, taken at finish).
-func (s *Server) handlePasskeySignUpBegin(w http.ResponseWriter, r *http.Request) {
+func (s *API) handlePasskeySignUpBegin(w http.ResponseWriter, r *http.Request) {
 	const op = "passkey sign up"
 	var req beginReq
 	if err := httpx.Decode(w, r, &req); err != nil {
@@ -191,7 +192,7 @@ func (s *Server) handlePasskeySignUpBegin(w http.ResponseWriter, r *http.Request
 
 // handlePasskeyAddBegin answers POST /api/account/passkey/add/begin: the
 // options to add a passkey to the signed-in account.
-func (s *Server) handlePasskeyAddBegin(w http.ResponseWriter, r *http.Request) {
+func (s *API) handlePasskeyAddBegin(w http.ResponseWriter, r *http.Request) {
 	const op = "add passkey"
 	me, ok := s.signed(w, r, op)
 	if !ok {
@@ -210,7 +211,7 @@ func (s *Server) handlePasskeyAddBegin(w http.ResponseWriter, r *http.Request) {
 	s.beginRegistration(w, r, op, u, "add")
 }
 
-func (s *Server) beginRegistration(w http.ResponseWriter, r *http.Request, op string, u *passkeyUser, kind string) {
+func (s *API) beginRegistration(w http.ResponseWriter, r *http.Request, op string, u *passkeyUser, kind string) {
 	rp, err := s.relyingParty(r)
 	if err != nil {
 		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "passkeys cannot be used at this address: %v", err).With("passkey_unavailable", nil))
@@ -227,7 +228,7 @@ func (s *Server) beginRegistration(w http.ResponseWriter, r *http.Request, op st
 
 // finishRegistration checks a finished registration and returns its
 // ceremony and the new credential, or writes the error.
-func (s *Server) finishRegistration(w http.ResponseWriter, r *http.Request, op, kind string) (*ceremony, *webauthn.Credential, bool) {
+func (s *API) finishRegistration(w http.ResponseWriter, r *http.Request, op, kind string) (*ceremony, *webauthn.Credential, bool) {
 	var req finishReq
 	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
@@ -257,7 +258,7 @@ func (s *Server) finishRegistration(w http.ResponseWriter, r *http.Request, op, 
 }
 
 // storePasskey stores a new credential of account id.
-func (s *Server) storePasskey(ctx context.Context, id string, cred *webauthn.Credential) error {
+func (s *API) storePasskey(ctx context.Context, id string, cred *webauthn.Credential) error {
 	data, err := json.Marshal(cred)
 	if err != nil {
 		return err
@@ -267,7 +268,7 @@ func (s *Server) storePasskey(ctx context.Context, id string, cred *webauthn.Cre
 
 // handlePasskeySignUpFinish answers POST /api/account/passkey/signup/finish
 // {ceremony, credential}: the new account with its passkey, signed in.
-func (s *Server) handlePasskeySignUpFinish(w http.ResponseWriter, r *http.Request) {
+func (s *API) handlePasskeySignUpFinish(w http.ResponseWriter, r *http.Request) {
 	const op = "passkey sign up"
 	c, cred, ok := s.finishRegistration(w, r, op, "signup")
 	if !ok {
@@ -300,7 +301,7 @@ func (s *Server) handlePasskeySignUpFinish(w http.ResponseWriter, r *http.Reques
 }
 
 // handlePasskeyAddFinish answers POST /api/account/passkey/add/finish.
-func (s *Server) handlePasskeyAddFinish(w http.ResponseWriter, r *http.Request) {
+func (s *API) handlePasskeyAddFinish(w http.ResponseWriter, r *http.Request) {
 	const op = "add passkey"
 	me, ok := s.signed(w, r, op)
 	if !ok {
@@ -333,7 +334,7 @@ func (s *Server) handlePasskeyAddFinish(w http.ResponseWriter, r *http.Request) 
 // handlePasskeySignInBegin answers POST /api/account/passkey/signin/begin:
 // the options for navigator.credentials.get, for any passkey of this site
 // (the browser offers the person's).
-func (s *Server) handlePasskeySignInBegin(w http.ResponseWriter, r *http.Request) {
+func (s *API) handlePasskeySignInBegin(w http.ResponseWriter, r *http.Request) {
 	const op = "passkey sign in"
 	rp, err := s.relyingParty(r)
 	if err != nil {
@@ -352,7 +353,7 @@ func (s *Server) handlePasskeySignInBegin(w http.ResponseWriter, r *http.Request
 // handlePasskeySignInFinish answers POST /api/account/passkey/signin/finish
 // {ceremony, credential}: signed in to the passkey's account. Failures
 // count against the address, as failed password sign-ins do.
-func (s *Server) handlePasskeySignInFinish(w http.ResponseWriter, r *http.Request) {
+func (s *API) handlePasskeySignInFinish(w http.ResponseWriter, r *http.Request) {
 	const op = "passkey sign in"
 	if wait := s.signInByAddr.Wait(httpx.ClientAddr(r)); wait > 0 {
 		s.tooMany(w, r, op, wait, "too many failed sign-ins: wait before trying again", "too_many_signins")

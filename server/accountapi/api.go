@@ -1,0 +1,138 @@
+// Package accountapi is the accounts of `pitch serve` (docs/accounts.md):
+// sign-up, sign-in and sign-out with a password or a passkey, the
+// sessions behind them, password change and reset, the seats handed to
+// an account, the export of everything kept about a person, and the
+// deletion of an account. Its Who tells every other part whose request
+// it is.
+//
+// It knows nothing of the tables themselves: what it needs of them (a
+// seat handed to an account, a deleted account's seats renamed) it asks
+// through Tables.
+package accountapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"pitch/rating"
+	"pitch/server/httpx"
+	"pitch/store"
+)
+
+// Store is what the accounts read and write: the accounts, their
+// sessions, passkeys and reset links, and (for the export) their ratings.
+type Store interface {
+	store.Accounts
+	// PlayerRatings and RatingHistory are as in store.Ratings.
+	PlayerRatings(ctx context.Context, account string) ([]store.PlayerRating, error)
+	RatingHistory(ctx context.Context, account, variant string, limit int) ([]store.RatingPoint, error)
+}
+
+// Tables is what the accounts need of the live tables (play.Server
+// implements it).
+type Tables interface {
+	// ClaimSeat gives account a the seat at table id whose guest token
+	// is token, if no account holds it: in the store, and at the table,
+	// whose players hear of the new name. It answers the seat given, or
+	// -1 when none was (no such table, a wrong token, a seat an account
+	// holds already); err is the store's refusal or failure.
+	ClaimSeat(ctx context.Context, id, token string, a Account) (seat int, err error)
+	// RenameAccount renames the seats of account id at the tables this
+	// process holds to anon, and frees them of the account: it was
+	// deleted.
+	RenameAccount(id, anon string)
+}
+
+// Config is what the accounts need.
+type Config struct {
+	Store  Store        // where the accounts are kept
+	Tables Tables       // the live tables, for seats handed or renamed
+	Log    *slog.Logger // nil: nothing logged
+	// SessionTTL is how long a sign-in lasts (default DefaultSessionTTL).
+	SessionTTL time.Duration
+	// Origin is the site's origin as browsers see it, the relying party
+	// of passkeys; "" takes it from each request's Host.
+	Origin string
+	// HTTPS marks session cookies Secure even on plain HTTP requests.
+	HTTPS bool
+	// SignUpsPerHour is how many accounts one client address may create
+	// in an hour; 0 sets no limit.
+	SignUpsPerHour int
+}
+
+// API serves /api/account/… and tells who a request belongs to.
+type API struct {
+	store  Store
+	tables Tables
+	log    *slog.Logger
+	cfg    Config
+
+	signups *httpx.Limiter // accounts created per address, when SignUpsPerHour is set
+	// Failed sign-ins per name key and per address, and reset-link tries
+	// per address.
+	signInByName, signInByAddr, allowReset *httpx.Limiter
+
+	ceremonies ceremonies   // passkey ceremonies begun (passkeys.go)
+	purged     atomic.Int64 // when expired sessions were last deleted (Unix seconds)
+}
+
+// New returns the accounts over cfg.Store.
+func New(cfg Config) *API {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.SessionTTL == 0 {
+		cfg.SessionTTL = DefaultSessionTTL
+	}
+	s := &API{store: cfg.Store, tables: cfg.Tables, log: cfg.Log, cfg: cfg}
+	if cfg.SignUpsPerHour > 0 {
+		s.signups = httpx.NewLimiter(float64(cfg.SignUpsPerHour)/3600, float64(cfg.SignUpsPerHour))
+	}
+	s.signInByName = httpx.NewLimiter(1/signInNameEvery.Seconds(), signInNameBurst)
+	s.signInByAddr = httpx.NewLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
+	s.allowReset = httpx.NewLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
+	return s
+}
+
+// Routes mounts the accounts' routes on mux.
+func (s *API) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/account", s.handleMe)
+	mux.HandleFunc("POST /api/account/signup", s.handleSignUp)
+	mux.HandleFunc("POST /api/account/signin", s.handleSignIn)
+	mux.HandleFunc("POST /api/account/signout", s.handleSignOut)
+	mux.HandleFunc("POST /api/account/password", s.handlePassword)
+	mux.HandleFunc("POST /api/account/reset", s.handleReset)
+	mux.HandleFunc("GET /api/account/seats", s.handleMySeats)
+	mux.HandleFunc("POST /api/account/seats", s.handleClaim)
+	mux.HandleFunc("GET /api/account/export", s.handleExport)
+	mux.HandleFunc("POST /api/account/delete", s.handleDelete)
+	mux.HandleFunc("POST /api/account/passkey/signup/begin", s.handlePasskeySignUpBegin)
+	mux.HandleFunc("POST /api/account/passkey/signup/finish", s.handlePasskeySignUpFinish)
+	mux.HandleFunc("POST /api/account/passkey/add/begin", s.handlePasskeyAddBegin)
+	mux.HandleFunc("POST /api/account/passkey/add/finish", s.handlePasskeyAddFinish)
+	mux.HandleFunc("POST /api/account/passkey/signin/begin", s.handlePasskeySignInBegin)
+	mux.HandleFunc("POST /api/account/passkey/signin/finish", s.handlePasskeySignInFinish)
+}
+
+// storeTimeout bounds a store call made in the background.
+const storeTimeout = 10 * time.Second
+
+// writeError answers err (httpx.WriteError).
+func (s *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	httpx.WriteError(s.log, w, r, err)
+}
+
+// ratingJSON is a rating as people see it (docs/ratings.md): its number
+// (rating.Shown) and whether it is provisional; the same as the ratings'
+// own answers show.
+type ratingJSON struct {
+	Rating      int  `json:"rating"`
+	Provisional bool `json:"provisional"`
+}
+
+func toRatingJSON(r rating.Rating) ratingJSON {
+	return ratingJSON{Rating: rating.Shown(r), Provisional: rating.Provisional(r)}
+}
