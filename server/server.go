@@ -19,8 +19,10 @@ import (
 	"strings"
 
 	"pitch/i18n"
+	"pitch/server/history"
 	"pitch/server/httpx"
 	"pitch/server/play"
+	"pitch/server/ratings"
 	"pitch/store"
 )
 
@@ -51,9 +53,11 @@ const (
 
 // Server serves the API, the WebSocket play and the UI.
 type Server struct {
-	opts Options
-	log  *slog.Logger
-	play *play.Server
+	opts    Options
+	log     *slog.Logger
+	play    *play.Server
+	history *history.API
+	ratings *ratings.API
 }
 
 // New returns a server over st, with every unfinished table loaded from
@@ -66,7 +70,10 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: p.Options(), log: opts.Logger, play: p}, nil
+	return &Server{opts: p.Options(), log: opts.Logger, play: p,
+		history: history.New(history.Config{Store: st, Tables: p, Wire: play.Wire{}, Closing: p.Closing, Log: opts.Logger}),
+		ratings: ratings.New(ratings.Config{Store: st, Log: opts.Logger}),
+	}, nil
 }
 
 // Close stops the server at once: the bots stop and every connection is
@@ -88,6 +95,8 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.play.Routes(mux)
+	s.history.Routes(mux)
+	s.ratings.Routes(mux)
 	if s.opts.Static != nil {
 		s.static(mux)
 	}
