@@ -20,8 +20,10 @@ import (
 
 	"pitch/i18n"
 	"pitch/server/accountapi"
+	"pitch/server/history"
 	"pitch/server/httpx"
 	"pitch/server/play"
+	"pitch/server/ratings"
 	"pitch/store"
 )
 
@@ -52,10 +54,12 @@ const (
 
 // Server serves the API, the WebSocket play and the UI.
 type Server struct {
-	opts Options
-	log  *slog.Logger
-	play *play.Server
-	acct *accountapi.API
+	opts    Options
+	log     *slog.Logger
+	play    *play.Server
+	acct    *accountapi.API
+	history *history.API
+	ratings *ratings.API
 }
 
 // New returns a server over st, with every unfinished table loaded from
@@ -73,7 +77,10 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	acct := accountapi.New(accountapi.Config{Store: st, Tables: p, Log: opts.Logger,
 		SessionTTL: opts.SessionTTL, Origin: opts.Origin, HTTPS: opts.HTTPS, SignUpsPerHour: opts.SignUpsPerHour})
 	p.SetWho(acct.Who)
-	return &Server{opts: p.Options(), log: opts.Logger, play: p, acct: acct}, nil
+	return &Server{opts: p.Options(), log: opts.Logger, play: p, acct: acct,
+		history: history.New(history.Config{Store: st, Tables: p, Wire: play.Wire{}, Closing: p.Closing, Log: opts.Logger}),
+		ratings: ratings.New(ratings.Config{Store: st, Log: opts.Logger}),
+	}, nil
 }
 
 // Close stops the server at once: the bots stop and every connection is
@@ -96,6 +103,8 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.play.Routes(mux)
 	s.acct.Routes(mux)
+	s.history.Routes(mux)
+	s.ratings.Routes(mux)
 	if s.opts.Static != nil {
 		s.static(mux)
 	}

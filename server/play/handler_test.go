@@ -4,14 +4,20 @@ import (
 	"net/http"
 	"strings"
 
+	"pitch/server/history"
 	"pitch/server/httpx"
+	"pitch/server/ratings"
 )
 
-// Handler is the play part's routes behind the middleware the server
-// puts in front of them (server.Server.Handler), for this package's tests.
+// Handler is the play part's routes, with the history's and the
+// ratings' (built as server.New builds them), behind the middleware the
+// server puts in front of them (server.Server.Handler), for this
+// package's tests.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.Routes(mux)
+	history.New(history.Config{Store: s.store, Tables: s, Wire: Wire{}, Closing: s.Closing, Log: s.log}).Routes(mux)
+	ratings.New(ratings.Config{Store: s.store, Log: s.log}).Routes(mux)
 	api := s.Limit(mux)
 	return httpx.SecurityHeaders(httpx.SameOrigin(s.log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/health" {

@@ -28,6 +28,7 @@ import (
 	"pitch"
 	"pitch/bot"
 	"pitch/server/httpx"
+	"pitch/server/tableinfo"
 	"pitch/store"
 )
 
@@ -146,8 +147,6 @@ type Server struct {
 	hints      chan struct{}  // a slot for each hint being worked out (maxHints at once)
 	sweepStop  chan struct{}
 	sweepOnce  sync.Once
-
-	reviews reviewQueue // reviews of finished hands (review.go)
 
 	who Who // whose a request is (accounts.go)
 
@@ -378,20 +377,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
 	mux.HandleFunc("POST /api/tables/{id}/join", s.handleJoin)
 	mux.HandleFunc("POST /api/tables/{id}/rematch", s.handleRematch)
-	mux.HandleFunc("GET /api/tables/{id}/hands", s.handleHands)
-	mux.HandleFunc("GET /api/tables/{id}/hands/{n}", s.handleHand)
 	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS)
-	mux.HandleFunc("GET /api/tables/{id}/hands/{n}/replay", s.handleReplay)
-	mux.HandleFunc("GET /api/tables/{id}/hands/{n}/review", s.handleReview)
-	mux.HandleFunc("GET /api/tables/{id}/reviews", s.handleReviews)
-	mux.HandleFunc("POST /api/tables/{id}/reviews", s.handleMatchReview)
-	mux.HandleFunc("GET /api/tables/{id}/match", s.handleMatch)
-	mux.HandleFunc("POST /api/replay", s.handlePostReplay)
-	mux.HandleFunc("POST /api/review", s.handlePostReview)
-	mux.HandleFunc("GET /api/history", s.handleHistory)
-	mux.HandleFunc("GET /api/ratings/bots", s.handleBotRatings)
-	mux.HandleFunc("GET /api/users/{name}", s.handleUser)
-	mux.HandleFunc("GET /api/leaderboard", s.handleLeaderboard)
 	mux.HandleFunc("GET /api/stats", s.handleStats)
 	s.eventRoutes(mux)
 	s.dailyRoutes(mux)
@@ -403,74 +389,12 @@ func (s *Server) Limit(next http.Handler) http.Handler { return s.limit(next) }
 
 // --- lobby ---
 
-type seatInfo struct {
-	Seat  int    `json:"seat"`
-	Kind  string `json:"kind"`
-	Level string `json:"level,omitempty"`
-	Name  string `json:"name"`
-	// Bot numbers the table's bots from 1 in seat order ("Bot 1" … "Bot
-	// N", the name every page shows, in its language); 0 for a person.
-	Bot   int  `json:"bot,omitempty"`
-	Taken bool `json:"taken"`
-	// Rating is a bot's fixed rating in the table's game (rating.Bot).
-	Rating *ratingJSON `json:"rating,omitempty"`
-}
-
-type tableInfo struct {
-	ID        string          `json:"id"`
-	Variant   string          `json:"variant"`
-	Options   json.RawMessage `json:"options"`
-	TurnTimer int             `json:"turn_timer"`
-	Created   time.Time       `json:"created"`
-	Finished  bool            `json:"finished"`
-	Closed    bool            `json:"closed"`
-	Hints     bool            `json:"hints"` // players may ask for a hint
-	Next      string          `json:"next,omitempty"`
-	Seats     []seatInfo      `json:"seats"`
-	URL       string          `json:"url"`
-	// Moon is the bid that is the moon (10 in ten-point and pawnee), 0
-	// in auction; Teams gives each seat's fixed partnership (0 or 1)
-	// where partnerships are fixed, and is absent otherwise.
-	Moon  int   `json:"moon"`
-	Teams []int `json:"teams,omitempty"`
-	// Rated: the match changes the players' ratings (docs/ratings.md).
-	Rated bool `json:"rated,omitempty"`
-	// Event is the ID of the event whose round the table plays
-	// (docs/events.md): it has no next match of its own.
-	Event string `json:"event,omitempty"`
-}
+// tableInfo is the public description of a table (package tableinfo).
+type tableInfo = tableinfo.Table
 
 // publicInfo is the public description of stored table t, which plays
-// game g (nil when its options no longer parse: no moon, no teams).
-func publicInfo(t *store.Table, g *pitch.Game) tableInfo {
-	info := tableInfo{ID: t.ID, Variant: t.Variant, Options: t.Options, TurnTimer: t.TurnTimer, Created: t.Created,
-		Finished: t.Finished, Closed: t.Closed, Hints: !t.NoHints, Next: t.Next, URL: "/t/" + t.ID, Rated: t.Rated}
-	bots := 0
-	for _, s := range t.Seats {
-		name, n := s.Name, 0
-		if s.Kind == "bot" {
-			bots++
-			n = bots
-			if name == "" {
-				name = "Bot " + strconv.Itoa(n)
-			}
-		}
-		si := seatInfo{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name, Bot: n, Taken: s.Kind == "bot" || s.TokenHash != nil}
-		if s.Kind == "bot" {
-			si.Rating = botRating(t.Variant, s.Level)
-		}
-		info.Seats = append(info.Seats, si)
-	}
-	if g != nil {
-		info.Moon = g.MoonBid()
-		for seat := range g.Seats() {
-			if team := g.Team(seat); team >= 0 {
-				info.Teams = append(info.Teams, team)
-			}
-		}
-	}
-	return info
-}
+// game g (tableinfo.Public).
+func publicInfo(t *store.Table, g *pitch.Game) tableInfo { return tableinfo.Public(t, g) }
 
 type createReq struct {
 	Variant string          `json:"variant"`
@@ -697,37 +621,6 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, 200, map[string]any{"seat": seat, "token": token, "table": t.infoJSON()})
 }
 
-func (s *Server) handleHands(w http.ResponseWriter, r *http.Request) {
-	t, err := s.table(r.Context(), r.PathValue("id"))
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	hands, err := s.store.Hands(r.Context(), t.id)
-	if err != nil {
-		s.writeError(w, r, httpx.StoreDown("hands", err))
-		return
-	}
-	out := []map[string]any{}
-	for _, h := range hands {
-		out = append(out, map[string]any{"hand": h.N, "url": fmt.Sprintf("/api/tables/%s/hands/%d", t.id, h.N)})
-	}
-	httpx.WriteJSON(w, 200, out)
-}
-
-// handleHand serves a finished hand's record; a hand in progress has none.
-func (s *Server) handleHand(w http.ResponseWriter, r *http.Request) {
-	const op = "hand record"
-	t, n, raw, err := s.finishedHand(r, op)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="pitch-%s-hand-%d.json"`, t.id, n))
-	_, _ = w.Write(raw)
-}
-
 // tableList returns the tables in memory, taken under the server's lock
 // and returned without it, so that each can then be locked on its own.
 func (s *Server) tableList() []*table {
@@ -746,3 +639,33 @@ func (s *Server) inMemory(id string) *table {
 	defer s.mu.Unlock()
 	return s.tables[id]
 }
+
+// PublicTable returns the public description of table id and how many
+// seats its game has, loading the table if this process does not hold it
+// (for package history).
+func (s *Server) PublicTable(ctx context.Context, id string) (tableinfo.Table, int, error) {
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return tableinfo.Table{}, 0, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.infoJSON(), t.match.Game.Seats(), nil
+}
+
+// Closing reports whether the server is closing (Close or Shutdown has
+// begun).
+func (s *Server) Closing() bool { return s.closing() }
+
+// Wire makes the wire forms of the engine's states that a replay shows,
+// the same as the tables send (history.Wire). The zero value is ready.
+type Wire struct{}
+
+// View is the table in s as a spectator sees it.
+func (Wire) View(s *pitch.State) any {
+	v := s.View(-1)
+	return toViewJSON(&v)
+}
+
+// Summary is the summary of hand n, which ended in s.
+func (Wire) Summary(n int, s *pitch.State) any { return summarize(n, s) }

@@ -18,6 +18,7 @@ import (
 	"pitch/bot"
 	"pitch/event"
 	"pitch/server/httpx"
+	"pitch/server/tableinfo"
 	"pitch/store"
 )
 
@@ -131,20 +132,9 @@ func (e *staleLog) Error() string {
 
 func (e *staleLog) Unwrap() error { return e.err }
 
-// gameOf is the game a stored table plays: its variant and options.
-func gameOf(info *store.Table) (*pitch.Game, error) {
-	var opts map[string]json.RawMessage
-	if len(info.Options) > 0 {
-		if err := json.Unmarshal(info.Options, &opts); err != nil {
-			return nil, fmt.Errorf("table %s: options: %w", info.ID, err)
-		}
-	}
-	v, err := pitch.ParseVariant(info.Variant)
-	if err != nil {
-		return nil, err
-	}
-	return pitch.ParseOptions(v, opts)
-}
+// gameOf is the game a stored table plays: its variant and options
+// (tableinfo.Game).
+func gameOf(info *store.Table) (*pitch.Game, error) { return tableinfo.Game(info) }
 
 // newTable rebuilds a table from its stored form and log (C-6: the seed and
 // the decisions replay the match exactly), and at a table with fair deals

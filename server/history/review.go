@@ -1,4 +1,4 @@
-package play
+package history
 
 import (
 	"bytes"
@@ -121,19 +121,19 @@ func seatParam(r *http.Request, seats int, op string) (int, error) {
 
 // handleReview serves GET /api/tables/{id}/hands/{n}/review?seat=S: the
 // review when it is made (200), else 202 while it is queued or worked out.
-func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleReview(w http.ResponseWriter, r *http.Request) {
 	const op = "review"
-	t, n, raw, err := s.finishedHand(r, op)
+	info, seats, n, raw, err := s.finishedHand(r, op)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	seat, err := seatParam(r, t.match.Game.Seats(), op)
+	seat, err := seatParam(r, seats, op)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	rv, err := s.store.Review(r.Context(), t.id, n, seat)
+	rv, err := s.store.Review(r.Context(), info.ID, n, seat)
 	switch {
 	case err == nil:
 		httpx.WriteJSON(w, 200, reviewStatus{Status: "done", Hand: n, Seat: seat, Review: rv.Data})
@@ -144,7 +144,7 @@ func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 	}
 	q := &s.reviews
 	q.init()
-	k := reviewKey{t.id, n, seat}
+	k := reviewKey{info.ID, n, seat}
 	q.mu.Lock()
 	if msg, ok := q.failed[k]; ok {
 		delete(q.failed, k)
@@ -167,7 +167,7 @@ func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 
 // enqueueLocked queues the review k of the record raw; q.mu is held and
 // the queue has room.
-func (s *Server) enqueueLocked(k reviewKey, raw []byte) {
+func (s *API) enqueueLocked(k reviewKey, raw []byte) {
 	q := &s.reviews
 	q.queued++
 	q.pending[k] = true
@@ -180,7 +180,7 @@ func (s *Server) enqueueLocked(k reviewKey, raw []byte) {
 // stored is not made twice. A review finished once the server is closing
 // is dropped: the store may be closed, and the review is made again when
 // asked for.
-func (s *Server) makeReview(k reviewKey, raw []byte) {
+func (s *API) makeReview(k reviewKey, raw []byte) {
 	q := &s.reviews
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -229,7 +229,7 @@ func countReviews(stored []store.Review) []reviewCount {
 
 // handsAndReviews reads a table's finished hands and the reviews made of
 // them.
-func (s *Server) handsAndReviews(ctx context.Context, id, op string) ([]store.Hand, []store.Review, error) {
+func (s *API) handsAndReviews(ctx context.Context, id, op string) ([]store.Hand, []store.Review, error) {
 	hands, err := s.store.Hands(ctx, id)
 	if err != nil {
 		return nil, nil, httpx.StoreDown(op, err)
@@ -243,14 +243,14 @@ func (s *Server) handsAndReviews(ctx context.Context, id, op string) ([]store.Ha
 
 // handleReviews serves GET /api/tables/{id}/reviews: the match's reviews
 // made so far, counted by hand and seat, and how many hands are finished.
-func (s *Server) handleReviews(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleReviews(w http.ResponseWriter, r *http.Request) {
 	const op = "reviews"
-	t, err := s.table(r.Context(), r.PathValue("id"))
+	info, _, err := s.tables.PublicTable(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	hands, stored, err := s.handsAndReviews(r.Context(), t.id, op)
+	hands, stored, err := s.handsAndReviews(r.Context(), info.ID, op)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -286,14 +286,13 @@ type matchReviewStatus struct {
 // reviews of every finished hand for seat S (every seat without it),
 // queued a few at a time. The answer says how far they are, 200 when all
 // are made (or failed), else 202: ask again after Retry-After seconds.
-func (s *Server) handleMatchReview(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleMatchReview(w http.ResponseWriter, r *http.Request) {
 	const op = "match review"
-	t, err := s.table(r.Context(), r.PathValue("id"))
+	info, n, err := s.tables.PublicTable(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	n := t.match.Game.Seats()
 	var seats []int
 	for k := range r.URL.Query() {
 		if k != "seat" {
@@ -313,7 +312,7 @@ func (s *Server) handleMatchReview(w http.ResponseWriter, r *http.Request) {
 		}
 		seats = []int{seat}
 	}
-	hands, stored, err := s.handsAndReviews(r.Context(), t.id, op)
+	hands, stored, err := s.handsAndReviews(r.Context(), info.ID, op)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -328,13 +327,13 @@ func (s *Server) handleMatchReview(w http.ResponseWriter, r *http.Request) {
 	q.mu.Lock()
 	mine := 0 // this table's reviews in the queue
 	for k := range q.pending {
-		if k.id == t.id {
+		if k.id == info.ID {
 			mine++
 		}
 	}
 	for _, h := range hands {
 		for _, seat := range seats {
-			k := reviewKey{t.id, h.N, seat}
+			k := reviewKey{info.ID, h.N, seat}
 			_, failed := q.failed[k]
 			switch {
 			case made[[2]int{h.N, seat}]:
@@ -372,7 +371,7 @@ func (s *Server) handleMatchReview(w http.ResponseWriter, r *http.Request) {
 // handlePostReview serves POST /api/review?seat=S: the review of a hand
 // record sent as the body (a file from elsewhere), worked out at once in
 // a slot of the same queue, and not kept.
-func (s *Server) handlePostReview(w http.ResponseWriter, r *http.Request) {
+func (s *API) handlePostReview(w http.ResponseWriter, r *http.Request) {
 	const op = "review"
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxReplayBody))
 	if err != nil {

@@ -1,41 +1,64 @@
-package play
+package history
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"pitch"
+	"pitch/server/httpx"
+	"pitch/server/tableinfo"
 	"pitch/store"
 )
 
-// reviewServer returns a server on a fresh SQLite store, both closed when
-// the test ends.
-func reviewServer(t *testing.T) (store.Store, *Server) {
-	t.Helper()
-	return internalServer(t, filepath.Join(t.TempDir(), "p.db"), Options{})
-}
-
-// internalServer returns a server with opts on the store at dsn, both
-// closed when the test ends.
-func internalServer(t testing.TB, dsn string, opts Options) (store.Store, *Server) {
+// reviewServer returns the history's API on a fresh SQLite store, both
+// closed when the test ends, with a handler serving its routes.
+func reviewServer(t *testing.T) (store.Store, *API, http.Handler) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "p.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv, err := New(ctx, st, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	return st, srv
+	var closed atomic.Bool // as the server's, once the test ends
+	t.Cleanup(func() { closed.Store(true) })
+	srv := New(Config{Store: st, Tables: storedTables{st}, Wire: noWire{}, Closing: closed.Load})
+	mux := http.NewServeMux()
+	srv.Routes(mux)
+	return st, srv, mux
 }
+
+// storedTables are the tables as stored: the live tables' public
+// description of a table that has not changed since.
+type storedTables struct{ st store.Store }
+
+func (s storedTables) PublicTable(ctx context.Context, id string) (tableinfo.Table, int, error) {
+	t, err := s.st.Table(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return tableinfo.Table{}, 0, httpx.Errorf(httpx.NotFound, "table", "no table %q", id).With("no_table", nil)
+	}
+	if err != nil {
+		return tableinfo.Table{}, 0, httpx.StoreDown("table", err)
+	}
+	g, err := tableinfo.Game(t)
+	if err != nil {
+		return tableinfo.Table{}, 0, err
+	}
+	return tableinfo.Public(t, g), g.Seats(), nil
+}
+
+// noWire makes no views: these tests replay nothing.
+type noWire struct{}
+
+func (noWire) View(*pitch.State) any         { return nil }
+func (noWire) Summary(int, *pitch.State) any { return nil }
 
 // TestMatchReviewLeavesRoom: a match review never takes the queue's last
 // places, kept for single hands' reviews; with the queue that full it
@@ -43,7 +66,7 @@ func internalServer(t testing.TB, dsn string, opts Options) (store.Store, *Serve
 // a single hand's review is still queued.
 func TestMatchReviewLeavesRoom(t *testing.T) {
 	ctx := context.Background()
-	st, srv := reviewServer(t)
+	st, srv, h := reviewServer(t)
 	g := pitch.MustNewGame(pitch.Auction)
 	m := pitch.NewMatch(g, 5)
 	rng := pitch.NewRand(5)
@@ -75,7 +98,6 @@ func TestMatchReviewLeavesRoom(t *testing.T) {
 	q.mu.Lock()
 	q.queued = maxReviewQueue - matchReviewRoom // others' reviews fill the rest
 	q.mu.Unlock()
-	h := srv.Handler()
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest("POST", "/api/tables/full/reviews", nil))
 	var got matchReviewStatus
@@ -105,7 +127,7 @@ func TestMatchReviewLeavesRoom(t *testing.T) {
 // fails, even on a record it could not read.
 func TestMakeReviewSkipsStored(t *testing.T) {
 	ctx := context.Background()
-	st, srv := reviewServer(t)
+	st, srv, _ := reviewServer(t)
 	opts, _ := json.Marshal(pitch.MustNewGame(pitch.Auction).OptionMap())
 	if err := st.CreateTable(ctx, &store.Table{ID: "twice", Variant: "auction", Options: opts, Seed: 5}); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package play
+package history
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	"pitch"
 	"pitch/server/httpx"
+	"pitch/server/tableinfo"
 	"pitch/store"
 )
 
@@ -29,53 +30,62 @@ type replayStep struct {
 	Auto   bool           `json:"auto,omitempty"`
 	Text   string         `json:"text,omitempty"`
 	Hands  [][]pitch.Card `json:"hands"` // every seat's cards in hand
-	View   viewJSON       `json:"view"`  // the table as a spectator sees it
+	View   any            `json:"view"`  // the table as a spectator sees it (Wire.View)
 	Taken  []int          `json:"taken"` // points each seat's side has taken so far
-	Points []pointJSON    `json:"points"`
+	Points []point        `json:"points"`
+}
+
+// point is one point of a hand, taken so far: the same as a hand
+// summary's points.
+type point struct {
+	Kind string      `json:"kind"`
+	Card *pitch.Card `json:"card,omitempty"`
+	Seat int         `json:"seat"`
 }
 
 // replayJSON is a whole hand's replay.
 type replayJSON struct {
-	Table  string          `json:"table,omitempty"`
-	Hand   int             `json:"hand,omitempty"`
-	Seats  []seatInfo      `json:"seats,omitempty"`
-	Record json.RawMessage `json:"record"`
-	Steps  []replayStep    `json:"steps"`
-	Moon   int             `json:"moon"`   // the bid that is the moon; 0 in auction
-	Result *handSummary    `json:"result"` // nil when the record stops before the end
+	Table  string           `json:"table,omitempty"`
+	Hand   int              `json:"hand,omitempty"`
+	Seats  []tableinfo.Seat `json:"seats,omitempty"`
+	Record json.RawMessage  `json:"record"`
+	Steps  []replayStep     `json:"steps"`
+	Moon   int              `json:"moon"`   // the bid that is the moon; 0 in auction
+	Result any              `json:"result"` // the hand's summary (Wire.Summary); nil when the record stops before the end
 }
 
 // maxReplayBody is the largest hand record POST /api/replay takes.
 const maxReplayBody = 64 << 10
 
 // replaySteps replays rec with the engine, one step per action.
-func replaySteps(rec *pitch.Record) ([]replayStep, *pitch.State, error) {
+func replaySteps(wire Wire, rec *pitch.Record) ([]replayStep, *pitch.State, error) {
 	start := *rec
 	start.Actions = nil
 	s, err := start.State()
 	if err != nil {
 		return nil, nil, err
 	}
-	steps := []replayStep{stepOf(&s, -1, pitch.Action{}, false)}
+	steps := []replayStep{stepOf(wire, &s, -1, pitch.Action{}, false)}
 	for i, a := range rec.Actions {
 		if s.Phase() == pitch.PhaseGiveStock && a.Kind != pitch.ActGiveStock {
 			auto := pitch.GiveStock(s.Bidder(), false)
 			if err := s.Apply(auto); err != nil {
 				return nil, nil, &pitch.RecordError{Action: i, Message: err.Error()}
 			}
-			steps = append(steps, stepOf(&s, i, auto, true))
+			steps = append(steps, stepOf(wire, &s, i, auto, true))
 		}
 		if err := s.Apply(a); err != nil {
 			return nil, nil, &pitch.RecordError{Action: i, Message: err.Error()}
 		}
-		steps = append(steps, stepOf(&s, i, a, false))
+		steps = append(steps, stepOf(wire, &s, i, a, false))
 	}
 	return steps, &s, nil
 }
 
-func stepOf(s *pitch.State, i int, a pitch.Action, auto bool) replayStep {
-	v := s.View(-1)
-	st := replayStep{Index: i, Auto: auto, View: toViewJSON(&v), Points: []pointJSON{}}
+// stepOf is the step after action i of a record (a, made by the rules
+// when auto) brought the hand to s.
+func stepOf(wire Wire, s *pitch.State, i int, a pitch.Action, auto bool) replayStep {
+	st := replayStep{Index: i, Auto: auto, View: wire.View(s), Points: []point{}}
 	if i >= 0 || auto {
 		raw, _ := json.Marshal(a)
 		st.Action, st.Text = raw, a.String()
@@ -86,7 +96,7 @@ func stepOf(s *pitch.State, i int, a pitch.Action, auto bool) replayStep {
 	r := s.Result()
 	st.Taken = r.Taken
 	for _, p := range r.Points {
-		pj := pointJSON{Kind: p.Kind.String(), Seat: int(p.Seat)}
+		pj := point{Kind: p.Kind.String(), Seat: int(p.Seat)}
 		if p.Card != pitch.NoCard {
 			c := p.Card
 			pj.Card = &c
@@ -96,72 +106,102 @@ func stepOf(s *pitch.State, i int, a pitch.Action, auto bool) replayStep {
 	return st
 }
 
-// replayOf builds the replay of a record's bytes.
-func replayOf(raw []byte) (*replayJSON, error) {
+// replayOf builds the replay of a record's bytes, hand n of its table
+// (0 for a record without one).
+func replayOf(wire Wire, raw []byte, n int) (*replayJSON, error) {
 	rec, err := pitch.ReadRecord(bytes.NewReader(raw))
 	if err != nil {
 		return nil, err
 	}
-	steps, s, err := replaySteps(rec)
+	steps, s, err := replaySteps(wire, rec)
 	if err != nil {
 		return nil, err
 	}
 	norm, _ := json.Marshal(rec)
 	out := &replayJSON{Record: norm, Steps: steps, Moon: s.Game().MoonBid()}
 	if s.Terminal() {
-		out.Result = summarize(0, s)
+		out.Result = wire.Summary(n, s)
 	}
 	return out, nil
 }
 
-// finishedHand returns the record of finished hand n of table id.
-func (s *Server) finishedHand(r *http.Request, op string) (*table, int, []byte, error) {
-	t, err := s.table(r.Context(), r.PathValue("id"))
+// finishedHand returns the public description of table id, how many
+// seats it has, and the number and record of its finished hand n.
+func (s *API) finishedHand(r *http.Request, op string) (tableinfo.Table, int, int, []byte, error) {
+	info, seats, err := s.tables.PublicTable(r.Context(), r.PathValue("id"))
 	if err != nil {
-		return nil, 0, nil, err
+		return tableinfo.Table{}, 0, 0, nil, err
 	}
 	n, err := strconv.Atoi(r.PathValue("n"))
 	if err != nil || n < 1 {
-		return nil, 0, nil, httpx.Errorf(httpx.Invalid, op, "hand numbers start at 1, not %q", r.PathValue("n"))
+		return tableinfo.Table{}, 0, 0, nil, httpx.Errorf(httpx.Invalid, op, "hand numbers start at 1, not %q", r.PathValue("n"))
 	}
-	hands, err := s.store.Hands(r.Context(), t.id)
+	hands, err := s.store.Hands(r.Context(), info.ID)
 	if err != nil {
-		return nil, 0, nil, httpx.StoreDown(op, err)
+		return tableinfo.Table{}, 0, 0, nil, httpx.StoreDown(op, err)
 	}
 	for _, h := range hands {
 		if h.N == n {
-			return t, n, h.Record, nil
+			return info, seats, n, h.Record, nil
 		}
 	}
-	return nil, 0, nil, httpx.Errorf(httpx.NotFound, op, "hand %d is not finished (finished hands: %d)", n, len(hands))
+	return tableinfo.Table{}, 0, 0, nil, httpx.Errorf(httpx.NotFound, op, "hand %d is not finished (finished hands: %d)", n, len(hands))
 }
 
-// handleReplay serves GET /api/tables/{id}/hands/{n}/replay.
-func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
-	const op = "replay"
-	t, n, raw, err := s.finishedHand(r, op)
+// handleHands serves GET /api/tables/{id}/hands: where each finished
+// hand's record is.
+func (s *API) handleHands(w http.ResponseWriter, r *http.Request) {
+	info, _, err := s.tables.PublicTable(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	out, err := replayOf(raw)
+	hands, err := s.store.Hands(r.Context(), info.ID)
+	if err != nil {
+		s.writeError(w, r, httpx.StoreDown("hands", err))
+		return
+	}
+	out := []map[string]any{}
+	for _, h := range hands {
+		out = append(out, map[string]any{"hand": h.N, "url": fmt.Sprintf("/api/tables/%s/hands/%d", info.ID, h.N)})
+	}
+	httpx.WriteJSON(w, 200, out)
+}
+
+// handleHand serves a finished hand's record; a hand in progress has none.
+func (s *API) handleHand(w http.ResponseWriter, r *http.Request) {
+	const op = "hand record"
+	info, _, n, raw, err := s.finishedHand(r, op)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="pitch-%s-hand-%d.json"`, info.ID, n))
+	_, _ = w.Write(raw)
+}
+
+// handleReplay serves GET /api/tables/{id}/hands/{n}/replay.
+func (s *API) handleReplay(w http.ResponseWriter, r *http.Request) {
+	const op = "replay"
+	info, _, n, raw, err := s.finishedHand(r, op)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out, err := replayOf(s.wire, raw, n)
 	if err != nil {
 		s.writeError(w, r, httpx.Unexpected(op, err)) // a stored record the engine refuses
 		return
 	}
-	out.Table, out.Hand = t.id, n
-	if out.Result != nil {
-		out.Result.Hand = n
-	}
-	t.mu.Lock()
-	out.Seats = t.infoJSON().Seats
-	t.mu.Unlock()
+	out.Table, out.Hand = info.ID, n
+	out.Seats = info.Seats
 	httpx.WriteJSON(w, 200, out)
 }
 
 // handlePostReplay serves POST /api/replay: the replay of a hand record
 // sent as the body, without a table.
-func (s *Server) handlePostReplay(w http.ResponseWriter, r *http.Request) {
+func (s *API) handlePostReplay(w http.ResponseWriter, r *http.Request) {
 	const op = "replay"
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxReplayBody))
 	if err != nil {
@@ -173,7 +213,7 @@ func (s *Server) handlePostReplay(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "the request body could not be read: %v", err))
 		return
 	}
-	out, err := replayOf(raw)
+	out, err := replayOf(s.wire, raw, 0)
 	if err != nil {
 		s.writeError(w, r, recordError(op, err))
 		return
@@ -197,37 +237,35 @@ func recordError(op string, err error) *httpx.Error {
 
 // matchJSON is a whole match's hand records, one file.
 type matchJSON struct {
-	Table tableInfo         `json:"table"`
+	Table tableinfo.Table   `json:"table"`
 	Hands []json.RawMessage `json:"hands"` // the hand records, in order
 }
 
 // handleMatch serves GET /api/tables/{id}/match: every finished hand's
 // record in one file.
-func (s *Server) handleMatch(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleMatch(w http.ResponseWriter, r *http.Request) {
 	const op = "match records"
-	t, err := s.table(r.Context(), r.PathValue("id"))
+	info, _, err := s.tables.PublicTable(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	hands, err := s.store.Hands(r.Context(), t.id)
+	hands, err := s.store.Hands(r.Context(), info.ID)
 	if err != nil {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
-	t.mu.Lock()
-	out := matchJSON{Table: t.infoJSON(), Hands: []json.RawMessage{}}
-	t.mu.Unlock()
+	out := matchJSON{Table: info, Hands: []json.RawMessage{}}
 	for _, h := range hands {
 		out.Hands = append(out.Hands, h.Record)
 	}
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="pitch-%s-match.json"`, t.id))
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="pitch-%s-match.json"`, info.ID))
 	httpx.WriteJSON(w, 200, out)
 }
 
 // historyEntry is one table on the history page.
 type historyEntry struct {
-	tableInfo
+	tableinfo.Table
 	Hands  int   `json:"hands"`            // finished hands
 	Scores []int `json:"scores,omitempty"` // the scores after the last finished hand
 	Winner []int `json:"winner,omitempty"` // the match's winners, once it is over
@@ -237,7 +275,7 @@ type historyEntry struct {
 const maxHistoryIDs = 100
 
 // handleHistory serves GET /api/history.
-func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleHistory(w http.ResponseWriter, r *http.Request) {
 	const op = "history"
 	q := store.HistoryQuery{Limit: 20}
 	for k, vs := range r.URL.Query() {
@@ -292,8 +330,8 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		Game   string         `json:"game,omitempty"`
 	}{Tables: []historyEntry{}, Total: total, Offset: q.Offset, Limit: q.Limit, Game: q.Variant}
 	for _, p := range page {
-		g, _ := gameOf(p.Table) // checked when the table was made
-		e := historyEntry{tableInfo: publicInfo(p.Table, g), Hands: p.Hands}
+		g, _ := tableinfo.Game(p.Table) // checked when the table was made
+		e := historyEntry{Table: tableinfo.Public(p.Table, g), Hands: p.Hands}
 		if p.Last != nil {
 			if rec, err := pitch.ReadRecord(bytes.NewReader(p.Last)); err == nil {
 				if st, err := rec.State(); err == nil && st.Terminal() {

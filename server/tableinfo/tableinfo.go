@@ -1,0 +1,102 @@
+// Package tableinfo is the public description of a table (docs/protocol.md):
+// what anyone may see of it, its seats and its game, as the lobby, the
+// tables' states and the history show it.
+package tableinfo
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"pitch"
+	"pitch/server/ratings"
+	"pitch/store"
+)
+
+// Seat is one seat of a table as everyone may see it.
+type Seat struct {
+	Seat  int    `json:"seat"`
+	Kind  string `json:"kind"`
+	Level string `json:"level,omitempty"`
+	Name  string `json:"name"`
+	// Bot numbers the table's bots from 1 in seat order ("Bot 1" … "Bot
+	// N", the name every page shows, in its language); 0 for a person.
+	Bot   int  `json:"bot,omitempty"`
+	Taken bool `json:"taken"`
+	// Rating is a bot's fixed rating in the table's game (rating.Bot).
+	Rating *ratings.Shown `json:"rating,omitempty"`
+}
+
+// Table is the public description of a table: what the lobby, the
+// history and every state show of it.
+type Table struct {
+	ID        string          `json:"id"`
+	Variant   string          `json:"variant"`
+	Options   json.RawMessage `json:"options"`
+	TurnTimer int             `json:"turn_timer"`
+	Created   time.Time       `json:"created"`
+	Finished  bool            `json:"finished"`
+	Closed    bool            `json:"closed"`
+	Hints     bool            `json:"hints"` // players may ask for a hint
+	Next      string          `json:"next,omitempty"`
+	Seats     []Seat          `json:"seats"`
+	URL       string          `json:"url"`
+	// Moon is the bid that is the moon (10 in ten-point and pawnee), 0
+	// in auction; Teams gives each seat's fixed partnership (0 or 1)
+	// where partnerships are fixed, and is absent otherwise.
+	Moon  int   `json:"moon"`
+	Teams []int `json:"teams,omitempty"`
+	// Rated: the match changes the players' ratings (docs/ratings.md).
+	Rated bool `json:"rated,omitempty"`
+	// Event is the ID of the event whose round the table plays
+	// (docs/events.md): it has no next match of its own.
+	Event string `json:"event,omitempty"`
+}
+
+// Public is the public description of stored table t, which plays
+// game g (nil when its options no longer parse: no moon, no teams).
+func Public(t *store.Table, g *pitch.Game) Table {
+	info := Table{ID: t.ID, Variant: t.Variant, Options: t.Options, TurnTimer: t.TurnTimer, Created: t.Created,
+		Finished: t.Finished, Closed: t.Closed, Hints: !t.NoHints, Next: t.Next, URL: "/t/" + t.ID, Rated: t.Rated}
+	bots := 0
+	for _, s := range t.Seats {
+		name, n := s.Name, 0
+		if s.Kind == "bot" {
+			bots++
+			n = bots
+			if name == "" {
+				name = "Bot " + strconv.Itoa(n)
+			}
+		}
+		si := Seat{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name, Bot: n, Taken: s.Kind == "bot" || s.TokenHash != nil}
+		if s.Kind == "bot" {
+			si.Rating = ratings.Bot(t.Variant, s.Level)
+		}
+		info.Seats = append(info.Seats, si)
+	}
+	if g != nil {
+		info.Moon = g.MoonBid()
+		for seat := range g.Seats() {
+			if team := g.Team(seat); team >= 0 {
+				info.Teams = append(info.Teams, team)
+			}
+		}
+	}
+	return info
+}
+
+// Game is the game a stored table plays: its variant and options.
+func Game(info *store.Table) (*pitch.Game, error) {
+	var opts map[string]json.RawMessage
+	if len(info.Options) > 0 {
+		if err := json.Unmarshal(info.Options, &opts); err != nil {
+			return nil, fmt.Errorf("table %s: options: %w", info.ID, err)
+		}
+	}
+	v, err := pitch.ParseVariant(info.Variant)
+	if err != nil {
+		return nil, err
+	}
+	return pitch.ParseOptions(v, opts)
+}
