@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"pitch/i18n"
+	"pitch/server/daily"
+	"pitch/server/eventapi"
 	"pitch/server/httpx"
 	"pitch/server/play"
 	"pitch/store"
@@ -51,9 +53,11 @@ const (
 
 // Server serves the API, the WebSocket play and the UI.
 type Server struct {
-	opts Options
-	log  *slog.Logger
-	play *play.Server
+	opts   Options
+	log    *slog.Logger
+	play   *play.Server
+	events *eventapi.API // /api/events
+	daily  *daily.Daily  // /api/daily
 }
 
 // New returns a server over st, with every unfinished table loaded from
@@ -66,7 +70,9 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: p.Options(), log: opts.Logger, play: p}, nil
+	s := &Server{opts: p.Options(), log: opts.Logger, play: p}
+	s.events, s.daily = newEvents(p, st, s.opts)
+	return s, nil
 }
 
 // Close stops the server at once: the bots stop and every connection is
@@ -88,6 +94,8 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.play.Routes(mux)
+	s.events.Routes(mux)
+	s.daily.Routes(mux)
 	if s.opts.Static != nil {
 		s.static(mux)
 	}

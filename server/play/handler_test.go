@@ -12,6 +12,7 @@ import (
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.Routes(mux)
+	s.eventRoutes(mux) // events_api_test.go
 	api := s.Limit(mux)
 	return httpx.SecurityHeaders(httpx.SameOrigin(s.log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/health" {
