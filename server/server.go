@@ -20,6 +20,8 @@ import (
 
 	"pitch/i18n"
 	"pitch/server/accountapi"
+	"pitch/server/daily"
+	"pitch/server/eventapi"
 	"pitch/server/history"
 	"pitch/server/httpx"
 	"pitch/server/play"
@@ -60,6 +62,8 @@ type Server struct {
 	acct    *accountapi.API
 	history *history.API
 	ratings *ratings.API
+	events  *eventapi.API
+	daily   *daily.Daily
 }
 
 // New returns a server over st, with every unfinished table loaded from
@@ -77,10 +81,12 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	acct := accountapi.New(accountapi.Config{Store: st, Tables: p, Log: opts.Logger,
 		SessionTTL: opts.SessionTTL, Origin: opts.Origin, HTTPS: opts.HTTPS, SignUpsPerHour: opts.SignUpsPerHour})
 	p.SetWho(acct.Who)
-	return &Server{opts: p.Options(), log: opts.Logger, play: p, acct: acct,
+	s := &Server{opts: p.Options(), log: opts.Logger, play: p, acct: acct,
 		history: history.New(history.Config{Store: st, Tables: p, Wire: play.Wire{}, Closing: p.Closing, Log: opts.Logger}),
 		ratings: ratings.New(ratings.Config{Store: st, Log: opts.Logger}),
-	}, nil
+	}
+	s.events, s.daily = newEvents(p, st, s.opts)
+	return s, nil
 }
 
 // Close stops the server at once: the bots stop and every connection is
@@ -105,6 +111,8 @@ func (s *Server) Handler() http.Handler {
 	s.acct.Routes(mux)
 	s.history.Routes(mux)
 	s.ratings.Routes(mux)
+	s.events.Routes(mux)
+	s.daily.Routes(mux)
 	if s.opts.Static != nil {
 		s.static(mux)
 	}

@@ -399,8 +399,9 @@ func (s *Server) makeTable(ctx context.Context, e *liveEvent, r int, tab event.T
 }
 
 // startRound seats the event's next round and makes its tables. The
-// lock must be held; the tables are loaded after it is released (see
-// handleEventStart), since loading takes each table's lock.
+// lock must be held; the tables are loaded after it is released
+// (startTables, Event.StartTables), since loading takes each table's
+// lock.
 func (s *Server) startRound(ctx context.Context, e *liveEvent) ([]*store.Table, []*tableRound, error) {
 	const op = "event start"
 	var infos []*store.Table

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"pitch/server/eventview"
 	"time"
 
 	"github.com/coder/websocket"
@@ -28,13 +29,13 @@ type eventSub struct {
 }
 
 // eventMsg is what a follower receives: the event as anyone may see it
-// (eventJSON, marshalled once for every follower), whether they are its
+// (eventview.Event, marshalled once for every follower), whether they are its
 // host, and where their person sits.
 type eventMsg struct {
-	Type  string          `json:"type"` // "event"
-	Event json.RawMessage `json:"event"`
-	Host  bool            `json:"host,omitempty"`
-	Me    *mySeatJSON     `json:"me,omitempty"`
+	Type  string            `json:"type"` // "event"
+	Event json.RawMessage   `json:"event"`
+	Host  bool              `json:"host,omitempty"`
+	Me    *eventview.MySeat `json:"me,omitempty"`
 }
 
 // changed sends the event's followers its new state soon. The lock must
@@ -61,7 +62,7 @@ func (e *liveEvent) push() {
 	}
 }
 
-// send queues the event's state raw (eventJSON) for sub. The lock must
+// send queues the event's state raw (eventview.Event) for sub. The lock must
 // be held.
 func (e *liveEvent) send(sub *eventSub, raw json.RawMessage) {
 	m := eventMsg{Type: "event", Event: raw, Host: sub.host}

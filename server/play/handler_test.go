@@ -18,6 +18,7 @@ func (s *Server) Handler() http.Handler {
 	s.Routes(mux)
 	history.New(history.Config{Store: s.store, Tables: s, Wire: Wire{}, Closing: s.Closing, Log: s.log}).Routes(mux)
 	ratings.New(ratings.Config{Store: s.store, Log: s.log}).Routes(mux)
+	s.eventRoutes(mux) // events_api_test.go
 	api := s.Limit(mux)
 	return httpx.SecurityHeaders(httpx.SameOrigin(s.log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/health" {

@@ -112,7 +112,7 @@ type Options struct {
 	// over within about this long.
 	LeaseTTL time.Duration
 	// DailyDeals and DailyBots are the deals and the bots' level of the
-	// daily events (defaults DefaultDailyDeals, DefaultDailyBots).
+	// daily events (defaults daily.DefaultDeals, daily.DefaultBots).
 	DailyDeals int
 	DailyBots  string
 	// Clock is the time of day the daily events follow; nil: time.Now.
@@ -126,8 +126,6 @@ type Options struct {
 
 // Server serves the API, the WebSocket play and the UI.
 type Server struct {
-	dailyMu sync.Mutex      // finding or opening a daily event (daily.go)
-	noDaily map[string]bool // past daily events' IDs known not to exist; dailyMu guards it
 	store   store.Store
 	opts    Options
 	log     *slog.Logger
@@ -379,8 +377,6 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/tables/{id}/rematch", s.handleRematch)
 	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS)
 	mux.HandleFunc("GET /api/stats", s.handleStats)
-	s.eventRoutes(mux)
-	s.dailyRoutes(mux)
 	mux.HandleFunc("GET /api/health", s.handleHealth)
 }
 

@@ -1,4 +1,4 @@
-package play
+package eventapi
 
 import (
 	"fmt"
@@ -36,6 +36,7 @@ func qrSVG(text string) ([]byte, error) {
 // svgWriter is a qrcode.Writer that draws the matrix as one SVG path.
 type svgWriter struct{ out []byte }
 
+// Write draws m.
 func (w *svgWriter) Write(m qrcode.Matrix) error {
 	bits := m.Bitmap()
 	n := len(bits) + 2*qrQuiet
@@ -54,6 +55,7 @@ func (w *svgWriter) Write(m qrcode.Matrix) error {
 	return nil
 }
 
+// Close does nothing.
 func (w *svgWriter) Close() error { return nil }
 
 // joinURL is the event's join link at origin, which must be an http or
@@ -67,21 +69,22 @@ func joinURL(origin, id string) (string, error) {
 	return u.Scheme + "://" + u.Host + "/e/" + id, nil
 }
 
-func (s *Server) handleEventQR(w http.ResponseWriter, r *http.Request) {
+// handleQR answers GET /api/events/{id}/qr.svg.
+func (a *API) handleQR(w http.ResponseWriter, r *http.Request) {
 	const op = "event qr"
-	e, err := s.event(r.Context(), r.PathValue("id"))
+	e, err := a.rt.Event(r.Context(), r.PathValue("id"))
 	if err != nil {
-		s.writeError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
-	link, err := joinURL(r.URL.Query().Get("origin"), e.id)
+	link, err := joinURL(r.URL.Query().Get("origin"), e.ID())
 	if err != nil {
-		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_origin", nil))
+		a.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_origin", nil))
 		return
 	}
 	svg, err := qrSVG(link)
 	if err != nil {
-		s.writeError(w, r, httpx.Unexpected(op, err))
+		a.writeError(w, r, httpx.Unexpected(op, err))
 		return
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")

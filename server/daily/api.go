@@ -1,0 +1,310 @@
+package daily
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"slices"
+	"time"
+
+	"pitch/event"
+	"pitch/server/eventview"
+	"pitch/server/httpx"
+)
+
+// gameJSON is one game's daily event of a day.
+type gameJSON struct {
+	Variant     string           `json:"variant"`
+	Event       string           `json:"event"` // its ID: /api/events/ID, /e/ID/deals/1/N
+	Deals       int              `json:"deals"`
+	Bots        string           `json:"bots"`
+	Over        bool             `json:"over"`        // closed, every table finished: each deal's page is open
+	Commitments []string         `json:"commitments"` // published when the day opened
+	Players     int              `json:"players"`     // who have played or are playing
+	Standings   []event.Standing `json:"standings"`   // by average matchpoint percentage
+}
+
+// dayJSON is a day's daily events.
+type dayJSON struct {
+	Day      string     `json:"day"`
+	Opens    time.Time  `json:"opens"`
+	Closes   time.Time  `json:"closes"`
+	Games    []gameJSON `json:"games"`
+	Past     []string   `json:"past,omitempty"` // the days before with a daily event, newest first (today's answer only)
+	Previous string     `json:"previous,omitempty"`
+}
+
+// newSeed is a random seed for a new event's draws.
+func newSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// game is e as gameJSON. The lock must not be held.
+func game(e Event) gameJSON {
+	e.Lock()
+	defer e.Unlock()
+	ev := e.Event()
+	g := gameJSON{Variant: ev.Settings.Variant, Event: e.ID(), Deals: ev.Settings.Hands, Bots: ev.Settings.Bots, Over: ev.Over(),
+		Commitments: e.Commitments(0), Standings: ev.Standings()}
+	if len(ev.Rounds) > 0 {
+		g.Players = len(ev.Rounds[0].Tables)
+	}
+	return g
+}
+
+// handleDaily answers GET /api/daily[?day=2026-03-01]: a day's daily
+// events (today's, opened if need be).
+func (d *Daily) handleDaily(w http.ResponseWriter, r *http.Request) {
+	const op = "daily"
+	today := d.today()
+	day := today
+	if q := r.URL.Query().Get("day"); q != "" {
+		t, err := time.Parse(time.DateOnly, q)
+		if err != nil || t.After(today) {
+			d.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "day %q is not a day up to today, written 2026-03-01", q).With("bad_day", nil))
+			return
+		}
+		day = t
+	}
+	out := dayJSON{Day: day.Format(time.DateOnly), Opens: day, Closes: day.AddDate(0, 0, 1), Games: []gameJSON{}}
+	for _, v := range games {
+		e, err := d.event(r.Context(), day, v, day.Equal(today))
+		if err != nil {
+			var ae *httpx.Error
+			if errors.As(err, &ae) && ae.Kind == httpx.NotFound {
+				continue // no daily that day
+			}
+			d.writeError(w, r, err)
+			return
+		}
+		out.Games = append(out.Games, game(e))
+	}
+	if day.Equal(today) {
+		for k := 1; k <= past; k++ {
+			t := today.AddDate(0, 0, -k)
+			if d.exists(r.Context(), t) {
+				out.Past = append(out.Past, t.Format(time.DateOnly))
+			}
+		}
+	}
+	httpx.WriteJSON(w, 200, out)
+}
+
+// req is a request to play today's daily event or to find one's seat: a
+// guest sends its browser's identity and a name; a signed-in player's
+// account is its session's.
+type req struct {
+	Guest string `json:"guest,omitempty"`
+	Name  string `json:"name,omitempty"`
+}
+
+// meJSON is a person's part in today's daily event of a game.
+type meJSON struct {
+	Played  bool              `json:"played"` // they have a table (playing or finished)
+	Seat    *eventview.MySeat `json:"seat,omitempty"`
+	Done    bool              `json:"done"` // their table has finished
+	Result  *event.Standing   `json:"standing,omitempty"`
+	Account string            `json:"account,omitempty"` // the signed-in name they play under
+}
+
+// owner says who a daily request is from: "a:ID" for a signed-in
+// player, "g:HASH" for a guest, with the name to play under.
+func (d *Daily) owner(r *http.Request, q req) (owner, name string, err error) {
+	const op = "daily"
+	if id, name, ok := d.cfg.Who(r); ok {
+		return "a:" + id, name, nil
+	}
+	if len(q.Guest) < 16 || len(q.Guest) > 64 || !httpx.ValidID(q.Guest) {
+		return "", "", httpx.Errorf(httpx.Invalid, op, "a guest sends its browser's identity: 16 to 64 letters, digits, - or _").With("bad_guest", nil)
+	}
+	h := sha256.Sum256([]byte(q.Guest))
+	return "g:" + hex.EncodeToString(h[:]), q.Name, nil
+}
+
+// me is owner's part in e. The lock must be held.
+func me(e Event, owner string) meJSON {
+	var me meJSON
+	i := e.OwnerEntry(owner)
+	if i < 0 {
+		return me
+	}
+	ev := e.Event()
+	if ti, _, ok := ev.Seated(i); ok {
+		me.Played = true
+		me.Done = ev.Rounds[0].Tables[ti].Result != nil
+		if !me.Done {
+			id := e.TableID(0, ti)
+			me.Seat = &eventview.MySeat{Entry: i, Name: ev.Entries[i].Name, Round: 1, Table: id, TableNo: ti + 1, Seat: 0, SeatToken: e.SeatToken(i, id, 0)}
+		}
+	}
+	for _, st := range ev.Standings() {
+		if st.Entry == i {
+			me.Result = &st
+		}
+	}
+	return me
+}
+
+// eventFor reads a daily request and returns today's event of the
+// request's game and who asks.
+func (d *Daily) eventFor(w http.ResponseWriter, r *http.Request) (Event, string, string, bool) {
+	const op = "daily"
+	var q req
+	if err := httpx.Decode(w, r, &q); err != nil {
+		d.writeError(w, r, err)
+		return nil, "", "", false
+	}
+	v := r.PathValue("game")
+	if !slices.Contains(games, v) {
+		d.writeError(w, r, httpx.Errorf(httpx.NotFound, op, "there is no daily event of %q: the games are %v", v, games).With("bad_game", map[string]any{"Game": v}))
+		return nil, "", "", false
+	}
+	owner, name, err := d.owner(r, q)
+	if err != nil {
+		d.writeError(w, r, err)
+		return nil, "", "", false
+	}
+	e, err := d.event(r.Context(), d.today(), v, true)
+	if err != nil {
+		d.writeError(w, r, err)
+		return nil, "", "", false
+	}
+	return e, owner, name, true
+}
+
+// handleMe answers POST /api/daily/{game}/me: the caller's part in
+// today's event of the game.
+func (d *Daily) handleMe(w http.ResponseWriter, r *http.Request) {
+	e, owner, _, ok := d.eventFor(w, r)
+	if !ok {
+		return
+	}
+	e.Lock()
+	m := me(e, owner)
+	e.Unlock()
+	httpx.WriteJSON(w, 200, m)
+}
+
+// handlePlay answers POST /api/daily/{game}/play: the caller's table at
+// today's event of the game (made once: after that, back to it while
+// it is played).
+func (d *Daily) handlePlay(w http.ResponseWriter, r *http.Request) {
+	const op = "play daily"
+	e, owner, name, ok := d.eventFor(w, r)
+	if !ok {
+		return
+	}
+	name, err := httpx.CleanName(name)
+	if err != nil {
+		d.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_name", nil))
+		return
+	}
+	// again answers one who has played or is playing (the lock held).
+	again := func() {
+		m := me(e, owner)
+		e.Unlock()
+		if m.Seat != nil {
+			httpx.WriteJSON(w, 200, m) // back to their table
+			return
+		}
+		d.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "%v", event.ErrPlayed).With("event_played", nil))
+	}
+	e.Lock()
+	if e.OwnerEntry(owner) >= 0 {
+		again()
+		return
+	}
+	if ok, _ := d.cfg.Creates.Take(httpx.ClientAddr(r)); !ok {
+		e.Unlock()
+		d.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "too many tables and events created from your address (%d an hour at most): try again later", d.cfg.TablesPerHour))
+		return
+	}
+	var i int
+	back := false // they joined at another server meanwhile
+	err = e.Change(r.Context(), op, func() error {
+		if i = e.OwnerEntry(owner); i >= 0 {
+			back = true
+			return errUnchanged
+		}
+		var err error
+		if i, err = e.Event().Join(name); err != nil {
+			return httpx.Errorf(httpx.Conflict, op, "%v", err).With("event_closed", nil)
+		}
+		e.AddOwner(owner)
+		return nil
+	})
+	if back {
+		again()
+		return
+	}
+	e.Unlock()
+	if err != nil {
+		d.writeError(w, r, err)
+		return
+	}
+	if _, err := e.SitSolo(r.Context(), i); err != nil {
+		d.writeError(w, r, err)
+		return
+	}
+	e.Lock()
+	m := me(e, owner)
+	e.Unlock()
+	httpx.WriteJSON(w, 200, m)
+}
+
+// resultJSON is one daily result on a player's profile.
+type resultJSON struct {
+	Day     string  `json:"day"`
+	Variant string  `json:"variant"`
+	Event   string  `json:"event"`
+	Place   int     `json:"place"`
+	Of      int     `json:"of"` // how many played
+	Percent float64 `json:"percent"`
+	Deals   int     `json:"deals"` // results compared
+	Over    bool    `json:"over"`  // the day is over
+}
+
+// handleUserDaily answers GET /api/users/{name}/daily: the player's
+// daily results of the last 30 days, newest first.
+func (d *Daily) handleUserDaily(w http.ResponseWriter, r *http.Request) {
+	const op = "user daily"
+	a, ok := d.cfg.ProfileAccount(w, r, op)
+	if !ok {
+		return
+	}
+	out := d.results(r.Context(), "a:"+a.ID)
+	httpx.WriteJSON(w, 200, out)
+}
+
+// results are owner's daily results of the last profileDays days.
+func (d *Daily) results(ctx context.Context, owner string) []resultJSON {
+	out := []resultJSON{}
+	today := d.today()
+	for k := range profileDays {
+		day := today.AddDate(0, 0, -k)
+		for _, v := range games {
+			e, err := d.event(ctx, day, v, false)
+			if err != nil {
+				continue
+			}
+			e.Lock()
+			if i := e.OwnerEntry(owner); i >= 0 {
+				st := e.Event().Standings()
+				for _, x := range st {
+					if x.Entry == i && x.Boards > 0 {
+						out = append(out, resultJSON{Day: day.Format(time.DateOnly), Variant: v, Event: e.ID(), Place: x.Place, Of: len(st),
+							Percent: x.Percent, Deals: x.Boards, Over: e.Event().Over()})
+					}
+				}
+			}
+			e.Unlock()
+		}
+	}
+	return out
+}

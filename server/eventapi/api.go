@@ -1,0 +1,188 @@
+// Package eventapi is the HTTP side of events of many tables
+// (docs/events.md; docs/protocol.md, Events): the /api/events routes —
+// create, look, join, find one's seat, leave, the host's start, extend,
+// pause, resume, end and close, the standings as CSV, the join link's QR
+// code, a duplicate deal's results, solo play, the WebSocket that follows
+// an event — and a player's events, GET /api/users/{name}/events. The
+// host's token and each person's token are sent in request bodies, never
+// in URLs.
+//
+// The events themselves (their state, rounds and tables, stored and
+// shared between processes) are the runtime's (server/play), reached
+// through Runtime and Event.
+package eventapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"pitch/event"
+	"pitch/server/eventview"
+	"pitch/server/httpx"
+	"pitch/store"
+)
+
+// Runtime is the event runtime as the API uses it.
+type Runtime interface {
+	// Event returns the live event id (made live from the store if need
+	// be), or a NotFound error (httpx).
+	Event(ctx context.Context, id string) (Event, error)
+	// Create stores ev as a new event, hosted by the holder of hostToken,
+	// and makes it live.
+	Create(ctx context.Context, ev *event.Event, hostToken string) (Event, error)
+	// View is event id as anyone may see it, without making it live.
+	View(ctx context.Context, id string) (eventview.Event, error)
+	// HoldTables stops (pause) or restarts play at the tables ids. No
+	// event's lock may be held.
+	HoldTables(ids []string, pause bool)
+	// Follow answers GET /api/events/{id}/ws: a WebSocket following the
+	// event, with its updates pushed as they are made.
+	Follow(w http.ResponseWriter, r *http.Request)
+}
+
+// Event is one live event. Lock and Unlock are its lock; every other
+// method but ID, StartTables and SitSolo needs it held.
+type Event interface {
+	ID() string
+	Lock()
+	Unlock()
+	// Event is its seating, rounds and standings (within Change, the
+	// state to change).
+	Event() *event.Event
+	// Daily reports whether it is a daily event (played from /daily).
+	Daily() bool
+	// View is the event as anyone may see it; SeatOf where entry sits now.
+	View() eventview.Event
+	SeatOf(entry int) eventview.MySeat
+	// EntryOf returns the entry whose token this is, or -1; IsHost
+	// whether it is the host's.
+	EntryOf(token string) int
+	IsHost(token string) bool
+	// Change makes a change and stores it: fn changes the event (Event,
+	// AddToken, SetClock) or returns an error to refuse, which comes back
+	// as it is with nothing changed. fn may be called again, on the event
+	// read afresh.
+	Change(ctx context.Context, op string, fn func() error) error
+	// AddToken records the token of the entry just joined (within Change).
+	AddToken(token string)
+	// Clock is the last round's clock: when its time is up (zero: none),
+	// whether it is paused, the time it had left when paused. SetClock
+	// sets it (within Change); SyncClock then gives the tables their
+	// clock and returns those whose pause changed, for HoldTables.
+	Clock() (endsAt time.Time, paused bool, held time.Duration)
+	SetClock(endsAt time.Time, paused bool, held time.Duration)
+	SyncClock() []string
+	// StartRound seats the next round and stores its tables, which
+	// StartTables starts once the lock is let go.
+	StartRound(ctx context.Context) ([]*store.Table, error)
+	StartTables(ctx context.Context, tables []*store.Table)
+	// SitSolo gives entry of a solo event their table, and says where
+	// they sit (the lock not held).
+	SitSolo(ctx context.Context, entry int) (eventview.MySeat, error)
+	// TableID is the ID of table ti of round r (from 0); Commitments are
+	// round r's commitments to its shared deals.
+	TableID(r, ti int) string
+	Commitments(r int) []string
+}
+
+// Store is what the API keeps of its own: which events a signed-in
+// player joined.
+type Store interface {
+	AddTournamentPlayer(ctx context.Context, account, tournament string, entry int) error
+	TournamentsOf(ctx context.Context, account string, limit int) ([]store.TournamentPlayer, error)
+}
+
+// Config is what the API needs.
+type Config struct {
+	Log     *slog.Logger
+	Runtime Runtime
+	Store   Store
+	// Creates limits the tables and events created per address (nil:
+	// no limit); TablesPerHour is its rate, for the refusal's message.
+	Creates       *httpx.Limiter
+	TablesPerHour int
+	// Minute is how long one minute of a round's clock lasts (0: a
+	// minute), for the tests' rounds on the clock.
+	Minute time.Duration
+	// Who says whose request r is: its signed-in account's ID and name.
+	Who func(r *http.Request) (id, name string, ok bool)
+	// ProfileAccount finds the account of a /api/users/{name} request;
+	// ok false: it has answered.
+	ProfileAccount func(w http.ResponseWriter, r *http.Request, op string) (*store.Account, bool)
+}
+
+// API answers the /api/events routes.
+type API struct {
+	cfg Config
+	rt  Runtime
+	log *slog.Logger
+}
+
+// New returns the events' API.
+func New(cfg Config) *API {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &API{cfg: cfg, rt: cfg.Runtime, log: cfg.Log}
+}
+
+// Routes adds the events' API to mux.
+func (a *API) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /api/events", a.handleCreate)
+	mux.HandleFunc("GET /api/events/{id}", a.handleEvent)
+	mux.HandleFunc("POST /api/events/{id}/join", a.handleJoin)
+	mux.HandleFunc("POST /api/events/{id}/me", a.handleMe)
+	mux.HandleFunc("POST /api/events/{id}/leave", a.handleLeave)
+	mux.HandleFunc("POST /api/events/{id}/start", a.handleStart)
+	mux.HandleFunc("POST /api/events/{id}/extend", a.handleExtend)
+	mux.HandleFunc("POST /api/events/{id}/pause", a.handlePause(true))
+	mux.HandleFunc("POST /api/events/{id}/resume", a.handlePause(false))
+	mux.HandleFunc("POST /api/events/{id}/end", a.handleEnd)
+	mux.HandleFunc("GET /api/events/{id}/standings.csv", a.handleCSV)
+	mux.HandleFunc("GET /api/events/{id}/qr.svg", a.handleQR)
+	mux.HandleFunc("POST /api/events/{id}/play", a.handlePlay)
+	mux.HandleFunc("POST /api/events/{id}/close", a.handleClose)
+	mux.HandleFunc("GET /api/events/{id}/deals/{round}/{deal}", a.handleDeal)
+	mux.HandleFunc("GET /api/events/{id}/ws", a.rt.Follow)
+	mux.HandleFunc("GET /api/users/{name}/events", a.handleUserEvents)
+}
+
+// writeError logs err (server side detail) and answers with the client's part.
+func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	httpx.WriteError(a.log, w, r, err)
+}
+
+// minute is how long one minute of a round's clock lasts.
+func (a *API) minute() time.Duration {
+	if a.cfg.Minute > 0 {
+		return a.cfg.Minute
+	}
+	return time.Minute
+}
+
+// tokenReq carries the host's or a person's token, and for the host's
+// requests what they act on.
+type tokenReq struct {
+	Token   string `json:"token"`
+	Entry   *int   `json:"entry,omitempty"`   // remove: whom
+	Minutes int    `json:"minutes,omitempty"` // extend: by how long
+}
+
+// eventFor reads the request's token and returns the event locked: the
+// caller must unlock it.
+func (a *API) eventFor(w http.ResponseWriter, r *http.Request) (Event, tokenReq, bool) {
+	var req tokenReq
+	if err := httpx.Decode(w, r, &req); err != nil {
+		a.writeError(w, r, err)
+		return nil, req, false
+	}
+	e, err := a.rt.Event(r.Context(), r.PathValue("id"))
+	if err != nil {
+		a.writeError(w, r, err)
+		return nil, req, false
+	}
+	e.Lock()
+	return e, req, true
+}

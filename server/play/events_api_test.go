@@ -1,0 +1,44 @@
+package play
+
+import (
+	"context"
+	"net/http"
+
+	"pitch/event"
+	"pitch/server/eventapi"
+	"pitch/server/eventview"
+)
+
+// eventRoutes mounts the events' API (server/eventapi) over s, as
+// server.New does, for this package's tests that drive events over HTTP.
+func (s *Server) eventRoutes(mux *http.ServeMux) {
+	eventapi.New(eventapi.Config{Log: s.log, Runtime: testEvents{s}, Store: s.store, Creates: s.Creates(), TablesPerHour: s.opts.TablesPerHour,
+		Minute: s.opts.EventMinute, Who: s.Who, ProfileAccount: s.ProfileAccount}).Routes(mux)
+}
+
+// testEvents is s as eventapi.Runtime.
+type testEvents struct{ s *Server }
+
+func (r testEvents) Event(ctx context.Context, id string) (eventapi.Event, error) {
+	e, err := r.s.Event(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func (r testEvents) Create(ctx context.Context, ev *event.Event, hostToken string) (eventapi.Event, error) {
+	e, err := r.s.CreateEvent(ctx, ev, hostToken)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func (r testEvents) View(ctx context.Context, id string) (eventview.Event, error) {
+	return r.s.EventView(ctx, id)
+}
+
+func (r testEvents) HoldTables(ids []string, pause bool) { r.s.HoldTables(ids, pause) }
+
+func (r testEvents) Follow(w http.ResponseWriter, req *http.Request) { r.s.FollowEvent(w, req) }
