@@ -16,9 +16,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
+	"sync/atomic"
 
 	"pitch/i18n"
+	"pitch/server/access"
 	"pitch/server/accountapi"
 	"pitch/server/daily"
 	"pitch/server/eventapi"
@@ -64,6 +67,9 @@ type Server struct {
 	ratings *ratings.API
 	events  *eventapi.API
 	daily   *daily.Daily
+	// onServed, set by a test (export_test.go), hears of every request
+	// to a data route whether it asked the access policy.
+	onServed atomic.Pointer[func(pattern string, asked bool)]
 }
 
 // New returns a server over st, with every unfinished table loaded from
@@ -82,11 +88,22 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 		SessionTTL: opts.SessionTTL, Origin: opts.Origin, HTTPS: opts.HTTPS, SignUpsPerHour: opts.SignUpsPerHour})
 	p.SetWho(acct.Who)
 	s := &Server{opts: p.Options(), log: opts.Logger, play: p, acct: acct,
-		history: history.New(history.Config{Store: st, Tables: p, Wire: play.Wire{}, Closing: p.Closing, Log: opts.Logger}),
+		history: history.New(history.Config{Store: st, Tables: p, Wire: play.Wire{}, Closing: p.Closing, Log: opts.Logger, Viewer: viewerOf(acct)}),
 		ratings: ratings.New(ratings.Config{Store: st, Log: opts.Logger}),
 	}
 	s.events, s.daily = newEvents(p, st, s.opts)
 	return s, nil
+}
+
+// viewerOf says who asks, as the access policy knows viewers: an account
+// holder when signed in (acct.Who), else anonymous.
+func viewerOf(acct *accountapi.API) func(*http.Request) access.Viewer {
+	return func(r *http.Request) access.Viewer {
+		if a, ok := acct.Who(r); ok {
+			return access.Viewer{Kind: access.Member, Account: a.ID}
+		}
+		return access.Viewer{Kind: access.Anonymous}
+	}
 }
 
 // Close stops the server at once: the bots stop and every connection is
@@ -107,12 +124,13 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 // security headers and the refusal of cross-site changes.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	s.play.Routes(mux)
-	s.acct.Routes(mux)
-	s.history.Routes(mux)
-	s.ratings.Routes(mux)
-	s.events.Routes(mux)
-	s.daily.Routes(mux)
+	for _, rt := range s.routes() {
+		var h http.Handler = rt.Handler
+		if rt.Data {
+			h = s.guard(rt)
+		}
+		mux.Handle(rt.Pattern, h)
+	}
 	if s.opts.Static != nil {
 		s.static(mux)
 	}
@@ -124,6 +142,29 @@ func (s *Server) Handler() http.Handler {
 		}
 		mux.ServeHTTP(w, r)
 	})))
+}
+
+// routes are every part's routes: the tables and their play, accounts,
+// history, ratings, events and the daily deals.
+func (s *Server) routes() []httpx.Route {
+	return slices.Concat(s.play.Routes(), s.acct.Routes(), s.history.Routes(), s.ratings.Routes(), s.events.Routes(), s.daily.Routes())
+}
+
+// guard serves a route that serves table, hand or event data. Its handler
+// asks the access policy itself (access.Ask); when a test watches
+// (onServed), guard also tells it, after each request, whether the
+// policy was asked.
+func (s *Server) guard(rt httpx.Route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served := s.onServed.Load()
+		if served == nil {
+			rt.Handler(w, r)
+			return
+		}
+		ctx, asked := access.Track(r.Context())
+		rt.Handler(w, r.WithContext(ctx))
+		(*served)(rt.Pattern, asked())
+	})
 }
 
 // static mounts the browser UI: its files, and the page at every address

@@ -97,24 +97,28 @@ func New(cfg Config) *API {
 	return s
 }
 
-// Routes mounts the accounts' routes on mux.
-func (s *API) Routes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/account", s.handleMe)
-	mux.HandleFunc("POST /api/account/signup", s.handleSignUp)
-	mux.HandleFunc("POST /api/account/signin", s.handleSignIn)
-	mux.HandleFunc("POST /api/account/signout", s.handleSignOut)
-	mux.HandleFunc("POST /api/account/password", s.handlePassword)
-	mux.HandleFunc("POST /api/account/reset", s.handleReset)
-	mux.HandleFunc("GET /api/account/seats", s.handleMySeats)
-	mux.HandleFunc("POST /api/account/seats", s.handleClaim)
-	mux.HandleFunc("GET /api/account/export", s.handleExport)
-	mux.HandleFunc("POST /api/account/delete", s.handleDelete)
-	mux.HandleFunc("POST /api/account/passkey/signup/begin", s.handlePasskeySignUpBegin)
-	mux.HandleFunc("POST /api/account/passkey/signup/finish", s.handlePasskeySignUpFinish)
-	mux.HandleFunc("POST /api/account/passkey/add/begin", s.handlePasskeyAddBegin)
-	mux.HandleFunc("POST /api/account/passkey/add/finish", s.handlePasskeyAddFinish)
-	mux.HandleFunc("POST /api/account/passkey/signin/begin", s.handlePasskeySignInBegin)
-	mux.HandleFunc("POST /api/account/passkey/signin/finish", s.handlePasskeySignInFinish)
+// Routes lists the routes this part serves, each marked with whether
+// it serves table, hand or event data (then its handler asks the
+// access policy).
+func (s *API) Routes() []httpx.Route {
+	return []httpx.Route{
+		httpx.Get("/api/account", s.handleMe),
+		httpx.Post("/api/account/signup", s.handleSignUp),
+		httpx.Post("/api/account/signin", s.handleSignIn),
+		httpx.Post("/api/account/signout", s.handleSignOut),
+		httpx.Post("/api/account/password", s.handlePassword),
+		httpx.Post("/api/account/reset", s.handleReset),
+		httpx.GetData("/api/account/seats", s.handleMySeats),
+		httpx.PostData("/api/account/seats", s.handleClaim),
+		httpx.GetData("/api/account/export", s.handleExport),
+		httpx.Post("/api/account/delete", s.handleDelete),
+		httpx.Post("/api/account/passkey/signup/begin", s.handlePasskeySignUpBegin),
+		httpx.Post("/api/account/passkey/signup/finish", s.handlePasskeySignUpFinish),
+		httpx.Post("/api/account/passkey/add/begin", s.handlePasskeyAddBegin),
+		httpx.Post("/api/account/passkey/add/finish", s.handlePasskeyAddFinish),
+		httpx.Post("/api/account/passkey/signin/begin", s.handlePasskeySignInBegin),
+		httpx.Post("/api/account/passkey/signin/finish", s.handlePasskeySignInFinish),
+	}
 }
 
 // storeTimeout bounds a store call made in the background.

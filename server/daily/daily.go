@@ -129,12 +129,16 @@ func New(cfg Config) *Daily {
 	return &Daily{cfg: cfg, rt: cfg.Runtime, log: cfg.Log}
 }
 
-// Routes adds the daily events' API to mux.
-func (d *Daily) Routes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/daily", d.handleDaily)
-	mux.HandleFunc("POST /api/daily/{game}/play", d.handlePlay)
-	mux.HandleFunc("POST /api/daily/{game}/me", d.handleMe)
-	mux.HandleFunc("GET /api/users/{name}/daily", d.handleUserDaily)
+// Routes lists the routes this part serves, each marked with whether
+// it serves table, hand or event data (then its handler asks the
+// access policy).
+func (d *Daily) Routes() []httpx.Route {
+	return []httpx.Route{
+		httpx.GetData("/api/daily", d.handleDaily),
+		httpx.PostData("/api/daily/{game}/play", d.handlePlay),
+		httpx.PostData("/api/daily/{game}/me", d.handleMe),
+		httpx.GetData("/api/users/{name}/daily", d.handleUserDaily),
+	}
 }
 
 // writeError logs err (server side detail) and answers with the client's part.

@@ -128,25 +128,29 @@ func New(cfg Config) *API {
 	return &API{cfg: cfg, rt: cfg.Runtime, log: cfg.Log}
 }
 
-// Routes adds the events' API to mux.
-func (a *API) Routes(mux *http.ServeMux) {
-	mux.HandleFunc("POST /api/events", a.handleCreate)
-	mux.HandleFunc("GET /api/events/{id}", a.handleEvent)
-	mux.HandleFunc("POST /api/events/{id}/join", a.handleJoin)
-	mux.HandleFunc("POST /api/events/{id}/me", a.handleMe)
-	mux.HandleFunc("POST /api/events/{id}/leave", a.handleLeave)
-	mux.HandleFunc("POST /api/events/{id}/start", a.handleStart)
-	mux.HandleFunc("POST /api/events/{id}/extend", a.handleExtend)
-	mux.HandleFunc("POST /api/events/{id}/pause", a.handlePause(true))
-	mux.HandleFunc("POST /api/events/{id}/resume", a.handlePause(false))
-	mux.HandleFunc("POST /api/events/{id}/end", a.handleEnd)
-	mux.HandleFunc("GET /api/events/{id}/standings.csv", a.handleCSV)
-	mux.HandleFunc("GET /api/events/{id}/qr.svg", a.handleQR)
-	mux.HandleFunc("POST /api/events/{id}/play", a.handlePlay)
-	mux.HandleFunc("POST /api/events/{id}/close", a.handleClose)
-	mux.HandleFunc("GET /api/events/{id}/deals/{round}/{deal}", a.handleDeal)
-	mux.HandleFunc("GET /api/events/{id}/ws", a.rt.Follow)
-	mux.HandleFunc("GET /api/users/{name}/events", a.handleUserEvents)
+// Routes lists the routes this part serves, each marked with whether
+// it serves table, hand or event data (then its handler asks the
+// access policy).
+func (a *API) Routes() []httpx.Route {
+	return []httpx.Route{
+		httpx.Post("/api/events", a.handleCreate),
+		httpx.GetData("/api/events/{id}", a.handleEvent),
+		httpx.PostData("/api/events/{id}/join", a.handleJoin),
+		httpx.PostData("/api/events/{id}/me", a.handleMe),
+		httpx.PostData("/api/events/{id}/leave", a.handleLeave),
+		httpx.PostData("/api/events/{id}/start", a.handleStart),
+		httpx.PostData("/api/events/{id}/extend", a.handleExtend),
+		httpx.PostData("/api/events/{id}/pause", a.handlePause(true)),
+		httpx.PostData("/api/events/{id}/resume", a.handlePause(false)),
+		httpx.PostData("/api/events/{id}/end", a.handleEnd),
+		httpx.GetData("/api/events/{id}/standings.csv", a.handleCSV),
+		httpx.GetData("/api/events/{id}/qr.svg", a.handleQR),
+		httpx.PostData("/api/events/{id}/play", a.handlePlay),
+		httpx.PostData("/api/events/{id}/close", a.handleClose),
+		httpx.GetData("/api/events/{id}/deals/{round}/{deal}", a.handleDeal),
+		httpx.GetData("/api/events/{id}/ws", a.rt.Follow),
+		httpx.GetData("/api/users/{name}/events", a.handleUserEvents),
+	}
 }
 
 // writeError logs err (server side detail) and answers with the client's part.

@@ -13,6 +13,7 @@ import (
 	"net/http"
 
 	"pitch"
+	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/tableinfo"
 	"pitch/store"
@@ -34,6 +35,9 @@ type Tables interface {
 	// memory. The error is the one to answer with (*httpx.Error: 404
 	// no_table for no such table).
 	PublicTable(ctx context.Context, id string) (tableinfo.Table, int, error)
+	// Subject is what the access policy needs to know of table id now
+	// (its event round, if any, and where the round stands).
+	Subject(id string) access.Subject
 }
 
 // Wire makes the wire forms of the engine's states that a replay shows:
@@ -57,6 +61,8 @@ type Config struct {
 	// Log gets the errors answered with 5xx and the reviews that fail;
 	// nil discards them.
 	Log *slog.Logger
+	// Viewer says who asks, for the access policy; nil: anonymous.
+	Viewer func(*http.Request) access.Viewer
 }
 
 // API serves the hands' records, replays and reviews and the history of
@@ -67,6 +73,7 @@ type API struct {
 	wire    Wire
 	closing func() bool
 	log     *slog.Logger
+	viewer  func(*http.Request) access.Viewer
 
 	reviews reviewQueue // reviews of finished hands (review.go)
 }
@@ -79,21 +86,41 @@ func New(c Config) *API {
 	if c.Closing == nil {
 		c.Closing = func() bool { return false }
 	}
-	return &API{store: c.Store, tables: c.Tables, wire: c.Wire, closing: c.Closing, log: c.Log}
+	if c.Viewer == nil {
+		c.Viewer = func(*http.Request) access.Viewer { return access.Viewer{} }
+	}
+	return &API{store: c.Store, tables: c.Tables, wire: c.Wire, closing: c.Closing, log: c.Log, viewer: c.Viewer}
 }
 
-// Routes mounts the API's routes on mux.
-func (s *API) Routes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/tables/{id}/hands", s.handleHands)
-	mux.HandleFunc("GET /api/tables/{id}/hands/{n}", s.handleHand)
-	mux.HandleFunc("GET /api/tables/{id}/hands/{n}/replay", s.handleReplay)
-	mux.HandleFunc("GET /api/tables/{id}/hands/{n}/review", s.handleReview)
-	mux.HandleFunc("GET /api/tables/{id}/reviews", s.handleReviews)
-	mux.HandleFunc("POST /api/tables/{id}/reviews", s.handleMatchReview)
-	mux.HandleFunc("GET /api/tables/{id}/match", s.handleMatch)
-	mux.HandleFunc("POST /api/replay", s.handlePostReplay)
-	mux.HandleFunc("POST /api/review", s.handlePostReview)
-	mux.HandleFunc("GET /api/history", s.handleHistory)
+// allowed asks the access policy whether r's viewer may see res of table
+// id with its hand at moment hand; when not, it answers r with the
+// refusal and returns false.
+func (s *API) allowed(w http.ResponseWriter, r *http.Request, op string, res access.Resource, id string, hand access.Moment) bool {
+	sub := s.tables.Subject(id)
+	sub.Hand = hand
+	d := access.Ask(r.Context(), res, s.viewer(r), sub)
+	if !d.Allowed {
+		s.writeError(w, r, httpx.Refused(op, d))
+	}
+	return d.Allowed
+}
+
+// Routes lists the routes this part serves, each marked with whether
+// it serves table, hand or event data (then its handler asks the
+// access policy).
+func (s *API) Routes() []httpx.Route {
+	return []httpx.Route{
+		httpx.GetData("/api/tables/{id}/hands", s.handleHands),
+		httpx.GetData("/api/tables/{id}/hands/{n}", s.handleHand),
+		httpx.GetData("/api/tables/{id}/hands/{n}/replay", s.handleReplay),
+		httpx.GetData("/api/tables/{id}/hands/{n}/review", s.handleReview),
+		httpx.GetData("/api/tables/{id}/reviews", s.handleReviews),
+		httpx.PostData("/api/tables/{id}/reviews", s.handleMatchReview),
+		httpx.GetData("/api/tables/{id}/match", s.handleMatch),
+		httpx.Post("/api/replay", s.handlePostReplay),
+		httpx.Post("/api/review", s.handlePostReview),
+		httpx.GetData("/api/history", s.handleHistory),
+	}
 }
 
 // writeError logs err (server side detail) and answers with the client's part.

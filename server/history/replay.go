@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"pitch"
+	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/tableinfo"
 	"pitch/store"
@@ -140,12 +141,25 @@ func (s *API) finishedHand(r *http.Request, op string) (tableinfo.Table, int, in
 	if err != nil {
 		return tableinfo.Table{}, 0, 0, nil, httpx.StoreDown(op, err)
 	}
+	var rec []byte
 	for _, h := range hands {
 		if h.N == n {
-			return info, seats, n, h.Record, nil
+			rec = h.Record
 		}
 	}
-	return tableinfo.Table{}, 0, 0, nil, httpx.Errorf(httpx.NotFound, op, "hand %d is not finished (finished hands: %d)", n, len(hands))
+	// A record has every card: the policy says when it may be read (a
+	// hand with no record is not finished).
+	sub := s.tables.Subject(info.ID)
+	if sub.Hand = access.During; rec != nil {
+		sub.Hand = access.After
+	}
+	if d := access.Ask(r.Context(), access.HandRecord, s.viewer(r), sub); !d.Allowed {
+		if d.Reason == access.NotFinished {
+			return tableinfo.Table{}, 0, 0, nil, httpx.Errorf(httpx.NotFound, op, "hand %d is not finished (finished hands: %d)", n, len(hands))
+		}
+		return tableinfo.Table{}, 0, 0, nil, httpx.Refused(op, d)
+	}
+	return info, seats, n, rec, nil
 }
 
 // handleHands serves GET /api/tables/{id}/hands: where each finished
@@ -154,6 +168,9 @@ func (s *API) handleHands(w http.ResponseWriter, r *http.Request) {
 	info, _, err := s.tables.PublicTable(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
+		return
+	}
+	if !s.allowed(w, r, "hands", access.HandList, info.ID, access.After) {
 		return
 	}
 	hands, err := s.store.Hands(r.Context(), info.ID)
@@ -250,6 +267,9 @@ func (s *API) handleMatch(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if !s.allowed(w, r, op, access.MatchRecords, info.ID, access.After) {
+		return
+	}
 	hands, err := s.store.Hands(r.Context(), info.ID)
 	if err != nil {
 		s.writeError(w, r, httpx.StoreDown(op, err))
@@ -322,6 +342,7 @@ func (s *API) handleHistory(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
+	v := s.viewer(r)
 	out := struct {
 		Tables []historyEntry `json:"tables"`
 		Total  int            `json:"total"`
@@ -330,6 +351,9 @@ func (s *API) handleHistory(w http.ResponseWriter, r *http.Request) {
 		Game   string         `json:"game,omitempty"`
 	}{Tables: []historyEntry{}, Total: total, Offset: q.Offset, Limit: q.Limit, Game: q.Variant}
 	for _, p := range page {
+		if !access.Ask(r.Context(), access.HistoryEntry, v, s.tables.Subject(p.Table.ID)).Allowed {
+			continue
+		}
 		g, _ := tableinfo.Game(p.Table) // checked when the table was made
 		e := historyEntry{Table: tableinfo.Public(p.Table, g), Hands: p.Hands}
 		if p.Last != nil {

@@ -14,6 +14,7 @@ import (
 
 	"pitch"
 	"pitch/bot"
+	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/store"
 )
@@ -250,6 +251,9 @@ func (s *API) handleReviews(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if !s.allowed(w, r, op, access.MatchRecords, info.ID, access.After) {
+		return
+	}
 	hands, stored, err := s.handsAndReviews(r.Context(), info.ID, op)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -291,6 +295,9 @@ func (s *API) handleMatchReview(w http.ResponseWriter, r *http.Request) {
 	info, n, err := s.tables.PublicTable(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
+		return
+	}
+	if !s.allowed(w, r, op, access.MatchRecords, info.ID, access.After) {
 		return
 	}
 	var seats []int

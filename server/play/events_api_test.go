@@ -12,8 +12,8 @@ import (
 // eventRoutes mounts the events' API (server/eventapi) over s, as
 // server.New does, for this package's tests that drive events over HTTP.
 func (s *Server) eventRoutes(mux *http.ServeMux) {
-	eventapi.New(eventapi.Config{Log: s.log, Runtime: testEvents{s}, Store: s.store, Creates: s.Creates(), TablesPerHour: s.opts.TablesPerHour,
-		Minute: s.opts.EventMinute, Who: s.Who, ProfileAccount: s.ProfileAccount}).Routes(mux)
+	mountAll(mux, eventapi.New(eventapi.Config{Log: s.log, Runtime: testEvents{s}, Store: s.store, Creates: s.Creates(), TablesPerHour: s.opts.TablesPerHour,
+		Minute: s.opts.EventMinute, Who: s.Who, ProfileAccount: s.ProfileAccount}).Routes())
 }
 
 // testEvents is s as eventapi.Runtime.

@@ -15,9 +15,9 @@ import (
 // package's tests.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	s.Routes(mux)
-	history.New(history.Config{Store: s.store, Tables: s, Wire: Wire{}, Closing: s.Closing, Log: s.log}).Routes(mux)
-	ratings.New(ratings.Config{Store: s.store, Log: s.log}).Routes(mux)
+	mountAll(mux, s.Routes())
+	mountAll(mux, history.New(history.Config{Store: s.store, Tables: s, Wire: Wire{}, Closing: s.Closing, Log: s.log}).Routes())
+	mountAll(mux, ratings.New(ratings.Config{Store: s.store, Log: s.log}).Routes())
 	s.eventRoutes(mux) // events_api_test.go
 	api := s.Limit(mux)
 	return httpx.SecurityHeaders(httpx.SameOrigin(s.log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -27,4 +27,11 @@ func (s *Server) Handler() http.Handler {
 		}
 		mux.ServeHTTP(w, r)
 	})))
+}
+
+// mountAll mounts routes on mux.
+func mountAll(mux *http.ServeMux, routes []httpx.Route) {
+	for _, rt := range routes {
+		mux.HandleFunc(rt.Pattern, rt.Handler)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"pitch/server/access"
 	"pitch/server/httpx"
 	"slices"
 	"strconv"
@@ -172,6 +173,11 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 	q, err := parseListQuery(r)
 	if err != nil {
 		s.writeError(w, r, err)
+		return
+	}
+	// The lobby holds only the tables anyone may see listed (table.listed).
+	if d := access.Ask(r.Context(), access.TableInfo, s.viewer(r), access.Subject{}); !d.Allowed {
+		s.writeError(w, r, httpx.Refused("lobby", d))
 		return
 	}
 	open := s.lobby.snapshot(q.game)

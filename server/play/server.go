@@ -27,6 +27,7 @@ import (
 
 	"pitch"
 	"pitch/bot"
+	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/tableinfo"
 	"pitch/store"
@@ -367,17 +368,20 @@ func (s *Server) table(ctx context.Context, id string) (*table, error) {
 	return t, nil
 }
 
-// Routes mounts the API's routes on mux (the accounts' are
-// accountapi.API.Routes).
-func (s *Server) Routes(mux *http.ServeMux) {
-	mux.HandleFunc("POST /api/tables", s.handleCreate)
-	mux.HandleFunc("GET /api/tables", s.handleList)
-	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
-	mux.HandleFunc("POST /api/tables/{id}/join", s.handleJoin)
-	mux.HandleFunc("POST /api/tables/{id}/rematch", s.handleRematch)
-	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS)
-	mux.HandleFunc("GET /api/stats", s.handleStats)
-	mux.HandleFunc("GET /api/health", s.handleHealth)
+// Routes lists the routes this part serves, each marked with whether
+// it serves table, hand or event data (then its handler asks the
+// access policy).
+func (s *Server) Routes() []httpx.Route {
+	return []httpx.Route{
+		httpx.Post("/api/tables", s.handleCreate),
+		httpx.GetData("/api/tables", s.handleList),
+		httpx.GetData("/api/tables/{id}", s.handleTable),
+		httpx.PostData("/api/tables/{id}/join", s.handleJoin),
+		httpx.PostData("/api/tables/{id}/rematch", s.handleRematch),
+		httpx.GetData("/api/tables/{id}/ws", s.handleWS),
+		httpx.Get("/api/stats", s.handleStats),
+		httpx.Get("/api/health", s.handleHealth),
+	}
 }
 
 // Limit refuses API requests over the address's rate with 429.
@@ -528,6 +532,9 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if !s.allowed(w, r, "table", access.TableInfo, t.id) {
+		return
+	}
 	t.mu.Lock()
 	info := t.infoJSON()
 	t.mu.Unlock()
@@ -544,6 +551,9 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	t, err := s.table(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
+		return
+	}
+	if !s.allowed(w, r, op, access.TableInfo, t.id) {
 		return
 	}
 	var req joinReq

@@ -549,7 +549,7 @@ func (t *table) seatOf(token string, me Account, signedIn bool) (seat int, refus
 // be held.
 func (t *table) publish() {
 	info := t.infoJSON()
-	t.srv.lobby.set(info, !info.Finished && !info.Closed && !t.full())
+	t.srv.lobby.set(info, !info.Finished && !info.Closed && !t.full() && t.listed())
 }
 
 // infoJSON is the public description of the table.

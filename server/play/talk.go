@@ -16,6 +16,7 @@ import (
 
 	"pitch"
 	"pitch/bot"
+	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/store"
 )
@@ -248,6 +249,9 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	t, err := s.table(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
+		return
+	}
+	if !s.allowed(w, r, op, access.TableInfo, t.id) {
 		return
 	}
 	// One rematch at a time per table, without holding the table's lock

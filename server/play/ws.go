@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"pitch/server/access"
 	"pitch/server/httpx"
 	"sync"
 	"sync/atomic"
@@ -344,6 +345,11 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	me, signedIn := s.account(r) // a seat of the account's is played by its session
+	// The state sent is the seat's view (pitch.View): the policy says
+	// whether the table may be watched at all.
+	if !s.allowed(w, r, "watch", access.TableLive, t.id) {
+		return
+	}
 	c, ok := s.upgrade(w, r, "table", t.id)
 	if !ok {
 		return

@@ -54,11 +54,15 @@ func New(c Config) *API {
 	return &API{store: c.Store, log: c.Log}
 }
 
-// Routes mounts the API's routes on mux.
-func (s *API) Routes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/ratings/bots", s.handleBotRatings)
-	mux.HandleFunc("GET /api/users/{name}", s.handleUser)
-	mux.HandleFunc("GET /api/leaderboard", s.handleLeaderboard)
+// Routes lists the routes this part serves, each marked with whether
+// it serves table, hand or event data (then its handler asks the
+// access policy).
+func (s *API) Routes() []httpx.Route {
+	return []httpx.Route{
+		httpx.Get("/api/ratings/bots", s.handleBotRatings),
+		httpx.GetData("/api/users/{name}", s.handleUser),
+		httpx.Get("/api/leaderboard", s.handleLeaderboard),
+	}
 }
 
 // writeError logs err (server side detail) and answers with the client's part.
