@@ -12,6 +12,7 @@ import (
 
 	"pitch"
 	"pitch/server/httpx"
+	"pitch/server/wire"
 	"pitch/store"
 )
 
@@ -29,20 +30,20 @@ type replayStep struct {
 	Auto   bool           `json:"auto,omitempty"`
 	Text   string         `json:"text,omitempty"`
 	Hands  [][]pitch.Card `json:"hands"` // every seat's cards in hand
-	View   viewJSON       `json:"view"`  // the table as a spectator sees it
+	View   wire.View      `json:"view"`  // the table as a spectator sees it
 	Taken  []int          `json:"taken"` // points each seat's side has taken so far
-	Points []pointJSON    `json:"points"`
+	Points []wire.Point   `json:"points"`
 }
 
 // replayJSON is a whole hand's replay.
 type replayJSON struct {
-	Table  string          `json:"table,omitempty"`
-	Hand   int             `json:"hand,omitempty"`
-	Seats  []seatInfo      `json:"seats,omitempty"`
-	Record json.RawMessage `json:"record"`
-	Steps  []replayStep    `json:"steps"`
-	Moon   int             `json:"moon"`   // the bid that is the moon; 0 in auction
-	Result *handSummary    `json:"result"` // nil when the record stops before the end
+	Table  string            `json:"table,omitempty"`
+	Hand   int               `json:"hand,omitempty"`
+	Seats  []seatInfo        `json:"seats,omitempty"`
+	Record json.RawMessage   `json:"record"`
+	Steps  []replayStep      `json:"steps"`
+	Moon   int               `json:"moon"`   // the bid that is the moon; 0 in auction
+	Result *wire.HandSummary `json:"result"` // nil when the record stops before the end
 }
 
 // maxReplayBody is the largest hand record POST /api/replay takes.
@@ -75,7 +76,7 @@ func replaySteps(rec *pitch.Record) ([]replayStep, *pitch.State, error) {
 
 func stepOf(s *pitch.State, i int, a pitch.Action, auto bool) replayStep {
 	v := s.View(-1)
-	st := replayStep{Index: i, Auto: auto, View: toViewJSON(&v), Points: []pointJSON{}}
+	st := replayStep{Index: i, Auto: auto, View: wire.ToView(&v), Points: []wire.Point{}}
 	if i >= 0 || auto {
 		raw, _ := json.Marshal(a)
 		st.Action, st.Text = raw, a.String()
@@ -86,7 +87,7 @@ func stepOf(s *pitch.State, i int, a pitch.Action, auto bool) replayStep {
 	r := s.Result()
 	st.Taken = r.Taken
 	for _, p := range r.Points {
-		pj := pointJSON{Kind: p.Kind.String(), Seat: int(p.Seat)}
+		pj := wire.Point{Kind: p.Kind.String(), Seat: int(p.Seat)}
 		if p.Card != pitch.NoCard {
 			c := p.Card
 			pj.Card = &c
@@ -109,7 +110,7 @@ func replayOf(raw []byte) (*replayJSON, error) {
 	norm, _ := json.Marshal(rec)
 	out := &replayJSON{Record: norm, Steps: steps, Moon: s.Game().MoonBid()}
 	if s.Terminal() {
-		out.Result = summarize(0, s)
+		out.Result = wire.Summarize(0, s)
 	}
 	return out, nil
 }

@@ -14,6 +14,7 @@ import (
 	"pitch/bot"
 	"pitch/rating"
 	"pitch/server/httpx"
+	"pitch/server/wire"
 	"pitch/store"
 )
 
@@ -28,13 +29,6 @@ func toRatingJSON(r rating.Rating) ratingJSON {
 	return ratingJSON{Rating: rating.Shown(r), Provisional: rating.Provisional(r)}
 }
 
-// ratingChangeJSON is what a rated match did to one seat's rating.
-type ratingChangeJSON struct {
-	Seat int `json:"seat"`
-	ratingJSON
-	Change int `json:"change"` // the shown rating after less before
-}
-
 // botRating returns the fixed rating of a bot level in a game, or nil.
 func botRating(variant, level string) *ratingJSON {
 	r, ok := rating.Bot(variant, level)
@@ -46,10 +40,10 @@ func botRating(variant, level string) *ratingJSON {
 }
 
 // ratingChanges turns stored changes into what the state says.
-func ratingChanges(cs []store.RatingChange) []ratingChangeJSON {
-	out := make([]ratingChangeJSON, 0, len(cs))
+func ratingChanges(cs []store.RatingChange) []wire.RatingChange {
+	out := make([]wire.RatingChange, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, ratingChangeJSON{Seat: c.Seat, ratingJSON: toRatingJSON(c.After), Change: rating.Shown(c.After) - rating.Shown(c.Before)})
+		out = append(out, wire.RatingChange{Seat: c.Seat, Rating: rating.Shown(c.After), Provisional: rating.Provisional(c.After), Change: rating.Shown(c.After) - rating.Shown(c.Before)})
 	}
 	return out
 }
