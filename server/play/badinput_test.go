@@ -16,6 +16,7 @@ import (
 	"pitch"
 	"pitch/bot"
 	"pitch/server/httpx"
+	"pitch/server/wire"
 )
 
 // TestReplayedAction: sending an accepted action again (a client retrying,
@@ -44,7 +45,7 @@ func TestReplayedAction(t *testing.T) {
 	if again != seq {
 		t.Errorf("the replayed action was accepted: seq %d → %d", seq, again)
 	}
-	var m errorMsg
+	var m wire.ErrorMsg
 	if q := c.take(); len(q) == 0 || json.Unmarshal(q[0].data, &m) != nil || m.Type != "error" || !strings.Contains(m.Message, "turn") {
 		t.Errorf("the replay got %+v, want an error saying whose turn it is", m)
 	}
@@ -167,9 +168,9 @@ func TestBotPanicDoesNotStopTheServer(t *testing.T) {
 func TestSlowClientSkipsToNewestState(t *testing.T) {
 	c := newConn(nil, nil, nil, "test")
 	for i := range 100 {
-		c.sendState(stateMsg{Type: "state", Seq: i})
+		c.sendState(wire.State{Type: "state", Seq: i})
 		if i == 40 || i == 60 {
-			c.sendJSON(errorMsg{Type: "error", Message: fmt.Sprint("refused at ", i)})
+			c.sendJSON(wire.ErrorMsg{Type: "error", Message: fmt.Sprint("refused at ", i)})
 		}
 	}
 	if c.isEnding() {
@@ -196,12 +197,12 @@ func TestSlowClientSkipsToNewestState(t *testing.T) {
 	}
 
 	for range sendBuffer {
-		c.sendJSON(errorMsg{Type: "error", Message: "no"})
+		c.sendJSON(wire.ErrorMsg{Type: "error", Message: "no"})
 	}
 	if c.isEnding() {
 		t.Fatalf("dropped at %d queued errors, the limit is %d", sendBuffer, sendBuffer)
 	}
-	c.sendJSON(errorMsg{Type: "error", Message: "one too many"})
+	c.sendJSON(wire.ErrorMsg{Type: "error", Message: "one too many"})
 	if !c.isEnding() {
 		t.Errorf("a client with %d errors waiting was kept", sendBuffer+1)
 	}

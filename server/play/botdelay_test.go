@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"pitch/server/wire"
 	"pitch/store"
 )
 
@@ -28,7 +29,7 @@ func TestBotDelayFromTurn(t *testing.T) {
 	// Actions stored at another process a while ago, as a process that
 	// takes the table over reads them.
 	rng := rand.New(rand.NewPCG(1, 2))
-	raw, err := appendAction(nil, tb.match.State().RandomAction(rng))
+	raw, err := wire.AppendAction(nil, tb.match.State().RandomAction(rng))
 	if err != nil {
 		t.Fatal(err)
 	}

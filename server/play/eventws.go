@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"pitch/server/eventview"
+	"pitch/server/wire"
 	"time"
 
 	"github.com/coder/websocket"
@@ -145,7 +146,7 @@ func (c *conn) follow(s *Server, e *liveEvent) {
 		e.mu.Unlock()
 	}()
 	c.reader(ctx, s.limiter, func(data []byte) {
-		var m clientMsg
+		var m wire.ClientMsg
 		if err := json.Unmarshal(data, &m); err != nil || m.Type != "hello" {
 			c.sendJSON(errorCode("unknown_type", `an event's connection only listens: send "hello" to get the event again, nothing else`, nil))
 			return

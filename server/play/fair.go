@@ -13,6 +13,7 @@ import (
 
 	"pitch"
 	"pitch/server/httpx"
+	"pitch/server/wire"
 	"pitch/store"
 )
 
@@ -430,53 +431,15 @@ func (t *table) fairOff() bool {
 	return from > 0 && t.fairHand() >= from
 }
 
-// fairJSON is what a state tells of the table's fair deals.
-type fairJSON struct {
-	// raw is the JSON appendFair writes for it, when made already (once
-	// per broadcast, for every seat).
-	raw []byte
-	// Dealing: the hand awaits its deal; nobody acts until it is dealt.
-	Dealing bool `json:"dealing"`
-	// Next is the commitment of the next deal (the awaited one while
-	// dealing), and the seats whose values are in.
-	Next *fairNextJSON `json:"next,omitempty"`
-	// Hand is the commitment of the hand in play.
-	Hand *fairHandJSON `json:"hand,omitempty"`
-	// Last is the last finished hand's commitment and revealed secret.
-	Last *fairLastJSON `json:"last,omitempty"`
-}
-
-type fairNextJSON struct {
-	Hand        int    `json:"hand"`
-	Commitment  string `json:"commitment"`
-	CommittedAt string `json:"committed_at"`
-	Dealer      int    `json:"dealer"` // the seat that deals it, bound to the commitment
-	Contributed []int  `json:"contributed"`
-	// Shared: the deal of a duplicate round, the same commitment at
-	// every table of the round; the pages send no values.
-	Shared bool `json:"shared,omitempty"`
-}
-
-type fairHandJSON struct {
-	Hand       int    `json:"hand"`
-	Commitment string `json:"commitment"`
-}
-
-type fairLastJSON struct {
-	Hand       int    `json:"hand"`
-	Commitment string `json:"commitment"`
-	Secret     string `json:"secret"`
-}
-
 // fairState is the fair-deal part of every state; nil at a table without
 // fair deals. It never holds a secret of a hand not yet over.
-func (t *table) fairState() *fairJSON {
+func (t *table) fairState() *wire.Fair {
 	if !t.info.FairDeals || t.fairOff() {
 		return nil
 	}
-	out := &fairJSON{Dealing: t.match.AwaitingDeal() && !t.over()}
+	out := &wire.Fair{Dealing: t.match.AwaitingDeal() && !t.over()}
 	if p := t.pending; p != nil && !t.over() {
-		n := &fairNextJSON{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedText(),
+		n := &wire.FairNext{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedText(),
 			Dealer: t.match.NextDealer(), Contributed: []int{}, Shared: t.round.sharesDeals()}
 		if t.misbehave().ShiftDealer {
 			n.Dealer = (n.Dealer + 1) % t.game.Seats()
@@ -488,10 +451,10 @@ func (t *table) fairState() *fairJSON {
 		out.Next = n
 	}
 	if t.dealt != nil && !t.match.AwaitingDeal() && !t.over() {
-		out.Hand = &fairHandJSON{Hand: t.fairHand(), Commitment: t.dealt.Commitment}
+		out.Hand = &wire.FairHand{Hand: t.fairHand(), Commitment: t.dealt.Commitment}
 	}
 	if f := t.lastFair; f != nil {
-		out.Last = &fairLastJSON{Hand: len(t.match.Records()), Commitment: f.Commitment, Secret: f.Secret}
+		out.Last = &wire.FairLast{Hand: len(t.match.Records()), Commitment: f.Commitment, Secret: f.Secret}
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"pitch"
+	"pitch/server/wire"
 	"pitch/store"
 )
 
@@ -121,7 +122,7 @@ func FuzzClientMessage(f *testing.F) {
 			}
 		}
 		if newSeq != seq {
-			var m clientMsg
+			var m wire.ClientMsg
 			var a pitch.Action
 			if json.Unmarshal(data, &m) != nil || json.Unmarshal(m.Action, &a) != nil {
 				tt.Fatalf("the table moved on a message that is not an action: %q", data)

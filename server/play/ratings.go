@@ -7,6 +7,7 @@ import (
 
 	"pitch/rating"
 	"pitch/server/ratings"
+	"pitch/server/wire"
 	"pitch/store"
 )
 
@@ -24,6 +25,25 @@ func toRatingJSON(r rating.Rating) ratingJSON { return ratings.ShownOf(r) }
 // (ratings.ProfileAccount); ok is false when an answer was written.
 func (s *Server) profileAccount(w http.ResponseWriter, r *http.Request, op string) (*store.Account, bool) {
 	return ratings.ProfileAccount(s.store, s.log, w, r, op)
+}
+
+// botRating returns the fixed rating of a bot level in a game, or nil.
+func botRating(variant, level string) *ratingJSON {
+	r, ok := rating.Bot(variant, level)
+	if !ok {
+		return nil
+	}
+	j := toRatingJSON(r)
+	return &j
+}
+
+// ratingChanges turns stored changes into what the state says.
+func ratingChanges(cs []store.RatingChange) []wire.RatingChange {
+	out := make([]wire.RatingChange, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, wire.RatingChange{Seat: c.Seat, Rating: rating.Shown(c.After), Provisional: rating.Provisional(c.After), Change: rating.Shown(c.After) - rating.Shown(c.Before)})
+	}
+	return out
 }
 
 // rate rates the table's finished rated match (once: the store refuses a
@@ -75,7 +95,7 @@ func (t *table) rate(ctx context.Context) {
 		t.logger().Error("rating: storing the match's ratings", "err", err.Error())
 		return
 	}
-	t.ratings = ratings.Changes(changes)
+	t.ratings = ratingChanges(changes)
 	t.infoVer++
 }
 
@@ -92,7 +112,7 @@ func (t *table) loadRatings(ctx context.Context) {
 		return
 	}
 	if len(cs) > 0 {
-		t.ratings = ratings.Changes(cs)
+		t.ratings = ratingChanges(cs)
 		return
 	}
 	t.rate(ctx)

@@ -30,6 +30,7 @@ import (
 	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/tableinfo"
+	"pitch/server/wire"
 	"pitch/store"
 )
 
@@ -670,8 +671,8 @@ type Wire struct{}
 // View is the table in s as a spectator sees it.
 func (Wire) View(s *pitch.State) any {
 	v := s.View(-1)
-	return toViewJSON(&v)
+	return wire.ToView(&v)
 }
 
 // Summary is the summary of hand n, which ended in s.
-func (Wire) Summary(n int, s *pitch.State) any { return summarize(n, s) }
+func (Wire) Summary(n int, s *pitch.State) any { return wire.Summarize(n, s) }

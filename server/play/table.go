@@ -19,6 +19,7 @@ import (
 	"pitch/event"
 	"pitch/server/httpx"
 	"pitch/server/tableinfo"
+	"pitch/server/wire"
 	"pitch/store"
 )
 
@@ -41,7 +42,7 @@ type table struct {
 	mu sync.Mutex
 	// ratings: what the finished rated match did to each account's
 	// rating (rate), nil until then.
-	ratings []ratingChangeJSON
+	ratings []wire.RatingChange
 	info    *store.Table
 	match   *pitch.Match
 	seq     int       // events in the log
@@ -61,15 +62,15 @@ type table struct {
 	turnAt      time.Time // when the turn to act began: the last action (its stored time) or deal (botDelay)
 	active      time.Time // the last join, connection, disconnection or action
 	stored      time.Time // the active time last recorded in the store (Touch)
-	sheet       []sheetRow
+	sheet       []wire.SheetRow
 	// logs[seat+1] is this hand's log as seat (-1: spectators) may see it,
 	// encoded as actions are applied; lastLogs is the previous hand's.
-	logs, lastLogs []logJSON
+	logs, lastLogs []wire.LogJSON
 	// stateCap is the size of the last state encoded, to size the next.
 	stateCap int
 	// summary is the last hand's summary, its head encoded, made once
 	// per hand (shared); never changed once made.
-	summary *handSummary
+	summary *wire.HandSummary
 	// The parts of a state message every viewer shares, marshalled once
 	// per change: infoVer counts changes to the seats and the like (every
 	// change to info bumps it), sheetRows the rows sheetRaw holds.
@@ -145,7 +146,7 @@ func newTable(srv *Server, info *store.Table, events []store.Event, deals []stor
 		return nil, err
 	}
 	t := &table{srv: srv, id: info.ID, game: g, info: info, bots: make([]bot.Bot, g.Seats()), conns: map[*conn]struct{}{},
-		logs: make([]logJSON, g.Seats()+1)}
+		logs: make([]wire.LogJSON, g.Seats()+1)}
 	byHand := map[int]json.RawMessage{}
 	if info.FairDeals {
 		t.match = pitch.NewMatchByDeck(g, info.Seed)
@@ -215,21 +216,21 @@ func (t *table) apply(a pitch.Action, by string) error {
 		return err
 	}
 	t.turnAt = time.Now()
-	raw, err := appendAction(nil, a)
+	raw, err := wire.AppendAction(nil, a)
 	if err != nil {
 		return err
 	}
 	text := a.String()
 	for i := range t.logs {
-		e := logEntryText(t.game, a, raw, i-1, text)
+		e := wire.LogEntryText(t.game, a, raw, i-1, text)
 		e.By = by
-		t.logs[i] = t.logs[i].add(&e)
+		t.logs[i] = t.logs[i].Add(&e)
 	}
 	if len(t.match.Records()) > hands {
 		t.lastFair, t.dealt = t.dealt, nil
-		t.lastLogs, t.logs = t.logs, make([]logJSON, len(t.logs))
+		t.lastLogs, t.logs = t.logs, make([]wire.LogJSON, len(t.logs))
 		r := t.match.LastHand().Result()
-		t.sheet = append(t.sheet, sheetRow{Hand: len(t.match.Records()), Bidder: r.Bidder, Bid: r.Bid, Made: r.Made,
+		t.sheet = append(t.sheet, wire.SheetRow{Hand: len(t.match.Records()), Bidder: r.Bidder, Bid: r.Bid, Made: r.Made,
 			Delta: r.Delta, Scores: r.Scores})
 		if !t.match.Over() {
 			t.startReading(len(t.match.Records()))
@@ -275,7 +276,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 		}
 		return e
 	}
-	raw, err := appendAction(nil, a)
+	raw, err := wire.AppendAction(nil, a)
 	if err != nil {
 		return httpx.Unexpected(op, err)
 	}
@@ -564,16 +565,16 @@ func (t *table) infoJSON() tableInfo {
 // stateShared is what every seat's state shares at one moment: made
 // once for all the connections a change is sent to (broadcast).
 type stateShared struct {
-	s       *pitch.State // the hand shown
-	summary *handSummary // the last hand's, its head encoded; nil before
-	timer   *timerJSON   // the turn timer, while one runs
-	reading []int        // who is reading the last hand's summary
-	fair    *fairJSON    // the fair deals, nil without
-	over    bool         // play has ended
-	full    bool         // every human seat is taken
-	nextBy  *int         // the seat that started the next match
-	winner  []int        // the match's winners
-	paused  bool         // the event is paused
+	s       *pitch.State      // the hand shown
+	summary *wire.HandSummary // the last hand's, its head encoded; nil before
+	timer   *wire.Timer       // the turn timer, while one runs
+	reading []int             // who is reading the last hand's summary
+	fair    *wire.Fair        // the fair deals, nil without
+	over    bool              // play has ended
+	full    bool              // every human seat is taken
+	nextBy  *int              // the seat that started the next match
+	winner  []int             // the match's winners
+	paused  bool              // the event is paused
 }
 
 // shared makes the parts of a state that every seat shares. The lock
@@ -581,7 +582,7 @@ type stateShared struct {
 func (t *table) shared() *stateShared {
 	sh := &stateShared{s: t.match.State(), over: t.over(), full: t.full(), winner: t.match.Winner(), reading: t.readers(), fair: t.fairState()}
 	if sh.fair != nil {
-		sh.fair.raw = appendFair(nil, sh.fair) // once for every seat
+		sh.fair.Encode() // once for every seat
 	}
 	if t.roundDone { // the next hand is dealt, but the round is over: show the last
 		sh.s = t.match.LastHand()
@@ -593,7 +594,7 @@ func (t *table) shared() *stateShared {
 	if t.sheetRaw == nil || t.sheetRows != len(t.sheet) {
 		sheet := t.sheet
 		if sheet == nil {
-			sheet = []sheetRow{}
+			sheet = []wire.SheetRow{}
 		}
 		t.sheetRaw, _ = json.Marshal(sheet)
 		t.sheetRows = len(t.sheet)
@@ -601,14 +602,14 @@ func (t *table) shared() *stateShared {
 	if last := t.match.LastHand(); last != nil {
 		if n := len(t.match.Records()); t.summary == nil || t.summary.Hand != n {
 			// Once a hand: it stays the last until the next ends.
-			t.summary = summarize(n, last)
-			t.summary.head, _ = appendSummaryHead(nil, t.summary) // nil on failure: each seat's encoding reports it
+			t.summary = wire.Summarize(n, last)
+			t.summary.EncodeHead() // unmade on failure: each seat's encoding reports it
 		}
 		sh.summary = t.summary
 	}
 	sh.paused = t.round.held() && !sh.over
 	if deadline, dseq := t.turnDeadline(); !deadline.IsZero() && dseq == t.seq && !sh.over {
-		sh.timer = &timerJSON{Seat: sh.s.Turn(), LeftMS: max(time.Until(deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
+		sh.timer = &wire.Timer{Seat: sh.s.Turn(), LeftMS: max(time.Until(deadline).Milliseconds(), 0), TotalMS: int64(t.info.TurnTimer) * 1000}
 	}
 	if t.info.Next != "" && t.nextBy > 0 {
 		by := t.nextBy - 1
@@ -618,10 +619,10 @@ func (t *table) shared() *stateShared {
 }
 
 // stateFor builds what seat (-1: spectator) may see now.
-func (t *table) stateFor(seat int) stateMsg { return t.stateWith(t.shared(), seat) }
+func (t *table) stateFor(seat int) wire.State { return t.stateWith(t.shared(), seat) }
 
 // stateJSON is seat's state (stateFor), encoded: the views written
-// straight from the engine's (appendStateViews), the same bytes.
+// straight from the engine's (wire.AppendStateViews), the same bytes.
 func (t *table) stateJSON(sh *stateShared, seat int) ([]byte, error) {
 	return t.appendStateJSON(nil, sh, seat)
 }
@@ -635,12 +636,12 @@ func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int) ([]byte, 
 	v := sh.s.View(seat)
 	var lv pitch.View
 	var lvp *pitch.View
-	var lastLog logJSON
+	var lastLog wire.LogJSON
 	if lastView {
 		lv, lvp, lastLog = t.match.LastHand().View(seat), &lv, t.lastLogs[seat+1]
 	}
 	start := len(dst)
-	b, err := appendStateViews(dst, &m, &v, lvp, lastLog)
+	b, err := wire.AppendStateViews(dst, &m, &v, lvp, lastLog)
 	if err == nil {
 		t.stateCap = len(b) - start + (len(b)-start)/8
 	}
@@ -649,16 +650,16 @@ func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int) ([]byte, 
 
 // stateWith builds what seat (-1: spectator) may see now, with the parts
 // every seat shares from sh.
-func (t *table) stateWith(sh *stateShared, seat int) stateMsg {
+func (t *table) stateWith(sh *stateShared, seat int) wire.State {
 	m, lastView := t.stateBase(sh, seat)
 	v := sh.s.View(seat)
-	m.View = toViewJSON(&v)
+	m.View = wire.ToView(&v)
 	if m.LastHand != nil {
 		summary := *m.LastHand
 		m.LastHand = &summary
 		if lastView {
 			lv := t.match.LastHand().View(seat)
-			view := toViewJSON(&lv)
+			view := wire.ToView(&lv)
 			m.LastHand.View, m.LastHand.Log = &view, t.lastLogs[seat+1]
 		}
 	}
@@ -668,9 +669,9 @@ func (t *table) stateWith(sh *stateShared, seat int) stateMsg {
 // stateBase is seat's state without its views: the last hand's summary
 // is sh's, shared, and lastView says whether the finished hand is to be
 // shown as seat saw it at its end, with its log.
-func (t *table) stateBase(sh *stateShared, seat int) (m stateMsg, lastView bool) {
+func (t *table) stateBase(sh *stateShared, seat int) (m wire.State, lastView bool) {
 	s := sh.s
-	m = stateMsg{Type: "state", Seat: seat, Table: t.tableRaw, Seq: t.seq, HandNo: len(t.match.Records()) + 1,
+	m = wire.State{Type: "state", Seat: seat, Table: t.tableRaw, Seq: t.seq, HandNo: len(t.match.Records()) + 1,
 		Log: t.logs[seat+1], Sheet: t.sheetRaw,
 		Over: sh.over, Winner: sh.winner, Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !sh.full}
 	if sh.over {
@@ -693,7 +694,7 @@ func (t *table) stateBase(sh *stateShared, seat int) (m stateMsg, lastView bool)
 	if !sh.over && sh.full && seat >= 0 && s.Turn() == seat { // nothing to do while waiting for players
 		switch s.Phase() {
 		case pitch.PhaseDiscard, pitch.PhasePassBurn:
-			m.Discard = discardOf(s)
+			m.Discard = wire.DiscardOf(s)
 		default:
 			// One buffer for every legal action's JSON.
 			legal := s.Legal(nil)
@@ -702,7 +703,7 @@ func (t *table) stateBase(sh *stateShared, seat int) (m stateMsg, lastView bool)
 			for _, a := range legal {
 				start := len(buf)
 				var err error
-				if buf, err = appendAction(buf, a); err != nil {
+				if buf, err = wire.AppendAction(buf, a); err != nil {
 					m.Legal = append(m.Legal, nil) // cannot happen; written null, as before
 					buf = buf[:start]
 					continue
@@ -711,24 +712,13 @@ func (t *table) stateBase(sh *stateShared, seat int) (m stateMsg, lastView bool)
 			}
 			switch s.Phase() {
 			case pitch.PhasePlay:
-				m.Refusals = refusals(s)
+				m.Refusals = wire.Refusals(s)
 			case pitch.PhaseCall, pitch.PhaseTrump:
-				m.SuitTrumps = suitTrumps(t.game, s.Hand(seat))
+				m.SuitTrumps = wire.SuitTrumps(t.game, s.Hand(seat))
 			}
 		}
 	}
 	return m, lastView
-}
-
-func discardRule(kind string, must, pool pitch.CardSet, k int) string {
-	n := must.Len() + k
-	switch {
-	case must == 0:
-		return fmt.Sprintf("%s %d of: %s", kind, k, pool)
-	case k == 0:
-		return fmt.Sprintf("%s exactly: %s", kind, must)
-	}
-	return fmt.Sprintf("%s %d cards: all of %s, and %d of %s", kind, n, must, k, pool)
 }
 
 // broadcast sends every connection its own state: each seat's state (and

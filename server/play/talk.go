@@ -21,38 +21,9 @@ import (
 	"pitch/store"
 )
 
-// What the table offers besides play: the reason a card is refused,
-// hints, table talk and the next match with the same seats.
-
-// refusals says why each card of the acting seat's hand that it may not
-// play is refused, in the engine's words (C-7), so that the page can say
-// it without knowing the rules. s is in PhasePlay.
-func refusals(s *pitch.State) map[pitch.Card]refusal {
-	seat := s.Turn()
-	out := map[pitch.Card]refusal{}
-	legal := s.LegalPlays()
-	for c := s.Hand(seat) &^ legal; c != 0; c &= c - 1 {
-		card := c.First()
-		try := *s
-		var ae *pitch.ActionError
-		if err := try.Apply(pitch.Play(seat, card)); errors.As(err, &ae) {
-			params := map[string]any{"Rule": ae.Rule}
-			for k, v := range ae.Params {
-				params[k] = v
-			}
-			out[card] = refusal{Message: ae.Problem, Code: ae.Code, Params: params}
-		}
-	}
-	return out
-}
-
-// refusal is why a card may not be played: the engine's words, and its
-// code and parameters for a client in another language.
-type refusal struct {
-	Message string         `json:"message"`
-	Code    string         `json:"code"`
-	Params  map[string]any `json:"params"`
-}
+// What the table offers besides play: the reason a card is refused
+// (wire.Refusals), hints, table talk and the next match with the same
+// seats.
 
 // hintWorlds is how many worlds a hint weighs: enough to rank the options
 // well, little enough to answer in a fraction of a second.

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"pitch/server/access"
 	"pitch/server/httpx"
+	"pitch/server/wire"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -172,8 +173,8 @@ func (c *conn) start(ping time.Duration) {
 // sendState queues a state message. Each is the whole view, so it replaces
 // any state still waiting: a client that falls behind (a slow link, a busy
 // machine) skips to the newest state instead of being dropped.
-func (c *conn) sendState(m stateMsg) {
-	b, err := appendState(nil, &m)
+func (c *conn) sendState(m wire.State) {
+	b, err := wire.AppendState(nil, &m)
 	if err != nil {
 		return
 	}
@@ -394,7 +395,7 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string
 // readHello reads the connection's first message, which must be a hello
 // within helloWait; otherwise the connection is closed with the reason
 // and ok is false.
-func (c *conn) readHello(ctx context.Context) (hello clientMsg, ok bool) {
+func (c *conn) readHello(ctx context.Context) (hello wire.ClientMsg, ok bool) {
 	hctx, hcancel := context.WithTimeout(ctx, helloWait)
 	_, data, err := c.ws.Read(hctx)
 	late := hctx.Err() != nil
@@ -635,8 +636,8 @@ func (c *conn) reader(ctx context.Context, lim *httpx.Limiter, handle func(data 
 // and changes nothing.
 func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 	arrived := time.Now()
-	var m clientMsg
-	if err := decodeMsg(data, &m); err != nil {
+	var m wire.ClientMsg
+	if err := wire.DecodeMsg(data, &m); err != nil {
 		c.sendJSON(errorCode("bad_message", "not a message: "+err.Error()+`; send {"type":"action","action":{...}}`, nil))
 		return
 	}
@@ -656,7 +657,7 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			c.sendJSON(errorCode("spectator_act", "spectators may not act", nil))
 			return
 		}
-		a, err := decodeAction(m.Action)
+		a, err := wire.DecodeAction(m.Action)
 		if err != nil {
 			c.sendJSON(errorCode("bad_action", "not an action: "+err.Error(), nil))
 			return

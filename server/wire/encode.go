@@ -1,4 +1,4 @@
-package play
+package wire
 
 import (
 	"encoding/json"
@@ -13,18 +13,19 @@ import (
 // A state message is encoded after every change for every connection, so
 // it is written by hand here rather than by encoding/json's reflection
 // (docs/performance.md): the bytes are exactly those json.Marshal writes
-// for the same stateMsg (TestStateEncoding checks it over whole matches),
-// so what a client receives does not change. Rare or irregular parts (a
+// for the same State (TestStateEncodingStrings here, and play's
+// TestStateEncoding over whole matches), so what a client receives does
+// not change. Rare or irregular parts (a
 // discard's reasons, card refusals, ratings) still go through json.Marshal.
 
-// appendState appends m's JSON, as json.Marshal(m) writes it.
-func appendState(b []byte, m *stateMsg) ([]byte, error) { return appendStateViews(b, m, nil, nil, nil) }
+// AppendState appends m's JSON, as json.Marshal(m) writes it.
+func AppendState(b []byte, m *State) ([]byte, error) { return AppendStateViews(b, m, nil, nil, nil) }
 
-// appendStateViews is appendState with the seat's view written straight
-// from v, when not nil, in place of m.View: as m.View = toViewJSON(v)
-// would be written, without making it (stateJSON). Likewise the last
-// hand's view and log, from lv and lastLog, when lv is not nil.
-func appendStateViews(b []byte, m *stateMsg, v, lv *pitch.View, lastLog logJSON) ([]byte, error) {
+// AppendStateViews is AppendState with the seat's view written straight
+// from v, when not nil, in place of m.View: as m.View = ToView(v) would
+// be written, without making it. Likewise the last hand's view and log,
+// from lv and lastLog, when lv is not nil.
+func AppendStateViews(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON) ([]byte, error) {
 	var err error
 	b = append(b, `{"type":`...)
 	b = appendStr(b, m.Type)
@@ -46,7 +47,7 @@ func appendStateViews(b []byte, m *stateMsg, v, lv *pitch.View, lastLog logJSON)
 		return nil, err
 	}
 	b = append(b, `,"log":`...)
-	b = m.Log.appendTo(b)
+	b = m.Log.AppendTo(b)
 	if len(m.Legal) > 0 {
 		b = append(b, `,"legal":[`...)
 		for i, a := range m.Legal {
@@ -138,7 +139,7 @@ func appendStateViews(b []byte, m *stateMsg, v, lv *pitch.View, lastLog logJSON)
 }
 
 // appendView appends v's JSON.
-func appendView(b []byte, v *viewJSON) ([]byte, error) {
+func appendView(b []byte, v *View) ([]byte, error) {
 	var err error
 	b = append(b, `{"phase":`...)
 	b = appendStr(b, v.Phase)
@@ -214,8 +215,8 @@ func appendView(b []byte, v *viewJSON) ([]byte, error) {
 
 // appendSummary appends h's JSON: its head (encoded once for every seat
 // by summaryHead, when cached) and the seat's own view and log: from lv
-// and lastLog in place of h's when lv is not nil (appendStateViews).
-func appendSummary(b []byte, h *handSummary, lv *pitch.View, lastLog logJSON) ([]byte, error) {
+// and lastLog in place of h's when lv is not nil (AppendStateViews).
+func appendSummary(b []byte, h *HandSummary, lv *pitch.View, lastLog LogJSON) ([]byte, error) {
 	if h.head != nil {
 		b = append(b, h.head...)
 	} else {
@@ -242,12 +243,12 @@ func appendSummary(b []byte, h *handSummary, lv *pitch.View, lastLog logJSON) ([
 	}
 	if len(log) > 0 {
 		b = append(b, `,"log":`...)
-		b = log.appendTo(b)
+		b = log.AppendTo(b)
 	}
 	return append(b, '}'), nil
 }
 
-// appendViewOf appends the JSON of toViewJSON(v), as appendView writes
+// appendViewOf appends the JSON of ToView(v), as appendView writes
 // it, without making it: the same fields in the same order.
 func appendViewOf(b []byte, v *pitch.View) ([]byte, error) {
 	var err error
@@ -358,7 +359,7 @@ func appendSet(b []byte, s pitch.CardSet) ([]byte, error) {
 }
 
 // appendTrickOf appends a trick's cards and their seats as appendTrick
-// writes the trickCards made of them ([] for none).
+// writes the TrickCards made of them ([] for none).
 func appendTrickOf(b []byte, cards []pitch.Card, seats []int) ([]byte, error) {
 	b = append(b, '[')
 	for i, c := range cards {
@@ -395,9 +396,15 @@ func b2i(b bool) int {
 	return 0
 }
 
+// EncodeHead encodes h's JSON up to its view and log once, for every
+// seat's state to share: h must not change after (but for its View and
+// Log). On failure the head is left unmade, and each seat's encoding
+// reports the error.
+func (h *HandSummary) EncodeHead() { h.head, _ = appendSummaryHead(nil, h) }
+
 // appendSummaryHead appends h's JSON up to its view and log: the part
 // every seat shares, without the closing brace.
-func appendSummaryHead(b []byte, h *handSummary) ([]byte, error) {
+func appendSummaryHead(b []byte, h *HandSummary) ([]byte, error) {
 	var err error
 	b = append(b, `{"hand":`...)
 	b = strconv.AppendInt(b, int64(h.Hand), 10)
@@ -470,8 +477,12 @@ func appendSummaryHead(b []byte, h *handSummary) ([]byte, error) {
 	return b, nil
 }
 
-// appendFair appends f's JSON (its raw, when made).
-func appendFair(b []byte, f *fairJSON) []byte {
+// Encode encodes f's JSON once, for every seat's state to share: f must
+// not change after.
+func (f *Fair) Encode() { f.raw = appendFair(nil, f) }
+
+// appendFair appends f's JSON (its raw, when made by Encode).
+func appendFair(b []byte, f *Fair) []byte {
 	if f.raw != nil {
 		return append(b, f.raw...)
 	}
@@ -516,7 +527,7 @@ func appendFair(b []byte, f *fairJSON) []byte {
 // by name in the order of their names, each refusal's parameters in the
 // order of their names (a value of a type other than a string, an int or
 // a list of strings through json.Marshal).
-func appendRefusals(b []byte, r map[pitch.Card]refusal) ([]byte, error) {
+func appendRefusals(b []byte, r map[pitch.Card]Refusal) ([]byte, error) {
 	var keys [pitch.LittleJoker + 1]pitch.Card
 	cs := keys[:0]
 	for c := range r {
@@ -606,7 +617,7 @@ func appendSortedMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]b
 }
 
 // appendLogEntry appends e's JSON.
-func appendLogEntry(b []byte, e *logEntry) []byte {
+func appendLogEntry(b []byte, e *LogEntry) []byte {
 	b = append(b, `{"seat":`...)
 	b = strconv.AppendInt(b, int64(e.Seat), 10)
 	b = append(b, `,"kind":`...)
@@ -624,7 +635,7 @@ func appendLogEntry(b []byte, e *logEntry) []byte {
 	return append(b, '}')
 }
 
-func appendTrick(b []byte, t []trickCard) ([]byte, error) {
+func appendTrick(b []byte, t []TrickCard) ([]byte, error) {
 	if t == nil {
 		return append(b, "null"...), nil
 	}
@@ -681,9 +692,9 @@ var cardNames = func() (n [pitch.LittleJoker + 1]string) {
 	return n
 }()
 
-// appendAction appends a's JSON as json.Marshal(a) writes it
+// AppendAction appends a's JSON as json.Marshal(a) writes it
 // (TestActionEncoding).
-func appendAction(b []byte, a pitch.Action) ([]byte, error) {
+func AppendAction(b []byte, a pitch.Action) ([]byte, error) {
 	simple := true
 	switch a.Kind {
 	case pitch.ActBid, pitch.ActPass, pitch.ActTrump:
@@ -779,25 +790,25 @@ func appendMarshal(b []byte, v any) ([]byte, error) {
 	return append(b, q...), nil
 }
 
-// logJSON is a hand's log as one viewer may see it, encoded once as its
+// LogJSON is a hand's log as one viewer may see it, encoded once as its
 // actions are applied: the entries' JSON objects joined by commas. It is
 // written as a JSON array (an empty log as []).
-type logJSON []byte
+type LogJSON []byte
 
-// add appends entry e.
-func (l logJSON) add(e *logEntry) logJSON {
+// Add appends entry e.
+func (l LogJSON) Add(e *LogEntry) LogJSON {
 	if len(l) > 0 {
 		l = append(l, ',')
 	}
 	return appendLogEntry(l, e)
 }
 
-// appendTo appends the log as a JSON array.
-func (l logJSON) appendTo(b []byte) []byte {
+// AppendTo appends the log as a JSON array.
+func (l LogJSON) AppendTo(b []byte) []byte {
 	b = append(b, '[')
 	b = append(b, l...)
 	return append(b, ']')
 }
 
 // MarshalJSON writes the log as a JSON array.
-func (l logJSON) MarshalJSON() ([]byte, error) { return l.appendTo(nil), nil }
+func (l LogJSON) MarshalJSON() ([]byte, error) { return l.AppendTo(nil), nil }

@@ -1,4 +1,4 @@
-package play
+package wire
 
 import (
 	"bytes"
@@ -17,21 +17,21 @@ import (
 // encoding/json reads it (TestDecodeMessage, FuzzDecodeMessage), and what
 // is refused is refused with the same error.
 
-// decodeMsg reads client message data into m as a json.Decoder with
+// DecodeMsg reads client message data into m as a json.Decoder with
 // DisallowUnknownFields does.
-func decodeMsg(data []byte, m *clientMsg) error {
+func DecodeMsg(data []byte, m *ClientMsg) error {
 	if quickMsg(data, m) {
 		return nil
 	}
-	*m = clientMsg{}
+	*m = ClientMsg{}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	return dec.Decode(m)
 }
 
-// decodeAction reads an action as json.Unmarshal does (pitch.Action's
+// DecodeAction reads an action as json.Unmarshal does (pitch.Action's
 // UnmarshalJSON).
-func decodeAction(raw []byte) (pitch.Action, error) {
+func DecodeAction(raw []byte) (pitch.Action, error) {
 	if a, ok := quickAction(raw); ok {
 		return a, nil
 	}
@@ -225,8 +225,8 @@ func (l *lexer) end() bool {
 
 // quickMsg reads data into m when it is a client message of the plain
 // form, and reports whether it was. m.Action shares data's bytes.
-func quickMsg(data []byte, m *clientMsg) bool {
-	*m = clientMsg{}
+func quickMsg(data []byte, m *ClientMsg) bool {
+	*m = ClientMsg{}
 	l := lexer{b: data}
 	var seen uint16
 	ok := l.object(func(key []byte) bool {

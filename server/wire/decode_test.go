@@ -1,4 +1,4 @@
-package play
+package wire
 
 import (
 	"bytes"
@@ -125,21 +125,21 @@ var decodeActions = []string{
 }
 
 // slowMsg is how a client message was read before: encoding/json.
-func slowMsg(data []byte) (clientMsg, error) {
-	var m clientMsg
+func slowMsg(data []byte) (ClientMsg, error) {
+	var m ClientMsg
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(&m)
 	return m, err
 }
 
-// sameMsg fails t unless decodeMsg reads data as encoding/json does: the
+// sameMsg fails t unless DecodeMsg reads data as encoding/json does: the
 // same message, or the same error.
 func sameMsg(t *testing.T, data []byte) {
 	t.Helper()
 	want, werr := slowMsg(data)
-	var got clientMsg
-	gerr := decodeMsg(data, &got)
+	var got ClientMsg
+	gerr := DecodeMsg(data, &got)
 	if fmt.Sprint(gerr) != fmt.Sprint(werr) {
 		t.Fatalf("%q: error %v, want %v", data, gerr, werr)
 	}
@@ -148,13 +148,13 @@ func sameMsg(t *testing.T, data []byte) {
 	}
 }
 
-// sameAction fails t unless decodeAction reads raw as json.Unmarshal
+// sameAction fails t unless DecodeAction reads raw as json.Unmarshal
 // does: the same action, or the same error.
 func sameAction(t *testing.T, raw []byte) {
 	t.Helper()
 	var want pitch.Action
 	werr := json.Unmarshal(raw, &want)
-	got, gerr := decodeAction(raw)
+	got, gerr := DecodeAction(raw)
 	if fmt.Sprint(gerr) != fmt.Sprint(werr) {
 		t.Fatalf("%q: error %v, want %v", raw, gerr, werr)
 	}
@@ -176,7 +176,7 @@ func TestDecodeMessage(t *testing.T) {
 		sameMsg(t, []byte(`{"type":"action","action":`+a+`}`))
 	}
 	for _, plain := range []string{decodeMessages[0], decodeMessages[3], decodeMessages[13], decodeMessages[14], decodeMessages[17]} {
-		var m clientMsg
+		var m ClientMsg
 		if !quickMsg([]byte(plain), &m) {
 			t.Errorf("%s: left to encoding/json", plain)
 		}

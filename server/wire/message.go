@@ -1,23 +1,26 @@
-package play
+// Package wire is the WebSocket wire format (docs/protocol.md): the
+// messages a client sends and is sent, their making from the engine's
+// values (what each seat may see), a state message's encoding, written by
+// hand and byte for byte as json.Marshal writes it, and a client
+// message's reading, as encoding/json reads it (docs/performance.md).
+// It knows nothing of tables or connections.
+package wire
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"pitch"
 )
 
-// Messages on the WebSocket (docs/protocol.md).
-
-// clientMsg is what a client sends.
-type clientMsg struct {
+// ClientMsg is what a client sends.
+type ClientMsg struct {
 	Type   string          `json:"type"`             // "hello" or "action"
 	Token  string          `json:"token,omitempty"`  // hello: the seat token; absent for a spectator (an event's: the person's token)
 	Host   string          `json:"host,omitempty"`   // hello to an event: the host's token
 	Action json.RawMessage `json:"action,omitempty"` // action: a hand-record action
 	Text   string          `json:"text,omitempty"`   // chat: what to say
 	// hello: this client shows each hand's summary and sends "ready" when
-	// its person has closed it (ready.go)
+	// its person has closed it (play's ready.go)
 	Summary bool `json:"summary,omitempty"`
 	// ready: the hand whose summary was closed
 	Hand int `json:"hand,omitempty"`
@@ -26,28 +29,28 @@ type clientMsg struct {
 	Value      string `json:"value,omitempty"`
 }
 
-// stateMsg is sent to a connection after every change it may see.
-type stateMsg struct {
+// State is sent to a connection after every change it may see.
+type State struct {
 	Type     string            `json:"type"`  // "state"
 	Seat     int               `json:"seat"`  // -1 for a spectator
-	Table    json.RawMessage   `json:"table"` // a tableInfo
+	Table    json.RawMessage   `json:"table"` // the table (play's tableInfo)
 	Seq      int               `json:"seq"`   // events so far
 	HandNo   int               `json:"hand_no"`
-	View     viewJSON          `json:"view"`
-	Log      logJSON           `json:"log"`               // this hand's actions, as this seat may see them
+	View     View              `json:"view"`
+	Log      LogJSON           `json:"log"`               // this hand's actions, as this seat may see them
 	Legal    []json.RawMessage `json:"legal,omitempty"`   // this seat's legal actions when it is to act (not discards: see Discard)
-	Discard  *discardJSON      `json:"discard,omitempty"` // what this seat must discard, burn or may pass
-	Sheet    json.RawMessage   `json:"sheet"`             // a []sheetRow
-	LastHand *handSummary      `json:"last_hand,omitempty"`
+	Discard  *Discard          `json:"discard,omitempty"` // what this seat must discard, burn or may pass
+	Sheet    json.RawMessage   `json:"sheet"`             // a []SheetRow
+	LastHand *HandSummary      `json:"last_hand,omitempty"`
 	Over     bool              `json:"match_over"`
 	Winner   []int             `json:"winner"`
 	Away     []bool            `json:"away"`    // seats a bot is playing for just now
 	Waiting  bool              `json:"waiting"` // play waits for human seats to be taken
 	// Timer is the turn timer of the seat to act, while one runs.
-	Timer *timerJSON `json:"timer,omitempty"`
+	Timer *Timer `json:"timer,omitempty"`
 	// Refusals says, for the seat to act in play, why each card of its hand
 	// it may not play is refused, in the engine's words (C-7).
-	Refusals map[pitch.Card]refusal `json:"refusals,omitempty"`
+	Refusals map[pitch.Card]Refusal `json:"refusals,omitempty"`
 	// SuitTrumps says, for the seat to name trump (ten-point) or call a
 	// card (pawnee), how many trumps it would hold with each suit as
 	// trump (C-4).
@@ -58,7 +61,7 @@ type stateMsg struct {
 	// knows it, so that the others can be told who moved them.
 	NextBy *int `json:"next_by,omitempty"`
 	// Reading lists the seats whose people are reading the last hand's
-	// summary: play waits for them (ready.go). Absent when it waits for
+	// summary: play waits for them (play's ready.go). Absent when it waits for
 	// nobody.
 	Reading []int `json:"reading,omitempty"`
 	// Paused: the table's event is paused by its host; nobody may act
@@ -66,28 +69,42 @@ type stateMsg struct {
 	Paused bool `json:"paused,omitempty"`
 	// Fair is the table's fair deals: commitments, contributions, the last
 	// hand's secret (docs/fairness.md); absent at tables from before.
-	Fair *fairJSON `json:"fair,omitempty"`
+	Fair *Fair `json:"fair,omitempty"`
 	// Ratings says, once a rated match is over and rated, each signed-in
 	// seat's new rating and its change (docs/ratings.md).
-	Ratings []ratingChangeJSON `json:"ratings,omitempty"`
+	Ratings []RatingChange `json:"ratings,omitempty"`
 }
 
-// timerJSON is a running turn timer: the seat it runs for, and the time
+// RatingChange is what a rated match did to one seat's rating
+// (docs/ratings.md): the new rating as people see it (rating.Shown),
+// whether it is provisional, and its change. Its JSON is that of the
+// rating with the seat and the change around it.
+type RatingChange struct {
+	Seat        int  `json:"seat"`
+	Rating      int  `json:"rating"`
+	Provisional bool `json:"provisional"`
+	Change      int  `json:"change"` // the shown rating after less before
+}
+
+// Timer is a running turn timer: the seat it runs for, and the time
 // left and in all, in milliseconds.
-type timerJSON struct {
+type Timer struct {
 	Seat    int   `json:"seat"`
 	LeftMS  int64 `json:"left_ms"`
 	TotalMS int64 `json:"total_ms"`
 }
 
-type errorMsg struct {
+// ErrorMsg tells a client why what it sent was refused.
+type ErrorMsg struct {
 	Type    string         `json:"type"` // "error"
 	Message string         `json:"message"`
 	Code    string         `json:"code,omitempty"`   // see docs/protocol.md
 	Params  map[string]any `json:"params,omitempty"` // its seats, numbers and cards
 }
 
-type logEntry struct {
+// LogEntry is one action of a hand's log as a seat may see it
+// (LogEntryFor).
+type LogEntry struct {
 	Seat int    `json:"seat"`
 	Kind string `json:"kind"`
 	Text string `json:"text"`
@@ -98,7 +115,8 @@ type logEntry struct {
 	By string `json:"by,omitempty"`
 }
 
-type discardJSON struct {
+// Discard is the discard or burn the seat to act must make (DiscardOf).
+type Discard struct {
 	Kind      string       `json:"kind"` // "discard" (pawnee) or "burn" (ten-point)
 	Count     int          `json:"count"`
 	Must      []pitch.Card `json:"must"`
@@ -114,38 +132,8 @@ type discardJSON struct {
 	OverProtected bool `json:"over_protected"`
 }
 
-// suitTrumps counts, for each suit, the trumps of hand if it were trump.
-func suitTrumps(g *pitch.Game, hand pitch.CardSet) map[string]int {
-	out := map[string]int{}
-	for t := pitch.Clubs; t < pitch.NoSuit; t++ {
-		out[t.String()] = (hand & pitch.Trumps(t, g.Jokers())).Len()
-	}
-	return out
-}
-
-// discardOf describes the discard or burn the seat to act in s must make.
-func discardOf(s *pitch.State) *discardJSON {
-	must, pool, k := s.DiscardChoice()
-	called, points, trumps, over := s.DiscardKeep()
-	d := &discardJSON{Kind: "discard", Count: must.Len() + k, Must: cards(must), Pool: cards(pool), Choose: k,
-		PassLimit: s.PassLimit(), Keep: map[pitch.Card]string{}, OverProtected: over}
-	pointWhy := "point"
-	if s.Game().Variant == pitch.TenPoint {
-		d.Kind, pointWhy = "burn", "burn_point"
-	}
-	d.Rule = discardRule(d.Kind, must, pool, k)
-	for _, r := range []struct {
-		set pitch.CardSet
-		why string
-	}{{called, "called"}, {points, pointWhy}, {trumps, "trump"}} {
-		for _, c := range r.set.Cards() {
-			d.Keep[c] = r.why
-		}
-	}
-	return d
-}
-
-type sheetRow struct {
+// SheetRow is one finished hand on the score sheet.
+type SheetRow struct {
 	Hand   int   `json:"hand"`
 	Bidder int   `json:"bidder"`
 	Bid    int   `json:"bid"`
@@ -154,13 +142,17 @@ type sheetRow struct {
 	Scores []int `json:"scores"`
 }
 
-type pointJSON struct {
+// Point is one point of a finished hand: its kind, the card that made
+// it (when one did) and the seat that took it.
+type Point struct {
 	Kind string      `json:"kind"`
 	Card *pitch.Card `json:"card,omitempty"`
 	Seat int         `json:"seat"`
 }
 
-type handSummary struct {
+// HandSummary is a finished hand: its bid, trump, points and scores
+// (Summarize).
+type HandSummary struct {
 	Hand    int          `json:"hand"`
 	Bidder  int          `json:"bidder"`
 	Bid     int          `json:"bid"`
@@ -168,7 +160,7 @@ type handSummary struct {
 	Trumps  []pitch.Card `json:"trumps"` // the trump cards, highest first
 	Partner *int         `json:"partner"`
 	Teams   [][]int      `json:"teams"`
-	Points  []pointJSON  `json:"points"`
+	Points  []Point      `json:"points"`
 	Taken   []int        `json:"taken"`
 	Made    bool         `json:"made"`
 	Delta   []int        `json:"delta"`
@@ -177,27 +169,28 @@ type handSummary struct {
 	// The hand's last trick and its winner (so that the last card played
 	// can be shown), and how many tricks were played: fewer than 6 when
 	// nobody held a trump any more (TP-PLAY-1, PW-PLAY-3).
-	LastTrick  []trickCard `json:"last_trick"`
+	LastTrick  []TrickCard `json:"last_trick"`
 	LastWinner int         `json:"last_winner"`
 	Tricks     int         `json:"tricks"`
 	// View and Log are the finished hand as the seat saw it at its end:
 	// sent from the state that ends the hand until the next hand's first
 	// move (and once the match is over), so that a client can show the
 	// final trick as it was before it shows the next hand.
-	View *viewJSON `json:"view,omitempty"`
-	Log  logJSON   `json:"log,omitempty"`
+	View *View   `json:"view,omitempty"`
+	Log  LogJSON `json:"log,omitempty"`
 	// head is the encoded summary up to View, made once for every seat
 	// (appendSummaryHead); nil when not made.
 	head []byte
 }
 
-type trickCard struct {
+// TrickCard is a card played to a trick, and the seat that played it.
+type TrickCard struct {
 	Seat int        `json:"seat"`
 	Card pitch.Card `json:"card"`
 }
 
-// viewJSON is a pitch.View for the wire: only what the seat may see.
-type viewJSON struct {
+// View is a pitch.View for the wire: only what the seat may see.
+type View struct {
 	Phase        string       `json:"phase"`
 	Dealer       int          `json:"dealer"`
 	Turn         int          `json:"turn"`
@@ -215,8 +208,8 @@ type viewJSON struct {
 	Widow        []pitch.Card `json:"widow"`
 	Shown        []pitch.Card `json:"shown"`
 	Out          []pitch.Card `json:"out"`
-	Trick        []trickCard  `json:"trick"`
-	LastTrick    []trickCard  `json:"last_trick"`
+	Trick        []TrickCard  `json:"trick"`
+	LastTrick    []TrickCard  `json:"last_trick"`
 	LastWinner   int          `json:"last_winner"`
 	Tricks       int          `json:"tricks"`
 	TrickWins    []int        `json:"trick_wins"`
@@ -224,100 +217,52 @@ type viewJSON struct {
 	FillGot      []int        `json:"fill_got,omitempty"` // ten-point: cards each seat drew from the stock (TP-TR-3, TP-TR-4)
 }
 
-func cards(set pitch.CardSet) []pitch.Card {
-	c := set.Cards()
-	if c == nil {
-		c = []pitch.Card{}
-	}
-	return c
+// Fair is what a state tells of the table's fair deals.
+type Fair struct {
+	// raw is the JSON appendFair writes for it, when made already by
+	// Encode (once per broadcast, for every seat).
+	raw []byte
+	// Dealing: the hand awaits its deal; nobody acts until it is dealt.
+	Dealing bool `json:"dealing"`
+	// Next is the commitment of the next deal (the awaited one while
+	// dealing), and the seats whose values are in.
+	Next *FairNext `json:"next,omitempty"`
+	// Hand is the commitment of the hand in play.
+	Hand *FairHand `json:"hand,omitempty"`
+	// Last is the last finished hand's commitment and revealed secret.
+	Last *FairLast `json:"last,omitempty"`
 }
 
-func toViewJSON(v *pitch.View) viewJSON {
-	n := v.Game.Seats()
-	out := viewJSON{Phase: v.Phase.String(), Dealer: v.Dealer, Turn: v.Turn, Scores: v.Scores[:n:n],
-		Hand: pitch.SortHand(v.Hand, v.Trump, v.Game.Jokers()), Trumps: pitch.TrumpOrder(v.Trump, v.Game.Jokers()), Counts: v.Counts[:n:n], Bid: v.Bid, Bidder: v.Bidder, Passed: []int{},
-		PartnerKnown: v.PartnerKnown, Widow: cards(v.Widow), Shown: cards(v.Shown), Out: cards(v.Out),
-		Trick: []trickCard{}, LastTrick: []trickCard{}, LastWinner: v.LastWon, Tricks: v.Tricks,
-		TrickWins: v.TrickWins[:n:n], StockLeft: v.StockLeft}
-	if v.Game.Variant == pitch.TenPoint && v.Phase >= pitch.PhaseGiveStock {
-		out.FillGot = v.FillGot[:n:n]
-	}
-	for i := range n {
-		if v.Passed&(1<<i) != 0 {
-			out.Passed = append(out.Passed, i)
-		}
-	}
-	if v.Trump != pitch.NoSuit {
-		t := v.Trump.String()
-		out.Trump = &t
-	}
-	if v.Called != pitch.NoCard {
-		c := v.Called
-		out.Called = &c
-	}
-	if v.PartnerKnown && v.Partner >= 0 {
-		p := v.Partner
-		out.Partner = &p
-	}
-	for i, c := range v.Trick {
-		out.Trick = append(out.Trick, trickCard{v.TrickSeat[i], c})
-	}
-	for i, c := range v.Last {
-		out.LastTrick = append(out.LastTrick, trickCard{v.LastSeat[i], c})
-	}
-	return out
+// FairNext is the commitment of a fair deal to come.
+type FairNext struct {
+	Hand        int    `json:"hand"`
+	Commitment  string `json:"commitment"`
+	CommittedAt string `json:"committed_at"`
+	Dealer      int    `json:"dealer"` // the seat that deals it, bound to the commitment
+	Contributed []int  `json:"contributed"`
+	// Shared: the deal of a duplicate round, the same commitment at
+	// every table of the round; the pages send no values.
+	Shared bool `json:"shared,omitempty"`
 }
 
-// logEntryFor describes one action as seat may see it (-1: a spectator):
-// a discard or a pass shows its cards only to those the rules let see them.
-// raw is the action's JSON, shared by every seat that may see it all.
-func logEntryFor(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int) logEntry {
-	return logEntryText(g, a, raw, seat, a.String())
+// FairHand is the commitment of the hand in play.
+type FairHand struct {
+	Hand       int    `json:"hand"`
+	Commitment string `json:"commitment"`
 }
 
-// logEntryText is logEntryFor with text, a.String(), made once for every
-// seat.
-func logEntryText(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int, text string) logEntry {
-	e := logEntry{Seat: int(a.Seat), Kind: a.Kind.String()}
-	switch a.Kind {
-	case pitch.ActDiscard:
-		// Ten-point burns are shown (TP-TR-5); a pawnee discard is the
-		// discarder's own (its trumps are shown in view.shown once all
-		// have discarded, PW-DIS-2).
-		if g.Variant != pitch.TenPoint && int(a.Seat) != seat {
-			e.Text = fmt.Sprintf("seat %d discards %d cards", a.Seat, a.Cards.Len())
-			return e
-		}
-	case pitch.ActPassTrumps:
-		if int(a.Seat) != seat && (int(a.Seat)+2)%4 != seat {
-			e.Text = fmt.Sprintf("seat %d passes %d trumps to the partner", a.Seat, a.Cards.Len())
-			return e
-		}
-	}
-	e.Text, e.Action = text, raw
-	return e
+// FairLast is the last finished hand's commitment and its revealed
+// secret.
+type FairLast struct {
+	Hand       int    `json:"hand"`
+	Commitment string `json:"commitment"`
+	Secret     string `json:"secret"`
 }
 
-func summarize(n int, s *pitch.State) *handSummary {
-	r := s.Result()
-	h := &handSummary{Hand: n, Bidder: r.Bidder, Bid: r.Bid, Trump: r.Trump.String(), Trumps: pitch.TrumpOrder(r.Trump, s.Game().Jokers()), Teams: r.Teams, Taken: r.Taken,
-		Made: r.Made, Delta: r.Delta, Scores: r.Scores, Winner: r.Winner, Points: []pointJSON{}}
-	if r.Partner >= 0 {
-		p := r.Partner
-		h.Partner = &p
-	}
-	v := s.View(-1)
-	h.LastTrick, h.LastWinner, h.Tricks = []trickCard{}, v.LastWon, v.Tricks
-	for i, c := range v.Last {
-		h.LastTrick = append(h.LastTrick, trickCard{v.LastSeat[i], c})
-	}
-	for _, p := range r.Points {
-		pj := pointJSON{Kind: p.Kind.String(), Seat: int(p.Seat)}
-		if p.Card != pitch.NoCard {
-			c := p.Card
-			pj.Card = &c
-		}
-		h.Points = append(h.Points, pj)
-	}
-	return h
+// Refusal is why a card may not be played: the engine's words, and its
+// code and parameters for a client in another language.
+type Refusal struct {
+	Message string         `json:"message"`
+	Code    string         `json:"code"`
+	Params  map[string]any `json:"params"`
 }
