@@ -88,7 +88,7 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 		SessionTTL: opts.SessionTTL, Origin: opts.Origin, HTTPS: opts.HTTPS, SignUpsPerHour: opts.SignUpsPerHour})
 	p.SetWho(acct.Who)
 	s := &Server{opts: p.Options(), log: opts.Logger, play: p, acct: acct,
-		history: history.New(history.Config{Store: st, Tables: p, Wire: play.Wire{}, Closing: p.Closing, Log: opts.Logger, Viewer: viewerOf(acct)}),
+		history: history.New(history.Config{Store: st, Tables: p, Closing: p.Closing, Log: opts.Logger, Viewer: viewerOf(acct)}),
 		ratings: ratings.New(ratings.Config{Store: st, Log: opts.Logger}),
 	}
 	s.events, s.daily = newEvents(p, st, s.opts)

@@ -13,6 +13,7 @@ import (
 
 	"pitch/account"
 	"pitch/server/httpx"
+	"pitch/server/ratings"
 	"pitch/store"
 )
 
@@ -530,7 +531,7 @@ type exportJSON struct {
 // exportRating is an account's rating in one game, as stored.
 type exportRating struct {
 	Game string `json:"game"`
-	ratingJSON
+	ratings.Shown
 	Mu         float64   `json:"mu"`
 	Sigma      float64   `json:"sigma"`
 	Matches    int       `json:"matches"`
@@ -610,7 +611,7 @@ func (s *API) handleExport(w http.ResponseWriter, r *http.Request) {
 	}
 	out.Ratings = []exportRating{}
 	for _, p := range prs {
-		out.Ratings = append(out.Ratings, exportRating{Game: p.Variant, ratingJSON: toRatingJSON(p.Rating), Mu: p.Rating.Mu, Sigma: p.Rating.Sigma,
+		out.Ratings = append(out.Ratings, exportRating{Game: p.Variant, Shown: ratings.ShownOf(p.Rating), Mu: p.Rating.Mu, Sigma: p.Rating.Sigma,
 			Matches: p.Matches, Wins: p.Wins, LastPlayed: p.LastPlayed})
 	}
 	hist, err := s.store.RatingHistory(ctx, me.ID, "", math.MaxInt32)

@@ -17,7 +17,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"pitch/rating"
 	"pitch/server/httpx"
 	"pitch/store"
 )
@@ -127,16 +126,4 @@ const storeTimeout = 10 * time.Second
 // writeError answers err (httpx.WriteError).
 func (s *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	httpx.WriteError(s.log, w, r, err)
-}
-
-// ratingJSON is a rating as people see it (docs/ratings.md): its number
-// (rating.Shown) and whether it is provisional; the same as the ratings'
-// own answers show.
-type ratingJSON struct {
-	Rating      int  `json:"rating"`
-	Provisional bool `json:"provisional"`
-}
-
-func toRatingJSON(r rating.Rating) ratingJSON {
-	return ratingJSON{Rating: rating.Shown(r), Provisional: rating.Provisional(r)}
 }

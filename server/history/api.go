@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"net/http"
 
-	"pitch"
 	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/tableinfo"
@@ -40,20 +39,10 @@ type Tables interface {
 	Subject(id string) access.Subject
 }
 
-// Wire makes the wire forms of the engine's states that a replay shows:
-// the same as the live tables send (play.Wire).
-type Wire interface {
-	// View is the table in s as a spectator sees it.
-	View(s *pitch.State) any
-	// Summary is the summary of hand n (0: not known), which ended in s.
-	Summary(n int, s *pitch.State) any
-}
-
 // Config is what an API needs.
 type Config struct {
 	Store  Store
 	Tables Tables
-	Wire   Wire
 	// Closing reports whether the server is closing: a review finished
 	// then is dropped, not stored (the store may be closed) nor reported.
 	// nil: never.
@@ -70,7 +59,6 @@ type Config struct {
 type API struct {
 	store   Store
 	tables  Tables
-	wire    Wire
 	closing func() bool
 	log     *slog.Logger
 	viewer  func(*http.Request) access.Viewer
@@ -89,7 +77,7 @@ func New(c Config) *API {
 	if c.Viewer == nil {
 		c.Viewer = func(*http.Request) access.Viewer { return access.Viewer{} }
 	}
-	return &API{store: c.Store, tables: c.Tables, wire: c.Wire, closing: c.Closing, log: c.Log, viewer: c.Viewer}
+	return &API{store: c.Store, tables: c.Tables, closing: c.Closing, log: c.Log, viewer: c.Viewer}
 }
 
 // allowed asks the access policy whether r's viewer may see res of table

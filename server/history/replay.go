@@ -14,6 +14,7 @@ import (
 	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/tableinfo"
+	"pitch/server/wire"
 	"pitch/store"
 )
 
@@ -31,62 +32,55 @@ type replayStep struct {
 	Auto   bool           `json:"auto,omitempty"`
 	Text   string         `json:"text,omitempty"`
 	Hands  [][]pitch.Card `json:"hands"` // every seat's cards in hand
-	View   any            `json:"view"`  // the table as a spectator sees it (Wire.View)
+	View   wire.View      `json:"view"`  // the table as a spectator sees it
 	Taken  []int          `json:"taken"` // points each seat's side has taken so far
-	Points []point        `json:"points"`
-}
-
-// point is one point of a hand, taken so far: the same as a hand
-// summary's points.
-type point struct {
-	Kind string      `json:"kind"`
-	Card *pitch.Card `json:"card,omitempty"`
-	Seat int         `json:"seat"`
+	Points []wire.Point   `json:"points"`
 }
 
 // replayJSON is a whole hand's replay.
 type replayJSON struct {
-	Table  string           `json:"table,omitempty"`
-	Hand   int              `json:"hand,omitempty"`
-	Seats  []tableinfo.Seat `json:"seats,omitempty"`
-	Record json.RawMessage  `json:"record"`
-	Steps  []replayStep     `json:"steps"`
-	Moon   int              `json:"moon"`   // the bid that is the moon; 0 in auction
-	Result any              `json:"result"` // the hand's summary (Wire.Summary); nil when the record stops before the end
+	Table  string            `json:"table,omitempty"`
+	Hand   int               `json:"hand,omitempty"`
+	Seats  []tableinfo.Seat  `json:"seats,omitempty"`
+	Record json.RawMessage   `json:"record"`
+	Steps  []replayStep      `json:"steps"`
+	Moon   int               `json:"moon"`   // the bid that is the moon; 0 in auction
+	Result *wire.HandSummary `json:"result"` // nil when the record stops before the end
 }
 
 // maxReplayBody is the largest hand record POST /api/replay takes.
 const maxReplayBody = 64 << 10
 
 // replaySteps replays rec with the engine, one step per action.
-func replaySteps(wire Wire, rec *pitch.Record) ([]replayStep, *pitch.State, error) {
+func replaySteps(rec *pitch.Record) ([]replayStep, *pitch.State, error) {
 	start := *rec
 	start.Actions = nil
 	s, err := start.State()
 	if err != nil {
 		return nil, nil, err
 	}
-	steps := []replayStep{stepOf(wire, &s, -1, pitch.Action{}, false)}
+	steps := []replayStep{stepOf(&s, -1, pitch.Action{}, false)}
 	for i, a := range rec.Actions {
 		if s.Phase() == pitch.PhaseGiveStock && a.Kind != pitch.ActGiveStock {
 			auto := pitch.GiveStock(s.Bidder(), false)
 			if err := s.Apply(auto); err != nil {
 				return nil, nil, &pitch.RecordError{Action: i, Message: err.Error()}
 			}
-			steps = append(steps, stepOf(wire, &s, i, auto, true))
+			steps = append(steps, stepOf(&s, i, auto, true))
 		}
 		if err := s.Apply(a); err != nil {
 			return nil, nil, &pitch.RecordError{Action: i, Message: err.Error()}
 		}
-		steps = append(steps, stepOf(wire, &s, i, a, false))
+		steps = append(steps, stepOf(&s, i, a, false))
 	}
 	return steps, &s, nil
 }
 
 // stepOf is the step after action i of a record (a, made by the rules
 // when auto) brought the hand to s.
-func stepOf(wire Wire, s *pitch.State, i int, a pitch.Action, auto bool) replayStep {
-	st := replayStep{Index: i, Auto: auto, View: wire.View(s), Points: []point{}}
+func stepOf(s *pitch.State, i int, a pitch.Action, auto bool) replayStep {
+	v := s.View(-1)
+	st := replayStep{Index: i, Auto: auto, View: wire.ToView(&v), Points: []wire.Point{}}
 	if i >= 0 || auto {
 		raw, _ := json.Marshal(a)
 		st.Action, st.Text = raw, a.String()
@@ -97,7 +91,7 @@ func stepOf(wire Wire, s *pitch.State, i int, a pitch.Action, auto bool) replayS
 	r := s.Result()
 	st.Taken = r.Taken
 	for _, p := range r.Points {
-		pj := point{Kind: p.Kind.String(), Seat: int(p.Seat)}
+		pj := wire.Point{Kind: p.Kind.String(), Seat: int(p.Seat)}
 		if p.Card != pitch.NoCard {
 			c := p.Card
 			pj.Card = &c
@@ -109,19 +103,19 @@ func stepOf(wire Wire, s *pitch.State, i int, a pitch.Action, auto bool) replayS
 
 // replayOf builds the replay of a record's bytes, hand n of its table
 // (0 for a record without one).
-func replayOf(wire Wire, raw []byte, n int) (*replayJSON, error) {
+func replayOf(raw []byte, n int) (*replayJSON, error) {
 	rec, err := pitch.ReadRecord(bytes.NewReader(raw))
 	if err != nil {
 		return nil, err
 	}
-	steps, s, err := replaySteps(wire, rec)
+	steps, s, err := replaySteps(rec)
 	if err != nil {
 		return nil, err
 	}
 	norm, _ := json.Marshal(rec)
 	out := &replayJSON{Record: norm, Steps: steps, Moon: s.Game().MoonBid()}
 	if s.Terminal() {
-		out.Result = wire.Summary(n, s)
+		out.Result = wire.Summarize(n, s)
 	}
 	return out, nil
 }
@@ -206,7 +200,7 @@ func (s *API) handleReplay(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out, err := replayOf(s.wire, raw, n)
+	out, err := replayOf(raw, n)
 	if err != nil {
 		s.writeError(w, r, httpx.Unexpected(op, err)) // a stored record the engine refuses
 		return
@@ -230,7 +224,7 @@ func (s *API) handlePostReplay(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "the request body could not be read: %v", err))
 		return
 	}
-	out, err := replayOf(s.wire, raw, 0)
+	out, err := replayOf(raw, 0)
 	if err != nil {
 		s.writeError(w, r, recordError(op, err))
 		return

@@ -30,7 +30,7 @@ func reviewServer(t *testing.T) (store.Store, *API, http.Handler) {
 	t.Cleanup(func() { st.Close() })
 	var closed atomic.Bool // as the server's, once the test ends
 	t.Cleanup(func() { closed.Store(true) })
-	srv := New(Config{Store: st, Tables: storedTables{st}, Wire: noWire{}, Closing: closed.Load})
+	srv := New(Config{Store: st, Tables: storedTables{st}, Closing: closed.Load})
 	mux := http.NewServeMux()
 	for _, rt := range srv.Routes() {
 		mux.HandleFunc(rt.Pattern, rt.Handler)
@@ -56,12 +56,6 @@ func (s storedTables) PublicTable(ctx context.Context, id string) (tableinfo.Tab
 	}
 	return tableinfo.Public(t, g), g.Seats(), nil
 }
-
-// noWire makes no views: these tests replay nothing.
-type noWire struct{}
-
-func (noWire) View(*pitch.State) any         { return nil }
-func (noWire) Summary(int, *pitch.State) any { return nil }
 
 // TestMatchReviewLeavesRoom: a match review never takes the queue's last
 // places, kept for single hands' reviews; with the queue that full it

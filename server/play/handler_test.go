@@ -16,7 +16,7 @@ import (
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mountAll(mux, s.Routes())
-	mountAll(mux, history.New(history.Config{Store: s.store, Tables: s, Wire: Wire{}, Closing: s.Closing, Log: s.log}).Routes())
+	mountAll(mux, history.New(history.Config{Store: s.store, Tables: s, Closing: s.Closing, Log: s.log}).Routes())
 	mountAll(mux, ratings.New(ratings.Config{Store: s.store, Log: s.log}).Routes())
 	s.eventRoutes(mux) // events_api_test.go
 	api := s.Limit(mux)

@@ -14,8 +14,7 @@ import (
 // The JSON forms of ratings are package ratings'; these are their names
 // here.
 type (
-	ratingJSON       = ratings.Shown
-	ratingChangeJSON = ratings.Change
+	ratingJSON = ratings.Shown
 )
 
 // toRatingJSON is r as people see it.
@@ -28,14 +27,7 @@ func (s *Server) profileAccount(w http.ResponseWriter, r *http.Request, op strin
 }
 
 // botRating returns the fixed rating of a bot level in a game, or nil.
-func botRating(variant, level string) *ratingJSON {
-	r, ok := rating.Bot(variant, level)
-	if !ok {
-		return nil
-	}
-	j := toRatingJSON(r)
-	return &j
-}
+func botRating(variant, level string) *ratingJSON { return ratings.Bot(variant, level) }
 
 // ratingChanges turns stored changes into what the state says.
 func ratingChanges(cs []store.RatingChange) []wire.RatingChange {

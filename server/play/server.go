@@ -30,7 +30,6 @@ import (
 	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/tableinfo"
-	"pitch/server/wire"
 	"pitch/store"
 )
 
@@ -663,16 +662,3 @@ func (s *Server) PublicTable(ctx context.Context, id string) (tableinfo.Table, i
 // Closing reports whether the server is closing (Close or Shutdown has
 // begun).
 func (s *Server) Closing() bool { return s.closing() }
-
-// Wire makes the wire forms of the engine's states that a replay shows,
-// the same as the tables send (history.Wire). The zero value is ready.
-type Wire struct{}
-
-// View is the table in s as a spectator sees it.
-func (Wire) View(s *pitch.State) any {
-	v := s.View(-1)
-	return wire.ToView(&v)
-}
-
-// Summary is the summary of hand n, which ended in s.
-func (Wire) Summary(n int, s *pitch.State) any { return wire.Summarize(n, s) }

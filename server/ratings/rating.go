@@ -7,7 +7,6 @@ package ratings
 
 import (
 	"pitch/rating"
-	"pitch/store"
 )
 
 // Shown is a rating as people see it (docs/ratings.md): its number
@@ -22,13 +21,6 @@ func ShownOf(r rating.Rating) Shown {
 	return Shown{Rating: rating.Shown(r), Provisional: rating.Provisional(r)}
 }
 
-// Change is what a rated match did to one seat's rating.
-type Change struct {
-	Seat int `json:"seat"`
-	Shown
-	Change int `json:"change"` // the shown rating after less before
-}
-
 // Bot returns the fixed rating of a bot level in a game, or nil.
 func Bot(variant, level string) *Shown {
 	r, ok := rating.Bot(variant, level)
@@ -37,13 +29,4 @@ func Bot(variant, level string) *Shown {
 	}
 	j := ShownOf(r)
 	return &j
-}
-
-// Changes turns stored changes into what the state says.
-func Changes(cs []store.RatingChange) []Change {
-	out := make([]Change, 0, len(cs))
-	for _, c := range cs {
-		out = append(out, Change{Seat: c.Seat, Shown: ShownOf(c.After), Change: rating.Shown(c.After) - rating.Shown(c.Before)})
-	}
-	return out
 }
