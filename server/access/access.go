@@ -20,6 +20,7 @@ package access
 import (
 	"context"
 	"fmt"
+	"pitch/event"
 	"sync/atomic"
 )
 
@@ -252,4 +253,21 @@ func Ask(ctx context.Context, r Resource, v Viewer, s Subject) Decision {
 		a.n.Add(1)
 	}
 	return Decide(r, v, s)
+}
+
+// OfEvent is the Subject of round r (from 0; -1: the event as a whole,
+// its last round started) of event ev; daily marks a daily deal's
+// event.
+func OfEvent(ev *event.Event, daily bool, r int) Subject {
+	s := Subject{Event: true, Duplicate: ev.Settings.Movement == event.Duplicate, Solo: ev.Settings.Solo, Daily: daily, Round: During}
+	if r < 0 {
+		r = len(ev.Rounds) - 1
+	}
+	switch {
+	case r < 0:
+		s.Round = Before
+	case ev.RoundOver(r):
+		s.Round = After
+	}
+	return s
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pitch/account"
+	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/ratings"
 	"pitch/store"
@@ -452,6 +453,9 @@ func (s *API) handleClaim(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if !s.own(w, r, op, me) {
+		return
+	}
 	var req claimReq
 	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
@@ -488,6 +492,9 @@ func (s *API) handleMySeats(w http.ResponseWriter, r *http.Request) {
 	const op = "my seats"
 	me, ok := s.signed(w, r, op)
 	if !ok {
+		return
+	}
+	if !s.own(w, r, op, me) {
 		return
 	}
 	seats, err := s.store.AccountSeats(r.Context(), me.ID, true)
@@ -565,6 +572,9 @@ func (s *API) handleExport(w http.ResponseWriter, r *http.Request) {
 	const op = "export"
 	me, ok := s.signed(w, r, op)
 	if !ok {
+		return
+	}
+	if !s.own(w, r, op, me) {
 		return
 	}
 	ctx := r.Context()
@@ -671,4 +681,15 @@ func (s *API) DeleteAccount(ctx context.Context, id string) error {
 	s.tables.RenameAccount(id, anon)
 	s.log.Info("account deleted", "account", id)
 	return nil
+}
+
+// own asks the access policy whether the signed-in me may see the
+// account's data (its seats, its export): its own, always; the point is
+// that the policy says so, in one place.
+func (s *API) own(w http.ResponseWriter, r *http.Request, op string, me Account) bool {
+	d := access.Ask(r.Context(), access.AccountData, access.Viewer{Kind: access.Member, Account: me.ID}, access.Subject{Owner: me.ID})
+	if !d.Allowed {
+		s.writeError(w, r, httpx.Refused(op, d))
+	}
+	return d.Allowed
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pitch/event"
+	"pitch/server/access"
 	"pitch/server/eventview"
 	"pitch/server/httpx"
 )
@@ -62,6 +63,10 @@ func game(e Event) gameJSON {
 // events (today's, opened if need be).
 func (d *Daily) handleDaily(w http.ResponseWriter, r *http.Request) {
 	const op = "daily"
+	if dec := access.Ask(r.Context(), access.DailyInfo, d.viewer(r), access.Subject{Event: true, Duplicate: true, Solo: true, Daily: true}); !dec.Allowed {
+		d.writeError(w, r, httpx.Refused(op, dec))
+		return
+	}
 	today := d.today()
 	day := today
 	if q := r.URL.Query().Get("day"); q != "" {
@@ -175,6 +180,13 @@ func (d *Daily) eventFor(w http.ResponseWriter, r *http.Request) (Event, string,
 		d.writeError(w, r, err)
 		return nil, "", "", false
 	}
+	e.Lock()
+	dec := access.Ask(r.Context(), access.DailyInfo, d.viewer(r), access.OfEvent(e.Event(), true, -1))
+	e.Unlock()
+	if !dec.Allowed {
+		d.writeError(w, r, httpx.Refused(op, dec))
+		return nil, "", "", false
+	}
 	return e, owner, name, true
 }
 
@@ -278,6 +290,10 @@ func (d *Daily) handleUserDaily(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if dec := access.Ask(r.Context(), access.Profile, d.viewer(r), access.Subject{Owner: a.ID}); !dec.Allowed {
+		d.writeError(w, r, httpx.Refused(op, dec))
+		return
+	}
 	out := d.results(r.Context(), "a:"+a.ID)
 	httpx.WriteJSON(w, 200, out)
 }
@@ -307,4 +323,12 @@ func (d *Daily) results(ctx context.Context, owner string) []resultJSON {
 		}
 	}
 	return out
+}
+
+// viewer is who asks, as the access policy knows viewers.
+func (d *Daily) viewer(r *http.Request) access.Viewer {
+	if id, _, ok := d.cfg.Who(r); ok {
+		return access.Viewer{Kind: access.Member, Account: id}
+	}
+	return access.Viewer{Kind: access.Anonymous}
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"pitch/event"
+	"pitch/server/access"
 	"pitch/server/eventview"
 	"pitch/server/httpx"
 	"pitch/store"
@@ -148,7 +149,7 @@ func (a *API) Routes() []httpx.Route {
 		httpx.PostData("/api/events/{id}/play", a.handlePlay),
 		httpx.PostData("/api/events/{id}/close", a.handleClose),
 		httpx.GetData("/api/events/{id}/deals/{round}/{deal}", a.handleDeal),
-		httpx.GetData("/api/events/{id}/ws", a.rt.Follow),
+		httpx.GetData("/api/events/{id}/ws", a.handleFollow),
 		httpx.GetData("/api/users/{name}/events", a.handleUserEvents),
 	}
 }
@@ -188,5 +189,44 @@ func (a *API) eventFor(w http.ResponseWriter, r *http.Request) (Event, tokenReq,
 		return nil, req, false
 	}
 	e.Lock()
+	if !a.allowed(w, r, "event", access.EventInfo, e, -1) {
+		e.Unlock()
+		return nil, req, false
+	}
 	return e, req, true
+}
+
+// allowed asks the access policy whether r's viewer may see res of event
+// e's round (from 0; -1: the event as a whole) now; when not, it answers
+// r with the refusal and returns false. e is locked.
+func (a *API) allowed(w http.ResponseWriter, r *http.Request, op string, res access.Resource, e Event, round int) bool {
+	d := access.Ask(r.Context(), res, a.viewer(r), access.OfEvent(e.Event(), e.Daily(), round))
+	if !d.Allowed {
+		a.writeError(w, r, httpx.Refused(op, d))
+	}
+	return d.Allowed
+}
+
+// viewer is who asks, as the access policy knows viewers.
+func (a *API) viewer(r *http.Request) access.Viewer {
+	if id, _, ok := a.cfg.Who(r); ok {
+		return access.Viewer{Kind: access.Member, Account: id}
+	}
+	return access.Viewer{Kind: access.Anonymous}
+}
+
+// handleFollow serves GET /api/events/{id}/ws: following the event over
+// a WebSocket (play's), once the policy lets the event be seen.
+func (a *API) handleFollow(w http.ResponseWriter, r *http.Request) {
+	e, err := a.rt.Event(r.Context(), r.PathValue("id"))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	e.Lock()
+	ok := a.allowed(w, r, "follow event", access.EventInfo, e, -1)
+	e.Unlock()
+	if ok {
+		a.rt.Follow(w, r)
+	}
 }

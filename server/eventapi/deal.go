@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"pitch/event"
+	"pitch/server/access"
 	"pitch/server/httpx"
 )
 
@@ -127,9 +128,13 @@ func (a *API) handleDeal(w http.ResponseWriter, r *http.Request) {
 			len(ev.Rounds), ev.Settings.Hands).With("no_deal", nil))
 		return
 	}
-	if ev.Settings.Solo && !ev.RoundOver(round-1) {
-		a.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "each deal's results are shown once the event is over, so that no one still to play it learns anything of it").
-			With("deal_not_over", nil))
+	if d := access.Ask(r.Context(), access.EventResults, a.viewer(r), access.OfEvent(ev, e.Daily(), round-1)); !d.Allowed {
+		if d.Reason == access.RoundNotOver {
+			a.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "each deal's results are shown once the event is over, so that no one still to play it learns anything of it").
+				With("deal_not_over", nil))
+		} else {
+			a.writeError(w, r, httpx.Refused(op, d))
+		}
 		return
 	}
 	httpx.WriteJSON(w, 200, deal(e, round-1, d-1))

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"pitch/event"
+	"pitch/server/access"
 	"pitch/server/eventview"
 	"pitch/server/httpx"
 )
@@ -68,6 +69,10 @@ func (a *API) handleEvent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.Lock()
+	if !a.allowed(w, r, "event", access.EventInfo, e, -1) {
+		e.Unlock()
+		return
+	}
 	v := e.View()
 	e.Unlock()
 	httpx.WriteJSON(w, 200, v)
@@ -96,6 +101,9 @@ func (a *API) handleJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	e.Lock()
 	defer e.Unlock()
+	if !a.allowed(w, r, op, access.EventInfo, e, -1) {
+		return
+	}
 	if e.Daily() {
 		a.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "a daily event is played from /daily, once a person").With("event_daily", nil))
 		return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"pitch/server/access"
 	"pitch/server/httpx"
 	"strings"
 
@@ -75,6 +76,12 @@ func (a *API) handleQR(w http.ResponseWriter, r *http.Request) {
 	e, err := a.rt.Event(r.Context(), r.PathValue("id"))
 	if err != nil {
 		a.writeError(w, r, err)
+		return
+	}
+	e.Lock()
+	ok := a.allowed(w, r, op, access.EventInfo, e, -1)
+	e.Unlock()
+	if !ok {
 		return
 	}
 	link, err := joinURL(r.URL.Query().Get("origin"), e.ID())

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pitch/event"
+	"pitch/server/access"
 	"pitch/server/httpx"
 )
 
@@ -30,6 +31,10 @@ func (a *API) handleCSV(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.Lock()
+	if !a.allowed(w, r, "standings", access.EventInfo, e, -1) {
+		e.Unlock()
+		return
+	}
 	st := e.Event().Standings()
 	dup := e.Event().Settings.Movement == event.Duplicate
 	e.Unlock()
@@ -79,6 +84,10 @@ func (a *API) handleUserEvents(w http.ResponseWriter, r *http.Request) {
 	const op = "user events"
 	acc, ok := a.cfg.ProfileAccount(w, r, op)
 	if !ok {
+		return
+	}
+	if d := access.Ask(r.Context(), access.Profile, a.viewer(r), access.Subject{Owner: acc.ID}); !d.Allowed {
+		a.writeError(w, r, httpx.Refused(op, d))
 		return
 	}
 	played, err := a.cfg.Store.TournamentsOf(r.Context(), acc.ID, maxUserEvents)

@@ -3,7 +3,6 @@ package play
 import (
 	"net/http"
 
-	"pitch/event"
 	"pitch/server/access"
 	"pitch/server/httpx"
 )
@@ -36,13 +35,7 @@ func (r *tableRound) subject() access.Subject {
 
 // subjectLocked is the policy's facts of round r of e; e.mu is held.
 func (e *liveEvent) subjectLocked(r int) access.Subject {
-	ev := e.d.Event
-	s := access.Subject{Event: true, Duplicate: ev.Settings.Movement == event.Duplicate, Solo: ev.Settings.Solo,
-		Daily: e.d.Daily != nil, Round: access.During}
-	if ev.RoundOver(r) {
-		s.Round = access.After
-	}
-	return s
+	return access.OfEvent(e.d.Event, e.d.Daily != nil, r)
 }
 
 // viewer is who asks, as the access policy knows viewers: an account

@@ -9,6 +9,7 @@ import (
 
 	"pitch"
 	"pitch/event"
+	"pitch/server/access"
 	"pitch/server/eventview"
 	"pitch/server/httpx"
 	"pitch/store"
@@ -143,10 +144,11 @@ func (s *Server) sitSolo(ctx context.Context, e *liveEvent, i int) (eventview.My
 // duplicateView makes v, the public view of a duplicate event, say what
 // is particular to one. A solo event is being played from the opening of
 // its round until it is over (closed, its tables finished). And it takes
-// out what would show a duplicate round's cards to someone still to play
-// them: until round r is over, its tables' IDs (which lead to their hands
-// and to watching them); at a solo event, also each table's results and
-// the matchpoints by deal (the standings stay). The lock must be held.
+// out what the access policy hides from anyone (v is the view everyone
+// is sent): a round's tables' IDs (access.EventTable: they lead to their
+// hands and to watching them), and each table's results and the
+// matchpoints by deal (access.EventResults; the standings stay). The
+// lock must be held.
 func (e *liveEvent) duplicateView(v *eventview.Event) {
 	ev := e.d.Event
 	if ev.Settings.Movement != event.Duplicate {
@@ -156,17 +158,20 @@ func (e *liveEvent) duplicateView(v *eventview.Event) {
 	if n := len(ev.Rounds); ev.Settings.Solo && n > 0 && !ev.Over() {
 		v.State, v.Started = "playing", &e.d.Started[n-1]
 	}
+	anyone := access.Viewer{Kind: access.Anonymous}
 	for r := range v.Rounds {
-		if ev.RoundOver(r) {
-			continue
-		}
+		sub := access.OfEvent(ev, e.d.Daily != nil, r)
+		tables := access.Decide(access.EventTable, anyone, sub).Allowed
+		results := access.Decide(access.EventResults, anyone, sub).Allowed
 		for ti := range v.Rounds[r] {
-			v.Rounds[r][ti].Table = ""
-			if ev.Settings.Solo {
+			if !tables {
+				v.Rounds[r][ti].Table = ""
+			}
+			if !results {
 				v.Rounds[r][ti].Result, v.Rounds[r][ti].Winner = nil, nil
 			}
 		}
-		if ev.Settings.Solo && r < len(v.MP) {
+		if !results && r < len(v.MP) {
 			v.MP[r] = nil
 		}
 	}

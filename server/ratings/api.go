@@ -14,6 +14,7 @@ import (
 	"pitch/account"
 	"pitch/bot"
 	"pitch/rating"
+	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/store"
 )
@@ -145,6 +146,10 @@ func (s *API) handleUser(w http.ResponseWriter, r *http.Request) {
 	const op = "user"
 	a, ok := ProfileAccount(s.store, s.log, w, r, op)
 	if !ok {
+		return
+	}
+	if d := access.Ask(r.Context(), access.Profile, access.Viewer{}, access.Subject{Owner: a.ID}); !d.Allowed {
+		s.writeError(w, r, httpx.Refused(op, d))
 		return
 	}
 	prs, err := s.store.PlayerRatings(r.Context(), a.ID)
