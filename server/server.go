@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"pitch/i18n"
 	"pitch/server/access"
@@ -32,20 +33,16 @@ import (
 	"pitch/store"
 )
 
-// Options tune a server; the zero value gives the defaults (play.Options
-// documents each).
-type Options = play.Options
-
 // Misbehave makes a server cheat at fair deals on purpose, for the tests
 // that check the pages catch it.
 type Misbehave = play.Misbehave
 
 // The defaults `pitch serve` uses unless told otherwise.
 const (
-	DefaultReadHeaderTimeout = play.DefaultReadHeaderTimeout
-	DefaultReadTimeout       = play.DefaultReadTimeout
-	DefaultWriteTimeout      = play.DefaultWriteTimeout
-	DefaultIdleTimeout       = play.DefaultIdleTimeout
+	DefaultReadHeaderTimeout = 5 * time.Second  // the request line and headers
+	DefaultReadTimeout       = 10 * time.Second // the whole request, body included
+	DefaultWriteTimeout      = 30 * time.Second // from the end of the headers to the end of the answer
+	DefaultIdleTimeout       = 30 * time.Second // a keep-alive connection waiting for its next request
 	DefaultPingInterval      = play.DefaultPingInterval
 	DefaultReadyWait         = play.DefaultReadyWait
 	DefaultOverloadLag       = play.DefaultOverloadLag
@@ -78,16 +75,23 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	p, err := play.New(ctx, st, opts)
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&opts.ReadHeaderTimeout, DefaultReadHeaderTimeout}, {&opts.ReadTimeout, DefaultReadTimeout},
+		{&opts.WriteTimeout, DefaultWriteTimeout}, {&opts.IdleTimeout, DefaultIdleTimeout}} {
+		if *d.v == 0 {
+			*d.v = d.def
+		}
+	}
+	p, err := play.New(ctx, st, opts.play())
 	if err != nil {
 		return nil, err
 	}
-	// The accounts' options are still fields of Options (play.Options);
-	// play does not read them.
 	acct := accountapi.New(accountapi.Config{Store: st, Tables: p, Log: opts.Logger,
 		SessionTTL: opts.SessionTTL, Origin: opts.Origin, HTTPS: opts.HTTPS, SignUpsPerHour: opts.SignUpsPerHour})
 	p.SetWho(acct.Who)
-	s := &Server{opts: p.Options(), log: opts.Logger, play: p, acct: acct,
+	s := &Server{opts: opts, log: opts.Logger, play: p, acct: acct,
 		history: history.New(history.Config{Store: st, Tables: p, Closing: p.Closing, Log: opts.Logger, Viewer: viewerOf(acct)}),
 		ratings: ratings.New(ratings.Config{Store: st, Log: opts.Logger}),
 	}

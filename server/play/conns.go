@@ -76,14 +76,9 @@ func (cs *connSet) drain() []*conn {
 	return out
 }
 
-// The HTTP timeouts `pitch serve` uses unless told otherwise.
-const (
-	DefaultReadHeaderTimeout = 5 * time.Second  // the request line and headers
-	DefaultReadTimeout       = 10 * time.Second // the whole request, body included
-	DefaultWriteTimeout      = 30 * time.Second // from the end of the headers to the end of the answer
-	DefaultIdleTimeout       = 30 * time.Second // a keep-alive connection waiting for its next request
-	DefaultPingInterval      = 30 * time.Second // between pings on a WebSocket
-)
+// DefaultPingInterval is the time between pings on a WebSocket unless
+// told otherwise.
+const DefaultPingInterval = 30 * time.Second
 
 // Shutdown stops the server gracefully. It stops accepting (hs, if not
 // nil, closes its listeners and finishes the requests under way), stops

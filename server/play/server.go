@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -33,7 +32,9 @@ import (
 	"pitch/store"
 )
 
-// Options tune a server; the zero value gives the defaults.
+// Options tune the tables and their play; the zero value gives the
+// defaults. server.Options documents each field (the composition root
+// hands play its part of the server's options).
 type Options struct {
 	BotDelay   time.Duration // pause before a bot acts, from when its turn began (default 800ms)
 	AwayDelay  time.Duration // pause before a bot plays for a disconnected player (default 3s)
@@ -49,7 +50,6 @@ type Options struct {
 	// DefaultReadyWait, 30s; ready.go).
 	ReadyWait time.Duration
 	Logger    *slog.Logger
-	Static    fs.FS // the browser UI; nil serves none
 	// AddrRate limits the API requests and WebSocket messages one client
 	// address may send a second (burst: twice as many); 0 sets no limit.
 	// `pitch serve` sets 30.
@@ -64,8 +64,6 @@ type Options struct {
 	// PingInterval is the time between pings on a WebSocket (default
 	// 30s); a client that does not answer within half of it is closed.
 	PingInterval time.Duration
-	// HTTP timeouts, for HTTPServer (defaults: the Default… constants).
-	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	// TablesPerHour is how many tables one client address may create in
 	// an hour (a bucket of that many, refilled evenly); over it, 429. 0
 	// sets no limit; `pitch serve` sets 20.
@@ -90,35 +88,10 @@ type Options struct {
 	// store, which must be a store.Cluster (PostgreSQL): see cluster.go
 	// and docs/deploy.md. `pitch serve` sets it for PostgreSQL.
 	Cluster bool
-	// SessionTTL, Origin, HTTPS and SignUpsPerHour are the accounts'
-	// (server/accountapi): play does not read them; server.New hands them
-	// to accountapi.Config. They stay here for now, until Options is
-	// split by part.
-	//
-	// SessionTTL is how long a sign-in lasts (default
-	// accountapi.DefaultSessionTTL).
-	SessionTTL time.Duration
-	// Origin is the site's origin as browsers see it (https://pitch.example),
-	// the relying party of passkeys; "" takes it from each request's Host.
-	Origin string
-	// HTTPS marks session cookies Secure even on plain HTTP requests: set
-	// it when a proxy in front ends TLS. (A request over TLS gets Secure
-	// cookies anyway.)
-	HTTPS bool
-	// SignUpsPerHour is how many accounts one client address may create
-	// in an hour; 0 sets no limit; `pitch serve` sets 10.
-	SignUpsPerHour int
 	// LeaseTTL is how long a table's lease lasts unrenewed in a cluster
 	// (default DefaultLeaseTTL): a process that dies has its tables taken
 	// over within about this long.
 	LeaseTTL time.Duration
-	// DailyDeals and DailyBots are the deals and the bots' level of the
-	// daily events (defaults daily.DefaultDeals, daily.DefaultBots).
-	DailyDeals int
-	DailyBots  string
-	// Clock is the time of day the daily events follow; nil: time.Now.
-	// For the tests' days.
-	Clock func() time.Time
 	// EventMinute is how long one minute of an event round's clock lasts
 	// (its minutes, and an extension's); 0: a minute. For the tests'
 	// rounds on the clock.
@@ -182,15 +155,6 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	if opts.PingInterval == 0 {
 		opts.PingInterval = DefaultPingInterval
 	}
-	for _, d := range []struct {
-		v   *time.Duration
-		def time.Duration
-	}{{&opts.ReadHeaderTimeout, DefaultReadHeaderTimeout}, {&opts.ReadTimeout, DefaultReadTimeout},
-		{&opts.WriteTimeout, DefaultWriteTimeout}, {&opts.IdleTimeout, DefaultIdleTimeout}} {
-		if *d.v == 0 {
-			*d.v = d.def
-		}
-	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -244,9 +208,6 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	}
 	return s, nil
 }
-
-// Options are the server's options with their defaults filled in.
-func (s *Server) Options() Options { return s.opts }
 
 // PinLag pins how far behind the server runs at lag, for tests of
 // overload: the probe no longer changes it.
