@@ -22,6 +22,8 @@ type bucket struct {
 	last   time.Time
 }
 
+// NewLimiter returns a limiter of rate tokens a second per address, at
+// most burst.
 func NewLimiter(rate, burst float64) *Limiter {
 	return &Limiter{rate: rate, burst: burst, buckets: map[string]*bucket{}, lastSweep: time.Now()}
 }

@@ -91,6 +91,8 @@ func CleanName(name string) (string, error) {
 	return name, nil
 }
 
+// ValidID reports whether id may be a table's or event's ID: 1 to 64
+// letters, digits, - and _.
 func ValidID(id string) bool {
 	if len(id) == 0 || len(id) > 64 {
 		return false

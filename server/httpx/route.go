@@ -15,8 +15,10 @@ type Route struct {
 	Data bool
 }
 
-// Get, Post and their Data forms make Routes.
-func Get(path string, h http.HandlerFunc) Route  { return Route{Pattern: "GET " + path, Handler: h} }
+// Get is a GET route that serves no table, hand or event data.
+func Get(path string, h http.HandlerFunc) Route { return Route{Pattern: "GET " + path, Handler: h} }
+
+// Post is a POST route that serves no table, hand or event data.
 func Post(path string, h http.HandlerFunc) Route { return Route{Pattern: "POST " + path, Handler: h} }
 
 // GetData is Get for a route that serves table, hand or event data.
