@@ -493,15 +493,22 @@ func TestNoNestedBrackets(t *testing.T) {
 }
 
 // TestCatalogErrorCodes: every error code the server gives a client
-// (.with("CODE", …) and errorCode("CODE", …) in ../server) has its
-// message err.CODE, so that a page says every refusal in its language.
+// (.With("CODE", …) and errorCode("CODE", …) in ../server and its
+// parts) has its message err.CODE, so that a page says every refusal in
+// its language.
 func TestCatalogErrorCodes(t *testing.T) {
 	en := load(t, "en")
-	files, err := filepath.Glob("../server/*.go")
+	var files []string
+	err := filepath.WalkDir("../server", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return err
+	})
 	if err != nil || len(files) == 0 {
 		t.Fatalf("the server's files: %v", err)
 	}
-	code := regexp.MustCompile(`(?:\.with|errorCode)\("([a-z0-9_]+)"`)
+	code := regexp.MustCompile(`(?:\)\.\s*With|errorCode)\("([a-z0-9_]+)"`)
 	n := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
