@@ -11,23 +11,11 @@ import (
 	"pitch/store"
 )
 
-// The JSON forms of ratings are package ratings'; these are their names
-// here.
-type (
-	ratingJSON = ratings.Shown
-)
-
-// toRatingJSON is r as people see it.
-func toRatingJSON(r rating.Rating) ratingJSON { return ratings.ShownOf(r) }
-
 // profileAccount finds the account of a /api/users/{name} request
 // (ratings.ProfileAccount); ok is false when an answer was written.
 func (s *Server) profileAccount(w http.ResponseWriter, r *http.Request, op string) (*store.Account, bool) {
 	return ratings.ProfileAccount(s.store, s.log, w, r, op)
 }
-
-// botRating returns the fixed rating of a bot level in a game, or nil.
-func botRating(variant, level string) *ratingJSON { return ratings.Bot(variant, level) }
 
 // ratingChanges turns stored changes into what the state says.
 func ratingChanges(cs []store.RatingChange) []wire.RatingChange {
