@@ -98,6 +98,12 @@ func TestBrowserDaily(t *testing.T) {
 		s.eval(`JSON.stringify(location.pathname.startsWith('/t/') && !!document.querySelector('#table-view'))`, &ok)
 		return ok && s.ui().Seat == 0
 	}, 15*time.Second)
+	// The table says there is no help at a competition, and offers none.
+	waitFor(t, "the table saying hints are off", func() bool {
+		var ok bool
+		s.eval(`JSON.stringify(document.querySelector('#table-info').textContent.includes('off until the competition is over') && !document.querySelector('.hint-row'))`, &ok)
+		return ok
+	}, 15*time.Second)
 
 	clock.Store(day1.Add(24 * time.Hour).UnixNano())
 	s.do("the next day's /daily", chromedp.Navigate(s.url+"/daily"), chromedp.WaitVisible(chromedp.CSS("#dl-past a")))

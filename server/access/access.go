@@ -21,6 +21,7 @@ import (
 	"context"
 	"fmt"
 	"pitch/event"
+	"slices"
 	"sync/atomic"
 )
 
@@ -44,7 +45,8 @@ const (
 	// MatchRecords is every finished hand of a table in one file, and
 	// the review of the whole match.
 	MatchRecords
-	// HistoryEntry is a table's line in the match history.
+	// HistoryEntry is a table's line in a public list: the match
+	// history, the lobby.
 	HistoryEntry
 	// EventInfo is an event's page and board: entries, rounds,
 	// standings.
@@ -64,11 +66,14 @@ const (
 	// AccountData is everything kept about an account (its export, its
 	// seats): the account holder's own.
 	AccountData
+	// Advice is the expert's help: a hint at the table, and the review
+	// of a table's finished hands.
+	Advice
 	numResources
 )
 
 var resourceNames = [numResources]string{"table info", "live table", "hand list", "hand record", "match records",
-	"history entry", "event info", "event table", "event results", "daily info", "profile", "account data"}
+	"history entry", "event info", "event table", "event results", "daily info", "profile", "account data", "advice"}
 
 // String names the resource for logs and tests.
 func (r Resource) String() string {
@@ -177,6 +182,29 @@ type Subject struct {
 	Round Moment
 	// Owner is the account the resource belongs to (AccountData).
 	Owner string
+	// Players are the accounts that hold a seat at the table asked
+	// about: each is a seated player there.
+	Players []string
+	// Rated: the table plays a rated match; Match is where that match
+	// stands.
+	Rated bool
+	Match Moment
+}
+
+// hidden reports whether s's deals are still being played by others who
+// may not learn them: a duplicate round (a daily deal's is its day) not
+// yet over.
+func (s Subject) hidden() bool { return s.Duplicate && s.Round != After }
+
+// competing reports whether s is a competition still under way: an
+// event's round, or a rated match, not yet over.
+func (s Subject) competing() bool {
+	return s.Event && s.Round != After || s.Rated && s.Match != After
+}
+
+// seatedAt reports whether v holds a seat at the table of s.
+func (v Viewer) seatedAt(s Subject) bool {
+	return v.Kind == Seated || v.Account != "" && slices.Contains(s.Players, v.Account)
 }
 
 // Reason says why something is refused; "" when it is allowed.
@@ -191,6 +219,8 @@ const (
 	RoundNotOver Reason = "round_not_over"
 	// NotYours: the resource is another account's.
 	NotYours Reason = "not_yours"
+	// Competing: no expert help while a competition is under way.
+	Competing Reason = "competing"
 )
 
 // Decision is the policy's answer.
@@ -209,26 +239,44 @@ func allowIf(ok bool, r Reason) Decision {
 }
 
 // Decide answers whether viewer v may see resource r of subject s now.
+//
+// A duplicate round's deals, and every daily deal, are played at many
+// tables, one after another or at once: until the round (the daily
+// deal's day) is over, everything that shows them — a table's line in
+// the lobby and the history, watching it,
+// its hands' records, replays and reviews, the match download, the
+// round's tables and results on the event's pages — is hidden from
+// everyone but the players seated at that very table (who have seen
+// what they played). The expert's help (hints, reviews) is off at every
+// competition — an event's round, a daily deal, a rated match — until
+// it is over, for everyone.
 func Decide(r Resource, v Viewer, s Subject) Decision {
+	secret := s.hidden() && !v.seatedAt(s)
 	switch r {
-	case TableInfo, TableLive, HandList, MatchRecords, HistoryEntry, EventInfo, DailyInfo, Profile:
-		// Anyone may watch a table (pitch.View gives a spectator no
-		// hidden card), list its finished hands and read the public
-		// pages.
-		return allow()
+	case TableLive, HandList, MatchRecords, HistoryEntry:
+		return allowIf(!secret, RoundNotOver)
 	case HandRecord:
 		// A record has every card: only once the hand is over.
-		return allowIf(s.Hand == After, NotFinished)
-	case EventTable:
-		// A duplicate round's tables are hidden until the round is over:
-		// their IDs lead to hands with the cards others still play.
-		return allowIf(!s.Duplicate || s.Round == After, RoundNotOver)
-	case EventResults:
-		// A solo event's results by table and deal tell how a deal
-		// plays: hidden until its round is over.
-		return allowIf(!s.Solo || s.Round == After, RoundNotOver)
+		if s.Hand != After {
+			return deny(NotFinished)
+		}
+		return allowIf(!secret, RoundNotOver)
+	case TableInfo, EventInfo, DailyInfo, Profile:
+		// A table's description shows no card: it is what its own
+		// players' page loads first. The lobby and the history list a
+		// table as a HistoryEntry.
+		return allow()
+	case EventTable, EventResults:
+		// A duplicate round's tables (their IDs lead to their hands) and
+		// results by table and deal tell how its deals play.
+		return allowIf(!s.hidden(), RoundNotOver)
 	case AccountData:
 		return allowIf(v.Account != "" && v.Account == s.Owner || v.Kind == Operator, NotYours)
+	case Advice:
+		if secret {
+			return deny(RoundNotOver)
+		}
+		return allowIf(!s.competing(), Competing)
 	}
 	return deny(NotYours)
 }

@@ -129,6 +129,9 @@ func (s *API) handleReview(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if !s.allowed(w, r, op, access.Advice, info.ID, access.After) {
+		return
+	}
 	seat, err := seatParam(r, seats, op)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -251,7 +254,7 @@ func (s *API) handleReviews(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if !s.allowed(w, r, op, access.MatchRecords, info.ID, access.After) {
+	if !s.allowed(w, r, op, access.Advice, info.ID, access.After) {
 		return
 	}
 	hands, stored, err := s.handsAndReviews(r.Context(), info.ID, op)
@@ -297,7 +300,7 @@ func (s *API) handleMatchReview(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if !s.allowed(w, r, op, access.MatchRecords, info.ID, access.After) {
+	if !s.allowed(w, r, op, access.Advice, info.ID, access.After) {
 		return
 	}
 	var seats []int

@@ -12,15 +12,20 @@ import (
 // policy with these facts; so do the other parts, through Subject.
 
 // Subject is what the access policy needs to know of table id now:
-// whether it plays an event's round, of what kind, and where that round
-// stands. A table of its own (or one whose event is not live here) is
-// the zero Subject. The caller must not hold the table's lock.
+// its event round (if any) and where that round stands, whether it is
+// rated and where its match stands, and the accounts seated at it. A
+// table not in memory is known by its event round only (or not at all:
+// a table of its own). The caller must not hold the table's lock.
 func (s *Server) Subject(id string) access.Subject {
-	r := s.roundOf(id)
-	if r == nil {
-		return access.Subject{}
+	if t := s.inMemory(id); t != nil {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return t.subjectOf()
 	}
-	return r.subject()
+	if r := s.roundOf(id); r != nil {
+		return r.subject()
+	}
+	return access.Subject{}
 }
 
 // subject is the policy's facts of the table's event round. It takes the
@@ -30,29 +35,50 @@ func (r *tableRound) subject() access.Subject {
 	e := r.ev
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.subjectLocked(r.round)
-}
-
-// subjectLocked is the policy's facts of round r of e; e.mu is held.
-func (e *liveEvent) subjectLocked(r int) access.Subject {
-	return access.OfEvent(e.d.Event, e.d.Daily != nil, r)
+	return access.OfEvent(e.d.Event, e.d.Daily != nil, r.round)
 }
 
 // viewer is who asks, as the access policy knows viewers: an account
 // holder when signed in, else anonymous.
 func (s *Server) viewer(r *http.Request) access.Viewer {
-	if me, ok := s.account(r); ok {
+	return s.viewerOf(s.account(r))
+}
+
+// viewerOf is the viewer of account me (signed in or not).
+func (s *Server) viewerOf(me Account, signedIn bool) access.Viewer {
+	if signedIn {
 		return access.Viewer{Kind: access.Member, Account: me.ID}
 	}
 	return access.Viewer{Kind: access.Anonymous}
 }
 
-// subjectOf is the policy's facts of table t; t.mu may be held.
+// hiddenReason is the close reason of a spectator refused at a duplicate
+// or daily table whose deals are still being played.
+const hiddenReason = "this table's deals are hidden until its round (a daily deal's day) is over: only its players may watch it now"
+
+// subjectOf is the policy's facts of table t; t.mu is held.
 func (t *table) subjectOf() access.Subject {
-	if t.round == nil {
-		return access.Subject{}
+	var sub access.Subject
+	if t.round != nil {
+		sub = t.round.subject()
 	}
-	return t.round.subject()
+	sub.Rated, sub.Match = t.info.Rated, access.During
+	if t.over() {
+		sub.Match = access.After
+	}
+	for _, st := range t.info.Seats {
+		if st.Account != "" {
+			sub.Players = append(sub.Players, st.Account)
+		}
+	}
+	return sub
+}
+
+// advice reports whether the expert may help at t now (hints, reviews):
+// the table's own setting, and the policy's word (no help at a
+// competition under way); t.mu is held.
+func (t *table) advice() bool {
+	return !t.info.NoHints && access.Decide(access.Advice, access.Viewer{Kind: access.Seated}, t.subjectOf()).Allowed
 }
 
 // allowed asks the access policy whether r's viewer may see res of table
@@ -68,5 +94,5 @@ func (s *Server) allowed(w http.ResponseWriter, r *http.Request, op string, res 
 // listed reports whether the lobby, which anyone may read, may list
 // table t; t.mu is held.
 func (t *table) listed() bool {
-	return access.Decide(access.TableInfo, access.Viewer{Kind: access.Anonymous}, t.subjectOf()).Allowed
+	return access.Decide(access.HistoryEntry, access.Viewer{Kind: access.Anonymous}, t.subjectOf()).Allowed
 }

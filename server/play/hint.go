@@ -50,6 +50,10 @@ func (c *conn) hint(t *table) {
 		t.mu.Unlock()
 		fail("hints_off", "hints are turned off at this table")
 		return
+	case !t.advice():
+		t.mu.Unlock()
+		fail("hints_competition", "no hints at a competition (an event, a daily deal, a rated match) until it is over")
+		return
 	case t.over() || !t.full() || s.Turn() != c.seat:
 		t.mu.Unlock()
 		fail("hint_turn", "a hint is for your own decision: it is not your turn")

@@ -176,7 +176,7 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The lobby holds only the tables anyone may see listed (table.listed).
-	if d := access.Ask(r.Context(), access.TableInfo, s.viewer(r), access.Subject{}); !d.Allowed {
+	if d := access.Ask(r.Context(), access.HistoryEntry, s.viewer(r), access.Subject{}); !d.Allowed {
 		s.writeError(w, r, httpx.Refused("lobby", d))
 		return
 	}

@@ -559,6 +559,9 @@ func (t *table) infoJSON() tableInfo {
 	if t.round != nil {
 		info.Event = t.round.ev.id
 	}
+	if info.Hints = t.advice(); !info.Hints && !t.info.NoHints {
+		info.AdviceOff = "competition"
+	}
 	return info
 }
 

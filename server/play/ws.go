@@ -347,8 +347,13 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	me, signedIn := s.account(r) // a seat of the account's is played by its session
 	// The state sent is the seat's view (pitch.View): the policy says
-	// whether the table may be watched at all.
-	if !s.allowed(w, r, "watch", access.TableLive, t.id) {
+	// whether the table may be had at all. A duplicate or daily table
+	// under way is only for the players seated there: one who is not
+	// known yet may still show a seat's token in the hello (serve asks
+	// again then).
+	d := access.Ask(r.Context(), access.TableLive, s.viewerOf(me, signedIn), s.Subject(t.id))
+	if !d.Allowed && d.Reason != access.RoundNotOver {
+		s.writeError(w, r, httpx.Refused("watch", d))
 		return
 	}
 	c, ok := s.upgrade(w, r, "table", t.id)
@@ -449,6 +454,15 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 		t.mu.Unlock()
 		c.closeWith(websocket.StatusPolicyViolation, refused, false)
 		return
+	}
+	if c.seat < 0 {
+		// A spectator: the policy's word, now that the connection is
+		// known to hold no seat.
+		if d := access.Decide(access.TableLive, s.viewerOf(me, signedIn), t.subjectOf()); !d.Allowed {
+			t.mu.Unlock()
+			c.closeWith(websocket.StatusPolicyViolation, hiddenReason, false)
+			return
+		}
 	}
 	t.conns[c] = struct{}{}
 	t.touch()

@@ -38,10 +38,14 @@ type Table struct {
 	Created   time.Time       `json:"created"`
 	Finished  bool            `json:"finished"`
 	Closed    bool            `json:"closed"`
-	Hints     bool            `json:"hints"` // players may ask for a hint
-	Next      string          `json:"next,omitempty"`
-	Seats     []Seat          `json:"seats"`
-	URL       string          `json:"url"`
+	Hints     bool            `json:"hints"` // players may ask for a hint now
+	// AdviceOff says why hints and reviews are off when the table's own
+	// setting does not: "competition" (an event's round, a daily deal or
+	// a rated match under way: access.Advice); "" otherwise.
+	AdviceOff string `json:"advice_off,omitempty"`
+	Next      string `json:"next,omitempty"`
+	Seats     []Seat `json:"seats"`
+	URL       string `json:"url"`
 	// Moon is the bid that is the moon (10 in ten-point and pawnee), 0
 	// in auction; Teams gives each seat's fixed partnership (0 or 1)
 	// where partnerships are fixed, and is absent otherwise.
@@ -58,7 +62,7 @@ type Table struct {
 // game g (nil when its options no longer parse: no moon, no teams).
 func Public(t *store.Table, g *pitch.Game) Table {
 	info := Table{ID: t.ID, Variant: t.Variant, Options: t.Options, TurnTimer: t.TurnTimer, Created: t.Created,
-		Finished: t.Finished, Closed: t.Closed, Hints: !t.NoHints, Next: t.Next, URL: "/t/" + t.ID, Rated: t.Rated}
+		Finished: t.Finished, Closed: t.Closed, Hints: !t.NoHints && !t.Rated, Next: t.Next, URL: "/t/" + t.ID, Rated: t.Rated}
 	bots := 0
 	for _, s := range t.Seats {
 		name, n := s.Name, 0

@@ -122,6 +122,8 @@ function renderInfo(m) {
   if (variant === 'ten-point' && v.phase !== 'bid' && v.phase !== 'play' && v.stock_left > 0) items.push([t('info.stock'), t('count.cards', { Count: v.stock_left })]);
   if (v.phase === 'play') items.push([t('info.trick'), t('info.trickOf', { N: Math.min(v.tricks + 1, 6) })]);
   if (m.table.turn_timer) items.push([t('info.timer'), t('info.timerEach', { Count: m.table.turn_timer })]);
+  // The server says when the expert's help is off for a competition.
+  if (m.table.advice_off === 'competition') items.push([t('info.advice'), t('info.adviceOff')]);
   const box = $('#table-info');
   box.replaceChildren(...items.map(([k, val, cls]) =>
     h('span', { class: 'info-item' }, h('span', { class: 'info-k', text: t('info.label', { Label: k }) }), h('span', { class: 'info-v ' + (cls || ''), text: val }))));
