@@ -23,6 +23,10 @@ type Entry struct {
 	// finished by a stand-in and counts. Left <= Joined: removed before
 	// playing, seated nowhere.
 	Left int `json:"left"`
+	// Unranked: the entry plays the deals but is not ranked (a guest at
+	// a daily deal): its results are compared with nobody's, and it has
+	// no place in the standings.
+	Unranked bool `json:"unranked,omitempty"`
 }
 
 // Result is how one table's round came out.
@@ -210,6 +214,17 @@ func (e *Event) Leave(i int) error {
 func (e *Event) removed(i int) bool {
 	en := e.Entries[i]
 	return en.Left >= 0 && en.Left <= en.Joined
+}
+
+// unranked reports whether a person at table t plays unranked: its
+// results are left out of every comparison.
+func (e *Event) unranked(t *Table) bool {
+	for _, i := range t.Seats {
+		if i >= 0 && i < len(e.Entries) && e.Entries[i].Unranked {
+			return true
+		}
+	}
+	return false
 }
 
 // Counts reports whether entry i's result in round r counts for them:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -726,5 +727,54 @@ func TestEnd(t *testing.T) {
 	f.Join("a")
 	if err := f.End(); err != nil || !f.Over() {
 		t.Errorf("End before round 1: %v, over %v", err, f.Over())
+	}
+}
+
+// TestSoloUnranked: an unranked entry (a guest at a daily deal) plays
+// the deals, but its results are compared with nobody's — the others'
+// matchpoints are what they would be without it — and it has no place
+// in the standings.
+func TestSoloUnranked(t *testing.T) {
+	s := settings(t, Settings{Variant: "auction", Rounds: 1, End: EndHands, Hands: 2, Movement: Duplicate, Solo: true, Bots: "hard"})
+	play := func(guest bool) (*Event, []int) {
+		e, err := New(s, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.NextRound(); err != nil {
+			t.Fatal(err)
+		}
+		deltas := [][][]int{{{2, 0, 0, 0}, {1, 0, 0, 0}}, {{1, 0, 0, 0}, {3, 0, 0, 0}}, {{5, 0, 0, 0}, {4, 0, 0, 0}}}
+		var who []int
+		for k, d := range deltas {
+			if k == 2 && !guest {
+				break
+			}
+			i, _ := e.Join(fmt.Sprintf("P%d", k))
+			if k == 2 {
+				e.Entries[i].Unranked = true // the guest beats both on every deal
+			}
+			ti, err := e.Sit(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Record(0, ti, Result{Scores: make([]int, 4), Hands: d}); err != nil {
+				t.Fatal(err)
+			}
+			who = append(who, i)
+		}
+		return e, who
+	}
+	without, _ := play(false)
+	with, who := play(true)
+	if got, want := with.Matchpoints(0), without.Matchpoints(0); !reflect.DeepEqual(got, want) {
+		t.Errorf("matchpoints with an unranked guest:\n%+v\nwant as without them:\n%+v", got, want)
+	}
+	st := with.Standings()
+	if len(st) != 2 || slices.ContainsFunc(st, func(s Standing) bool { return s.Entry == who[2] }) {
+		t.Errorf("standings %+v: want the two ranked players only", st)
+	}
+	if !reflect.DeepEqual(st, without.Standings()) {
+		t.Errorf("standings with the guest %+v, without %+v", st, without.Standings())
 	}
 }

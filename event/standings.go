@@ -135,7 +135,7 @@ func (e *Event) Standings() []Standing {
 	}
 	st := make([]Standing, 0, len(e.Entries))
 	for i, en := range e.Entries {
-		if e.removed(i) || en.Joined >= len(e.Rounds) {
+		if e.removed(i) || en.Joined >= len(e.Rounds) || en.Unranked {
 			continue
 		}
 		if e.Settings.Solo && !seated[i] {
@@ -248,7 +248,7 @@ func (e *Event) Matchpoints(r int) []MP {
 		}
 		played := make([][]int, deals)
 		for ti, t := range tables {
-			if len(t.Seats) == size && t.Result != nil {
+			if len(t.Seats) == size && t.Result != nil && !e.unranked(&t) {
 				for d := range len(t.Result.Hands) {
 					played[d] = append(played[d], ti)
 				}

@@ -108,7 +108,12 @@ func TestDaily(t *testing.T) {
 				return b
 			}, fmt.Sprintf(`{"guest":%q,"name":%q}`, id, name)}
 		}
-		players := []player{guest("guest-ann-0123456789", "Ann"), guest("guest-bob-0123456789", "Bob"),
+		signedIn := func(name string) player {
+			b := ts.browser()
+			b.must(201, "POST", "/api/account/signup", creds(name, goodPassword))
+			return player{name, func(path, body string, want int) []byte { return b.must(want, "POST", path, body) }, `{}`}
+		}
+		players := []player{signedIn("Ann"), signedIn("Bob"),
 			{"Cy", func(path, body string, want int) []byte { return cy.must(want, "POST", path, body) }, `{}`}}
 		var tables []string
 		for k, p := range players {
@@ -137,8 +142,29 @@ func TestDaily(t *testing.T) {
 				t.Errorf("%s's second try: code %q, want event_played", p.name, again.Code)
 			}
 		}
+		// A guest plays the day's deals too, unranked: told so, and in
+		// nobody's standings or comparisons.
+		dee := guest("guest-dee-0123456789", "Dee")
+		var deeMe struct {
+			dailyMeWire
+			Unranked bool `json:"unranked"`
+		}
+		if err := json.Unmarshal(dee.post("/api/daily/ten-point/play", dee.body, 200), &deeMe); err != nil {
+			t.Fatal(err)
+		}
+		if !deeMe.Unranked || deeMe.Seat == nil {
+			t.Fatalf("the guest's daily: %+v, want a seat, unranked", deeMe)
+		}
+		hd := newHub(t, ts, deeMe.Seat.Table, 49)
+		dc := hd.connect("Dee", 0, deeMe.Seat.SeatToken, true)
+		hd.run(60*time.Second, "Dee's daily", func() bool { return dc.last != nil && dc.last.Over })
+		dc.close()
+		waitUntil(t, 20*time.Second, "Dee's result in the event", func() bool {
+			var me dailyMeWire
+			return json.Unmarshal(dee.post("/api/daily/ten-point/me", dee.body, 200), &me) == nil && me.Done
+		})
 		ev := ts.waitEvent(g.Event, "three results", func(e evWire) bool {
-			return len(e.Rounds) == 1 && len(e.Rounds[0]) == 3 && len(e.Standings) == 3
+			return len(e.Rounds) == 1 && len(e.Rounds[0]) == 4 && len(e.Standings) == 3
 		})
 		for _, tab := range ev.Rounds[0] {
 			if tab.Table != "" || tab.Result != nil {
@@ -206,7 +232,7 @@ func TestDaily(t *testing.T) {
 			}
 		}
 		d = daily("")
-		if d.Games[0].Players != 3 || len(d.Games[0].Standings) != 3 {
+		if d.Games[0].Players != 4 || len(d.Games[0].Standings) != 3 {
 			t.Fatalf("standings %+v, want 3 players", d.Games[0].Standings)
 		}
 		for i, s := range d.Games[0].Standings {

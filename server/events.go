@@ -35,8 +35,6 @@ func newEvents(p *play.Server, st store.Store, opts Options) (*eventapi.API, *da
 		Deals:          opts.DailyDeals,
 		Bots:           opts.DailyBots,
 		Clock:          opts.Clock,
-		Creates:        p.Creates(),
-		TablesPerHour:  opts.TablesPerHour,
 		Who:            p.Who,
 		ProfileAccount: p.ProfileAccount,
 	})

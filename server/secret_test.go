@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -289,4 +290,88 @@ func TestRatedNoHelp(t *testing.T) {
 	if !info.Hints || info.AdviceOff != "" {
 		t.Errorf("a casual table: hints %v, advice_off %q; want true, none", info.Hints, info.AdviceOff)
 	}
+}
+
+// playAtOnce sends n daily Plays of game at once from each browser and
+// returns the tables they were seated at (status 200) and the statuses.
+func playAtOnce(t *testing.T, game string, n int, bs ...*browser) (tables map[string]int, statuses map[int]int) {
+	t.Helper()
+	var mu sync.Mutex
+	tables, statuses = map[string]int{}, map[int]int{}
+	var wg sync.WaitGroup
+	for _, b := range bs {
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				req, _ := http.NewRequest("POST", b.ts.hs.URL+"/api/daily/"+game+"/play", strings.NewReader(`{}`))
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := b.c.Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer resp.Body.Close()
+				var me dailyMeWire
+				_ = json.NewDecoder(resp.Body).Decode(&me)
+				mu.Lock()
+				defer mu.Unlock()
+				statuses[resp.StatusCode]++
+				if resp.StatusCode == 200 && me.Seat != nil {
+					tables[me.Seat.Table]++
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	return tables, statuses
+}
+
+// checkOneTry: the account's Plays sent at once all answered with the
+// one table they made, and the day's event holds one entry of theirs.
+func checkOneTry(t *testing.T, ts *testServer, event, name string, tables map[string]int, statuses map[int]int) {
+	t.Helper()
+	if len(tables) != 1 || statuses[200] == 0 || len(statuses) != 1 {
+		t.Errorf("Plays at once: tables %v, statuses %v; want one table, every answer 200", tables, statuses)
+	}
+	e := ts.event(event)
+	n := 0
+	for _, st := range e.Entries {
+		if st.Name == name {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the event holds %d entries of %s, want 1: %+v", n, name, e.Entries)
+	}
+}
+
+// TestDailyOneTryAtOnce: an account's Plays sent at once — two tabs, or
+// two processes on one PostgreSQL — make one table and one entry: the
+// store's versioned update of the event decides, not either process.
+func TestDailyOneTryAtOnce(t *testing.T) {
+	opts := fastOptions()
+	opts.DailyDeals, opts.DailyBots = 2, "easy"
+	t.Run("one process", func(t *testing.T) {
+		ts := startServer(t, t.TempDir()+"/pitch.db", opts)
+		b := ts.browser()
+		b.must(201, "POST", "/api/account/signup", creds("Twice", goodPassword))
+		var d dailyWire
+		ts.getJSON("/api/daily", &d)
+		tables, statuses := playAtOnce(t, "ten-point", 8, b)
+		checkOneTry(t, ts, d.Games[0].Event, "Twice", tables, statuses)
+	})
+	t.Run("two processes", func(t *testing.T) {
+		o := opts
+		o.Cluster, o.LeaseTTL = true, 2*time.Second
+		a, bp := clusterPair(t, o)
+		ba := a.browser()
+		ba.must(201, "POST", "/api/account/signup", creds("Twice", goodPassword))
+		bb := bp.withSession(ba.session())
+		var d dailyWire
+		a.getJSON("/api/daily", &d)
+		tables, statuses := playAtOnce(t, "ten-point", 4, ba, bb)
+		checkOneTry(t, a, d.Games[0].Event, "Twice", tables, statuses)
+		checkOneTry(t, bp, d.Games[0].Event, "Twice", tables, statuses)
+	})
 }

@@ -3,8 +3,10 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
+	"net/http/cookiejar"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -16,12 +18,13 @@ import (
 	"pitch/server"
 )
 
-// TestBrowserDaily: /daily at 1280×720 and at 390×844. Three guests have
-// played the day's ten-point deals (their stand-ins played them out): the
-// page shows today's standings of the three and the deals' commitments,
-// and says each deal's results wait for the end of the day; a guest
-// types a name and plays the day's pawnee, which takes them to their
-// seat. The next day, the day before is listed, its deals are linked, and
+// TestBrowserDaily: /daily at 1280×720 and at 390×844. Three signed-in
+// players have played the day's ten-point deals (their stand-ins played
+// them out): the page shows today's standings of the three and the
+// deals' commitments, and says each deal's results wait for the end of
+// the day; a guest is told they play unranked, types a name and plays
+// the day's pawnee, which takes them to their seat (where the table says
+// there is no hint at a competition). The next day, the day before is listed, its deals are linked, and
 // a deal's page shows the three results at seat 1 with their replays.
 // Everything inside the viewport, nothing cut off, the console clean.
 func TestBrowserDaily(t *testing.T) {
@@ -33,8 +36,22 @@ func TestBrowserDaily(t *testing.T) {
 		o.AwayDelay = 5 * time.Millisecond // stand-ins play the guests' tables out
 		o.Clock = func() time.Time { return time.Unix(0, clock.Load()) }
 	})
-	for i, name := range []string{"Ada", "Bertrand de Montmorency", "渡辺 さくら"} {
-		s.post("/api/daily/ten-point/play", fmt.Sprintf(`{"guest":"guest-%d-0123456789abcdef","name":%q}`, i, name), 200, nil)
+	// Three signed-in players (the ranked daily is of accounts; a guest
+	// plays unranked).
+	for _, name := range []string{"Ada", "Bertrand-de-Montmorency", "渡辺さくら"} {
+		jar, _ := cookiejar.New(nil)
+		c := &http.Client{Jar: jar}
+		for _, step := range [][2]string{{"/api/account/signup", fmt.Sprintf(`{"name":%q,"password":"correct horse battery"}`, name)}, {"/api/daily/ten-point/play", `{}`}} {
+			resp, err := c.Post(s.url+step[0], "application/json", strings.NewReader(step[1]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode/100 != 2 {
+				t.Fatalf("POST %s for %s: %d %s", step[0], name, resp.StatusCode, b)
+			}
+		}
 	}
 	var d struct {
 		Games []struct {
@@ -46,7 +63,7 @@ func TestBrowserDaily(t *testing.T) {
 			} `json:"standings"`
 		} `json:"games"`
 	}
-	waitFor(t, "the three guests' tables to finish", func() bool {
+	waitFor(t, "the three players' tables to finish", func() bool {
 		resp, err := http.Get(s.url + "/api/daily")
 		if err != nil {
 			t.Fatal(err)
@@ -91,6 +108,12 @@ func TestBrowserDaily(t *testing.T) {
 	s.do("a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile))
 	check("today at 390×844")
 
+	// A guest is told they play unranked.
+	var note string
+	s.eval(`JSON.stringify(document.querySelector('#dl-unranked').hidden ? '' : document.querySelector('#dl-unranked').textContent)`, &note)
+	if !strings.Contains(note, "unranked") {
+		t.Errorf("the guest's note on /daily: %q, want it to say they play unranked", note)
+	}
 	s.do("type a name", chromedp.SendKeys(chromedp.CSS("#dl-name"), "Rosa"))
 	s.click(`.dl-play[data-game="pawnee"]`)
 	waitFor(t, "the pawnee table with their seat", func() bool {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"pitch/event"
@@ -37,6 +38,9 @@ type dayJSON struct {
 	Games    []gameJSON `json:"games"`
 	Past     []string   `json:"past,omitempty"` // the days before with a daily event, newest first (today's answer only)
 	Previous string     `json:"previous,omitempty"`
+	// GuestsUnranked: a guest (not signed in) may play the day's deals,
+	// unranked; the standings are of accounts only.
+	GuestsUnranked bool `json:"guests_unranked"`
 }
 
 // newSeed is a random seed for a new event's draws.
@@ -77,7 +81,7 @@ func (d *Daily) handleDaily(w http.ResponseWriter, r *http.Request) {
 		}
 		day = t
 	}
-	out := dayJSON{Day: day.Format(time.DateOnly), Opens: day, Closes: day.AddDate(0, 0, 1), Games: []gameJSON{}}
+	out := dayJSON{Day: day.Format(time.DateOnly), Opens: day, Closes: day.AddDate(0, 0, 1), Games: []gameJSON{}, GuestsUnranked: true}
 	for _, v := range games {
 		e, err := d.event(r.Context(), day, v, day.Equal(today))
 		if err != nil {
@@ -116,25 +120,50 @@ type meJSON struct {
 	Done    bool              `json:"done"` // their table has finished
 	Result  *event.Standing   `json:"standing,omitempty"`
 	Account string            `json:"account,omitempty"` // the signed-in name they play under
+	// Unranked: a guest plays the deals unranked (sign in to be ranked).
+	Unranked bool `json:"unranked,omitempty"`
 }
+
+// The owners of daily entries: an account's ID, or the SHA-256 of a
+// guest's browser identity.
+const (
+	accountPrefix = "a:"
+	guestPrefix   = "g:"
+)
+
+// played reports whether err refuses a seat for having one already.
+func played(err error) bool {
+	var he *httpx.Error
+	return errors.As(err, &he) && he.Code == "event_played"
+}
+
+// guestPlay takes a guest's play from r's address's quota.
+func (d *Daily) guestPlay(r *http.Request) bool {
+	ok, _ := d.guests.Take(httpx.ClientAddr(r))
+	return ok
+}
+
+// GuestPlaysPerHour is how many guests one address may start a daily
+// table for in an hour (burst as many): a club's guests share an address.
+const GuestPlaysPerHour = 300
 
 // owner says who a daily request is from: "a:ID" for a signed-in
 // player, "g:HASH" for a guest, with the name to play under.
 func (d *Daily) owner(r *http.Request, q req) (owner, name string, err error) {
 	const op = "daily"
 	if id, name, ok := d.cfg.Who(r); ok {
-		return "a:" + id, name, nil
+		return accountPrefix + id, name, nil
 	}
 	if len(q.Guest) < 16 || len(q.Guest) > 64 || !httpx.ValidID(q.Guest) {
 		return "", "", httpx.Errorf(httpx.Invalid, op, "a guest sends its browser's identity: 16 to 64 letters, digits, - or _").With("bad_guest", nil)
 	}
 	h := sha256.Sum256([]byte(q.Guest))
-	return "g:" + hex.EncodeToString(h[:]), q.Name, nil
+	return guestPrefix + hex.EncodeToString(h[:]), q.Name, nil
 }
 
 // me is owner's part in e. The lock must be held.
 func me(e Event, owner string) meJSON {
-	var me meJSON
+	me := meJSON{Unranked: strings.HasPrefix(owner, guestPrefix)}
 	i := e.OwnerEntry(owner)
 	if i < 0 {
 		return me
@@ -219,8 +248,21 @@ func (d *Daily) handlePlay(w http.ResponseWriter, r *http.Request) {
 	}
 	// again answers one who has played or is playing (the lock held).
 	again := func() {
-		m := me(e, owner)
+		i, m := e.OwnerEntry(owner), me(e, owner)
 		e.Unlock()
+		if !m.Played {
+			// Their entry was made a moment ago by another Play sent at
+			// once (another tab, another process) that has not seated
+			// them yet: seat them here. The event's versioned update lets
+			// one of the two do it; the other finds them seated.
+			if _, err := e.SitSolo(r.Context(), i); err != nil && !played(err) {
+				d.writeError(w, r, err)
+				return
+			}
+			e.Lock()
+			m = me(e, owner)
+			e.Unlock()
+		}
 		if m.Seat != nil {
 			httpx.WriteJSON(w, 200, m) // back to their table
 			return
@@ -232,9 +274,15 @@ func (d *Daily) handlePlay(w http.ResponseWriter, r *http.Request) {
 		again()
 		return
 	}
-	if ok, _ := d.cfg.Creates.Take(httpx.ClientAddr(r)); !ok {
+	// An account plays once a game a day, whatever its address; guests,
+	// who can make identities at will, draw on a quota of their own per
+	// address (not the one of tables and events made: a club's guests
+	// share one address).
+	guest := strings.HasPrefix(owner, guestPrefix)
+	if guest && !d.guestPlay(r) {
 		e.Unlock()
-		d.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "too many tables and events created from your address (%d an hour at most): try again later", d.cfg.TablesPerHour))
+		d.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "too many guests have played the daily deals from your address (%d an hour at most): sign in to play, or try again later", GuestPlaysPerHour).
+			With("daily_guests", map[string]any{"Max": GuestPlaysPerHour}))
 		return
 	}
 	var i int
@@ -248,6 +296,7 @@ func (d *Daily) handlePlay(w http.ResponseWriter, r *http.Request) {
 		if i, err = e.Event().Join(name); err != nil {
 			return httpx.Errorf(httpx.Conflict, op, "%v", err).With("event_closed", nil)
 		}
+		e.Event().Entries[i].Unranked = guest
 		e.AddOwner(owner)
 		return nil
 	})
@@ -260,7 +309,7 @@ func (d *Daily) handlePlay(w http.ResponseWriter, r *http.Request) {
 		d.writeError(w, r, err)
 		return
 	}
-	if _, err := e.SitSolo(r.Context(), i); err != nil {
+	if _, err := e.SitSolo(r.Context(), i); err != nil && !played(err) { // played: a Play sent at once seated them
 		d.writeError(w, r, err)
 		return
 	}
@@ -294,7 +343,7 @@ func (d *Daily) handleUserDaily(w http.ResponseWriter, r *http.Request) {
 		d.writeError(w, r, httpx.Refused(op, dec))
 		return
 	}
-	out := d.results(r.Context(), "a:"+a.ID)
+	out := d.results(r.Context(), accountPrefix+a.ID)
 	httpx.WriteJSON(w, 200, out)
 }
 

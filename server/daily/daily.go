@@ -94,10 +94,6 @@ type Config struct {
 	Bots  string
 	// Clock is the time of day the daily events follow; nil: time.Now.
 	Clock func() time.Time
-	// Creates limits the tables and events created per address (nil:
-	// no limit); TablesPerHour is its rate, for the refusal's message.
-	Creates       *httpx.Limiter
-	TablesPerHour int
 	// Who says whose request r is: its signed-in account's ID and name.
 	Who func(r *http.Request) (id, name string, ok bool)
 	// ProfileAccount finds the account of a /api/users/{name} request;
@@ -113,6 +109,8 @@ type Daily struct {
 
 	mu   sync.Mutex      // finding or opening a daily event
 	none map[string]bool // past daily events' IDs known not to exist; mu guards it
+	// guests limits the guests' plays per address (GuestPlaysPerHour).
+	guests *httpx.Limiter
 }
 
 // New returns the daily deals.
@@ -126,7 +124,7 @@ func New(cfg Config) *Daily {
 	if cfg.Bots == "" {
 		cfg.Bots = DefaultBots
 	}
-	return &Daily{cfg: cfg, rt: cfg.Runtime, log: cfg.Log}
+	return &Daily{cfg: cfg, rt: cfg.Runtime, log: cfg.Log, guests: httpx.NewLimiter(GuestPlaysPerHour/3600.0, GuestPlaysPerHour)}
 }
 
 // Routes lists the routes this part serves, each marked with whether

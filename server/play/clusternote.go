@@ -35,7 +35,7 @@ func (s *Server) onNote(ctx context.Context, n store.Note) {
 		_, ok := s.tables[n.Table]
 		s.mu.Unlock()
 		if !ok { // for the lobby
-			if _, err := s.table(ctx, n.Table); err != nil {
+			if _, err := s.table(ctx, n.Table); err != nil && ctx.Err() == nil { // (a process stopping: its notes end)
 				s.log.Warn("cluster: loading a new table", "table", n.Table, "err", err.Error())
 			}
 		}

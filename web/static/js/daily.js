@@ -65,6 +65,9 @@ export async function initDaily() {
   const closes = new Date(d.closes);
   $('#dl-day').textContent = t(today ? 'daily.today' : 'daily.day', { Day: d.day, Time: new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' }).format(closes) });
   $('#dl-guest').hidden = !today || !!account;
+  // The server says whether a guest plays unranked; the page says so.
+  $('#dl-unranked').hidden = !!account || !d.guests_unranked;
+  $('#dl-unranked').textContent = t('daily.unranked');
   $('#dl-name').value = store.get('pitch.name') || '';
   $('#dl-past').replaceChildren(...(today ? d.past || [] : []).map((p) => h('li', {}, h('a', { href: '/daily?day=' + p, text: p }))));
   $('#dl-past-h').hidden = !today || !(d.past || []).length;
