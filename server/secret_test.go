@@ -241,6 +241,21 @@ func TestDailyDealHiddenAndNoHelp(t *testing.T) {
 	}
 	// Bob, who has yet to play the day's deals, can read nothing of Ann's.
 	walkHidden(t, ts, ts.browser(), g.Event, table)
+	// Ann's own page may: it shows her seat's token (her fair-deal
+	// check reads each hand's record); the table says the rest waits.
+	if resp, raw := ts.browser().do("GET", "/api/tables/"+table+"/hands/1", "", "Pitch-Seat", token); resp.StatusCode != http.StatusOK {
+		t.Errorf("Ann's own hand with her seat's token: %d %.200s, want 200", resp.StatusCode, raw)
+	}
+	if resp, _ := ts.browser().do("GET", "/api/tables/"+table+"/hands/1", "", "Pitch-Seat", "not-a-token"); resp.StatusCode != http.StatusConflict {
+		t.Errorf("a hand with a wrong seat token: %d, want 409", resp.StatusCode)
+	}
+	var info struct {
+		RecordsHidden bool `json:"records_hidden"`
+	}
+	ts.getJSON("/api/tables/"+table, &info)
+	if !info.RecordsHidden {
+		t.Error("the daily table does not say its records are hidden")
+	}
 
 	// The next day: the first is over, and its hands are public (their
 	// review too).
@@ -250,6 +265,11 @@ func TestDailyDealHiddenAndNoHelp(t *testing.T) {
 		resp, _ := ts.do("GET", "/api/tables/"+table+"/hands/1", "")
 		return resp.StatusCode == http.StatusOK
 	})
+	info.RecordsHidden = false
+	ts.getJSON("/api/tables/"+table, &info)
+	if info.RecordsHidden {
+		t.Error("the daily table says its records are hidden after the day")
+	}
 	for _, url := range []string{"/api/tables/" + table, "/api/tables/" + table + "/hands/1/replay", "/api/tables/" + table + "/reviews"} {
 		if resp, raw := ts.do("GET", url, ""); resp.StatusCode != http.StatusOK {
 			t.Errorf("GET %s after the day: %d %.200s, want 200", url, resp.StatusCode, raw)

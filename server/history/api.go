@@ -37,6 +37,8 @@ type Tables interface {
 	// Subject is what the access policy needs to know of table id now
 	// (its event round, if any, and where the round stands).
 	Subject(id string) access.Subject
+	// SeatOf is the seat at table id whose token is token, or -1.
+	SeatOf(id, token string) int
 }
 
 // Config is what an API needs.
@@ -86,11 +88,26 @@ func New(c Config) *API {
 func (s *API) allowed(w http.ResponseWriter, r *http.Request, op string, res access.Resource, id string, hand access.Moment) bool {
 	sub := s.tables.Subject(id)
 	sub.Hand = hand
-	d := access.Ask(r.Context(), res, s.viewer(r), sub)
+	d := access.Ask(r.Context(), res, s.viewerAt(r, id), sub)
 	if !d.Allowed {
 		s.writeError(w, r, httpx.Refused(op, d))
 	}
 	return d.Allowed
+}
+
+// SeatHeader carries a seat's token on a request for its own table's
+// hands (the page's fair-deal check): its holder is a seated player
+// there, to the access policy. It is never logged.
+const SeatHeader = "Pitch-Seat"
+
+// viewerAt is who asks r about table id: seated there when r carries a
+// seat's token of it (SeatHeader), else as Config.Viewer says.
+func (s *API) viewerAt(r *http.Request, id string) access.Viewer {
+	v := s.viewer(r)
+	if tok := r.Header.Get(SeatHeader); tok != "" && s.tables.SeatOf(id, tok) >= 0 {
+		v.Kind = access.Seated
+	}
+	return v
 }
 
 // Routes lists the routes this part serves, each marked with whether

@@ -147,7 +147,7 @@ func (s *API) finishedHand(r *http.Request, op string) (tableinfo.Table, int, in
 	if sub.Hand = access.During; rec != nil {
 		sub.Hand = access.After
 	}
-	if d := access.Ask(r.Context(), access.HandRecord, s.viewer(r), sub); !d.Allowed {
+	if d := access.Ask(r.Context(), access.HandRecord, s.viewerAt(r, info.ID), sub); !d.Allowed {
 		if d.Reason == access.NotFinished {
 			return tableinfo.Table{}, 0, 0, nil, httpx.Errorf(httpx.NotFound, op, "hand %d is not finished (finished hands: %d)", n, len(hands))
 		}

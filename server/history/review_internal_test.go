@@ -161,3 +161,6 @@ func TestMakeReviewSkipsStored(t *testing.T) {
 
 // Subject: a table of its own.
 func (storedTables) Subject(string) access.Subject { return access.Subject{} }
+
+// SeatOf: no seat is known.
+func (storedTables) SeatOf(string, string) int { return -1 }

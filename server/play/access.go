@@ -96,3 +96,15 @@ func (s *Server) allowed(w http.ResponseWriter, r *http.Request, op string, res 
 func (t *table) listed() bool {
 	return access.Decide(access.HistoryEntry, access.Viewer{Kind: access.Anonymous}, t.subjectOf()).Allowed
 }
+
+// SeatOf is the seat at table id whose token is token, or -1 (none, or
+// the table is not in memory here).
+func (s *Server) SeatOf(id, token string) int {
+	t := s.inMemory(id)
+	if t == nil || token == "" {
+		return -1
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.seatFor(token)
+}

@@ -17,6 +17,7 @@ import (
 	"pitch"
 	"pitch/bot"
 	"pitch/event"
+	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/tableinfo"
 	"pitch/server/wire"
@@ -561,6 +562,9 @@ func (t *table) infoJSON() tableInfo {
 	}
 	if info.Hints = t.advice(); !info.Hints && !t.info.NoHints {
 		info.AdviceOff = "competition"
+	}
+	if t.round != nil {
+		info.RecordsHidden = !access.Decide(access.HandList, access.Viewer{Kind: access.Anonymous}, t.subjectOf()).Allowed
 	}
 	return info
 }

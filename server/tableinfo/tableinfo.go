@@ -43,6 +43,10 @@ type Table struct {
 	// setting does not: "competition" (an event's round, a daily deal or
 	// a rated match under way: access.Advice); "" otherwise.
 	AdviceOff string `json:"advice_off,omitempty"`
+	// RecordsHidden: the table's hands (records, replays, reviews) are
+	// hidden from everyone but its players until its duplicate round (a
+	// daily deal's day) is over (access.HandList).
+	RecordsHidden bool `json:"records_hidden,omitempty"`
 	Next      string `json:"next,omitempty"`
 	Seats     []Seat `json:"seats"`
 	URL       string `json:"url"`

@@ -159,9 +159,13 @@ export function onFairState(id, m, send) {
 }
 
 // verifyHand fetches hand n's record and verifies it with what this page
-// knows of its deal.
-export async function verifyHand(id, n) {
-  const res = await fetch('/api/tables/' + encodeURIComponent(id) + '/hands/' + n, { headers: { Accept: 'application/json' } });
+// knows of its deal. token, the page's seat token at the table, shows the
+// server that a player there asks: a duplicate or daily table's records
+// are only its players' until the round is over.
+export async function verifyHand(id, n, token) {
+  const headers = { Accept: 'application/json' };
+  if (token) headers['Pitch-Seat'] = token;
+  const res = await fetch('/api/tables/' + encodeURIComponent(id) + '/hands/' + n, { headers });
   if (!res.ok) throw new Error(res.status + ' ' + (await res.text()).slice(0, 200));
   const rec = await res.json();
   return verifyRecord(rec, mineFor(id)[n]);
@@ -195,21 +199,21 @@ function showOff(el, id) {
 
 // summaryFair shows in the hand summary's el whether hand n's deal at
 // table id (state m) checks: verified in the page, or not provable.
-export function summaryFair(el, m, id, n) {
+export function summaryFair(el, m, id, n, token) {
   el.hidden = false;
-  if (m.fair) verifyInto(el, id, n); // the deal checked here, not taken on trust
+  if (m.fair) verifyInto(el, id, n, token); // the deal checked here, not taken on trust
   else showOff(el, id);
 }
 
 // verifyInto verifies hand n and shows the outcome in el.
-export async function verifyInto(el, id, n) {
+export async function verifyInto(el, id, n, token) {
   const key = id + '/' + n;
   el.hidden = false;
   if (results[key]) { showResult(el, results[key]); return; }
   el.textContent = TEXT.verifying;
   el.dataset.verified = '';
   try {
-    results[key] = await verifyHand(id, n);
+    results[key] = await verifyHand(id, n, token);
     showResult(el, results[key]);
   } catch (e) {
     el.textContent = TEXT.cannot + e.message;

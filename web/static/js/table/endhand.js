@@ -90,7 +90,9 @@ export function showSummary(lh) {
   body.replaceChildren(...parts);
   $('#summary-record').href = '/api/tables/' + encodeURIComponent(app.id) + '/hands/' + lh.hand;
   $('#summary-replay').href = '/t/' + encodeURIComponent(app.id) + '/hands/' + lh.hand;
-  summaryFair($('#summary-fair'), m, app.id, lh.hand); // checked here, not taken on trust; or not provable
+  // Hidden until the round is over (the server says when): no links.
+  $('#summary-record').hidden = $('#summary-replay').hidden = !!m.table.records_hidden;
+  summaryFair($('#summary-fair'), m, app.id, lh.hand, app.token); // checked here, not taken on trust; or not provable
   const dlg = $('#summary');
   if (!dlg.open) {
     if (typeof dlg.showModal === 'function') dlg.showModal(); else dlg.setAttribute('open', '');

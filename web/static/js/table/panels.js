@@ -94,6 +94,11 @@ export async function renderRecords(m) {
   app.recordsFor = n;
   const list = $('#records');
   if (n === 0) { list.replaceChildren(h('li', { class: 'hint empty', text: t('records.none') })); return; }
+  if (m.table.records_hidden) { // the server says: until the round is over
+    list.replaceChildren(h('li', { class: 'hint empty', text: t('records.hidden') }));
+    app.recordsFor = -1; // fetched once they open
+    return;
+  }
   try {
     const hands = await api('GET', '/api/tables/' + encodeURIComponent(app.id) + '/hands');
     list.replaceChildren(...hands.map((x) => h('li', {}, h('a', { href: x.url, download: 'pitch-' + app.id + '-hand-' + x.hand + '.json' }, t('records.hand', { N: x.hand })),
