@@ -46,10 +46,10 @@ type Table struct {
 	// RecordsHidden: the table's hands (records, replays, reviews) are
 	// hidden from everyone but its players until its duplicate round (a
 	// daily deal's day) is over (access.HandList).
-	RecordsHidden bool `json:"records_hidden,omitempty"`
-	Next      string `json:"next,omitempty"`
-	Seats     []Seat `json:"seats"`
-	URL       string `json:"url"`
+	RecordsHidden bool   `json:"records_hidden,omitempty"`
+	Next          string `json:"next,omitempty"`
+	Seats         []Seat `json:"seats"`
+	URL           string `json:"url"`
 	// Moon is the bid that is the moon (10 in ten-point and pawnee), 0
 	// in auction; Teams gives each seat's fixed partnership (0 or 1)
 	// where partnerships are fixed, and is absent otherwise.
