@@ -275,11 +275,11 @@ func (e *Event) NextRound() (*Round, error) {
 	if e.Ended {
 		return nil, ErrEnded
 	}
+	if r > 0 && !e.Rounds[r-1].Done() { // first: the last round too is open until done
+		return nil, ErrRoundOpen
+	}
 	if r == e.Settings.Rounds {
 		return nil, ErrOver
-	}
-	if r > 0 && !e.Rounds[r-1].Done() {
-		return nil, ErrRoundOpen
 	}
 	ids := e.entrants(r)
 	if len(ids) == 0 && !e.Settings.Solo {

@@ -778,3 +778,29 @@ func TestSoloUnranked(t *testing.T) {
 		t.Errorf("standings with the guest %+v, without %+v", st, without.Standings())
 	}
 }
+
+// TestNextRoundDuringLastRound: starting a round while the last one is
+// played says the round is open, not that the event is over.
+func TestNextRoundDuringLastRound(t *testing.T) {
+	e, err := New(settings(t, Settings{Variant: "auction", Rounds: 1, End: EndHands, Hands: 1, Movement: Progressive}), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		if _, err := e.Join(fmt.Sprintf("P%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.NextRound(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.NextRound(); err != ErrRoundOpen {
+		t.Errorf("a round during the last one: %v, want %v", err, ErrRoundOpen)
+	}
+	if err := e.Record(0, 0, Result{Scores: make([]int, 4), Hands: [][]int{{1, 0, 0, 0}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.NextRound(); err != ErrOver {
+		t.Errorf("a round after the last: %v, want %v", err, ErrOver)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // errorBody reads an API error response: {"error": "..."}.
@@ -355,5 +356,39 @@ func TestListPages(t *testing.T) {
 		if resp.StatusCode != 400 || !strings.Contains(errorBody(t, b), c.want) {
 			t.Errorf("GET /api/tables%s: %d %s, want 400 %q", c.q, resp.StatusCode, b, c.want)
 		}
+	}
+}
+
+// TestAPIWrongMethodOrAddress: with the page served too (its catch-all
+// takes every GET), an API address asked with a method it does not take
+// answers 405 in JSON with Allow, and an address no API route serves
+// answers 404 in JSON; neither reaches the page's files.
+func TestAPIWrongMethodOrAddress(t *testing.T) {
+	opts := fastOptions()
+	opts.Static = fstest.MapFS{"index.html": {Data: []byte(`<html lang="en"><body>page</body></html>`)}}
+	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
+	tests := []struct {
+		method, path string
+		status       int
+		allow, code  string
+	}{
+		{"GET", "/api/account/signin", 405, "POST", "method_not_allowed"},
+		{"DELETE", "/api/tables", 405, "GET, HEAD, POST", "method_not_allowed"},
+		{"PUT", "/api/history", 405, "GET, HEAD", "method_not_allowed"},
+		{"POST", "/api/tables/abc/hands", 405, "GET, HEAD", "method_not_allowed"},
+		{"GET", "/api/nothing-here", 404, "", "no_route"},
+		{"POST", "/api/nothing-here", 404, "", "no_route"},
+	}
+	for _, tt := range tests {
+		resp, b := ts.do(tt.method, tt.path, "")
+		var got struct{ Code string }
+		err := json.Unmarshal(b, &got)
+		if resp.StatusCode != tt.status || resp.Header.Get("Allow") != tt.allow || err != nil || got.Code != tt.code {
+			t.Errorf("%s %s: %d Allow %q %s; want %d Allow %q code %s", tt.method, tt.path, resp.StatusCode, resp.Header.Get("Allow"), b, tt.status, tt.allow, tt.code)
+		}
+	}
+	// The page's own addresses still serve the page.
+	if resp, b := ts.do("GET", "/t/abc", ""); resp.StatusCode != 200 || !strings.Contains(string(b), "page") {
+		t.Errorf("GET /t/abc: %d %s, want the page", resp.StatusCode, b)
 	}
 }

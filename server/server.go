@@ -125,27 +125,62 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 
 // Handler returns the server's HTTP handler: every part's routes on one
 // mux, the API behind the per-address limit, everything behind the
-// security headers and the refusal of cross-site changes.
+// security headers and the refusal of cross-site changes. An /api/
+// address no route serves answers in JSON: 405 with Allow for a method
+// the address does not take, 404 for no such address.
 func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
+	api := http.NewServeMux()
 	for _, rt := range s.routes() {
 		var h http.Handler = rt.Handler
 		if rt.Data {
 			h = s.guard(rt)
 		}
-		mux.Handle(rt.Pattern, h)
+		api.Handle(rt.Pattern, h)
 	}
+	pages := http.NewServeMux()
 	if s.opts.Static != nil {
-		s.static(mux)
+		s.static(pages)
 	}
-	api := s.play.Limit(mux)
+	apiAll := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveAPI(api, w, r) })
+	limited := s.play.Limit(apiAll)
 	return httpx.SecurityHeaders(httpx.SameOrigin(s.log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/health" {
-			api.ServeHTTP(w, r)
-			return
+		switch {
+		case r.URL.Path == "/api/health": // never limited
+			apiAll.ServeHTTP(w, r)
+		case strings.HasPrefix(r.URL.Path, "/api/"):
+			limited.ServeHTTP(w, r)
+		default:
+			pages.ServeHTTP(w, r)
 		}
-		mux.ServeHTTP(w, r)
 	})))
+}
+
+// serveAPI serves r by the API's routes, or answers in JSON why none
+// does.
+func (s *Server) serveAPI(api *http.ServeMux, w http.ResponseWriter, r *http.Request) {
+	const op = "api"
+	if _, pattern := api.Handler(r); pattern != "" {
+		api.ServeHTTP(w, r)
+		return
+	}
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		other := *r
+		other.Method = m
+		if _, pattern := api.Handler(&other); pattern != "" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) == 0 {
+		httpx.WriteError(s.log, w, r, httpx.Errorf(httpx.NotFound, op, "no API at %s", httpx.Clip(r.URL.Path, 100)).With("no_route", nil))
+		return
+	}
+	if allow[0] == http.MethodGet {
+		allow = slices.Insert(allow, 1, http.MethodHead)
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	httpx.WriteError(s.log, w, r, httpx.Errorf(httpx.NotAllowed, op, "%s takes %s, not %s", httpx.Clip(r.URL.Path, 100), strings.Join(allow, ", "), httpx.Clip(r.Method, 10)).
+		With("method_not_allowed", map[string]any{"Allow": strings.Join(allow, ", ")}))
 }
 
 // routes are every part's routes: the tables and their play, accounts,

@@ -24,9 +24,10 @@ const (
 	Forbidden               // the token does not fit the seat
 	Unavailable             // the store is down; try again
 	TooMany                 // rate limited
+	NotAllowed              // the address does not take the request's method
 )
 
-var kindStatus = map[Kind]int{Internal: 500, Invalid: 400, NotFound: 404, Conflict: 409, Forbidden: 403, Unavailable: 503, TooMany: 429}
+var kindStatus = map[Kind]int{Internal: 500, Invalid: 400, NotFound: 404, Conflict: 409, Forbidden: 403, Unavailable: 503, TooMany: 429, NotAllowed: 405}
 
 // Error is an application error: what the client is told (Msg, Code,
 // Params) is kept apart from what is logged (Op and Err).
@@ -44,7 +45,7 @@ type Error struct {
 
 // kindCodes are the codes of errors that have no code of their own.
 var kindCodes = map[Kind]string{Internal: "internal", Invalid: "invalid", NotFound: "not_found", Conflict: "conflict",
-	Forbidden: "forbidden", Unavailable: "unavailable", TooMany: "too_many"}
+	Forbidden: "forbidden", Unavailable: "unavailable", TooMany: "too_many", NotAllowed: "method_not_allowed"}
 
 // With gives e a code and parameters.
 func (e *Error) With(code string, params map[string]any) *Error {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 )
 
 // MaxBody is the largest request body Decode reads.
@@ -66,25 +68,39 @@ func InvalidUTF8(b []byte) int {
 	return -1
 }
 
-// MaxName is the most characters a display name may hold.
+// MaxName is the most characters a display name may hold: characters
+// as people see them (grapheme clusters: 👩‍💻 is one, though it is three
+// code points joined).
 const MaxName = 24
 
+// maxCharBytes bounds one character of a name (a grapheme cluster) in
+// UTF-8: room for the longest emoji sequences (a family of four, a
+// region's flag), not a character of hundreds of stacked marks.
+const maxCharBytes = 32
+
 // CleanName checks a display name: 1 to 24 printable characters of valid
-// UTF-8. U+FFFD is refused too: it is what a JSON escape of half a
-// surrogate pair ("\ud800") decodes to, and never a name someone typed.
+// UTF-8, counted as people see them. U+FFFD is refused too: it is what a
+// JSON escape of half a surrogate pair ("\ud800") decodes to, and never a
+// name someone typed. The joiners of emoji sequences (U+200D and the tag
+// characters of flags) are the only invisible characters allowed.
 func CleanName(name string) (string, error) {
 	if !utf8.ValidString(name) {
 		return "", fmt.Errorf("a name must be valid UTF-8 text")
 	}
 	name = strings.TrimSpace(name)
-	if n := utf8.RuneCountInString(name); n < 1 || n > MaxName {
+	if n := uniseg.GraphemeClusterCount(name); n < 1 || n > MaxName {
 		return "", fmt.Errorf("a name must be 1 to %d characters, not %d", MaxName, n)
+	}
+	for g := uniseg.NewGraphemes(name); g.Next(); {
+		if c := g.Str(); len(c) > maxCharBytes {
+			return "", fmt.Errorf("a name's character may be at most %d bytes of UTF-8, not %d (%.12q…): fewer marks on one letter", maxCharBytes, len(c), c)
+		}
 	}
 	for _, r := range name {
 		if r == utf8.RuneError {
 			return "", fmt.Errorf("a name may not hold U+FFFD (the replacement character, left by invalid UTF-8 or a lone surrogate such as \\ud800)")
 		}
-		if !unicode.IsPrint(r) {
+		if !unicode.IsPrint(r) && r != '\u200d' && (r < 0xE0020 || r > 0xE007F) {
 			return "", fmt.Errorf("a name may hold only printable characters (letters, marks, digits, punctuation, symbols and spaces), not %U", r)
 		}
 	}
