@@ -804,3 +804,54 @@ func TestNextRoundDuringLastRound(t *testing.T) {
 		t.Errorf("a round after the last: %v, want %v", err, ErrOver)
 	}
 }
+
+// TestMatchpointsNet: in a game of fixed partnerships a duplicate deal
+// is scored on the net (a side's change less the other side's), so a
+// side that made its bid and set the opponents beats one that made its
+// bid alone, and the two sides' matchpoints on a deal at a table sum to
+// the top; where each plays for themselves, each seat's own change is
+// compared.
+func TestMatchpointsNet(t *testing.T) {
+	e, err := New(settings(t, Settings{Variant: "ten-point", Rounds: 1, End: EndHands, Hands: 1, Movement: Duplicate}), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 12 {
+		if _, err := e.Join(fmt.Sprintf("P%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	round, err := e.NextRound()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(round.Tables) != 3 {
+		t.Fatalf("%d tables, want 3", len(round.Tables))
+	}
+	// The same side makes 9 at each table: opponents set at the first,
+	// making 3 at the second, making nothing at the third.
+	deals := [][]int{{9, -9, 9, -9}, {9, 3, 9, 3}, {9, 0, 9, 0}}
+	for ti, d := range deals {
+		if err := e.Record(0, ti, Result{Scores: d, Hands: [][]int{d}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mp := map[[2]int]MP{} // table, seat → matchpoints
+	for _, m := range e.Matchpoints(0) {
+		mp[[2]int{m.Table, m.Seat}] = m
+	}
+	// Seat 0's side: nets 18, 6, 9 → first, last, second.
+	for ti, want := range []int{4, 0, 2} {
+		if got := mp[[2]int{ti, 0}]; got.Points != want || got.Result != deals[ti][0]-deals[ti][1] {
+			t.Errorf("table %d seat 0: %+v, want %d points on net %d", ti+1, got, want, deals[ti][0]-deals[ti][1])
+		}
+	}
+	for ti := range deals {
+		for _, side := range [][2]int{{0, 1}, {2, 3}, {0, 3}} {
+			a, b := mp[[2]int{ti, side[0]}], mp[[2]int{ti, side[1]}]
+			if a.Points+b.Points != a.Max {
+				t.Errorf("table %d seats %d and %d: %d + %d points, want the top %d", ti+1, side[0], side[1], a.Points, b.Points, a.Max)
+			}
+		}
+	}
+}

@@ -213,7 +213,7 @@ type MP struct {
 	Table   int     `json:"table"`
 	Seat    int     `json:"seat"`
 	Entry   int     `json:"entry"`   // the entry at the seat, or Bot
-	Result  int     `json:"result"`  // the seat's change of score on the deal
+	Result  int     `json:"result"`  // the seat's result on the deal: its side's change less the other's, or its own change (Matchpoints)
 	Points  int     `json:"points"`  // matchpoints: 2 for each result beaten, 1 for each tie
 	Max     int     `json:"max"`     // 2 × (the results compared − 1)
 	Percent float64 `json:"percent"` // 100 × Points / Max
@@ -224,6 +224,16 @@ type MP struct {
 // same size (which play the same deals). A deal played at one table
 // only is compared with nothing and has no matchpoints. The list is by
 // deal, seat, then table.
+//
+// A seat's result on a deal is, in a game of fixed partnerships
+// (ten-point, auction with partners), its side's change of score less
+// the other side's (the net: setting the opponents counts as much as
+// making one's bid), so the two sides of a table get complementary
+// matchpoints: theirs sum to the top. In a game where each plays for
+// themselves (auction without partners; pawnee, whose partners change
+// every hand) it is the seat's own change of score, as in an individual
+// duplicate: each seat is compared with the same seat at the other
+// tables.
 func (e *Event) Matchpoints(r int) []MP {
 	if r < 0 || r >= len(e.Rounds) {
 		return nil
@@ -246,6 +256,16 @@ func (e *Event) Matchpoints(r int) []MP {
 				deals = max(deals, len(t.Result.Hands))
 			}
 		}
+		fixed := false
+		if g, err := e.Settings.Game(size); err == nil {
+			fixed = g.FixedTeams()
+		}
+		result := func(d []int, seat int) int {
+			if fixed {
+				return d[seat] - d[(seat+1)%len(d)] // the seats' sides alternate
+			}
+			return d[seat]
+		}
 		played := make([][]int, deals)
 		for ti, t := range tables {
 			if len(t.Seats) == size && t.Result != nil && !e.unranked(&t) {
@@ -265,11 +285,11 @@ func (e *Event) Matchpoints(r int) []MP {
 				// thousands of tables).
 				all := make([]int, len(at))
 				for k, ti := range at {
-					all[k] = tables[ti].Result.Hands[d][seat]
+					all[k] = result(tables[ti].Result.Hands[d], seat)
 				}
 				slices.Sort(all)
 				for _, ti := range at {
-					x := tables[ti].Result.Hands[d][seat]
+					x := result(tables[ti].Result.Hands[d], seat)
 					below, _ := slices.BinarySearch(all, x)
 					upto, _ := slices.BinarySearch(all, x+1)
 					m := MP{Round: r, Deal: d, Table: ti, Seat: seat, Entry: tables[ti].Seats[seat], Result: x, Max: 2 * (len(at) - 1),

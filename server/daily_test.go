@@ -220,7 +220,7 @@ func TestDaily(t *testing.T) {
 			for _, k := range at {
 				pts := 0
 				for _, j := range at {
-					switch x, y := deltas[k][n][0], deltas[j][n][0]; {
+					switch x, y := deltas[k][n][0]-deltas[k][n][1], deltas[j][n][0]-deltas[j][n][1]; { // ten-point: on the net
 					case j == k:
 					case x > y:
 						pts += 2
@@ -297,8 +297,8 @@ func TestDaily(t *testing.T) {
 		}
 		for _, x := range row.Results {
 			k := map[string]int{"Ann": 0, "Bob": 1, "Cy": 2}[x.Name]
-			if x.Replay != "/t/"+tables[k]+"/hands/1" || x.Result != deltas[k][0][0] || x.Percent != want[x.Name][0] {
-				t.Errorf("deal 1, %s: %+v, want result %d, %.1f%%, replay of table %s", x.Name, x, deltas[k][0][0], want[x.Name][0], tables[k])
+			if x.Replay != "/t/"+tables[k]+"/hands/1" || x.Result != deltas[k][0][0]-deltas[k][0][1] || x.Percent != want[x.Name][0] {
+				t.Errorf("deal 1, %s: %+v, want result %d, %.1f%%, replay of table %s", x.Name, x, deltas[k][0][0]-deltas[k][0][1], want[x.Name][0], tables[k])
 			}
 		}
 		if e := ts.event(g.Event); e.Rounds[0][0].Table == "" {

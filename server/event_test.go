@@ -460,7 +460,10 @@ func TestEventDuplicate(t *testing.T) {
 			}
 		}
 		// Matchpoints by hand: per deal and seat, among the tables that
-		// played the deal, 2 for each other table beaten, 1 for each tie.
+		// played the deal, 2 for each other table beaten, 1 for each tie,
+		// on the net (ten-point's fixed sides: the seat's side's change
+		// less the other side's).
+		net := func(d []int, seat int) int { return d[seat] - d[(seat+1)%len(d)] }
 		pct := map[int][]float64{}
 		for d := range 2 {
 			var at []int
@@ -476,7 +479,7 @@ func TestEventDuplicate(t *testing.T) {
 				for _, ti := range at {
 					pts := 0
 					for _, tj := range at {
-						switch x, y := deltas[ti][d][seat], deltas[tj][d][seat]; {
+						switch x, y := net(deltas[ti][d], seat), net(deltas[tj][d], seat); {
 						case tj == ti:
 						case x > y:
 							pts += 2
