@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -309,5 +310,79 @@ func TestPingLiveness(t *testing.T) {
 	conn.Write(append(frame, hello...))
 	if !waitClosed(conn, 5*time.Second) {
 		t.Fatal("a client that answers no ping was still connected after 5 s (ping every 0.2 s)")
+	}
+}
+
+// TestPlayersNotCountedByAddress: the limit of connections per address
+// is for anonymous ones: players who show a seat's token count against
+// their seat (a club's phones share one address), at most 8 a seat;
+// spectators from that address are still held to the limit.
+func TestPlayersNotCountedByAddress(t *testing.T) {
+	opts := fastOptions()
+	opts.AddrConns = 3
+	ts := startServer(t, filepath.Join(t.TempDir(), "pitch.db"), opts)
+	ctx, cancel := context.WithTimeout(bg, 30*time.Second)
+	defer cancel()
+	seat := func(id string, s int, token string) (*websocket.Conn, error) {
+		ws, _, err := websocket.Dial(ctx, ts.wsURL(id), nil)
+		if err != nil {
+			return nil, err
+		}
+		ws.SetReadLimit(1 << 22)
+		if err := ws.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"type":"hello","token":%q}`, token)); err != nil {
+			return nil, err
+		}
+		if _, _, err := ws.Read(ctx); err != nil {
+			ws.CloseNow()
+			return nil, err
+		}
+		return ws, nil
+	}
+	// Three tables of four people: twelve players' connections from one
+	// address, four times its limit.
+	var open []*websocket.Conn
+	var first struct {
+		id    string
+		token string
+	}
+	for k := range 3 {
+		tab := ts.create(`{"variant":"ten-point","seats":[{"kind":"human"},{"kind":"human"},{"kind":"human"},{"kind":"human"}]}`)
+		for s := range 4 {
+			token := ts.join(tab.ID, s, fmt.Sprintf("P%d-%d", k, s))
+			if k == 0 && s == 0 {
+				first.id, first.token = tab.ID, token
+			}
+			ws, err := seat(tab.ID, s, token)
+			if err != nil {
+				t.Fatalf("player %d at table %d: %v", s, k+1, err)
+			}
+			open = append(open, ws)
+		}
+	}
+	defer func() {
+		for _, ws := range open {
+			ws.CloseNow()
+		}
+	}()
+	// Spectators from the same address: three, then refused.
+	tab := ts.create(`{"variant":"pawnee"}`)
+	for range 3 {
+		open = append(open, dialHello(t, ts, tab.ID))
+	}
+	if code, reason := closedWith(t, ts, tab.ID); code != websocket.StatusTryAgainLater || !strings.Contains(reason, "from your address") {
+		t.Errorf("a 4th spectator from the address: %d %q, want 1013 and the address's limit", code, reason)
+	}
+	// One seat's own cap: 8 connections (the first is open already).
+	for i := 1; i < 8; i++ {
+		ws, err := seat(first.id, 0, first.token)
+		if err != nil {
+			t.Fatalf("the seat's connection %d: %v", i+1, err)
+		}
+		open = append(open, ws)
+	}
+	_, err := seat(first.id, 0, first.token)
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.StatusTryAgainLater || !strings.Contains(ce.Reason, "for this player (8, the limit)") {
+		t.Errorf("a seat's 9th connection: %v, want 1013 and the seat's limit", err)
 	}
 }

@@ -11,24 +11,43 @@ import (
 )
 
 // connSet is every open WebSocket of the server, counted per client
-// address. Its lock is its own, held only to count: never the server's
-// or a table's.
+// address while anonymous and per player once one shows who they are.
+// Its lock is its own, held only to count: never the server's or a
+// table's.
 type connSet struct {
-	mu       sync.Mutex
-	all      map[*conn]struct{}
-	perAddr  map[string]int
-	draining bool           // Shutdown has begun: no connection is admitted
+	mu      sync.Mutex
+	all     map[*conn]struct{}
+	pending map[string]int // the connections yet to say hello, by address
+	perAddr map[string]int // the anonymous ones (spectators, an event's onlookers), by address
+	perWho  map[string]int // the players', by who they are (identify)
+	// draining: Shutdown has begun: no connection is admitted
+	draining bool
 	wg       sync.WaitGroup // one per admitted connection, done when its handler returns
 }
 
+// How a connection is counted.
+const (
+	countPending = iota // admitted, before its hello
+	countAnon           // anonymous: against its address
+	countPlayer         // a player's: against who they are
+)
+
 func newConnSet() *connSet {
-	return &connSet{all: map[*conn]struct{}{}, perAddr: map[string]int{}}
+	return &connSet{all: map[*conn]struct{}{}, pending: map[string]int{}, perAddr: map[string]int{}, perWho: map[string]int{}}
 }
 
-// admit counts c in, or returns the close code and reason to refuse it
-// with, and the kind of refusal (for the count in /api/health; "" when
-// draining): the server is draining, or full (maxAll), or c's address
-// holds perAddr connections already. A limit of 0 is no limit.
+// pendingPerAddr is how many connections one address may have waiting
+// for their hello at once, as a multiple of the limit of its anonymous
+// ones: a club's phones all reconnect at a round's start, and a flood
+// of sockets that never say hello is still bounded.
+const pendingPerAddr = 4
+
+// admit counts c in, before its hello, or returns the close code and
+// reason to refuse it with, and the kind of refusal (for the count in
+// /api/health; "" when draining): the server is draining, or full
+// (maxAll), or c's address has pendingPerAddr × perAddr connections
+// waiting for their hello. A limit of 0 is no limit. Once c says who it
+// is, identify or anonymous counts it for good.
 func (cs *connSet) admit(c *conn, perAddr, maxAll int) (code websocket.StatusCode, reason, kind string) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
@@ -37,21 +56,80 @@ func (cs *connSet) admit(c *conn, perAddr, maxAll int) (code websocket.StatusCod
 		return statusRestart, RestartReason, ""
 	case maxAll > 0 && len(cs.all) >= maxAll:
 		return statusTryLater, fmt.Sprintf(serverFullFmt, maxAll), refusedConns
-	case perAddr > 0 && cs.perAddr[c.addr] >= perAddr:
+	case perAddr > 0 && cs.pending[c.addr] >= pendingPerAddr*perAddr:
 		return statusTryLater, fmt.Sprintf(addrFullFmt, perAddr), refusedAddrConns
 	}
 	cs.all[c] = struct{}{}
-	cs.perAddr[c.addr]++
+	cs.pending[c.addr]++
+	c.counted = countPending
 	cs.wg.Add(1)
 	return 0, "", ""
+}
+
+// perPlayer is how many connections one player (a seat, an event's
+// entry, its host) may hold at once: tabs and devices, not a flood.
+const perPlayer = 8
+
+// identify counts c, admitted and past its hello, against who, a player
+// it has shown itself to be (a seat's token at a table, an entry's at an
+// event): the limit per address is for anonymous connections, and a
+// club's phones share one address. It reports false, leaving c pending,
+// when who holds perPlayer connections already.
+func (cs *connSet) identify(c *conn, who string) bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if c.counted != countPending {
+		return c.counted == countPlayer
+	}
+	if cs.perWho[who] >= perPlayer {
+		return false
+	}
+	cs.perWho[who]++
+	cs.unpend(c)
+	c.who, c.counted = who, countPlayer
+	return true
+}
+
+// anonymous counts c, admitted and past its hello, against its address
+// as one who shows no player's token; false, leaving c pending, when
+// the address holds perAddr such connections already (0: no limit).
+func (cs *connSet) anonymous(c *conn, perAddr int) bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if c.counted != countPending {
+		return c.counted == countAnon
+	}
+	if perAddr > 0 && cs.perAddr[c.addr] >= perAddr {
+		return false
+	}
+	cs.perAddr[c.addr]++
+	cs.unpend(c)
+	c.counted = countAnon
+	return true
+}
+
+// unpend takes c out of its address's pending count; the lock is held.
+func (cs *connSet) unpend(c *conn) {
+	if cs.pending[c.addr]--; cs.pending[c.addr] <= 0 {
+		delete(cs.pending, c.addr)
+	}
 }
 
 // release counts c out once its handler is done with it.
 func (cs *connSet) release(c *conn) {
 	cs.mu.Lock()
 	delete(cs.all, c)
-	if cs.perAddr[c.addr]--; cs.perAddr[c.addr] <= 0 {
-		delete(cs.perAddr, c.addr)
+	switch c.counted {
+	case countPlayer:
+		if cs.perWho[c.who]--; cs.perWho[c.who] <= 0 {
+			delete(cs.perWho, c.who)
+		}
+	case countAnon:
+		if cs.perAddr[c.addr]--; cs.perAddr[c.addr] <= 0 {
+			delete(cs.perAddr, c.addr)
+		}
+	default:
+		cs.unpend(c)
 	}
 	cs.mu.Unlock()
 	cs.wg.Done()

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"pitch/server/eventview"
 	"pitch/server/wire"
+	"strconv"
 	"time"
 
 	"github.com/coder/websocket"
@@ -133,6 +134,14 @@ func (c *conn) follow(s *Server, e *liveEvent) {
 			return
 		}
 	}
+	who := "entry:" + e.id + "/" + strconv.Itoa(sub.entry)
+	if sub.host {
+		who = "host:" + e.id
+	}
+	if !s.counted(c, sub.entry >= 0 || sub.host, who) {
+		e.mu.Unlock()
+		return
+	}
 	if e.subs == nil {
 		e.subs = map[*eventSub]struct{}{}
 	}
@@ -145,7 +154,7 @@ func (c *conn) follow(s *Server, e *liveEvent) {
 		delete(e.subs, sub)
 		e.mu.Unlock()
 	}()
-	c.reader(ctx, s.limiter, func(data []byte) {
+	c.reader(ctx, s.addrLimit(c), func(data []byte) {
 		var m wire.ClientMsg
 		if err := json.Unmarshal(data, &m); err != nil || m.Type != "hello" {
 			c.sendJSON(errorCode("unknown_type", `an event's connection only listens: send "hello" to get the event again, nothing else`, nil))

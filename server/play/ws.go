@@ -13,6 +13,7 @@ import (
 	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/wire"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,13 @@ type conn struct {
 	out  *coalescer // under ws's writes: a burst goes out in one write
 	seat int        // -1 for a spectator
 	addr string     // the client's address, for the rate limit
+	// who is the player the connection has shown itself to be (a seat's
+	// token, an event entry's): it then counts against them, not its
+	// address (connSet.identify); "" for an anonymous one. counted says
+	// how it is counted. Both set under the connSet's lock, by the
+	// connection's own goroutine.
+	who     string
+	counted int
 
 	ping   time.Duration
 	pinger *time.Timer // the next ping
@@ -125,6 +133,7 @@ const (
 	shutdownReason  = "the server is shutting down"
 	serverFullFmt   = "the server is full (%d connections, its limit): try again in a minute"
 	addrFullFmt     = "too many connections from your address (%d, the limit): close another tab or connection first"
+	playerFullFmt   = "too many connections for this player (%d, the limit): close another tab or device first"
 	behindReason    = "the server cannot read the table's newest state from its database just now: reconnect in a moment"
 	statusRestart   = websocket.StatusServiceRestart // 1012
 	statusTryLater  = websocket.StatusTryAgainLater  // 1013
@@ -464,6 +473,10 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 			return
 		}
 	}
+	if !s.counted(c, c.seat >= 0, "seat:"+t.id+"/"+strconv.Itoa(c.seat)) {
+		t.mu.Unlock()
+		return
+	}
 	t.conns[c] = struct{}{}
 	t.touch()
 	if c.seat >= 0 {
@@ -491,7 +504,7 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 		}
 		t.mu.Unlock()
 	}()
-	c.reader(ctx, s.limiter, func(data []byte) { c.handle(ctx, t, data) })
+	c.reader(ctx, s.addrLimit(c), func(data []byte) { c.handle(ctx, t, data) })
 }
 
 // The buffers of a WebSocket's connection, in place of the 4 KiB each
@@ -609,6 +622,36 @@ func pingWait(every time.Duration) time.Duration { return max(every/2, time.Mill
 
 // reader hands the client's messages to handle, rate limited (per
 // connection, and per address by lim).
+// counted counts c, past its hello, as the player who (when player) or
+// as an anonymous connection of its address; when a limit refuses it,
+// it is closed with the reason, the refusal counted, and counted
+// reports false.
+func (s *Server) counted(c *conn, player bool, who string) bool {
+	if player {
+		if s.conns.identify(c, who) {
+			return true
+		}
+		s.gauge.refuse(refusedAddrConns, "too many connections for one player")
+		c.closeWith(statusTryLater, fmt.Sprintf(playerFullFmt, perPlayer), false)
+		return false
+	}
+	if s.conns.anonymous(c, s.opts.AddrConns) {
+		return true
+	}
+	s.gauge.refuse(refusedAddrConns, "too many connections from one address (--addr-conns)")
+	c.closeWith(statusTryLater, fmt.Sprintf(addrFullFmt, s.opts.AddrConns), false)
+	return false
+}
+
+// addrLimit is the per-address limit c's messages draw on: none for a
+// player's connection (identify), which has its own per-connection one.
+func (s *Server) addrLimit(c *conn) *httpx.Limiter {
+	if c.who != "" {
+		return nil
+	}
+	return s.limiter
+}
+
 func (c *conn) reader(ctx context.Context, lim *httpx.Limiter, handle func(data []byte)) {
 	tokens, last := float64(rateBurst), time.Now()
 	var warned time.Time // one "slow down" a second, so a flood cannot fill the send queue
