@@ -30,14 +30,19 @@ func NewLimiter(rate, burst float64) *Limiter {
 
 // Allow takes a token for addr, reporting false when it has none left.
 // A nil limiter allows everything.
-func (l *Limiter) Allow(addr string) bool {
+func (l *Limiter) Allow(addr string) bool { return l.AllowScaled(addr, 1) }
+
+// AllowScaled is Allow for an address whose rate and burst are scale
+// times the limiter's (scale ≥ 1): an address known to hold that many
+// people's worth of traffic.
+func (l *Limiter) AllowScaled(addr string, scale float64) bool {
 	if l == nil {
 		return true
 	}
 	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	ok, _ := l.takeLocked(addr, now)
+	ok, _ := l.takeScaledLocked(addr, now, max(scale, 1))
 	return ok
 }
 
@@ -72,6 +77,11 @@ func (l *Limiter) Wait(addr string) time.Duration {
 }
 
 func (l *Limiter) takeLocked(addr string, now time.Time) (bool, time.Duration) {
+	return l.takeScaledLocked(addr, now, 1)
+}
+
+func (l *Limiter) takeScaledLocked(addr string, now time.Time, scale float64) (bool, time.Duration) {
+	rate, burst := l.rate*scale, l.burst*scale
 	if now.Sub(l.lastSweep) > time.Minute { // forget addresses whose buckets are full again
 		for k, b := range l.buckets {
 			if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
@@ -82,13 +92,13 @@ func (l *Limiter) takeLocked(addr string, now time.Time) (bool, time.Duration) {
 	}
 	b, ok := l.buckets[addr]
 	if !ok {
-		b = &bucket{tokens: l.burst, last: now}
+		b = &bucket{tokens: burst, last: now}
 		l.buckets[addr] = b
 	}
-	b.tokens = min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate)
+	b.tokens = min(burst, b.tokens+now.Sub(b.last).Seconds()*rate)
 	b.last = now
 	if b.tokens < 1 {
-		return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+		return false, time.Duration((1 - b.tokens) / rate * float64(time.Second))
 	}
 	b.tokens--
 	return true, 0

@@ -37,3 +37,32 @@ func TestCleanName(t *testing.T) {
 		}
 	}
 }
+
+// TestLimiterScaled: an address's bucket holds scale times the burst (a
+// rate so small nothing refills while the test runs), and a scale below
+// 1 is 1.
+func TestLimiterScaled(t *testing.T) {
+	l := NewLimiter(1e-9, 10)
+	count := func(addr string, scale float64) int {
+		n := 0
+		for range 100 {
+			if l.AllowScaled(addr, scale) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, tt := range []struct {
+		addr  string
+		scale float64
+		want  int
+	}{{"a", 1, 10}, {"b", 3, 30}, {"c", 0.2, 10}, {"d", 7.5, 75}} {
+		if got := count(tt.addr, tt.scale); got != tt.want {
+			t.Errorf("scale %v: %d allowed, want %d", tt.scale, got, tt.want)
+		}
+	}
+	var none *Limiter
+	if !none.AllowScaled("a", 1) {
+		t.Error("a nil limiter refused")
+	}
+}

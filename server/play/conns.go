@@ -20,6 +20,7 @@ type connSet struct {
 	pending map[string]int // the connections yet to say hello, by address
 	perAddr map[string]int // the anonymous ones (spectators, an event's onlookers), by address
 	perWho  map[string]int // the players', by who they are (identify)
+	players map[string]int // the players' connections, by address
 	// draining: Shutdown has begun: no connection is admitted
 	draining bool
 	wg       sync.WaitGroup // one per admitted connection, done when its handler returns
@@ -33,7 +34,7 @@ const (
 )
 
 func newConnSet() *connSet {
-	return &connSet{all: map[*conn]struct{}{}, pending: map[string]int{}, perAddr: map[string]int{}, perWho: map[string]int{}}
+	return &connSet{all: map[*conn]struct{}{}, pending: map[string]int{}, perAddr: map[string]int{}, perWho: map[string]int{}, players: map[string]int{}}
 }
 
 // pendingPerAddr is how many connections one address may have waiting
@@ -85,6 +86,7 @@ func (cs *connSet) identify(c *conn, who string) bool {
 		return false
 	}
 	cs.perWho[who]++
+	cs.players[c.addr]++
 	cs.unpend(c)
 	c.who, c.counted = who, countPlayer
 	return true
@@ -124,6 +126,9 @@ func (cs *connSet) release(c *conn) {
 		if cs.perWho[c.who]--; cs.perWho[c.who] <= 0 {
 			delete(cs.perWho, c.who)
 		}
+		if cs.players[c.addr]--; cs.players[c.addr] <= 0 {
+			delete(cs.players, c.addr)
+		}
 	case countAnon:
 		if cs.perAddr[c.addr]--; cs.perAddr[c.addr] <= 0 {
 			delete(cs.perAddr, c.addr)
@@ -133,6 +138,13 @@ func (cs *connSet) release(c *conn) {
 	}
 	cs.mu.Unlock()
 	cs.wg.Done()
+}
+
+// playersAt is how many players' connections address addr holds.
+func (cs *connSet) playersAt(addr string) int {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.players[addr]
 }
 
 // count is the number of open connections.

@@ -5,10 +5,15 @@ import (
 	"pitch/server/httpx"
 )
 
-// limit refuses API requests over the address's rate with 429.
+// limit refuses API requests over the address's rate with 429: the
+// rate of --addr-rate, and half as much again for each player connected
+// from the address.
 func (s *Server) limit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.limiter.Allow(httpx.ClientAddr(r)) {
+		addr := httpx.ClientAddr(r)
+		// An address behind which people play (a club's WiFi) gets their
+		// share too: half the limit again for each player's connection.
+		if !s.limiter.AllowScaled(addr, 1+float64(s.conns.playersAt(addr))/2) {
 			s.gauge.refuse(refusedRate, "too many requests from one address (--addr-rate)")
 			w.Header().Set("Retry-After", "1")
 			s.writeError(w, r, httpx.Errorf(httpx.TooMany, "rate limit", "too many requests from your address: slow down and try again in a second").With("rate_addr", nil))
