@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -56,15 +55,7 @@ func TestEveryRouteAsksThePolicy(t *testing.T) {
 	// A table with a finished hand, a duplicate event under way, and an
 	// account with a session.
 	playedTable(t, ts.st, "walked", pitch.TenPoint, 7, 1, false, time.Now().UTC())
-	var ev struct {
-		ID    string `json:"id"`
-		Token string `json:"token"`
-	}
-	ts.post("/api/events", `{"variant":"ten-point","rounds":1,"end":"hands","hands":2,"movement":"duplicate"}`, 201, &ev)
-	for i := range 4 {
-		ts.post("/api/events/"+ev.ID+"/join", fmt.Sprintf(`{"name":"W%d"}`, i), 200, nil)
-	}
-	ts.post("/api/events/"+ev.ID+"/start", fmt.Sprintf(`{"token":%q}`, ev.Token), 200, nil)
+	event, _ := startDuplicate(ts, 4, "W")
 	b := ts.browser()
 	b.must(201, "POST", "/api/account/signup", creds("Walker", goodPassword))
 
@@ -79,7 +70,7 @@ func TestEveryRouteAsksThePolicy(t *testing.T) {
 		}
 		id := "walked"
 		if strings.HasPrefix(path, "/api/events/") {
-			id = ev.ID
+			id = event
 		}
 		url := fill.Replace(strings.ReplaceAll(path, "{id}", id))
 		body := ""

@@ -386,25 +386,33 @@ func TestEventProgressive(t *testing.T) {
 // tables: every table is dealt the same cards in the same order (as the
 // store's hand records show), and the matchpoints and standings are what
 // a computation by hand from those records gives.
+// startDuplicate creates a duplicate ten-point event of one round of two
+// deals, joins n people (named prefix0, prefix1, …) and starts its
+// round; it returns the event's ID and each entry's token.
+func startDuplicate(ts *testServer, n int, prefix string) (string, map[int]string) {
+	ts.t.Helper()
+	var created struct {
+		ID    string `json:"id"`
+		Token string `json:"token"`
+	}
+	ts.post("/api/events", `{"variant":"ten-point","rounds":1,"end":"hands","hands":2,"movement":"duplicate"}`, 201, &created)
+	tokens := map[int]string{}
+	for i := range n {
+		var j struct {
+			Entry int    `json:"entry"`
+			Token string `json:"token"`
+		}
+		ts.post("/api/events/"+created.ID+"/join", fmt.Sprintf(`{"name":"%s%d"}`, prefix, i), 200, &j)
+		tokens[j.Entry] = j.Token
+	}
+	ts.post("/api/events/"+created.ID+"/start", fmt.Sprintf(`{"token":%q}`, created.Token), 200, nil)
+	return created.ID, tokens
+}
+
 func TestEventDuplicate(t *testing.T) {
 	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) {
 		ts := startServer(t, fresh(t), fastOptions())
-		var created struct {
-			ID    string `json:"id"`
-			Token string `json:"token"`
-		}
-		ts.post("/api/events", `{"variant":"ten-point","rounds":1,"end":"hands","hands":2,"movement":"duplicate"}`, 201, &created)
-		id := created.ID
-		tokens := map[int]string{}
-		for i := range 12 {
-			var j struct {
-				Entry int    `json:"entry"`
-				Token string `json:"token"`
-			}
-			ts.post("/api/events/"+id+"/join", fmt.Sprintf(`{"name":"D%d"}`, i), 200, &j)
-			tokens[j.Entry] = j.Token
-		}
-		ts.post("/api/events/"+id+"/start", fmt.Sprintf(`{"token":%q}`, created.Token), 200, nil)
+		id, tokens := startDuplicate(ts, 12, "D")
 		playRound(t, ts, id, tokens, nil, 5)
 		e := ts.waitEvent(id, "the event's end", func(e evWire) bool { return e.State == "over" })
 		tabs := e.Rounds[0]

@@ -24,13 +24,18 @@ type Options struct {
 	ReadyWait time.Duration
 	Logger    *slog.Logger
 	Static    fs.FS // the browser UI; nil serves none
-	// AddrRate limits the API requests and WebSocket messages one client
-	// address may send a second (burst: twice as many); 0 sets no limit.
-	// `pitch serve` sets 30.
+	// AddrRate limits the API requests and the anonymous WebSocket
+	// messages one client address may send a second (burst: twice as
+	// many); 0 sets no limit. `pitch serve` sets 30. An address behind
+	// which people play gets half as much again per player's WebSocket
+	// (a club's WiFi); a player's own messages draw on their connection's
+	// limit only.
 	AddrRate float64
-	// AddrConns is how many WebSockets one client address may hold open
-	// at once; the next is closed with code 1013 and a reason. 0 sets no
-	// limit; `pitch serve` sets 32.
+	// AddrConns is how many anonymous WebSockets (spectators, an event's
+	// onlookers) one client address may hold open at once; the next is
+	// closed with code 1013 and a reason. A connection that shows a
+	// seat's or an event entry's token counts against that player
+	// instead (8 at most). 0 sets no limit; `pitch serve` sets 32.
 	AddrConns int
 	// MaxConns is how many WebSockets the server holds open at once; 0
 	// sets no limit; `pitch serve` sets 20,000.

@@ -95,22 +95,7 @@ func checkHiddenSocket(t *testing.T, ts *testServer, url string) {
 // the round is over its hands are public.
 func TestDuplicateDealHidden(t *testing.T) {
 	ts := startServer(t, t.TempDir()+"/pitch.db", fastOptions())
-	var created struct {
-		ID    string `json:"id"`
-		Token string `json:"token"`
-	}
-	ts.post("/api/events", `{"variant":"ten-point","rounds":1,"end":"hands","hands":2,"movement":"duplicate"}`, 201, &created)
-	id := created.ID
-	tokens := map[int]string{}
-	for i := range 8 {
-		var j struct {
-			Entry int    `json:"entry"`
-			Token string `json:"token"`
-		}
-		ts.post("/api/events/"+id+"/join", fmt.Sprintf(`{"name":"H%d"}`, i), 200, &j)
-		tokens[j.Entry] = j.Token
-	}
-	ts.post("/api/events/"+id+"/start", fmt.Sprintf(`{"token":%q}`, created.Token), 200, nil)
+	id, tokens := startDuplicate(ts, 8, "H")
 	tables := map[string][]int{} // the entries at each table
 	var order []string
 	for i := range 8 {

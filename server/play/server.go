@@ -33,69 +33,20 @@ import (
 )
 
 // Options tune the tables and their play; the zero value gives the
-// defaults. server.Options documents each field (the composition root
-// hands play its part of the server's options).
+// defaults. Each field is server.Options' field of the same name, which
+// documents it (the composition root hands play its part of the
+// server's options).
 type Options struct {
-	BotDelay   time.Duration // pause before a bot acts, from when its turn began (default 800ms)
-	AwayDelay  time.Duration // pause before a bot plays for a disconnected player (default 3s)
-	RetryDelay time.Duration // pause before retrying after a store failure (default 2s)
-	// DealWait is how long a due deal waits for the contributions of
-	// human seats that sent none (default DefaultDealWait, 2s).
-	DealWait time.Duration
-	// Misbehave makes the server cheat at fair deals on purpose, for the
-	// tests that check the pages catch it; nil (honest) in any real use.
-	Misbehave *Misbehave
-	// ReadyWait is the longest a table waits, after a hand ends, for the
-	// people reading its summary to say they are ready (default
-	// DefaultReadyWait, 30s; ready.go).
-	ReadyWait time.Duration
-	Logger    *slog.Logger
-	// AddrRate limits the API requests and WebSocket messages one client
-	// address may send a second (burst: twice as many); 0 sets no limit.
-	// `pitch serve` sets 30.
-	AddrRate float64
-	// AddrConns is how many WebSockets one client address may hold open
-	// at once; the next is closed with code 1013 and a reason. 0 sets no
-	// limit; `pitch serve` sets 32.
-	AddrConns int
-	// MaxConns is how many WebSockets the server holds open at once; 0
-	// sets no limit; `pitch serve` sets 20,000.
-	MaxConns int
-	// PingInterval is the time between pings on a WebSocket (default
-	// 30s); a client that does not answer within half of it is closed.
-	PingInterval time.Duration
-	// TablesPerHour is how many tables one client address may create in
-	// an hour (a bucket of that many, refilled evenly); over it, 429. 0
-	// sets no limit; `pitch serve` sets 20.
-	TablesPerHour int
-	// MaxTables is how many unfinished tables the server holds at once;
-	// past it, creating one is 503 until a match ends or an idle table
-	// is closed. 0 sets no limit; `pitch serve` sets 10,000.
-	MaxTables int
-	// OverloadLag is how far behind the server may run (its scheduling
-	// lag, smoothed over about a second) before it refuses new
-	// connections (close code 1013) and new tables (503 with Retry-After),
-	// keeping those it has; it takes them again once the lag is below
-	// half of this. 0 sets no limit; `pitch serve` sets
-	// DefaultOverloadLag.
-	OverloadLag time.Duration
-	// IdleClose closes an unfinished table that nobody has joined, played
-	// at or watched for this long: it is no longer played nor loaded at
-	// start, and its record is kept. 0 never closes one; `pitch serve`
-	// sets 14 days.
-	IdleClose time.Duration
-	// Cluster runs the server as one of several processes sharing its
-	// store, which must be a store.Cluster (PostgreSQL): see cluster.go
-	// and docs/deploy.md. `pitch serve` sets it for PostgreSQL.
-	Cluster bool
-	// LeaseTTL is how long a table's lease lasts unrenewed in a cluster
-	// (default DefaultLeaseTTL): a process that dies has its tables taken
-	// over within about this long.
-	LeaseTTL time.Duration
-	// EventMinute is how long one minute of an event round's clock lasts
-	// (its minutes, and an extension's); 0: a minute. For the tests'
-	// rounds on the clock.
-	EventMinute time.Duration
+	BotDelay, AwayDelay, RetryDelay, DealWait, ReadyWait time.Duration
+	Misbehave                                            *Misbehave
+	Logger                                               *slog.Logger
+	AddrRate                                             float64
+	AddrConns, MaxConns                                  int
+	PingInterval                                         time.Duration
+	TablesPerHour, MaxTables                             int
+	OverloadLag, IdleClose                               time.Duration
+	Cluster                                              bool
+	LeaseTTL, EventMinute                                time.Duration
 }
 
 // Server serves the API, the WebSocket play and the UI.
