@@ -29,7 +29,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	awayDelay := fs.Duration("away-delay", 3*time.Second, "pause before a bot plays for a disconnected player")
 	readyWait := fs.Duration("ready-wait", server.DefaultReadyWait, "longest a table waits after a hand for its people to close the hand's summary")
 	addrRate := fs.Float64("addr-rate", 30, "API requests and messages a second one client address may send (0: no limit, for load tests from one address)")
-	addrConns := fs.Int("addr-conns", 32, "WebSockets one client address may hold open (0: no limit)")
+	addrConns := fs.Int("addr-conns", 32, "anonymous WebSockets one client address may hold open; players count per seat (0: no limit)")
 	maxConns := fs.Int("max-conns", 20000, "WebSockets the server holds open at once (0: no limit)")
 	readTimeout := fs.Duration("read-timeout", server.DefaultReadTimeout, "time a client has to send a whole request, body included")
 	idleTimeout := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "time an idle keep-alive connection is kept open")
