@@ -103,10 +103,8 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 // holder when signed in (acct.Who), else anonymous.
 func viewerOf(acct *accountapi.API) func(*http.Request) access.Viewer {
 	return func(r *http.Request) access.Viewer {
-		if a, ok := acct.Who(r); ok {
-			return access.Viewer{Kind: access.Member, Account: a.ID}
-		}
-		return access.Viewer{Kind: access.Anonymous}
+		a, ok := acct.Who(r)
+		return access.Signed(a.ID, ok)
 	}
 }
 

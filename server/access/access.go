@@ -319,3 +319,12 @@ func OfEvent(ev *event.Event, daily bool, r int) Subject {
 	}
 	return s
 }
+
+// Signed is the viewer of a request signed in to account id (ok), or an
+// anonymous one.
+func Signed(id string, ok bool) Viewer {
+	if ok {
+		return Viewer{Kind: Member, Account: id}
+	}
+	return Viewer{Kind: Anonymous}
+}

@@ -153,6 +153,10 @@ func TestDecideAccountData(t *testing.T) {
 			t.Errorf("Decide(AccountData, %+v) = %+v, want allowed %v", tt.v, got, tt.want)
 		}
 	}
+	// A request's viewer: its account when signed in, else nobody's.
+	if !Decide(AccountData, Signed("a1", true), Subject{Owner: "a1"}).Allowed || Decide(AccountData, Signed("a1", false), Subject{Owner: "a1"}).Allowed {
+		t.Error("Signed: a signed-in request is not its account's, or one not signed in is")
+	}
 	// An account with no ID owns nothing: "" never matches "".
 	if got := Decide(AccountData, Viewer{Kind: Member}, Subject{}); got.Allowed {
 		t.Errorf("an empty account ID was given an empty owner's data")

@@ -376,8 +376,6 @@ func (d *Daily) results(ctx context.Context, owner string) []resultJSON {
 
 // viewer is who asks, as the access policy knows viewers.
 func (d *Daily) viewer(r *http.Request) access.Viewer {
-	if id, _, ok := d.cfg.Who(r); ok {
-		return access.Viewer{Kind: access.Member, Account: id}
-	}
-	return access.Viewer{Kind: access.Anonymous}
+	id, _, ok := d.cfg.Who(r)
+	return access.Signed(id, ok)
 }

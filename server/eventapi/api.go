@@ -209,10 +209,8 @@ func (a *API) allowed(w http.ResponseWriter, r *http.Request, op string, res acc
 
 // viewer is who asks, as the access policy knows viewers.
 func (a *API) viewer(r *http.Request) access.Viewer {
-	if id, _, ok := a.cfg.Who(r); ok {
-		return access.Viewer{Kind: access.Member, Account: id}
-	}
-	return access.Viewer{Kind: access.Anonymous}
+	id, _, ok := a.cfg.Who(r)
+	return access.Signed(id, ok)
 }
 
 // handleFollow serves GET /api/events/{id}/ws: following the event over

@@ -46,10 +46,7 @@ func (s *Server) viewer(r *http.Request) access.Viewer {
 
 // viewerOf is the viewer of account me (signed in or not).
 func (s *Server) viewerOf(me Account, signedIn bool) access.Viewer {
-	if signedIn {
-		return access.Viewer{Kind: access.Member, Account: me.ID}
-	}
-	return access.Viewer{Kind: access.Anonymous}
+	return access.Signed(me.ID, signedIn)
 }
 
 // hiddenReason is the close reason of a spectator refused at a duplicate
