@@ -62,6 +62,9 @@ func deal(e Event, r, d int) dealJSON {
 	if cs := e.Commitments(r); d < len(cs) {
 		out.Commitment = cs[d]
 	}
+	// The tables' replays are linked when the policy lets anyone see the
+	// round's tables (access.EventTable: its duplicate round is over).
+	tables := access.Decide(access.EventTable, access.Viewer{Kind: access.Anonymous}, access.OfEvent(ev, e.Daily(), r)).Allowed
 	bySize := map[int]*dealGroupJSON{}
 	for _, m := range ev.Matchpoints(r) {
 		if m.Deal != d {
@@ -81,7 +84,7 @@ func deal(e Event, r, d int) dealJSON {
 		if m.Entry != event.Bot {
 			x.Name, x.Bot = ev.Entries[m.Entry].Name, ev.BotPlays(m.Entry, r)
 		}
-		if out.Over {
+		if tables {
 			x.Replay = "/t/" + e.TableID(r, m.Table) + "/hands/" + strconv.Itoa(d+1)
 		}
 		g.Rows[m.Seat].Results = append(g.Rows[m.Seat].Results, x)
