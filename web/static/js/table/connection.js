@@ -78,7 +78,9 @@ export function connect() {
     if (ev.code === 1012) { // the server is restarting (a graceful shutdown): back soon, try at once
       app.restarting = true;
       app.attempt = 0;
-    } else if (ev.code === 1013 && ev.reason) { // a limit: say which
+    } else if ((ev.code === 1013 || ev.code === 1008) && ev.reason && !/token/i.test(ev.reason)) {
+      // a limit, or a table hidden until its round is over: say which (it
+      // is tried again, and opens once the round is over)
       showError(t('conn.limit', { Why: ev.reason }));
     }
     const delay = Math.min(15000, 500 * Math.pow(2, app.attempt)) * (0.8 + Math.random() * 0.4);
