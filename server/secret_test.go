@@ -380,3 +380,24 @@ func TestDailyOneTryAtOnce(t *testing.T) {
 		checkOneTry(t, bp, d.Games[0].Event, "Twice", tables, statuses)
 	})
 }
+
+// TestDailySeenAsGuest: a browser that played the day's deals as a guest
+// has seen them: the account signed in on it is refused its ranked try
+// (daily_seen); an account from another browser plays.
+func TestDailySeenAsGuest(t *testing.T) {
+	opts := fastOptions()
+	opts.DailyDeals, opts.DailyBots = 2, "easy"
+	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
+	b := ts.browser()
+	b.must(200, "POST", "/api/daily/auction/play", `{"guest":"guest-browser-0123456789","name":"Scout"}`)
+	b.must(201, "POST", "/api/account/signup", creds("Scout", goodPassword))
+	var refused struct{ Code string }
+	if err := json.Unmarshal(b.must(409, "POST", "/api/daily/auction/play", `{"guest":"guest-browser-0123456789"}`), &refused); err != nil || refused.Code != "daily_seen" {
+		t.Errorf("the account after its browser's guest try: %+v (%v), want daily_seen", refused, err)
+	}
+	// Another game of the day is not seen; another browser's account plays.
+	b.must(200, "POST", "/api/daily/pawnee/play", `{"guest":"guest-browser-0123456789"}`)
+	other := ts.browser()
+	other.must(201, "POST", "/api/account/signup", creds("Fresh", goodPassword))
+	other.must(200, "POST", "/api/daily/auction/play", `{"guest":"guest-other-0123456789"}`)
+}

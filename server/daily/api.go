@@ -154,11 +154,20 @@ func (d *Daily) owner(r *http.Request, q req) (owner, name string, err error) {
 	if id, name, ok := d.cfg.Who(r); ok {
 		return accountPrefix + id, name, nil
 	}
-	if len(q.Guest) < 16 || len(q.Guest) > 64 || !httpx.ValidID(q.Guest) {
+	if !validGuest(q.Guest) {
 		return "", "", httpx.Errorf(httpx.Invalid, op, "a guest sends its browser's identity: 16 to 64 letters, digits, - or _").With("bad_guest", nil)
 	}
-	h := sha256.Sum256([]byte(q.Guest))
-	return guestPrefix + hex.EncodeToString(h[:]), q.Name, nil
+	return guestOwner(q.Guest), q.Name, nil
+}
+
+// validGuest reports whether g may be a browser's identity: 16 to 64
+// letters, digits, - or _.
+func validGuest(g string) bool { return len(g) >= 16 && len(g) <= 64 && httpx.ValidID(g) }
+
+// guestOwner is the owner of a guest's browser identity.
+func guestOwner(guest string) string {
+	h := sha256.Sum256([]byte(guest))
+	return guestPrefix + hex.EncodeToString(h[:])
 }
 
 // me is owner's part in e. The lock must be held.
@@ -187,42 +196,45 @@ func me(e Event, owner string) meJSON {
 
 // eventFor reads a daily request and returns today's event of the
 // request's game and who asks.
-func (d *Daily) eventFor(w http.ResponseWriter, r *http.Request) (Event, string, string, bool) {
+func (d *Daily) eventFor(w http.ResponseWriter, r *http.Request) (e Event, owner, name, browser string, ok bool) {
 	const op = "daily"
 	var q req
 	if err := httpx.Decode(w, r, &q); err != nil {
 		d.writeError(w, r, err)
-		return nil, "", "", false
+		return nil, "", "", "", false
 	}
 	v := r.PathValue("game")
 	if !slices.Contains(games, v) {
 		d.writeError(w, r, httpx.Errorf(httpx.NotFound, op, "there is no daily event of %q: the games are %v", v, games).With("bad_game", map[string]any{"Game": v}))
-		return nil, "", "", false
+		return nil, "", "", "", false
 	}
 	owner, name, err := d.owner(r, q)
 	if err != nil {
 		d.writeError(w, r, err)
-		return nil, "", "", false
+		return nil, "", "", "", false
 	}
-	e, err := d.event(r.Context(), d.today(), v, true)
+	e, err = d.event(r.Context(), d.today(), v, true)
 	if err != nil {
 		d.writeError(w, r, err)
-		return nil, "", "", false
+		return nil, "", "", "", false
 	}
 	e.Lock()
 	dec := access.Ask(r.Context(), access.DailyInfo, d.viewer(r), access.OfEvent(e.Event(), true, -1))
 	e.Unlock()
 	if !dec.Allowed {
 		d.writeError(w, r, httpx.Refused(op, dec))
-		return nil, "", "", false
+		return nil, "", "", "", false
 	}
-	return e, owner, name, true
+	if strings.HasPrefix(owner, accountPrefix) && validGuest(q.Guest) {
+		browser = guestOwner(q.Guest) // a signed-in player's browser, which may have played as a guest
+	}
+	return e, owner, name, browser, true
 }
 
 // handleMe answers POST /api/daily/{game}/me: the caller's part in
 // today's event of the game.
 func (d *Daily) handleMe(w http.ResponseWriter, r *http.Request) {
-	e, owner, _, ok := d.eventFor(w, r)
+	e, owner, _, _, ok := d.eventFor(w, r)
 	if !ok {
 		return
 	}
@@ -237,7 +249,7 @@ func (d *Daily) handleMe(w http.ResponseWriter, r *http.Request) {
 // it is played).
 func (d *Daily) handlePlay(w http.ResponseWriter, r *http.Request) {
 	const op = "play daily"
-	e, owner, name, ok := d.eventFor(w, r)
+	e, owner, name, browser, ok := d.eventFor(w, r)
 	if !ok {
 		return
 	}
@@ -272,6 +284,15 @@ func (d *Daily) handlePlay(w http.ResponseWriter, r *http.Request) {
 	e.Lock()
 	if e.OwnerEntry(owner) >= 0 {
 		again()
+		return
+	}
+	// An account whose browser has played the day's deals as a guest
+	// has seen them: its ranked try is refused. (Another browser is
+	// another identity: what binds is the account, docs/events.md.)
+	if browser != "" && e.OwnerEntry(browser) >= 0 {
+		e.Unlock()
+		d.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "this browser has played today's deals as a guest: one try a day, and the ranked one needs deals not seen").
+			With("daily_seen", nil))
 		return
 	}
 	// An account plays once a game a day, whatever its address; guests,

@@ -128,7 +128,10 @@ async function play(game, guest) {
     return;
   }
   try {
-    const me = await api('POST', '/api/daily/' + game + '/play', guest ? { guest, name } : {});
+    // Signed in, the browser's identity still goes along: a browser that
+    // played the deals as a guest has seen them (the server refuses a
+    // ranked try after it).
+    const me = await api('POST', '/api/daily/' + game + '/play', guest ? { guest, name } : { guest: guestID() });
     if (guest) store.set('pitch.name', name);
     keepSeat(me.seat);
     location.assign('/t/' + encodeURIComponent(me.seat.table));
