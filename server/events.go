@@ -6,10 +6,12 @@ import (
 	"time"
 
 	"pitch/event"
+	"pitch/server/accountapi"
 	"pitch/server/daily"
 	"pitch/server/eventapi"
 	"pitch/server/eventview"
 	"pitch/server/play"
+	"pitch/server/ratings"
 	"pitch/store"
 )
 
@@ -18,7 +20,14 @@ import (
 // its own interface.
 
 // newEvents builds the events' API and the daily deals over p.
-func newEvents(p *play.Server, st store.Store, opts Options) (*eventapi.API, *daily.Daily) {
+func newEvents(p *play.Server, acct *accountapi.API, st store.Store, opts Options) (*eventapi.API, *daily.Daily) {
+	who := func(r *http.Request) (id, name string, ok bool) {
+		a, ok := acct.Who(r)
+		return a.ID, a.Name, ok
+	}
+	profile := func(w http.ResponseWriter, r *http.Request, op string) (*store.Account, bool) {
+		return ratings.ProfileAccount(st, opts.Logger, w, r, op)
+	}
 	api := eventapi.New(eventapi.Config{
 		Log:            opts.Logger,
 		Runtime:        eventRuntime{p},
@@ -26,8 +35,8 @@ func newEvents(p *play.Server, st store.Store, opts Options) (*eventapi.API, *da
 		Creates:        p.Creates(),
 		TablesPerHour:  opts.TablesPerHour,
 		Minute:         opts.EventMinute,
-		Who:            p.Who,
-		ProfileAccount: p.ProfileAccount,
+		Who:            who,
+		ProfileAccount: profile,
 	})
 	d := daily.New(daily.Config{
 		Log:            opts.Logger,
@@ -35,8 +44,8 @@ func newEvents(p *play.Server, st store.Store, opts Options) (*eventapi.API, *da
 		Deals:          opts.DailyDeals,
 		Bots:           opts.DailyBots,
 		Clock:          opts.Clock,
-		Who:            p.Who,
-		ProfileAccount: p.ProfileAccount,
+		Who:            who,
+		ProfileAccount: profile,
 	})
 	return api, d
 }

@@ -95,7 +95,7 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 		history: history.New(history.Config{Store: st, Tables: p, Closing: p.Closing, Log: opts.Logger, Viewer: viewerOf(acct)}),
 		ratings: ratings.New(ratings.Config{Store: st, Log: opts.Logger}),
 	}
-	s.events, s.daily = newEvents(p, st, s.opts)
+	s.events, s.daily = newEvents(p, acct, st, s.opts)
 	return s, nil
 }
 

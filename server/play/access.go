@@ -41,12 +41,8 @@ func (r *tableRound) subject() access.Subject {
 // viewer is who asks, as the access policy knows viewers: an account
 // holder when signed in, else anonymous.
 func (s *Server) viewer(r *http.Request) access.Viewer {
-	return s.viewerOf(s.account(r))
-}
-
-// viewerOf is the viewer of account me (signed in or not).
-func (s *Server) viewerOf(me Account, signedIn bool) access.Viewer {
-	return access.Signed(me.ID, signedIn)
+	me, ok := s.account(r)
+	return access.Signed(me.ID, ok)
 }
 
 // hiddenReason is the close reason of a spectator refused at a duplicate

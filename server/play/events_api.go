@@ -93,19 +93,6 @@ func (s *Server) FollowEvent(w http.ResponseWriter, r *http.Request) { s.handleE
 // none), shared by every part that creates them.
 func (s *Server) Creates() *httpx.Limiter { return s.creates }
 
-// Who says whose request r is: the ID and name of the account of its
-// session, if it has one (accounts.go).
-func (s *Server) Who(r *http.Request) (id, name string, ok bool) {
-	a, ok := s.account(r)
-	return a.ID, a.Name, ok
-}
-
-// ProfileAccount finds the account of a /api/users/{name} request (ok
-// false: an answer was written), as ratings.go does.
-func (s *Server) ProfileAccount(w http.ResponseWriter, r *http.Request, op string) (*store.Account, bool) {
-	return s.profileAccount(w, r, op)
-}
-
 // ID is the event's ID.
 func (h *Event) ID() string { return h.e.id }
 

@@ -7,13 +7,18 @@ import (
 	"pitch/event"
 	"pitch/server/eventapi"
 	"pitch/server/eventview"
+	"pitch/server/ratings"
+	"pitch/store"
 )
 
 // eventRoutes mounts the events' API (server/eventapi) over s, as
 // server.New does, for this package's tests that drive events over HTTP.
 func (s *Server) eventRoutes(mux *http.ServeMux) {
 	mountAll(mux, eventapi.New(eventapi.Config{Log: s.log, Runtime: testEvents{s}, Store: s.store, Creates: s.Creates(), TablesPerHour: s.opts.TablesPerHour,
-		Minute: s.opts.EventMinute, Who: s.Who, ProfileAccount: s.ProfileAccount}).Routes())
+		Minute: s.opts.EventMinute, Who: func(r *http.Request) (string, string, bool) { a, ok := s.account(r); return a.ID, a.Name, ok },
+		ProfileAccount: func(w http.ResponseWriter, r *http.Request, op string) (*store.Account, bool) {
+			return ratings.ProfileAccount(s.store, s.log, w, r, op)
+		}}).Routes())
 }
 
 // testEvents is s as eventapi.Runtime.

@@ -3,19 +3,11 @@ package play
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"pitch/rating"
-	"pitch/server/ratings"
 	"pitch/server/wire"
 	"pitch/store"
 )
-
-// profileAccount finds the account of a /api/users/{name} request
-// (ratings.ProfileAccount); ok is false when an answer was written.
-func (s *Server) profileAccount(w http.ResponseWriter, r *http.Request, op string) (*store.Account, bool) {
-	return ratings.ProfileAccount(s.store, s.log, w, r, op)
-}
 
 // ratingChanges turns stored changes into what the state says.
 func ratingChanges(cs []store.RatingChange) []wire.RatingChange {

@@ -296,9 +296,6 @@ func (s *Server) Routes() []httpx.Route {
 	}
 }
 
-// Limit refuses API requests over the address's rate with 429.
-func (s *Server) Limit(next http.Handler) http.Handler { return s.limit(next) }
-
 // --- lobby ---
 
 // tableInfo is the public description of a table (package tableinfo).

@@ -360,7 +360,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	// under way is only for the players seated there: one who is not
 	// known yet may still show a seat's token in the hello (serve asks
 	// again then).
-	d := access.Ask(r.Context(), access.TableLive, s.viewerOf(me, signedIn), s.Subject(t.id))
+	d := access.Ask(r.Context(), access.TableLive, access.Signed(me.ID, signedIn), s.Subject(t.id))
 	if !d.Allowed && d.Reason != access.RoundNotOver {
 		s.writeError(w, r, httpx.Refused("watch", d))
 		return
@@ -467,7 +467,7 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 	if c.seat < 0 {
 		// A spectator: the policy's word, now that the connection is
 		// known to hold no seat.
-		if d := access.Decide(access.TableLive, s.viewerOf(me, signedIn), t.subjectOf()); !d.Allowed {
+		if d := access.Decide(access.TableLive, access.Signed(me.ID, signedIn), t.subjectOf()); !d.Allowed {
 			t.mu.Unlock()
 			c.closeWith(websocket.StatusPolicyViolation, hiddenReason, false)
 			return
