@@ -16,7 +16,9 @@ import (
 // plays that table over its WebSocket like any other client, so the
 // latency measured is that of event tables, all in play at once. When a
 // round is over at every table the host starts the next, until the
-// event's rounds are played or time is up.
+// event's rounds are played or time is up. Each person also follows the
+// event's page over its WebSocket (follow.go): the bytes each phone
+// receives are measured.
 
 // eventSeat is where a person sits in the round in progress.
 type eventSeat struct {
@@ -61,14 +63,44 @@ func (r *run) event(ctx context.Context, rep *Report) {
 	r.mu.Lock()
 	rep.Event, rep.EventHost = created.ID, created.Token
 	r.mu.Unlock()
+	// Each person follows the event as their phone's page does, from
+	// the moment they have joined until it is over (or the run ends).
 	tokens := make([]string, r.cfg.Event)
+	fls := make([]*follower, len(tokens))
+	fctx, fcancel := context.WithCancel(context.WithoutCancel(ctx))
+	var fwg sync.WaitGroup
 	for i := range tokens {
+		if i > 0 && r.cfg.EventJoinGap > 0 {
+			sleep(ctx, r.cfg.EventJoinGap)
+		}
 		var j struct{ Token string }
 		if !r.must(ctx, "join the event", "POST", "/api/events/"+created.ID+"/join", map[string]string{"name": fmt.Sprintf("Player %d", i+1)}, &j) {
+			fcancel()
+			fwg.Wait()
 			return
 		}
 		tokens[i] = j.Token
+		fls[i] = &follower{}
+		fwg.Add(1)
+		go func() {
+			defer fwg.Done()
+			r.follow(fctx, created.ID, j.Token, fls[i])
+		}()
 	}
+	defer func() {
+		// The last changes reach everyone within moments of the end;
+		// a run cut short stops them.
+		if ctx.Err() != nil {
+			fcancel()
+		}
+		stop := time.AfterFunc(15*time.Second, fcancel)
+		fwg.Wait()
+		stop.Stop()
+		fcancel()
+		if ctx.Err() == nil {
+			r.followed(context.WithoutCancel(ctx), created.ID, fls, rep)
+		}
+	}()
 	host := map[string]string{"token": created.Token}
 	for round := 1; ctx.Err() == nil; round++ {
 		if round > 1 && !r.roundOver(ctx, created.ID) {

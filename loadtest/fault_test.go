@@ -83,7 +83,14 @@ const startWait = time.Minute
 // startServerLogs is startServer that also returns the server's output.
 func startServerLogs(t *testing.T, bin, addr, db string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--bot-delay", "5ms", "--away-delay", "200ms", "--addr-rate", "0", "--addr-conns", "0", "--tables-per-hour", "0")
+	return startServerFlags(t, bin, addr, db, "--bot-delay", "5ms", "--away-delay", "200ms", "--addr-rate", "0", "--addr-conns", "0", "--tables-per-hour", "0")
+}
+
+// startServerFlags is startServerLogs with the flags given after --addr
+// and --db (none: the defaults).
+func startServerFlags(t *testing.T, bin, addr, db string, flags ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", db}, flags...)...)
 	var logs syncBuffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {

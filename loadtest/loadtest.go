@@ -56,6 +56,9 @@ type Config struct {
 	Event       int
 	EventRounds int
 	EventHands  int
+	// EventJoinGap is the time between one person's joining the event
+	// and the next's, as people arrive at a club (0: all at once).
+	EventJoinGap time.Duration
 	// Trace keeps each seat's last messages, sent and received, and adds
 	// them to that seat's error samples: a test's failure then says what
 	// the client saw.
@@ -191,6 +194,21 @@ type Report struct {
 	// event mode (Config.Event).
 	Event     string `json:"event,omitempty"`
 	EventHost string `json:"-"`
+	// In event mode, each person's follower of the event's page
+	// (follow.go): how many there were, the most and the mean bytes one
+	// received over the whole event (the upgrade and every frame), the
+	// most messages one received, and how many ended holding an event
+	// other than the server's.
+	Followers         int   `json:"followers,omitempty"`
+	FollowMaxBytes    int64 `json:"follow_max_bytes,omitempty"`
+	FollowMeanBytes   int64 `json:"follow_mean_bytes,omitempty"`
+	FollowMaxMessages int   `json:"follow_max_messages,omitempty"`
+	FollowMismatch    int   `json:"follow_mismatch,omitempty"`
+	// StandIns and TimerMoves count the actions made for a seat of the
+	// run's by the server's stand-in (the seat was away) and by its turn
+	// timer (its time ran out), as the seat's own state showed them.
+	StandIns   int `json:"stand_ins"`
+	TimerMoves int `json:"timer_moves"`
 	// Seen is, per table, the highest event number any of its clients was
 	// told of: after a crash the table's log must hold at least that many.
 	Seen map[string]int `json:"-"`
@@ -217,6 +235,7 @@ type run struct {
 	closes   map[string]int
 	refused  map[string]int
 	sample   map[string]string // a refusal of each kind, in the server's words
+	madeFor  map[string]string // "table seat seq" of an action made for a seat of the run's: by whom
 	stop     context.CancelFunc
 	ready    sync.WaitGroup // every first table created, joined, connected and dealt
 	start    chan struct{}  // closed when play may begin
@@ -265,7 +284,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.SetupTimeout = 30*time.Second + time.Duration(cfg.Tables)*25*time.Millisecond
 	}
 	r := &run{cfg: cfg, client: &http.Client{Timeout: 30 * time.Second}, seen: map[string]int{},
-		conf: map[string]map[int]json.RawMessage{}, closes: map[string]int{}, refused: map[string]int{}, sample: map[string]string{}}
+		conf: map[string]map[int]json.RawMessage{}, closes: map[string]int{}, refused: map[string]int{}, sample: map[string]string{},
+		madeFor: map[string]string{}}
 	rep := &Report{Tables: cfg.Tables}
 	before, err := r.stats(ctx, true)
 	if err != nil {
@@ -344,6 +364,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.PerSecond = float64(rep.Actions) / rep.Elapsed.Seconds()
 	rep.Errors, rep.ErrorSamples, rep.Reconnects = int(r.nerr.Load()), r.errs, int(r.reconn.Load())
 	rep.Seen, rep.Confirmed = r.seen, r.conf
+	for _, by := range r.madeFor {
+		switch by {
+		case "stand-in":
+			rep.StandIns++
+		case "timer":
+			rep.TimerMoves++
+		}
+	}
 	if len(r.closes) > 0 {
 		rep.Closes = r.closes
 	}
@@ -652,6 +680,29 @@ func (st *state) shows(seq, seat int, sent json.RawMessage) (ok, known bool) {
 	return e.Seat == seat && e.By == "" && (e.Action == nil || sameAction(e.Action, sent)), true
 }
 
+// madeForSeat notes the actions st's log shows made for seat by the
+// server (a stand-in's, the timer's) past event number scanned, and
+// returns the event number now scanned to.
+func (r *run) madeForSeat(st *state, table string, seat, scanned int) int {
+	if st.Seq <= scanned {
+		return scanned
+	}
+	entries := logEntries(st.Log)
+	if len(entries) == 0 && !st.Over && st.LastHand != nil {
+		entries = logEntries(st.LastHand.Log) // the hand just ended; the next not begun
+	}
+	for i := max(0, len(entries)-(st.Seq-scanned)); i < len(entries); i++ {
+		var e logEntry
+		if json.Unmarshal(entries[i], &e) != nil || e.Seat != seat || e.By == "" {
+			continue
+		}
+		r.mu.Lock()
+		r.madeFor[fmt.Sprintf("%s %d %d", table, seat, st.Seq-(len(entries)-i))] = e.By
+		r.mu.Unlock()
+	}
+	return st.Seq
+}
+
 // logEntries splits a log as sent, a JSON array, into its entries, not
 // decoded (none when it is not an array).
 func logEntries(log json.RawMessage) []json.RawMessage {
@@ -752,6 +803,7 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 	var sent json.RawMessage
 	hands := 0
 	answered := ""       // the last commitment this connection sent a value for
+	scanned := 0         // the log's entries up to this event number are looked at (madeForSeat)
 	var buf bytes.Buffer // each message is read into it, reused
 	for {
 		_, rd, err := c.Reader(ctx)
@@ -775,6 +827,7 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 			sentSeq = -1
 			continue
 		}
+		scanned = r.madeForSeat(&st, table, seat, scanned)
 		r.mu.Lock()
 		if st.Seq > r.seen[table] {
 			r.seen[table] = st.Seq

@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"pitch/server"
+	"pitch/server/eventview"
 	"pitch/store/storetest"
 )
 
@@ -48,6 +49,7 @@ func followEvent(t *testing.T, ts *testServer, id, hello string) <-chan evFollow
 		t.Fatalf("hello: %v", err)
 	}
 	out := make(chan evFollowed, 4096)
+	var f eventview.Follower // the event as the page holds it
 	go func() {
 		defer close(out)
 		for {
@@ -60,7 +62,8 @@ func followEvent(t *testing.T, ts *testServer, id, hello string) <-chan evFollow
 				return
 			}
 			var m evFollowed
-			if json.Unmarshal(data, &m) != nil || m.Type != "event" {
+			typ, err := f.Read(data)
+			if err != nil || (typ != "event" && typ != "event.delta") || json.Unmarshal(f.Whole(), &m) != nil {
 				m = evFollowed{end: string(data)} // an error, say: logged
 			}
 			select {
@@ -177,8 +180,8 @@ func TestClusterEventLive(t *testing.T) {
 	}
 	a.post("/api/events/"+id+"/join", `{"name":"Ann"}`, 200, &ann)
 	annB := followEvent(t, b, id, fmt.Sprintf(`{"type":"hello","token":%q}`, ann.Token))
-	boardB := followEvent(t, b, id, `{"type":"hello"}`)
-	boardA := followEvent(t, a, id, `{"type":"hello"}`)
+	boardB := followEvent(t, b, id, `{"type":"hello","full":true}`)
+	boardA := followEvent(t, a, id, `{"type":"hello","full":true}`)
 	const wait = 10 * time.Second
 	waitFollowed(t, boardB, wait, "the board's first state", func(m evFollowed) bool { return len(m.Event.Entries) == 1 })
 
@@ -264,7 +267,7 @@ func TestClusterEventClock(t *testing.T) {
 	for i := range 16 {
 		a.post("/api/events/"+id+"/join", fmt.Sprintf(`{"name":"P%d"}`, i), 200, nil)
 	}
-	board := followEvent(t, b, id, `{"type":"hello"}`)
+	board := followEvent(t, b, id, `{"type":"hello","full":true}`)
 	a.post("/api/events/"+id+"/start", host, 200, nil)
 	a.post("/api/events/"+id+"/pause", host, 200, nil)
 	e := waitFollowed(t, board, 10*time.Second, "the round paused", func(m evFollowed) bool { return m.Event.Paused })

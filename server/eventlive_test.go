@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"pitch/server/delta"
+	"pitch/server/eventview"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -196,6 +199,7 @@ type evSocket struct {
 	t   *testing.T
 	ws  *websocket.Conn
 	ctx context.Context
+	f   eventview.Follower // the event as the page holds it
 }
 
 type evPush struct {
@@ -227,14 +231,22 @@ func (ts *testServer) follow(id, hello string) *evSocket {
 	return &evSocket{t: ts.t, ws: ws, ctx: ctx}
 }
 
-// next reads the next message.
+// next reads the next message: an event's state (a change applied to
+// what was held, given as the whole) or another message.
 func (s *evSocket) next() (evPush, error) {
 	var m evPush
 	_, b, err := s.ws.Read(s.ctx)
-	if err == nil {
-		err = json.Unmarshal(b, &m)
+	if err != nil {
+		return m, err
 	}
-	return m, err
+	typ, err := s.f.Read(b)
+	if err != nil {
+		return m, err
+	}
+	if typ == "event" || typ == "event.delta" {
+		b = s.f.Whole()
+	}
+	return m, json.Unmarshal(b, &m)
 }
 
 // until reads messages until ok holds of one.
@@ -267,7 +279,7 @@ func TestEventSocket(t *testing.T) {
 	ts.post("/api/events/"+c.ID+"/join", `{"name":"Ann"}`, 200, &j)
 	ann := ts.follow(c.ID, fmt.Sprintf(`{"type":"hello","token":%q}`, j.Token))
 	host := ts.follow(c.ID, fmt.Sprintf(`{"type":"hello","host":%q}`, c.Token))
-	board := ts.follow(c.ID, `{"type":"hello"}`)
+	board := ts.follow(c.ID, `{"type":"hello","full":true}`)
 	if m := host.until("the host's first state", func(evPush) bool { return true }); !m.Host || m.Me != nil || len(m.Event.Entries) != 1 {
 		t.Errorf("the host's first message: %+v", m)
 	}
@@ -390,4 +402,147 @@ func testEventOnProfile(t *testing.T, dsn string) {
 	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(b), `"no_such_user"`) {
 		t.Errorf("an unknown player: %d %s", resp.StatusCode, b)
 	}
+}
+
+// rawFollower reads an event's WebSocket message by message, as the page
+// does: the whole event once, then each change applied to it.
+type rawFollower struct {
+	s     *evSocket
+	bytes map[string]int // bytes received by message type
+	count map[string]int
+}
+
+// read reads one message and applies it; it fails the test on a change
+// that does not follow the version held.
+func (f *rawFollower) read() string {
+	f.s.t.Helper()
+	_, b, err := f.s.ws.Read(f.s.ctx)
+	if err != nil {
+		f.s.t.Fatalf("reading: %v", err)
+	}
+	typ, err := f.s.f.Read(b)
+	if err != nil {
+		f.s.t.Fatalf("a %s message that does not apply: %v\n%s", typ, err, b)
+	}
+	f.bytes[typ] += len(b)
+	f.count[typ]++
+	return typ
+}
+
+// held is the event the follower holds.
+func (f *rawFollower) held() map[string]any {
+	m, _ := f.s.f.Doc.(map[string]any)
+	return m
+}
+
+// until reads until ok holds of the event held.
+func (f *rawFollower) until(what string, ok func(ev map[string]any, me map[string]any) bool) {
+	f.s.t.Helper()
+	for {
+		f.read()
+		var me map[string]any
+		_ = json.Unmarshal(f.s.f.Me, &me)
+		if ev := f.held(); ev != nil && ok(ev, me) {
+			return
+		}
+	}
+}
+
+// TestEventFollowChanges: an event's followers get the whole event once
+// and then only what changed, each change following the version before
+// (docs/protocol.md, Events). A phone is sent its part: the latest
+// round's tables, the first standings and its person's own line, the
+// count of people but not the list; the board (hello "full") the whole.
+// Standings count the rounds every table of which has finished. At the
+// end what each holds is what the server shows, and the changes the
+// board received add up to a small multiple of the event, not a copy of
+// it for every change.
+func TestEventFollowChanges(t *testing.T) {
+	opts := fastOptions()
+	opts.AwayDelay = 5 * time.Millisecond
+	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
+	var c struct{ ID, Token string }
+	ts.post("/api/events", `{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true}`, 201, &c)
+	tokens := make([]string, 16)
+	for i := range tokens {
+		var j struct{ Token string }
+		ts.post("/api/events/"+c.ID+"/join", fmt.Sprintf(`{"name":"Person %d"}`, i+1), 200, &j)
+		tokens[i] = j.Token
+	}
+	follow := func(hello string) *rawFollower {
+		return &rawFollower{s: ts.follow(c.ID, hello), bytes: map[string]int{}, count: map[string]int{}}
+	}
+	last := len(tokens) - 1 // at the bottom of the standings, say: their own line comes anyway
+	phone := follow(fmt.Sprintf(`{"type":"hello","token":%q}`, tokens[last]))
+	board := follow(`{"type":"hello","full":true}`)
+	if typ := phone.read(); typ != "event" {
+		t.Fatalf("the phone's first message is %q, want the whole event", typ)
+	}
+	if typ := board.read(); typ != "event" {
+		t.Fatalf("the board's first message is %q, want the whole event", typ)
+	}
+	if ev := phone.held(); len(ev["entries"].([]any)) != 0 || ev["people"] != float64(16) {
+		t.Errorf("the phone's event: %d entries, people %v; want none listed, 16 counted", len(ev["entries"].([]any)), ev["people"])
+	}
+	if ev := board.held(); len(ev["entries"].([]any)) != 16 {
+		t.Errorf("the board's event lists %d people, want 16", len(ev["entries"].([]any)))
+	}
+	host := fmt.Sprintf(`{"token":%q}`, c.Token)
+	ts.post("/api/events/"+c.ID+"/start", host, 200, nil)
+	phone.until("the phone's table in round 1", func(ev, me map[string]any) bool { return me != nil && me["table"] != nil })
+	if ev := phone.held(); ev["standings_after"] != float64(0) || len(ev["standings"].([]any)) != 0 {
+		t.Errorf("round 1 playing: standings after %v rounds, %d lines; want none yet", ev["standings_after"], len(ev["standings"].([]any)))
+	}
+	board.until("round 1's end", func(ev, _ map[string]any) bool { return ev["state"] == "between" })
+	phone.until("the phone's standing after round 1", func(ev, me map[string]any) bool { return me != nil && me["standing"] != nil })
+	ev := phone.held()
+	if ev["standings_after"] != float64(1) || ev["standings_count"] != float64(16) || len(ev["standings"].([]any)) != eventview.PhoneTop {
+		t.Errorf("after round 1 the phone has standings after %v rounds, %d lines of %v; want after 1, the first %d of 16",
+			ev["standings_after"], len(ev["standings"].([]any)), ev["standings_count"], eventview.PhoneTop)
+	}
+	ts.post("/api/events/"+c.ID+"/start", host, 200, nil)
+	board.until("round 2 playing", func(ev, _ map[string]any) bool { return ev["state"] == "playing" })
+	if ev := board.held(); ev["standings_after"] != float64(1) {
+		t.Errorf("round 2 playing: the board's standings are after %v rounds, want 1 (the round played)", ev["standings_after"])
+	}
+	phone.until("the phone's round 2", func(ev, _ map[string]any) bool { return len(ev["rounds"].([]any)) == 2 })
+	if ev := phone.held(); len(ev["rounds"].([]any)[0].([]any)) != 0 || len(ev["rounds"].([]any)[1].([]any)) != 4 {
+		t.Errorf("the phone in round 2 holds %d tables of round 1 and %d of round 2; want 0 and 4",
+			len(ev["rounds"].([]any)[0].([]any)), len(ev["rounds"].([]any)[1].([]any)))
+	}
+	// A page that asks again mid-way gets the whole, and goes on from it.
+	if err := phone.s.ws.Write(phone.s.ctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil {
+		t.Fatal(err)
+	}
+	board.until("the event over", func(ev, _ map[string]any) bool { return ev["state"] == "over" })
+	phone.until("the event over", func(ev, _ map[string]any) bool { return ev["state"] == "over" })
+	if phone.count["event"] != 2 {
+		t.Errorf("the phone got the whole event %d times, want twice (on opening, and asking again)", phone.count["event"])
+	}
+	// What each holds is what the server shows.
+	var full eventview.Event
+	if resp, b := ts.do("GET", "/api/events/"+c.ID, ""); resp.StatusCode != 200 || json.Unmarshal(b, &full) != nil {
+		t.Fatalf("GET the event: %d %s", resp.StatusCode, b)
+	}
+	for _, f := range []struct {
+		name string
+		r    *rawFollower
+		want eventview.Event
+	}{{"board", board, full}, {"phone", phone, eventview.Phone(full)}} {
+		b, _ := json.Marshal(f.want)
+		want, _ := delta.Decode(b)
+		got := f.r.held()
+		delete(got, "left_ms")
+		delete(want.(map[string]any), "left_ms")
+		if !reflect.DeepEqual(got, want) {
+			g, _ := json.Marshal(got)
+			t.Errorf("the %s holds\n%s\nwant\n%s", f.name, g, b)
+		}
+	}
+	whole, _ := json.Marshal(full)
+	if got := board.bytes["event.delta"]; got > 3*len(whole) {
+		t.Errorf("the board's %d changes came to %d bytes, the whole event is %d: want the changes, not copies of it", board.count["event.delta"], got, len(whole))
+	}
+	t.Logf("board: %d changes, %d bytes (the whole event: %d); phone: %d changes, %d bytes", board.count["event.delta"], board.bytes["event.delta"], len(whole),
+		phone.count["event.delta"], phone.bytes["event.delta"])
 }

@@ -33,6 +33,7 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	event := fs.Int("event", 0, "play one progressive event of this many people (1 to 1000) instead of --tables tables, the run its host")
 	eventRounds := fs.Int("event-rounds", 3, "with --event: its rounds (1 to 20)")
 	eventHands := fs.Int("event-hands", 2, "with --event: the hands of a round at each table (1 to 50)")
+	joinGap := fs.Duration("event-join-gap", 0, "with --event: the time between one person's joining and the next's (people arrive; 0: all at once)")
 	reviewers := fs.Int("reviewers", 0, "clients asking for reviews of every finished hand and seat during play, again and again (0 to 100)")
 	latencies := fs.String("latencies", "", "write a line for each action confirmed to this file: seconds since play began, latency in ms, table, event number; off when empty")
 	cpuprof := fs.String("cpuprofile", "", "write a CPU profile of the load test's own process to this file, for `go tool pprof` (docs/performance.md); off when empty")
@@ -79,7 +80,7 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	rep, err := loadtest.Run(ctx, loadtest.Config{URL: *addr, Tables: *tables, Duration: *duration, Variant: *variant,
-		Think: *think, Seed: *seed, Reconnect: *reconnect, Event: *event, EventRounds: *eventRounds, EventHands: *eventHands, Latencies: latOut})
+		Think: *think, Seed: *seed, Reconnect: *reconnect, Event: *event, EventRounds: *eventRounds, EventHands: *eventHands, EventJoinGap: *joinGap, Latencies: latOut})
 	stopReviews()
 	<-reviewsDone
 	var refused *loadtest.RefusedError
@@ -112,6 +113,11 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if rep.ServerP99 > 0 {
 		fmt.Fprintf(stdout, "of it the server's (arrival to states queued): p50 ≤ %s, p99 ≤ %s\n", rep.ServerP50.Round(time.Microsecond), rep.ServerP99.Round(time.Microsecond))
 	}
+	if rep.Followers > 0 {
+		fmt.Fprintf(stdout, "event followers %d: each received %.1f KB on average, at most %.1f KB in %d messages; %d ended out of step\n",
+			rep.Followers, float64(rep.FollowMeanBytes)/1000, float64(rep.FollowMaxBytes)/1000, rep.FollowMaxMessages, rep.FollowMismatch)
+	}
+	fmt.Fprintf(stdout, "actions made for a player: %d by the stand-in, %d by the turn timer\n", rep.StandIns, rep.TimerMoves)
 	fmt.Fprintf(stdout, "errors %d, reconnects %d, refusals %d\n", rep.Errors, rep.Reconnects, total(rep.Refused))
 	for _, e := range rep.ErrorSamples {
 		fmt.Fprintf(stdout, "  %s\n", e)

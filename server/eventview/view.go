@@ -20,12 +20,21 @@ type Event struct {
 	EndsAt   *time.Time     `json:"ends_at,omitempty"` // the round in progress's clock
 	// LeftMS is how long the round in progress has left on its clock when
 	// this was sent (absent without a clock); while Paused it stands still.
-	LeftMS  *int64           `json:"left_ms,omitempty"`
-	Paused  bool             `json:"paused,omitempty"` // the host paused the round in progress
-	Ended   bool             `json:"ended,omitempty"`  // the host ended the event: no round after the one in progress
-	Entries []Entry          `json:"entries"`
-	Rounds  [][]Table        `json:"rounds"` // per round, its tables, head table first
-	Stand   []event.Standing `json:"standings"`
+	LeftMS  *int64    `json:"left_ms,omitempty"`
+	Paused  bool      `json:"paused,omitempty"` // the host paused the round in progress
+	Ended   bool      `json:"ended,omitempty"`  // the host ended the event: no round after the one in progress
+	Entries []Entry   `json:"entries"`
+	People  int       `json:"people"` // how many have joined (entries, even where they are left out)
+	Rounds  [][]Table `json:"rounds"` // per round, its tables, head table first
+	// Stand is the standings after the rounds every table of which has
+	// finished (StandAfter of them): while a round is played the
+	// standings are those after the round before, and the tables show
+	// the results as they come (a solo event's one round counts each
+	// table as it finishes). StandCount is how many people they rank,
+	// even where Stand is cut short.
+	Stand      []event.Standing `json:"standings"`
+	StandAfter int              `json:"standings_after"`
+	StandCount int              `json:"standings_count"`
 	// MP, at a duplicate event, holds each round's results compared on
 	// the same cards (event.Matchpoints).
 	MP [][]event.MP `json:"matchpoints,omitempty"`
@@ -57,7 +66,7 @@ type Table struct {
 type Seat struct {
 	Entry int    `json:"entry"` // -1 for a bot
 	Name  string `json:"name"`
-	Bot   bool   `json:"bot"` // a bot holds the seat (filling a gap, or for someone who left)
+	Bot   bool   `json:"bot,omitempty"` // a bot holds the seat (filling a gap, or for someone who left)
 	// From is the table (1 for the head table) where this person sat in
 	// the round before; absent in the first round, for bots and for
 	// people who did not play it: who has moved where.
@@ -75,4 +84,40 @@ type MySeat struct {
 	SeatToken string `json:"seat_token,omitempty"` // the token to say hello with at the table
 	Left      bool   `json:"left,omitempty"`
 	Done      bool   `json:"done,omitempty"` // their table of the round has finished
+	// Standing is their line of the standings (Event.Stand), once they
+	// have one.
+	Standing *event.Standing `json:"standing,omitempty"`
+}
+
+// PhoneTop is how many standings a phone is sent (Phone).
+const PhoneTop = 10
+
+// Phone returns the part of v a person's page on a phone is sent as
+// the event goes (docs/events.md, "Live updates"): the latest round's
+// tables (earlier rounds' lists empty; results without each hand's
+// changes), the first PhoneTop standings
+// (their own line comes in MySeat), no list of people (People counts
+// them) and no matchpoints. The board and the host are sent v whole.
+func Phone(v Event) Event {
+	p := v
+	p.Entries = []Entry{}
+	p.Rounds = make([][]Table, len(v.Rounds))
+	for r := range p.Rounds {
+		p.Rounds[r] = []Table{}
+	}
+	if n := len(v.Rounds); n > 0 {
+		// The tables' scores and winners, not each hand's changes.
+		p.Rounds[n-1] = make([]Table, len(v.Rounds[n-1]))
+		for i, t := range v.Rounds[n-1] {
+			if t.Result != nil {
+				res := *t.Result
+				res.Hands = nil
+				t.Result = &res
+			}
+			p.Rounds[n-1][i] = t
+		}
+	}
+	p.Stand = v.Stand[:min(len(v.Stand), PhoneTop)]
+	p.MP = nil
+	return p
 }

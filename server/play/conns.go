@@ -39,15 +39,17 @@ func newConnSet() *connSet {
 
 // pendingPerAddr is how many connections one address may have waiting
 // for their hello at once, as a multiple of the limit of its anonymous
-// ones: a club's phones all reconnect at a round's start, and a flood
-// of sockets that never say hello is still bounded.
+// ones, plus one for each player's connection it holds: a club's phones
+// all open their next table's socket at a round's start, and a flood of
+// sockets that never say hello is still bounded (players are had only
+// by joining, which has limits of its own).
 const pendingPerAddr = 4
 
 // admit counts c in, before its hello, or returns the close code and
 // reason to refuse it with, and the kind of refusal (for the count in
 // /api/health; "" when draining): the server is draining, or full
 // (maxAll), or c's address has pendingPerAddr × perAddr connections
-// waiting for their hello. A limit of 0 is no limit. Once c says who it
+// waiting for their hello, and one more for each player's it holds. A limit of 0 is no limit. Once c says who it
 // is, identify or anonymous counts it for good.
 func (cs *connSet) admit(c *conn, perAddr, maxAll int) (code websocket.StatusCode, reason, kind string) {
 	cs.mu.Lock()
@@ -57,7 +59,7 @@ func (cs *connSet) admit(c *conn, perAddr, maxAll int) (code websocket.StatusCod
 		return statusRestart, RestartReason, ""
 	case maxAll > 0 && len(cs.all) >= maxAll:
 		return statusTryLater, fmt.Sprintf(serverFullFmt, maxAll), refusedConns
-	case perAddr > 0 && cs.pending[c.addr] >= pendingPerAddr*perAddr:
+	case perAddr > 0 && cs.pending[c.addr] >= pendingPerAddr*perAddr+cs.players[c.addr]:
 		return statusTryLater, fmt.Sprintf(addrFullFmt, perAddr), refusedAddrConns
 	}
 	cs.all[c] = struct{}{}

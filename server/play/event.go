@@ -64,6 +64,9 @@ type liveEvent struct {
 	// pushDue: a push to them is on its way.
 	subs    map[*eventSub]struct{}
 	pushDue bool
+	// sent is what the followers were last sent (eventws.go), a
+	// phone's part of the event and the whole.
+	sent [2]eventStream
 }
 
 // tableRound is a table's place in an event: which round and table it

@@ -15,7 +15,9 @@ import (
 func (e *liveEvent) view() eventview.Event {
 	ev := e.d.Event
 	v := eventview.Event{ID: e.id, Settings: ev.Settings, Round: len(ev.Rounds), Entries: []eventview.Entry{}, Rounds: [][]eventview.Table{},
-		Stand: ev.Standings()}
+		People: len(ev.Entries)}
+	v.Stand, v.StandAfter = standings(ev)
+	v.StandCount = len(v.Stand)
 	switch n := len(ev.Rounds); {
 	case ev.Over():
 		v.State = "over"
@@ -68,6 +70,20 @@ func (e *liveEvent) view() eventview.Event {
 	}
 	e.duplicateView(&v)
 	return v
+}
+
+// standings are the event's standings after the rounds every table of
+// which has finished, and how many rounds that is: while a round is
+// played, those after the round before (a solo event's one round counts
+// each table as it finishes).
+func standings(ev *event.Event) ([]event.Standing, int) {
+	n := len(ev.Rounds)
+	if n == 0 || ev.Settings.Solo || ev.Rounds[n-1].Done() {
+		return ev.Standings(), n
+	}
+	before := *ev
+	before.Rounds = ev.Rounds[:n-1]
+	return before.Standings(), n - 1
 }
 
 // seatOf says where entry i sits now, with their seat's token. The lock

@@ -1,9 +1,12 @@
 package play
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
+	"pitch/event"
+	"pitch/server/delta"
 	"pitch/server/eventview"
 	"pitch/server/wire"
 	"strconv"
@@ -15,10 +18,15 @@ import (
 // An event's live updates (docs/protocol.md, Events): a page follows an
 // event over GET /api/events/{id}/ws. Its hello may carry the person's
 // token (token) and the host's (host); the server answers with the
-// event's state, and sends it again after every change (a join, a leave,
-// a round started, a table's result, a pause, an extension, the end),
-// the changes of eventPushDelay going out as one message. Nothing else
-// is asked of the client: the page renders from these messages alone.
+// event's whole state (an "event" message with its version v), and after
+// every change (a join, a leave, a round started, a table's result, a
+// pause, an extension, the end) sends only what changed: an
+// "event.delta" message, the ops (package delta) that turn version v-1
+// into v, the changes of eventPushDelay going out as one message. A
+// follower that is behind (a message to it still unwritten when the next
+// comes) gets the whole state again instead; one that finds itself out
+// of step says hello again. Nothing else is asked of the client: the
+// page renders from these messages alone.
 
 // eventPushDelay gathers the changes of this long into one message.
 const eventPushDelay = 50 * time.Millisecond
@@ -26,18 +34,80 @@ const eventPushDelay = 50 * time.Millisecond
 // eventSub is one connection following an event.
 type eventSub struct {
 	c     *conn
-	entry int  // whose token the hello gave, or -1
-	host  bool // the hello gave the host's token
+	entry int    // whose token the hello gave, or -1
+	host  bool   // the hello gave the host's token
+	full  bool   // it is sent the whole event (the host, the board), not a phone's part
+	me    []byte // where the entry sits, as last sent (JSON)
+	// asking: its whole is on the way (sendWhole); publish leaves it be
+	asking bool
 }
 
-// eventMsg is what a follower receives: the event as anyone may see it
-// (eventview.Event, marshalled once for every follower), whether they are its
-// host, and where their person sits.
+// The streams of an event's followers: a phone's part of the event
+// (eventview.Phone), and the whole.
+const (
+	streamPhone = iota
+	streamFull
+)
+
+// stream is which of the streams sub follows.
+func (sub *eventSub) stream() int {
+	if sub.full || sub.host {
+		return streamFull
+	}
+	return streamPhone
+}
+
+// eventStream is what one stream's followers were last sent: its
+// version, its JSON and its decoded tree, from which the next change is
+// computed (nil while nobody follows it).
+type eventStream struct {
+	ver  int64
+	raw  []byte
+	tree any
+}
+
+// next makes raw the stream's latest and returns the ops that turn what
+// was last sent into it (nil when nothing changed).
+func (st *eventStream) next(raw []byte) []byte {
+	if st.raw != nil && bytes.Equal(raw, st.raw) {
+		return nil
+	}
+	tree, err := delta.Decode(raw)
+	if err != nil {
+		return nil
+	}
+	var ops []byte
+	if d := delta.Diff(st.tree, tree); len(d) > 0 {
+		if ops, err = json.Marshal(d); err != nil {
+			return nil
+		}
+		st.ver++
+	}
+	st.raw, st.tree = raw, tree
+	return ops
+}
+
+// eventMsg is the whole state a follower receives: the event as anyone
+// may see it (eventview.Event, or a phone's part of it; marshalled once
+// for every follower) at version V, whether they are its host, and
+// where their person sits.
 type eventMsg struct {
-	Type  string            `json:"type"` // "event"
-	Event json.RawMessage   `json:"event"`
-	Host  bool              `json:"host,omitempty"`
-	Me    *eventview.MySeat `json:"me,omitempty"`
+	Type  string          `json:"type"` // "event"
+	V     int64           `json:"v"`
+	Event json.RawMessage `json:"event"`
+	Host  bool            `json:"host,omitempty"`
+	Me    json.RawMessage `json:"me,omitempty"`
+}
+
+// eventDelta is a change a follower receives: the ops that turn version
+// V-1 of the event into version V, and where their person sits when
+// that changed. A message that only says where they sit has no ops and
+// keeps the version.
+type eventDelta struct {
+	Type string          `json:"type"` // "event.delta"
+	V    int64           `json:"v"`
+	Ops  json.RawMessage `json:"ops"`
+	Me   json.RawMessage `json:"me,omitempty"`
 }
 
 // changed sends the event's followers its new state soon. The lock must
@@ -50,33 +120,104 @@ func (e *liveEvent) changed() {
 	time.AfterFunc(eventPushDelay, e.push)
 }
 
-// push sends every follower the event's state.
+// push sends every follower what changed.
 func (e *liveEvent) push() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.pushDue = false
-	raw, err := json.Marshal(e.view())
-	if err != nil {
-		return
-	}
+	e.publish()
+}
+
+// publish brings every follower up to date: when their stream differs
+// from what they were last sent, each gets the change (or, if behind,
+// the whole); when only where a person sits changed, that person gets
+// it. The lock must be held.
+func (e *liveEvent) publish() {
+	var followed [2]bool
 	for sub := range e.subs {
-		e.send(sub, raw)
+		followed[sub.stream()] = true
+	}
+	v := e.view()
+	var ops [2][]byte
+	for k := range e.sent {
+		if !followed[k] {
+			e.sent[k] = eventStream{} // nobody to compare with: the next follower gets the whole
+			continue
+		}
+		part := v
+		if k == streamPhone {
+			part = eventview.Phone(v)
+		}
+		raw, err := json.Marshal(part)
+		if err != nil {
+			return
+		}
+		ops[k] = e.sent[k].next(raw)
+	}
+	stand := standingOf(v)
+	for sub := range e.subs {
+		if sub.asking {
+			continue
+		}
+		k := sub.stream()
+		me := e.meOf(sub, stand)
+		if ops[k] == nil && bytes.Equal(me, sub.me) {
+			continue
+		}
+		m := eventDelta{Type: "event.delta", V: e.sent[k].ver, Ops: ops[k]}
+		if m.Ops == nil {
+			m.Ops = json.RawMessage("[]")
+		}
+		if !bytes.Equal(me, sub.me) {
+			m.Me, sub.me = me, me
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			continue
+		}
+		sub.c.queueDelta(b, func() []byte { return e.whole(sub, me) })
 	}
 }
 
-// send queues the event's state raw (eventview.Event) for sub. The lock must
-// be held.
-func (e *liveEvent) send(sub *eventSub, raw json.RawMessage) {
-	m := eventMsg{Type: "event", Event: raw, Host: sub.host}
-	if sub.entry >= 0 {
-		me := e.seatOf(sub.entry)
-		m.Me = &me
+// standingOf indexes v's standings by entry.
+func standingOf(v eventview.Event) map[int]*event.Standing {
+	m := make(map[int]*event.Standing, len(v.Stand))
+	for i := range v.Stand {
+		m[v.Stand[i].Entry] = &v.Stand[i]
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return
+	return m
+}
+
+// meOf is where sub's person sits, with their standing (JSON; nil for a
+// follower with no person). The lock must be held.
+func (e *liveEvent) meOf(sub *eventSub, stand map[int]*event.Standing) []byte {
+	if sub.entry < 0 {
+		return nil
 	}
-	sub.c.queueState(b)
+	me := e.seatOf(sub.entry)
+	me.Standing = stand[sub.entry]
+	b, _ := json.Marshal(me)
+	return b
+}
+
+// whole is sub's stream whole, as last sent, with me where its person
+// sits. The lock must be held.
+func (e *liveEvent) whole(sub *eventSub, me []byte) []byte {
+	st := &e.sent[sub.stream()]
+	m := eventMsg{Type: "event", V: st.ver, Event: st.raw, Host: sub.host, Me: me}
+	sub.me = me
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// sendWhole brings the other followers up to date, then queues sub's
+// stream whole for it. The lock must be held.
+func (e *liveEvent) sendWhole(sub *eventSub) {
+	sub.asking = true
+	e.publish()
+	sub.asking = false
+	me := e.meOf(sub, standingOf(e.view()))
+	sub.c.queueWhole(e.whole(sub, me))
 }
 
 // handleEventWS upgrades to a WebSocket following event id; the
@@ -108,7 +249,7 @@ func (c *conn) follow(s *Server, e *liveEvent) {
 	if !ok {
 		return
 	}
-	sub := &eventSub{c: c, entry: -1}
+	sub := &eventSub{c: c, entry: -1, full: hello.Full}
 	e.mu.Lock()
 	if hello.Token != "" {
 		if sub.entry = e.entryOf(hello.Token); sub.entry < 0 && s.cl != nil {
@@ -146,12 +287,14 @@ func (c *conn) follow(s *Server, e *liveEvent) {
 		e.subs = map[*eventSub]struct{}{}
 	}
 	e.subs[sub] = struct{}{}
-	raw, _ := json.Marshal(e.view())
-	e.send(sub, raw)
+	e.sendWhole(sub)
 	e.mu.Unlock()
 	defer func() {
 		e.mu.Lock()
 		delete(e.subs, sub)
+		if len(e.subs) == 0 {
+			e.sent = [2]eventStream{}
+		}
 		e.mu.Unlock()
 	}()
 	c.reader(ctx, s.addrLimit(c), func(data []byte) {
@@ -161,8 +304,7 @@ func (c *conn) follow(s *Server, e *liveEvent) {
 			return
 		}
 		e.mu.Lock()
-		raw, _ := json.Marshal(e.view())
-		e.send(sub, raw)
+		e.sendWhole(sub) // a page out of step asks again
 		e.mu.Unlock()
 	})
 }

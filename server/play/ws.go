@@ -68,6 +68,7 @@ type conn struct {
 type outMsg struct {
 	data  []byte
 	state bool      // a whole state, made stale by any later one
+	delta bool      // a change (an event's): it needs every one before it
 	buf   *stateBuf // data's pooled buffer, if it has one (broadcast)
 }
 
@@ -212,6 +213,40 @@ func (c *conn) queueShared(b []byte, sb *stateBuf) {
 	}
 	sb.hold()
 	c.queue = append(kept, outMsg{data: b, state: true, buf: sb})
+	c.kick()
+}
+
+// queueDelta queues b, a change of an event's state that needs every
+// change before it. When an earlier state or change is still unwritten
+// the client is behind: they and b are replaced by the whole state,
+// full() (called with the queue's lock held).
+func (c *conn) queueDelta(b []byte, full func() []byte) { c.queueEvent(b, false, full) }
+
+// queueWhole queues b, an event's whole state, in place of any state or
+// change still unwritten.
+func (c *conn) queueWhole(b []byte) { c.queueEvent(nil, true, func() []byte { return b }) }
+
+// queueEvent is queueDelta, or with whole queueWhole.
+func (c *conn) queueEvent(b []byte, whole bool, full func() []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ending {
+		return
+	}
+	kept, behind := c.queue[:0], false
+	for _, q := range c.queue {
+		if q.state || q.delta {
+			q.buf.release()
+			behind = true
+			continue
+		}
+		kept = append(kept, q)
+	}
+	if behind || whole {
+		c.queue = append(kept, outMsg{data: full(), state: true})
+	} else {
+		c.queue = append(kept, outMsg{data: b, delta: true})
+	}
 	c.kick()
 }
 

@@ -14,9 +14,13 @@ import (
 
 // ClientMsg is what a client sends.
 type ClientMsg struct {
-	Type   string          `json:"type"`             // "hello" or "action"
-	Token  string          `json:"token,omitempty"`  // hello: the seat token; absent for a spectator (an event's: the person's token)
-	Host   string          `json:"host,omitempty"`   // hello to an event: the host's token
+	Type  string `json:"type"`            // "hello" or "action"
+	Token string `json:"token,omitempty"` // hello: the seat token; absent for a spectator (an event's: the person's token)
+	Host  string `json:"host,omitempty"`  // hello to an event: the host's token
+	// hello to an event: send the whole event (every round's tables,
+	// every person, every standing), as the board shows it, not a
+	// phone's part of it
+	Full   bool            `json:"full,omitempty"`
 	Action json.RawMessage `json:"action,omitempty"` // action: a hand-record action
 	Text   string          `json:"text,omitempty"`   // chat: what to say
 	// hello: this client shows each hand's summary and sends "ready" when

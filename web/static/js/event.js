@@ -3,13 +3,15 @@
 // standings, and for the host the QR code and the controls) and its board
 // (/e/ID/board, for a projector). The server decides the seating, the
 // movement and the standings; the page shows what the event's WebSocket
-// (/api/events/ID/ws) sends: the whole event after every change, and
-// where this browser's person sits. Nothing is asked again on a timer.
+// (/api/events/ID/ws) sends: the whole event once, then what changed
+// after every change (js/delta.js), and where this browser's person
+// sits. Nothing is asked again on a timer.
 
 import { t, num } from './i18n.js';
 import { $, h, api, store, showError, hideError, gameName, errorText } from './util.js';
+import { applyOps } from './delta.js';
 
-const E = { id: '', ev: null, host: '', me: null, board: false, clock: 0, ws: null, tries: 0, retry: 0, at: 0, ending: false };
+const E = { id: '', ev: null, v: 0, host: '', me: null, board: false, clock: 0, ws: null, tries: 0, retry: 0, at: 0, ending: false };
 
 const hostKey = (id) => 'pitch.event.host.' + id;
 const meKey = (id) => 'pitch.event.me.' + id;
@@ -90,11 +92,20 @@ function connect() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const ws = new WebSocket(proto + '//' + location.host + '/api/events/' + encodeURIComponent(E.id) + '/ws');
   E.ws = ws;
-  ws.onopen = () => {
-    const hello = { type: 'hello' };
-    if (E.me && E.me.token) hello.token = E.me.token;
-    if (E.host) hello.host = E.host;
-    ws.send(JSON.stringify(hello));
+  // The hello asks for the whole event: on opening, and again whenever
+  // a change does not follow what the page holds.
+  const hello = () => {
+    const m = { type: 'hello' };
+    if (E.me && E.me.token) m.token = E.me.token;
+    if (E.host) m.host = E.host;
+    if (E.board) m.full = true; // every table and standing; a phone gets its part
+    ws.send(JSON.stringify(m));
+  };
+  ws.onopen = hello;
+  // resync drops what the page holds and asks once for the whole event.
+  const resync = () => {
+    if (E.ev) hello();
+    E.ev = null;
   };
   ws.onmessage = (msg) => {
     if (ws !== E.ws) return;
@@ -102,8 +113,19 @@ function connect() {
     try { m = JSON.parse(msg.data); } catch (e) { return; }
     if (m.type === 'event') {
       E.tries = 0;
+      E.v = m.v;
+      E.at = performance.now();
       setOnline(true);
       onEvent(m);
+    } else if (m.type === 'event.delta') {
+      // A change: the ops that turn version v-1 into v (none: only
+      // where this person sits, at the same version).
+      const want = m.ops.length ? E.v + 1 : E.v;
+      if (!E.ev || m.v !== want) { resync(); return; }
+      try { E.ev = applyOps(E.ev, m.ops); } catch (e) { resync(); return; }
+      E.v = m.v;
+      if (m.ops.some((op) => op[0].length === 0 || op[0][0] === 'left_ms')) E.at = performance.now();
+      onEvent({ event: E.ev, me: m.me });
     } else if (m.type === 'error') {
       showError(errorText(m.code, m.params, m.message));
     }
@@ -142,7 +164,6 @@ function setOnline(on) {
 function onEvent(m) {
   const ev = m.event;
   E.ev = ev;
-  E.at = performance.now();
   if (m.me) {
     E.me = { ...E.me, seat: m.me };
     if (m.me.table) {
@@ -161,7 +182,7 @@ const gameOf = (ev) => gameName(ev.settings.variant);
 
 // status says where the event is.
 function status(ev) {
-  const p = { Round: ev.round, Rounds: ev.settings.rounds, Count: num(ev.entries.length) };
+  const p = { Round: ev.round, Rounds: ev.settings.rounds, Count: num(ev.people) };
   let text = t(STATES[ev.state], p);
   if (ev.state === 'playing' && ev.ended) text += ' ' + t('event.ended');
   else if (ev.state === 'playing' && ev.paused) text += ' ' + t('event.paused');
@@ -223,7 +244,7 @@ function drawHost(ev) {
   const start = $('#ev-start');
   start.hidden = ev.state === 'playing' || ev.state === 'over';
   start.textContent = t('event.start', { Round: ev.round + 1 });
-  start.disabled = ev.entries.length === 0;
+  start.disabled = ev.people === 0;
   const playing = ev.state === 'playing';
   $('#ev-extend').hidden = !(playing && ev.ends_at && !ev.ended);
   const pause = $('#ev-pause');
@@ -306,14 +327,27 @@ async function leave() {
   }
 }
 
-// drawStandings fills a table body with the first max standings.
+// drawStandings fills a table body with the first max standings of
+// those sent (a phone is sent the first few, and its person's own line
+// with where they sit, which is added below them).
 function drawStandings(body, ev, max) {
   const dup = ev.settings.movement === 'duplicate';
-  const rows = ev.standings.slice(0, max).map((s) => h('tr', {},
+  const row = (s, cls) => h('tr', cls ? { class: cls } : {},
     h('td', { text: num(s.place) }),
     h('td', { class: 'ev-name', text: s.name + (s.left ? ' · ' + t('event.gone') : '') }),
-    h('td', { text: dup ? num(Math.round(s.percent * 10) / 10) + '%' : num(s.total) })));
+    h('td', { text: dup ? num(Math.round(s.percent * 10) / 10) + '%' : num(s.total) }));
+  const shown = ev.standings.slice(0, max);
+  const rows = shown.map((s) => row(s, E.me && E.me.seat && E.me.seat.entry === s.entry ? 'ev-mine' : ''));
+  const mine = E.me && E.me.seat && E.me.seat.standing;
+  if (mine && !shown.some((s) => s.entry === mine.entry)) rows.push(row(mine, 'ev-mine ev-gap'));
   body.replaceChildren(...rows);
+  const note = body.closest('section, .bd-body') && body.closest('section, .bd-body').querySelector('.ev-st-note');
+  if (note) {
+    const parts = [];
+    if (ev.standings_after > 0 && ev.state === 'playing' && !ev.settings.solo) parts.push(t('event.standings.after', { Round: num(ev.standings_after) }));
+    if (ev.standings_count > shown.length) parts.push(t('event.standings.top', { Shown: num(shown.length), Count: num(ev.standings_count) }));
+    note.textContent = parts.join(' · ');
+  }
   const head = body.closest('table').querySelector('.ev-score-h');
   if (head) head.textContent = t(dup ? 'event.col.percent' : 'event.col.total');
 }
