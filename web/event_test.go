@@ -127,23 +127,41 @@ func TestBrowserEventPhone(t *testing.T) {
 }
 
 // TestBrowserEventBoard: the board of an event of 200 people at 50
-// tables, at 1920×1080: every table and every name on the screen, none
-// cut off, in type large enough to read from across a room.
+// tables of ten-point, at 1920×1080: every table and every name on the
+// screen, none cut off, in type large enough to read from across a room;
+// each table as its two sides, as the server seated them; the join
+// link's QR code on the screen; and every standing, a page at a time:
+// each name on one page, no page's row cut off or under another, the
+// pages turning at a key press and on their own.
 func TestBrowserEventBoard(t *testing.T) {
 	s := newSite(t)
 	long := []string{"Maximiliana Wolfeschleg", "Jean-Baptiste Delacroix", "Παναγιώτης Κωνσταντίνου", "渡辺 さくら", "Nur Aisyah binti Ahmad"}
+	names := map[string]bool{}
 	c := s.newEvent(`{"variant":"ten-point","rounds":3,"end":"clock","minutes":30,"movement":"progressive","switch_partners":true,"head_stays":true}`,
 		func(i int) string {
+			name := fmt.Sprintf("Player %d", i+1)
 			if i%7 == 0 {
-				return long[i%len(long)]
+				// Long, and each its own: cut to leave room for the number.
+				n := fmt.Sprint(i)
+				r := []rune(long[i%len(long)])
+				name = string(r[:min(len(r), 23-len(n))]) + " " + n
 			}
-			return fmt.Sprintf("Player %d", i+1)
+			names[name] = true
+			return name
 		}, 200)
+	if len(names) != 200 {
+		t.Fatalf("%d distinct names, want 200", len(names))
+	}
 	s.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)
-	s.do("open the board", chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(s.url+"/e/"+c.ID+"/board"),
+	s.do("open the board", chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(s.url+"/e/"+c.ID+"/board?every=3"),
 		chromedp.WaitVisible(chromedp.CSS("#bd-tables")))
 	waitFor(t, "50 tables on the board", func() bool { return s.count("#bd-tables .ev-table") == 50 }, 15*time.Second)
 	waitFor(t, "the clock", func() bool { return strings.Contains(s.text("#bd-clock"), ":") }, 5*time.Second)
+	waitFor(t, "the QR code", func() bool {
+		var w int
+		s.eval(`JSON.stringify(document.querySelector('#bd-qr').naturalWidth)`, &w)
+		return w > 0
+	}, 10*time.Second)
 	if n := s.count("#bd-tables .ev-name"); n != 200 {
 		t.Errorf("%d names on the board, want 200", n)
 	}
@@ -153,7 +171,7 @@ func TestBrowserEventBoard(t *testing.T) {
 	// What stays wrong for 5 s is a problem.
 	var p []string
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		p = s.layoutProblems("#bd-tables .ev-name, #bd-tables .ev-table-h, #bd-standings td, #bd-title, #bd-status, #bd-clock, #bd-join", 15, true)
+		p = s.layoutProblems("#bd-tables .ev-side, #bd-tables .ev-table-h, #bd-title, #bd-status, #bd-clock, #bd-join, #bd-qr, #bd-qr-box figcaption, #bd-st-pages", 15, true)
 		if len(p) == 0 || time.Now().After(deadline) {
 			break
 		}
@@ -161,9 +179,106 @@ func TestBrowserEventBoard(t *testing.T) {
 	if len(p) > 0 {
 		t.Errorf("at 1920×1080: %d problems, first %v", len(p), p[:min(len(p), 5)])
 	}
-	if n := s.count("#bd-standings tr"); n != 20 {
-		t.Errorf("%d standings rows on the board, want the first 20", n)
+	if p := s.layoutProblems("#bd-qr", 0, true); len(p) > 0 || s.count("#bd-qr-box:not([hidden])") != 1 {
+		t.Errorf("the QR code is not on the screen: %v", p)
 	}
+
+	// The sides: seats 1 and 3 against seats 2 and 4, as the server
+	// seated them.
+	var ev struct {
+		Rounds [][]struct {
+			Seats []struct {
+				Name string `json:"name"`
+			} `json:"seats"`
+		} `json:"rounds"`
+	}
+	getJSON(t, s.url+"/api/events/"+c.ID, &ev)
+	var sides [][]string
+	s.eval(`JSON.stringify([...document.querySelectorAll('#bd-tables .ev-table')].map((tab) => [...tab.querySelectorAll('.ev-side')].map((e) => e.textContent)))`, &sides)
+	if len(sides) != len(ev.Rounds[0]) {
+		t.Fatalf("%d tables with sides, the round has %d", len(sides), len(ev.Rounds[0]))
+	}
+	for i, tab := range ev.Rounds[0] {
+		st := tab.Seats
+		want := []string{st[0].Name + " & " + st[2].Name, "v " + st[1].Name + " & " + st[3].Name}
+		if len(sides[i]) != 2 || sides[i][0] != want[0] || sides[i][1] != want[1] {
+			t.Errorf("table %d shows the sides %q, want %q", i+1, sides[i], want)
+		}
+	}
+
+	// Every standing, a page at a time.
+	type page struct {
+		Label string   `json:"label"`
+		Names []string `json:"names"`
+		Cut   []string `json:"cut"`
+	}
+	const pageJS = `(() => { const box = document.querySelector('#bd-st-page').getBoundingClientRect();
+		const rows = [...document.querySelectorAll('#bd-standings tr:not([hidden])')];
+		const cut = [];
+		let last = -Infinity;
+		for (const r of rows) {
+			const b = r.getBoundingClientRect();
+			if (b.top < box.top - 0.5 || b.bottom > box.bottom + 0.5 || b.bottom > innerHeight) cut.push(r.textContent + ' at ' + [b.top, b.bottom].map(Math.round) + ' in ' + [box.top, box.bottom].map(Math.round));
+			if (b.top < last - 0.5) cut.push(r.textContent + ' over the row before');
+			last = b.bottom;
+		}
+		return JSON.stringify({label: document.querySelector('#bd-st-pages').textContent, names: rows.map((r) => r.cells[1].textContent), cut}); })()`
+	seen := map[string]int{} // name: the page it is on
+	pages := map[int]bool{}
+	var count int
+	for try := 0; try < 60; try++ {
+		var pg page
+		s.eval(pageJS, &pg)
+		var n, of int
+		if _, err := fmt.Sscanf(pg.Label, "Page %d of %d", &n, &of); err != nil {
+			t.Fatalf("the standings' page says %q, want Page N of M", pg.Label)
+		}
+		if count == 0 {
+			count = of
+			if of < 2 || of > 20 {
+				t.Fatalf("200 standings on %d pages", of)
+			}
+			// A full page fills the space: no room for one more row.
+			if len(pg.Names) < 200/of {
+				t.Errorf("page %d holds %d rows of 200 on %d pages", n, len(pg.Names), of)
+			}
+		}
+		if !pages[n] {
+			pages[n] = true
+			for _, c := range pg.Cut {
+				t.Errorf("page %d: a row cut off: %s", n, c)
+			}
+			if p := s.layoutProblems("#bd-standings tr:not([hidden]) td", 15, true); len(p) > 0 {
+				t.Errorf("page %d: %v", n, p[:min(len(p), 5)])
+			}
+			for _, name := range pg.Names {
+				if was, ok := seen[name]; ok && was != n {
+					t.Errorf("%s is on pages %d and %d", name, was, n)
+				}
+				seen[name] = n
+			}
+		}
+		if len(pages) == count {
+			break
+		}
+		s.eval(`document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'})); '0'`, new(int))
+		waitFor(t, "the next page", func() bool { return s.text("#bd-st-pages") != pg.Label }, 5*time.Second)
+	}
+	if len(pages) != count {
+		t.Errorf("saw pages %v of %d", pages, count)
+	}
+	for name := range names {
+		if _, ok := seen[name]; !ok {
+			t.Errorf("%s is on no page of the standings", name)
+		}
+	}
+	if len(seen) != 200 {
+		t.Errorf("%d names on the pages, want 200", len(seen))
+	}
+	// Left alone, the pages turn by themselves.
+	shown := s.text("#bd-st-pages")
+	waitFor(t, "the page to turn by itself", func() bool { return s.text("#bd-st-pages") != shown }, 15*time.Second)
+	s.do("settle", settled())
 	s.shot("event-board", false)
 }
 
@@ -238,7 +353,7 @@ func TestBrowserEventHost(t *testing.T) {
 	if links[0] != "/e/"+id+"/board" || links[1] != "/api/events/"+id+"/standings.csv" {
 		t.Errorf("links %v", links)
 	}
-	if p := s.layoutProblems("#ev-host h2, #ev-start, #ev-link, #ev-roster li, #ev-tables .ev-name", 14, false); len(p) > 0 {
+	if p := s.layoutProblems("#ev-host h2, #ev-start, #ev-link, #ev-roster li, #ev-tables .ev-who, #ev-tables .ev-side", 14, false); len(p) > 0 {
 		t.Errorf("at 1280×900: %v", p)
 	}
 	s.shot("event-host", true)
@@ -293,7 +408,7 @@ func TestBrowserEventLive(t *testing.T) {
 	if after.Fetches != before {
 		t.Errorf("the board made %d requests after it opened, want none (it follows the WebSocket)", after.Fetches-before)
 	}
-	if p := s.layoutProblems("#bd-tables .ev-name, #bd-tables .ev-table-h, #bd-standings td, #bd-title, #bd-status, #bd-join", 15, true); len(p) > 0 {
+	if p := s.layoutProblems("#bd-tables .ev-side, #bd-tables .ev-table-h, #bd-standings tr:not([hidden]) td, #bd-title, #bd-status, #bd-join, #bd-qr", 15, true); len(p) > 0 {
 		t.Errorf("at 1280×720: %v", p)
 	}
 	s.do("the event's page on a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile),

@@ -1,13 +1,17 @@
 // Events of many tables (docs/events.md): the form of a new event
 // (/events/new), an event's page (/e/ID: joining, where to sit, the
 // standings, and for the host the QR code and the controls) and its board
-// (/e/ID/board, for a projector). The server decides the seating, the
-// movement and the standings; the page shows what the event's WebSocket
-// (/api/events/ID/ws) sends: the whole event after every change, and
-// where this browser's person sits. Nothing is asked again on a timer.
+// (/e/ID/board, for a projector: js/eventboard.js). The server decides
+// the seating, the movement and the standings; the page shows what the
+// event's WebSocket (/api/events/ID/ws) sends: the whole event after
+// every change, and where this browser's person sits. Nothing is asked
+// again on a timer. What the page and the board draw alike is
+// js/eventdraw.js's.
 
 import { t, num } from './i18n.js';
-import { $, h, api, store, showError, hideError, gameName, errorText } from './util.js';
+import { $, h, api, store, showError, hideError, errorText } from './util.js';
+import { status, gameOf, drawStandings, drawTables } from './eventdraw.js';
+import { initBoard, drawBoard } from './eventboard.js';
 
 const E = { id: '', ev: null, host: '', me: null, board: false, clock: 0, ws: null, tries: 0, retry: 0, at: 0, ending: false };
 
@@ -65,8 +69,7 @@ export function initEvent(id, board) {
   E.host = store.get(hostKey(id)) || '';
   try { E.me = JSON.parse(store.get(meKey(id))); } catch (e) { E.me = null; }
   if (board) {
-    document.body.classList.add('board-page');
-    $('#board').hidden = false;
+    initBoard(id);
   } else {
     $('#event').hidden = false;
     $('#ev-join').addEventListener('submit', join);
@@ -154,19 +157,7 @@ function onEvent(m) {
   tick();
 }
 
-const STATES = { waiting: 'event.state.waiting', playing: 'event.state.playing', between: 'event.state.between', over: 'event.state.over' };
 const MOVES = { progressive: 'event.mv.progressive', mixed: 'event.mv.mixed', duplicate: 'event.mv.duplicate' };
-
-const gameOf = (ev) => gameName(ev.settings.variant);
-
-// status says where the event is.
-function status(ev) {
-  const p = { Round: ev.round, Rounds: ev.settings.rounds, Count: num(ev.entries.length) };
-  let text = t(STATES[ev.state], p);
-  if (ev.state === 'playing' && ev.ended) text += ' ' + t('event.ended');
-  else if (ev.state === 'playing' && ev.paused) text += ' ' + t('event.paused');
-  return text;
-}
 
 function drawEvent(ev) {
   document.title = t('event.title', { Game: gameOf(ev) }) + ' · Pitch';
@@ -195,7 +186,7 @@ function drawEvent(ev) {
   }
   drawHost(ev);
   drawStandings($('#ev-standings'), ev, Infinity);
-  drawTables($('#ev-tables'), ev, false);
+  drawTables($('#ev-tables'), ev);
   drawDeals(ev);
 }
 
@@ -304,41 +295,6 @@ async function leave() {
   } catch (e) {
     showError(e.message);
   }
-}
-
-// drawStandings fills a table body with the first max standings.
-function drawStandings(body, ev, max) {
-  const dup = ev.settings.movement === 'duplicate';
-  const rows = ev.standings.slice(0, max).map((s) => h('tr', {},
-    h('td', { text: num(s.place) }),
-    h('td', { class: 'ev-name', text: s.name + (s.left ? ' · ' + t('event.gone') : '') }),
-    h('td', { text: dup ? num(Math.round(s.percent * 10) / 10) + '%' : num(s.total) })));
-  body.replaceChildren(...rows);
-  const head = body.closest('table').querySelector('.ev-score-h');
-  if (head) head.textContent = t(dup ? 'event.col.percent' : 'event.col.total');
-}
-
-// drawTables lists the latest round's tables with who sits where.
-function drawTables(list, ev, board) {
-  const round = ev.rounds[ev.rounds.length - 1] || [];
-  list.replaceChildren(...round.map((tab, i) => h('li', { class: 'ev-table' + (tab.result ? ' done' : '') },
-    h(board || !tab.table ? 'div' : 'a', board || !tab.table ? { class: 'ev-table-h' } : { class: 'ev-table-h', href: '/t/' + encodeURIComponent(tab.table) + '?watch=1' },
-      t('event.table', { N: i + 1 })),
-    h('ul', {}, tab.seats.map((s, k) => h('li', { class: 'ev-name' + (s.bot ? ' bot' : '') },
-      (s.name || t('event.bot')) + (s.bot && s.name ? ' (' + t('event.bot') + ')' : '') +
-        (tab.result ? ' · ' + num(tab.result.scores[k]) : ''),
-      // Who has moved where: the table they came from, when another.
-      s.from && s.from !== i + 1 ? h('span', { class: 'ev-from', title: t('event.from.title', { N: num(s.from) }) }, ' ' + t('event.from', { N: num(s.from) })) : ''))))));
-  if (!round.length) list.replaceChildren(h('li', { class: 'hint', text: t('event.noTables') }));
-}
-
-function drawBoard(ev) {
-  document.title = t('event.title', { Game: gameOf(ev) }) + ' · Pitch';
-  $('#bd-title').textContent = t('event.title', { Game: gameOf(ev) });
-  $('#bd-status').textContent = status(ev);
-  $('#bd-join').textContent = t('event.board.join', { Link: location.host + '/e/' + E.id });
-  drawTables($('#bd-tables'), ev, true);
-  drawStandings($('#bd-standings'), ev, 20);
 }
 
 // tick shows the time left of a round on the clock: what the server
