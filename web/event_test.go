@@ -1,15 +1,22 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	qrcode "github.com/yeqown/go-qrcode/v2"
 
 	"pitch/server"
 )
@@ -417,4 +424,278 @@ func TestBrowserEventLive(t *testing.T) {
 	if p := s.layoutProblems("#ev-status, #ev-tables .ev-name, #ev-standings td", 14, false); len(p) > 0 {
 		t.Errorf("at 390×844: %v", p)
 	}
+}
+
+// printMedia lays the page out for paper (CSS @media print), as printing
+// it would.
+func printMedia() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+		return err
+	})
+}
+
+// screenMedia lays the page out for the screen again.
+func screenMedia() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
+		return err
+	})
+}
+
+// qrSays checks that svg, a QR code the server drew, is text's code,
+// module for module as the QR library encodes it.
+func qrSays(t *testing.T, svg []byte, text string) {
+	t.Helper()
+	qr, err := qrcode.NewWith(text, qrcode.WithErrorCorrectionLevel(qrcode.ErrorCorrectionQuart))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &qrBits{}
+	if err := qr.Save(want); err != nil {
+		t.Fatal(err)
+	}
+	got := map[[2]int]bool{}
+	for _, m := range regexp.MustCompile(`M(\d+) (\d+)h1v1h-1z`).FindAllStringSubmatch(string(svg), -1) {
+		x, _ := strconv.Atoi(m[1])
+		y, _ := strconv.Atoi(m[2])
+		got[[2]int{x - 4, y - 4}] = true
+	}
+	n := 0
+	for y, row := range want.bits {
+		for x, on := range row {
+			if on {
+				n++
+				if !got[[2]int{x, y}] {
+					t.Errorf("the QR code of %s: module %d,%d is dark in the code but not drawn", text, x, y)
+					return
+				}
+			}
+		}
+	}
+	if n != len(got) || n == 0 {
+		t.Errorf("the QR code of %s: %d modules drawn, the code has %d", text, len(got), n)
+	}
+}
+
+// qrBits is the matrix a qrcode.Writer receives.
+type qrBits struct{ bits [][]bool }
+
+func (q *qrBits) Write(m qrcode.Matrix) error { q.bits = m.Bitmap(); return nil }
+func (q *qrBits) Close() error                { return nil }
+
+// TestBrowserEventPrint: the host's print views, laid out for paper at
+// A4's size. The table cards: one a table of the round, four to a sheet
+// (or two), a page break after each sheet, no navigation, each card's
+// number and QR code whole on it, the code saying the table's address
+// /e/ID/table/N. The standings: every name, its place, total and tables
+// won, the column heads on every printed page. Both are linked from the
+// host's part of the event's page.
+func TestBrowserEventPrint(t *testing.T) {
+	s := newSite(t)
+	c := s.newEvent(`{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true}`,
+		func(i int) string { return fmt.Sprintf("Guest %d", i+1) }, 30)
+	s.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)
+
+	// The links, on the host's part of the event's page.
+	s.do("the host's page", chromedp.Navigate(s.url+"/e/"+c.ID), chromedp.Evaluate[chromedp.Void](
+		fmt.Sprintf(`localStorage.setItem('pitch.event.host.%s', %q)`, c.ID, c.Token)), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#ev-host")))
+	waitFor(t, "the print links", func() bool { return s.count("#ev-print-cards[href]") == 1 }, 10*time.Second)
+	var links []string
+	s.eval(`JSON.stringify([document.querySelector('#ev-print-cards').getAttribute('href'), document.querySelector('#ev-print-standings').getAttribute('href')])`, &links)
+	if links[0] != "/e/"+c.ID+"/print/cards" || links[1] != "/e/"+c.ID+"/print/standings" {
+		t.Errorf("the print links: %v", links)
+	}
+
+	// The table cards: 30 people make 8 tables.
+	s.do("the table cards on A4", chromedp.EmulateViewport(794, 1123), printMedia(), chromedp.Navigate(s.url+"/e/"+c.ID+"/print/cards"),
+		chromedp.WaitVisible(chromedp.CSS("#pr-cards")))
+	waitFor(t, "8 cards with their QR codes", func() bool {
+		var loaded int
+		s.eval(`JSON.stringify([...document.querySelectorAll('.pr-card img.pr-qr')].filter((i) => i.complete && i.naturalWidth > 0).length)`, &loaded)
+		return s.count(".pr-card") == 8 && loaded == 8
+	}, 15*time.Second)
+	s.do("settle", settled())
+	checkCards := func(per int) {
+		t.Helper()
+		var cards []struct {
+			No  string `json:"no"`
+			Src string `json:"src"`
+		}
+		s.eval(`JSON.stringify([...document.querySelectorAll('.pr-card')].map((c) => ({no: c.querySelector('.pr-card-no').textContent, src: c.querySelector('img.pr-qr').getAttribute('src')})))`, &cards)
+		for i, card := range cards {
+			if card.No != fmt.Sprint(i+1) {
+				t.Errorf("card %d says %q", i+1, card.No)
+			}
+			u, err := url.Parse(card.Src)
+			if err != nil || u.Path != "/api/events/"+c.ID+"/qr.svg" || u.Query().Get("origin") != s.url || u.Query().Get("table") != fmt.Sprint(i+1) {
+				t.Errorf("card %d's QR code is %s", i+1, card.Src)
+				continue
+			}
+			resp, err := http.Get(s.url + card.Src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			svg, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			qrSays(t, svg, s.url+"/e/"+c.ID+"/table/"+fmt.Sprint(i+1))
+		}
+		var sheets []struct {
+			Cards int    `json:"cards"`
+			Break string `json:"break"`
+		}
+		s.eval(`JSON.stringify([...document.querySelectorAll('.pr-sheet')].map((e) => ({cards: e.querySelectorAll('.pr-card').length, break: getComputedStyle(e).breakAfter})))`, &sheets)
+		if want := (8 + per - 1) / per; len(sheets) != want {
+			t.Errorf("%d sheets of cards, want %d", len(sheets), want)
+		}
+		for i, sh := range sheets {
+			if sh.Cards != per {
+				t.Errorf("sheet %d holds %d cards, want %d", i+1, sh.Cards, per)
+			}
+			if last := i == len(sheets)-1; !last && sh.Break != "page" {
+				t.Errorf("sheet %d breaks %q after it, want a page break", i+1, sh.Break)
+			}
+		}
+		if p := s.layoutProblems(".pr-card, .pr-card-no, .pr-card-label, .pr-card-scan, .pr-card-url, .pr-qr", 8, false); len(p) > 0 {
+			t.Errorf("%d cards a sheet: %v", per, p[:min(len(p), 5)])
+		}
+		// Each card whole inside its sheet, its QR code whole inside it.
+		var out []string
+		s.eval(`(() => { const out = [];
+			for (const c of document.querySelectorAll('.pr-card')) {
+				const b = c.getBoundingClientRect(), sh = c.closest('.pr-sheet').getBoundingClientRect();
+				if (b.top < sh.top - 0.5 || b.bottom > sh.bottom + 0.5 || b.left < sh.left - 0.5 || b.right > sh.right + 0.5) out.push('card ' + c.dataset.table + ' outside its sheet');
+				for (const e of c.children) { const r = e.getBoundingClientRect();
+					if (r.bottom > b.bottom + 0.5 || r.top < b.top - 0.5 || r.left < b.left - 0.5 || r.right > b.right + 0.5) out.push('card ' + c.dataset.table + ': ' + e.className + ' outside the card'); }
+			}
+			return JSON.stringify(out); })()`, &out)
+		if len(out) > 0 {
+			t.Errorf("%d cards a sheet: %v", per, out)
+		}
+	}
+	checkCards(4)
+	var chrome []string
+	s.eval(`JSON.stringify(['header.top', '.pr-bar'].filter((q) => getComputedStyle(document.querySelector(q)).display !== 'none'))`, &chrome)
+	if len(chrome) > 0 {
+		t.Errorf("printed with the page's %v", chrome)
+	}
+	s.shot("event-print", false)
+	s.do("two cards a sheet", chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#pr-per'); s.value = '2'; s.dispatchEvent(new Event('change')); })()`))
+	waitFor(t, "sheets of two", func() bool { return s.count(".per-2 .pr-sheet") == 4 }, 5*time.Second)
+	waitFor(t, "the QR codes again", func() bool {
+		var loaded int
+		s.eval(`JSON.stringify([...document.querySelectorAll('.pr-card img.pr-qr')].filter((i) => i.complete && i.naturalWidth > 0).length)`, &loaded)
+		return loaded == 8
+	}, 15*time.Second)
+	s.do("settle", settled())
+	checkCards(2)
+	// On a screen, as the host sees it before printing: the page's bar
+	// and the cards side by side, on a laptop and on a phone.
+	for _, size := range [][2]int64{{1280, 900}, {390, 844}} {
+		s.do("the cards on a screen", screenMedia(), chromedp.EmulateViewport(size[0], size[1]), settled())
+		if p := s.layoutProblems(".pr-bar a, .pr-bar input, .pr-bar select, .pr-bar button, .pr-card, .pr-card-no, .pr-qr, .pr-card-url", 12, false); len(p) > 0 {
+			t.Errorf("the cards at %d×%d on a screen: %v", size[0], size[1], p[:min(len(p), 5)])
+		}
+	}
+	s.do("back to paper", printMedia(), chromedp.EmulateViewport(794, 1123))
+
+	// The standings: every name, on paper.
+	s.do("the standings on A4", chromedp.Navigate(s.url+"/e/"+c.ID+"/print/standings"), chromedp.WaitVisible(chromedp.CSS("#pr-standings")))
+	waitFor(t, "30 standings", func() bool { return s.count("#pr-rows tr") == 30 }, 10*time.Second)
+	rows := s.rows("#pr-rows tr")
+	names := map[string]bool{}
+	for _, r := range rows {
+		if len(r) != 4 || r[0] == "" || r[2] == "" || r[3] == "" {
+			t.Errorf("a standing %q: want place, name, total and tables won", r)
+			continue
+		}
+		names[r[1]] = true
+	}
+	for i := range 30 {
+		if !names[fmt.Sprintf("Guest %d", i+1)] {
+			t.Errorf("Guest %d is not in the printed standings", i+1)
+		}
+	}
+	var heads []string
+	s.eval(`JSON.stringify([...document.querySelectorAll('.pr-table th')].map((e) => e.textContent).concat([getComputedStyle(document.querySelector('.pr-table thead')).display]))`, &heads)
+	if strings.Join(heads, "|") != "Place|Name|Total|Tables won|table-header-group" {
+		t.Errorf("the standings' heads: %q", heads)
+	}
+	if p := s.layoutProblems("#pr-title, #pr-status, .pr-table th, #pr-rows td", 10, false); len(p) > 0 {
+		t.Errorf("the standings on A4: %v", p[:min(len(p), 5)])
+	}
+	if s.count("header.top") == 1 {
+		var shown string
+		s.eval(`JSON.stringify(getComputedStyle(document.querySelector('header.top')).display)`, &shown)
+		if shown != "none" {
+			t.Error("the standings are printed with the site's header")
+		}
+	}
+}
+
+// TestBrowserEventTableAddress: a table card's address, /e/ID/table/N,
+// takes the person seated at table N (their token in this browser) to
+// their seat, and anyone else to the event's page with table N marked,
+// where, while a duplicate round is played, the table is not linked.
+func TestBrowserEventTableAddress(t *testing.T) {
+	s := newSite(t)
+	var ev created
+	s.post("/api/events", `{"variant":"ten-point","rounds":1,"end":"hands","hands":2,"movement":"duplicate"}`, 201, &ev)
+	type joined struct {
+		Entry int    `json:"entry"`
+		Token string `json:"token"`
+	}
+	var people []joined
+	for i := range 8 {
+		var j joined
+		s.post("/api/events/"+ev.ID+"/join", fmt.Sprintf(`{"name":"Seat %d"}`, i+1), 200, &j)
+		people = append(people, j)
+	}
+	s.post("/api/events/"+ev.ID+"/start", fmt.Sprintf(`{"token":%q}`, ev.Token), 200, nil)
+	var me struct {
+		Table   string `json:"table"`
+		TableNo int    `json:"table_no"`
+		Seat    int    `json:"seat"`
+	}
+	s.post("/api/events/"+ev.ID+"/me", fmt.Sprintf(`{"token":%q}`, people[0].Token), 200, &me)
+	other := 3 - me.TableNo // the other of the two tables
+
+	// Someone who has not joined in this browser: the event's page, the
+	// table marked, not linked while the duplicate round is played.
+	s.do("a card's address, not seated", chromedp.Navigate(s.url+"/e/"+ev.ID+"/table/"+fmt.Sprint(other)))
+	waitFor(t, "the event's page with the table marked", func() bool { return s.count("#ev-tables .ev-table.ev-here") == 1 }, 10*time.Second)
+	var at struct {
+		Path   string `json:"path"`
+		Marked string `json:"marked"`
+		Links  int    `json:"links"`
+	}
+	s.eval(`JSON.stringify({path: location.pathname + location.search, marked: document.querySelector('.ev-here .ev-table-h').textContent, links: document.querySelectorAll('#ev-tables a').length})`, &at)
+	if at.Path != "/e/"+ev.ID+"?table="+fmt.Sprint(other) || at.Marked != "Table "+fmt.Sprint(other) {
+		t.Errorf("at %s, marked %q: want the event's page with table %d marked", at.Path, at.Marked, other)
+	}
+	if at.Links != 0 {
+		t.Errorf("%d tables linked while the duplicate round is played", at.Links)
+	}
+	if got := s.text("#ev-here"); !strings.Contains(got, fmt.Sprint(other)) {
+		t.Errorf("the note says %q", got)
+	}
+	if p := s.layoutProblems("#ev-here, .ev-here", 14, true); len(p) > 0 {
+		t.Errorf("the marked table: %v", p)
+	}
+
+	// The person seated at the table, with their token in this browser:
+	// their seat.
+	s.do("join as Seat 1 in this browser", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem('pitch.event.me.%s', JSON.stringify({entry: %d, token: %q, name: 'Seat 1'}))`,
+		ev.ID, people[0].Entry, people[0].Token)))
+	s.do("their table's card", chromedp.Navigate(s.url+"/e/"+ev.ID+"/table/"+fmt.Sprint(me.TableNo)))
+	waitFor(t, "their seat at the table", func() bool {
+		var ok bool
+		s.eval(fmt.Sprintf(`JSON.stringify(location.pathname === %q && !!document.querySelector('#table-view') && !document.querySelector('#table-view').hidden)`, "/t/"+me.Table), &ok)
+		return ok && s.ui().Seat == me.Seat
+	}, 15*time.Second)
+
+	// A number that is not a table's: the event's page, saying why.
+	s.do("a bad address", chromedp.Navigate(s.url+"/e/"+ev.ID+"/table/0"))
+	waitFor(t, "the reason", func() bool { return strings.Contains(s.text("#alert-text"), "number") }, 10*time.Second)
+	s.expect = append(s.expect, "400")
 }

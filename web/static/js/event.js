@@ -13,7 +13,7 @@ import { $, h, api, store, showError, hideError, errorText } from './util.js';
 import { status, gameOf, drawStandings, drawTables } from './eventdraw.js';
 import { initBoard, drawBoard } from './eventboard.js';
 
-const E = { id: '', ev: null, host: '', me: null, board: false, clock: 0, ws: null, tries: 0, retry: 0, at: 0, ending: false };
+const E = { id: '', ev: null, host: '', me: null, board: false, clock: 0, ws: null, tries: 0, retry: 0, at: 0, ending: false, here: 0, shown: false };
 
 const hostKey = (id) => 'pitch.event.host.' + id;
 const meKey = (id) => 'pitch.event.me.' + id;
@@ -62,12 +62,15 @@ export function initEventNew() {
   });
 }
 
-// initEvent opens event id's page, or its board.
+// initEvent opens event id's page, or its board. The page's address
+// may name a table to mark (?table=N: a table card's address led here).
 export function initEvent(id, board) {
   E.id = id;
   E.board = board;
   E.host = store.get(hostKey(id)) || '';
   try { E.me = JSON.parse(store.get(meKey(id))); } catch (e) { E.me = null; }
+  const here = Number(new URLSearchParams(location.search).get('table'));
+  E.here = Number.isInteger(here) && here > 0 ? here : 0;
   if (board) {
     initBoard(id);
   } else {
@@ -185,9 +188,34 @@ function drawEvent(ev) {
     $('#ev-leave').hidden = !!(s && s.left) || ev.state === 'over';
   }
   drawHost(ev);
+  drawPrintLinks();
   drawStandings($('#ev-standings'), ev, Infinity);
-  drawTables($('#ev-tables'), ev);
+  drawTables($('#ev-tables'), ev, { here: E.here });
+  drawHere(ev);
   drawDeals(ev);
+}
+
+// drawPrintLinks points the host's links to the print views: the table
+// cards and the standings (js/eventprint.js).
+function drawPrintLinks() {
+  const base = '/e/' + encodeURIComponent(E.id) + '/print/';
+  $('#ev-print-cards').href = base + 'cards';
+  $('#ev-print-standings').href = base + 'standings';
+}
+
+// drawHere says which table a table card's address named (?table=N), and
+// brings it into view the first time it is drawn.
+function drawHere(ev) {
+  const note = $('#ev-here');
+  note.hidden = !E.here;
+  if (!E.here) return;
+  const round = ev.rounds[ev.rounds.length - 1] || [];
+  note.textContent = E.here <= round.length ? t('event.here', { N: num(E.here) }) : t('event.here.none', { N: num(E.here) });
+  const el = $('#ev-tables .ev-here');
+  if (el && !E.shown) {
+    E.shown = true;
+    el.scrollIntoView({ block: 'center' });
+  }
 }
 
 // drawDeals links each deal's results of a duplicate event (js/daily.js).
