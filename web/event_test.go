@@ -421,7 +421,7 @@ func TestBrowserEventLive(t *testing.T) {
 	s.do("the event's page on a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile),
 		chromedp.Navigate(s.url+"/e/"+c.ID), chromedp.WaitVisible(chromedp.CSS("#ev-tables")))
 	waitFor(t, "the tables on the phone", func() bool { return s.count("#ev-tables .ev-from") > 0 }, 10*time.Second)
-	if p := s.layoutProblems("#ev-status, #ev-tables .ev-name, #ev-standings td", 14, false); len(p) > 0 {
+	if p := s.layoutProblems("#ev-status, #ev-tables .ev-side, #ev-tables .ev-who, #ev-standings td", 14, false); len(p) > 0 {
 		t.Errorf("at 390×844: %v", p)
 	}
 }
