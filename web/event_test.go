@@ -186,6 +186,11 @@ func TestBrowserEventBoard(t *testing.T) {
 	if len(p) > 0 {
 		t.Errorf("at 1920×1080: %d problems, first %v", len(p), p[:min(len(p), 5)])
 	}
+	var scroll []int
+	s.eval(`JSON.stringify([document.documentElement.scrollHeight, innerHeight])`, &scroll)
+	if scroll[0] > scroll[1] {
+		t.Errorf("the board scrolls: %d px high on a screen of %d", scroll[0], scroll[1])
+	}
 	if p := s.layoutProblems("#bd-qr", 0, true); len(p) > 0 || s.count("#bd-qr-box:not([hidden])") != 1 {
 		t.Errorf("the QR code is not on the screen: %v", p)
 	}
