@@ -233,6 +233,9 @@ var pages = []string{
 	"/t/{id}",
 	"/e/{id}",                      // an event (js/event.js)
 	"/e/{id}/board",                // its board
+	"/e/{id}/table/{n}",            // a table card's address: table N of the round now (js/eventtable.js)
+	"/e/{id}/print/cards",          // the table cards to print (js/eventprint.js)
+	"/e/{id}/print/standings",      // the standings to print
 	"/e/{id}/deals/{round}/{deal}", // a duplicate deal's results (js/daily.js)
 	"/daily",                       // the daily deals (js/daily.js)
 	"/events/new",                  // a new event's form

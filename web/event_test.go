@@ -1,15 +1,22 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	qrcode "github.com/yeqown/go-qrcode/v2"
 
 	"pitch/server"
 )
@@ -127,23 +134,41 @@ func TestBrowserEventPhone(t *testing.T) {
 }
 
 // TestBrowserEventBoard: the board of an event of 200 people at 50
-// tables, at 1920×1080: every table and every name on the screen, none
-// cut off, in type large enough to read from across a room.
+// tables of ten-point, at 1920×1080: every table and every name on the
+// screen, none cut off, in type large enough to read from across a room;
+// each table as its two sides, as the server seated them; the join
+// link's QR code on the screen; and every standing, a page at a time:
+// each name on one page, no page's row cut off or under another, the
+// pages turning at a key press and on their own.
 func TestBrowserEventBoard(t *testing.T) {
 	s := newSite(t)
 	long := []string{"Maximiliana Wolfeschleg", "Jean-Baptiste Delacroix", "Παναγιώτης Κωνσταντίνου", "渡辺 さくら", "Nur Aisyah binti Ahmad"}
+	names := map[string]bool{}
 	c := s.newEvent(`{"variant":"ten-point","rounds":3,"end":"clock","minutes":30,"movement":"progressive","switch_partners":true,"head_stays":true}`,
 		func(i int) string {
+			name := fmt.Sprintf("Player %d", i+1)
 			if i%7 == 0 {
-				return long[i%len(long)]
+				// Long, and each its own: cut to leave room for the number.
+				n := fmt.Sprint(i)
+				r := []rune(long[i%len(long)])
+				name = string(r[:min(len(r), 23-len(n))]) + " " + n
 			}
-			return fmt.Sprintf("Player %d", i+1)
+			names[name] = true
+			return name
 		}, 200)
+	if len(names) != 200 {
+		t.Fatalf("%d distinct names, want 200", len(names))
+	}
 	s.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)
-	s.do("open the board", chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(s.url+"/e/"+c.ID+"/board"),
+	s.do("open the board", chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(s.url+"/e/"+c.ID+"/board?every=3"),
 		chromedp.WaitVisible(chromedp.CSS("#bd-tables")))
 	waitFor(t, "50 tables on the board", func() bool { return s.count("#bd-tables .ev-table") == 50 }, 15*time.Second)
 	waitFor(t, "the clock", func() bool { return strings.Contains(s.text("#bd-clock"), ":") }, 5*time.Second)
+	waitFor(t, "the QR code", func() bool {
+		var w int
+		s.eval(`JSON.stringify(document.querySelector('#bd-qr').naturalWidth)`, &w)
+		return w > 0
+	}, 10*time.Second)
 	if n := s.count("#bd-tables .ev-name"); n != 200 {
 		t.Errorf("%d names on the board, want 200", n)
 	}
@@ -153,7 +178,7 @@ func TestBrowserEventBoard(t *testing.T) {
 	// What stays wrong for 5 s is a problem.
 	var p []string
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		p = s.layoutProblems("#bd-tables .ev-name, #bd-tables .ev-table-h, #bd-standings td, #bd-title, #bd-status, #bd-clock, #bd-join", 15, true)
+		p = s.layoutProblems("#bd-tables .ev-side, #bd-tables .ev-table-h, #bd-title, #bd-status, #bd-clock, #bd-join, #bd-qr, #bd-qr-box figcaption, #bd-st-pages", 15, true)
 		if len(p) == 0 || time.Now().After(deadline) {
 			break
 		}
@@ -161,11 +186,111 @@ func TestBrowserEventBoard(t *testing.T) {
 	if len(p) > 0 {
 		t.Errorf("at 1920×1080: %d problems, first %v", len(p), p[:min(len(p), 5)])
 	}
-	// Standings count the rounds every table of which has finished:
-	// none while round 1 is played.
-	if n := s.count("#bd-standings tr"); n != 0 {
-		t.Errorf("%d standings rows on the board while round 1 is played, want none yet", n)
+	var scroll []int
+	s.eval(`JSON.stringify([document.documentElement.scrollHeight, innerHeight])`, &scroll)
+	if scroll[0] > scroll[1] {
+		t.Errorf("the board scrolls: %d px high on a screen of %d", scroll[0], scroll[1])
 	}
+	if p := s.layoutProblems("#bd-qr", 0, true); len(p) > 0 || s.count("#bd-qr-box:not([hidden])") != 1 {
+		t.Errorf("the QR code is not on the screen: %v", p)
+	}
+
+	// The sides: seats 1 and 3 against seats 2 and 4, as the server
+	// seated them.
+	var ev struct {
+		Rounds [][]struct {
+			Seats []struct {
+				Name string `json:"name"`
+			} `json:"seats"`
+		} `json:"rounds"`
+	}
+	getJSON(t, s.url+"/api/events/"+c.ID, &ev)
+	var sides [][]string
+	s.eval(`JSON.stringify([...document.querySelectorAll('#bd-tables .ev-table')].map((tab) => [...tab.querySelectorAll('.ev-side')].map((e) => e.textContent)))`, &sides)
+	if len(sides) != len(ev.Rounds[0]) {
+		t.Fatalf("%d tables with sides, the round has %d", len(sides), len(ev.Rounds[0]))
+	}
+	for i, tab := range ev.Rounds[0] {
+		st := tab.Seats
+		want := []string{st[0].Name + " & " + st[2].Name, "v " + st[1].Name + " & " + st[3].Name}
+		if len(sides[i]) != 2 || sides[i][0] != want[0] || sides[i][1] != want[1] {
+			t.Errorf("table %d shows the sides %q, want %q", i+1, sides[i], want)
+		}
+	}
+
+	// Every standing, a page at a time.
+	type page struct {
+		Label string   `json:"label"`
+		Names []string `json:"names"`
+		Cut   []string `json:"cut"`
+	}
+	const pageJS = `(() => { const box = document.querySelector('#bd-st-page').getBoundingClientRect();
+		const rows = [...document.querySelectorAll('#bd-standings tr:not([hidden])')];
+		const cut = [];
+		let last = -Infinity;
+		for (const r of rows) {
+			const b = r.getBoundingClientRect();
+			if (b.top < box.top - 0.5 || b.bottom > box.bottom + 0.5 || b.bottom > innerHeight) cut.push(r.textContent + ' at ' + [b.top, b.bottom].map(Math.round) + ' in ' + [box.top, box.bottom].map(Math.round));
+			if (b.top < last - 0.5) cut.push(r.textContent + ' over the row before');
+			last = b.bottom;
+		}
+		return JSON.stringify({label: document.querySelector('#bd-st-pages').textContent, names: rows.map((r) => r.cells[1].textContent), cut}); })()`
+	seen := map[string]int{} // name: the page it is on
+	pages := map[int]bool{}
+	var count int
+	for try := 0; try < 60; try++ {
+		var pg page
+		s.eval(pageJS, &pg)
+		var n, of int
+		if _, err := fmt.Sscanf(pg.Label, "Page %d of %d", &n, &of); err != nil {
+			t.Fatalf("the standings' page says %q, want Page N of M", pg.Label)
+		}
+		if count == 0 {
+			count = of
+			if of < 2 || of > 20 {
+				t.Fatalf("200 standings on %d pages", of)
+			}
+			// A full page fills the space: no room for one more row.
+			if len(pg.Names) < 200/of {
+				t.Errorf("page %d holds %d rows of 200 on %d pages", n, len(pg.Names), of)
+			}
+		}
+		if !pages[n] {
+			pages[n] = true
+			for _, c := range pg.Cut {
+				t.Errorf("page %d: a row cut off: %s", n, c)
+			}
+			if p := s.layoutProblems("#bd-standings tr:not([hidden]) td", 15, true); len(p) > 0 {
+				t.Errorf("page %d: %v", n, p[:min(len(p), 5)])
+			}
+			for _, name := range pg.Names {
+				if was, ok := seen[name]; ok && was != n {
+					t.Errorf("%s is on pages %d and %d", name, was, n)
+				}
+				seen[name] = n
+			}
+		}
+		if len(pages) == count {
+			break
+		}
+		s.eval(`document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'})); '0'`, new(int))
+		waitFor(t, "the next page", func() bool { return s.text("#bd-st-pages") != pg.Label }, 5*time.Second)
+	}
+	if len(pages) != count {
+		t.Errorf("saw pages %v of %d", pages, count)
+	}
+	for name := range names {
+		if _, ok := seen[name]; !ok {
+			t.Errorf("%s is on no page of the standings", name)
+		}
+	}
+	if len(seen) != 200 {
+		t.Errorf("%d names on the pages, want 200", len(seen))
+	}
+	// Left alone, the pages turn by themselves.
+	shown := s.text("#bd-st-pages")
+	waitFor(t, "the page to turn by itself", func() bool { return s.text("#bd-st-pages") != shown }, 15*time.Second)
+	s.do("settle", settled())
 	s.shot("event-board", false)
 }
 
@@ -240,7 +365,7 @@ func TestBrowserEventHost(t *testing.T) {
 	if links[0] != "/e/"+id+"/board" || links[1] != "/api/events/"+id+"/standings.csv" {
 		t.Errorf("links %v", links)
 	}
-	if p := s.layoutProblems("#ev-host h2, #ev-start, #ev-link, #ev-roster li, #ev-tables .ev-name", 14, false); len(p) > 0 {
+	if p := s.layoutProblems("#ev-host h2, #ev-start, #ev-link, #ev-roster li, #ev-tables .ev-who, #ev-tables .ev-side", 14, false); len(p) > 0 {
 		t.Errorf("at 1280×900: %v", p)
 	}
 	s.shot("event-host", true)
@@ -295,13 +420,287 @@ func TestBrowserEventLive(t *testing.T) {
 	if after.Fetches != before {
 		t.Errorf("the board made %d requests after it opened, want none (it follows the WebSocket)", after.Fetches-before)
 	}
-	if p := s.layoutProblems("#bd-tables .ev-name, #bd-tables .ev-table-h, #bd-standings td, #bd-title, #bd-status, #bd-join", 15, true); len(p) > 0 {
+	if p := s.layoutProblems("#bd-tables .ev-side, #bd-tables .ev-table-h, #bd-standings tr:not([hidden]) td, #bd-title, #bd-status, #bd-join, #bd-qr", 15, true); len(p) > 0 {
 		t.Errorf("at 1280×720: %v", p)
 	}
 	s.do("the event's page on a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile),
 		chromedp.Navigate(s.url+"/e/"+c.ID), chromedp.WaitVisible(chromedp.CSS("#ev-tables")))
 	waitFor(t, "the tables on the phone", func() bool { return s.count("#ev-tables .ev-from") > 0 }, 10*time.Second)
-	if p := s.layoutProblems("#ev-status, #ev-tables .ev-name, #ev-standings td", 14, false); len(p) > 0 {
+	if p := s.layoutProblems("#ev-status, #ev-tables .ev-side, #ev-tables .ev-who, #ev-standings td", 14, false); len(p) > 0 {
 		t.Errorf("at 390×844: %v", p)
 	}
+}
+
+// printMedia lays the page out for paper (CSS @media print), as printing
+// it would.
+func printMedia() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+		return err
+	})
+}
+
+// screenMedia lays the page out for the screen again.
+func screenMedia() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
+		return err
+	})
+}
+
+// qrSays checks that svg, a QR code the server drew, is text's code,
+// module for module as the QR library encodes it.
+func qrSays(t *testing.T, svg []byte, text string) {
+	t.Helper()
+	qr, err := qrcode.NewWith(text, qrcode.WithErrorCorrectionLevel(qrcode.ErrorCorrectionQuart))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &qrBits{}
+	if err := qr.Save(want); err != nil {
+		t.Fatal(err)
+	}
+	got := map[[2]int]bool{}
+	for _, m := range regexp.MustCompile(`M(\d+) (\d+)h1v1h-1z`).FindAllStringSubmatch(string(svg), -1) {
+		x, _ := strconv.Atoi(m[1])
+		y, _ := strconv.Atoi(m[2])
+		got[[2]int{x - 4, y - 4}] = true
+	}
+	n := 0
+	for y, row := range want.bits {
+		for x, on := range row {
+			if on {
+				n++
+				if !got[[2]int{x, y}] {
+					t.Errorf("the QR code of %s: module %d,%d is dark in the code but not drawn", text, x, y)
+					return
+				}
+			}
+		}
+	}
+	if n != len(got) || n == 0 {
+		t.Errorf("the QR code of %s: %d modules drawn, the code has %d", text, len(got), n)
+	}
+}
+
+// qrBits is the matrix a qrcode.Writer receives.
+type qrBits struct{ bits [][]bool }
+
+func (q *qrBits) Write(m qrcode.Matrix) error { q.bits = m.Bitmap(); return nil }
+func (q *qrBits) Close() error                { return nil }
+
+// TestBrowserEventPrint: the host's print views, laid out for paper at
+// A4's size. The table cards: one a table of the round, four to a sheet
+// (or two), a page break after each sheet, no navigation, each card's
+// number and QR code whole on it, the code saying the table's address
+// /e/ID/table/N. The standings: every name, its place, total and tables
+// won, the column heads on every printed page. Both are linked from the
+// host's part of the event's page.
+func TestBrowserEventPrint(t *testing.T) {
+	s := newSite(t)
+	c := s.newEvent(`{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true}`,
+		func(i int) string { return fmt.Sprintf("Guest %d", i+1) }, 30)
+	s.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)
+
+	// The links, on the host's part of the event's page.
+	s.do("the host's page", chromedp.Navigate(s.url+"/e/"+c.ID), chromedp.Evaluate[chromedp.Void](
+		fmt.Sprintf(`localStorage.setItem('pitch.event.host.%s', %q)`, c.ID, c.Token)), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#ev-host")))
+	waitFor(t, "the print links", func() bool { return s.count("#ev-print-cards[href]") == 1 }, 10*time.Second)
+	var links []string
+	s.eval(`JSON.stringify([document.querySelector('#ev-print-cards').getAttribute('href'), document.querySelector('#ev-print-standings').getAttribute('href')])`, &links)
+	if links[0] != "/e/"+c.ID+"/print/cards" || links[1] != "/e/"+c.ID+"/print/standings" {
+		t.Errorf("the print links: %v", links)
+	}
+
+	// The table cards: 30 people make 8 tables.
+	s.do("the table cards on A4", chromedp.EmulateViewport(794, 1123), printMedia(), chromedp.Navigate(s.url+"/e/"+c.ID+"/print/cards"),
+		chromedp.WaitVisible(chromedp.CSS("#pr-cards")))
+	waitFor(t, "8 cards with their QR codes", func() bool {
+		var loaded int
+		s.eval(`JSON.stringify([...document.querySelectorAll('.pr-card img.pr-qr')].filter((i) => i.complete && i.naturalWidth > 0).length)`, &loaded)
+		return s.count(".pr-card") == 8 && loaded == 8
+	}, 15*time.Second)
+	s.do("settle", settled())
+	checkCards := func(per int) {
+		t.Helper()
+		var cards []struct {
+			No  string `json:"no"`
+			Src string `json:"src"`
+		}
+		s.eval(`JSON.stringify([...document.querySelectorAll('.pr-card')].map((c) => ({no: c.querySelector('.pr-card-no').textContent, src: c.querySelector('img.pr-qr').getAttribute('src')})))`, &cards)
+		for i, card := range cards {
+			if card.No != fmt.Sprint(i+1) {
+				t.Errorf("card %d says %q", i+1, card.No)
+			}
+			u, err := url.Parse(card.Src)
+			if err != nil || u.Path != "/api/events/"+c.ID+"/qr.svg" || u.Query().Get("origin") != s.url || u.Query().Get("table") != fmt.Sprint(i+1) {
+				t.Errorf("card %d's QR code is %s", i+1, card.Src)
+				continue
+			}
+			resp, err := http.Get(s.url + card.Src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			svg, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			qrSays(t, svg, s.url+"/e/"+c.ID+"/table/"+fmt.Sprint(i+1))
+		}
+		var sheets []struct {
+			Cards int    `json:"cards"`
+			Break string `json:"break"`
+		}
+		s.eval(`JSON.stringify([...document.querySelectorAll('.pr-sheet')].map((e) => ({cards: e.querySelectorAll('.pr-card').length, break: getComputedStyle(e).breakAfter})))`, &sheets)
+		if want := (8 + per - 1) / per; len(sheets) != want {
+			t.Errorf("%d sheets of cards, want %d", len(sheets), want)
+		}
+		for i, sh := range sheets {
+			if sh.Cards != per {
+				t.Errorf("sheet %d holds %d cards, want %d", i+1, sh.Cards, per)
+			}
+			if last := i == len(sheets)-1; !last && sh.Break != "page" {
+				t.Errorf("sheet %d breaks %q after it, want a page break", i+1, sh.Break)
+			}
+		}
+		if p := s.layoutProblems(".pr-card, .pr-card-no, .pr-card-label, .pr-card-scan, .pr-card-url, .pr-qr", 8, false); len(p) > 0 {
+			t.Errorf("%d cards a sheet: %v", per, p[:min(len(p), 5)])
+		}
+		// Each card whole inside its sheet, its QR code whole inside it.
+		var out []string
+		s.eval(`(() => { const out = [];
+			for (const c of document.querySelectorAll('.pr-card')) {
+				const b = c.getBoundingClientRect(), sh = c.closest('.pr-sheet').getBoundingClientRect();
+				if (b.top < sh.top - 0.5 || b.bottom > sh.bottom + 0.5 || b.left < sh.left - 0.5 || b.right > sh.right + 0.5) out.push('card ' + c.dataset.table + ' outside its sheet');
+				for (const e of c.children) { const r = e.getBoundingClientRect();
+					if (r.bottom > b.bottom + 0.5 || r.top < b.top - 0.5 || r.left < b.left - 0.5 || r.right > b.right + 0.5) out.push('card ' + c.dataset.table + ': ' + e.className + ' outside the card'); }
+			}
+			return JSON.stringify(out); })()`, &out)
+		if len(out) > 0 {
+			t.Errorf("%d cards a sheet: %v", per, out)
+		}
+	}
+	checkCards(4)
+	var chrome []string
+	s.eval(`JSON.stringify(['header.top', '.pr-bar'].filter((q) => getComputedStyle(document.querySelector(q)).display !== 'none'))`, &chrome)
+	if len(chrome) > 0 {
+		t.Errorf("printed with the page's %v", chrome)
+	}
+	s.shot("event-print", false)
+	s.do("two cards a sheet", chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#pr-per'); s.value = '2'; s.dispatchEvent(new Event('change')); })()`))
+	waitFor(t, "sheets of two", func() bool { return s.count(".per-2 .pr-sheet") == 4 }, 5*time.Second)
+	waitFor(t, "the QR codes again", func() bool {
+		var loaded int
+		s.eval(`JSON.stringify([...document.querySelectorAll('.pr-card img.pr-qr')].filter((i) => i.complete && i.naturalWidth > 0).length)`, &loaded)
+		return loaded == 8
+	}, 15*time.Second)
+	s.do("settle", settled())
+	checkCards(2)
+	// On a screen, as the host sees it before printing: the page's bar
+	// and the cards side by side, on a laptop and on a phone.
+	for _, size := range [][2]int64{{1280, 900}, {390, 844}} {
+		s.do("the cards on a screen", screenMedia(), chromedp.EmulateViewport(size[0], size[1]), settled())
+		if p := s.layoutProblems(".pr-bar a, .pr-bar input, .pr-bar select, .pr-bar button, .pr-card, .pr-card-no, .pr-qr, .pr-card-url", 12, false); len(p) > 0 {
+			t.Errorf("the cards at %d×%d on a screen: %v", size[0], size[1], p[:min(len(p), 5)])
+		}
+	}
+	s.do("back to paper", printMedia(), chromedp.EmulateViewport(794, 1123))
+
+	// The standings: every name, on paper.
+	s.do("the standings on A4", chromedp.Navigate(s.url+"/e/"+c.ID+"/print/standings"), chromedp.WaitVisible(chromedp.CSS("#pr-standings")))
+	waitFor(t, "30 standings", func() bool { return s.count("#pr-rows tr") == 30 }, 10*time.Second)
+	rows := s.rows("#pr-rows tr")
+	names := map[string]bool{}
+	for _, r := range rows {
+		if len(r) != 4 || r[0] == "" || r[2] == "" || r[3] == "" {
+			t.Errorf("a standing %q: want place, name, total and tables won", r)
+			continue
+		}
+		names[r[1]] = true
+	}
+	for i := range 30 {
+		if !names[fmt.Sprintf("Guest %d", i+1)] {
+			t.Errorf("Guest %d is not in the printed standings", i+1)
+		}
+	}
+	var heads []string
+	s.eval(`JSON.stringify([...document.querySelectorAll('.pr-table th')].map((e) => e.textContent).concat([getComputedStyle(document.querySelector('.pr-table thead')).display]))`, &heads)
+	if strings.Join(heads, "|") != "Place|Name|Total|Tables won|table-header-group" {
+		t.Errorf("the standings' heads: %q", heads)
+	}
+	if p := s.layoutProblems("#pr-title, #pr-status, .pr-table th, #pr-rows td", 10, false); len(p) > 0 {
+		t.Errorf("the standings on A4: %v", p[:min(len(p), 5)])
+	}
+	if s.count("header.top") == 1 {
+		var shown string
+		s.eval(`JSON.stringify(getComputedStyle(document.querySelector('header.top')).display)`, &shown)
+		if shown != "none" {
+			t.Error("the standings are printed with the site's header")
+		}
+	}
+}
+
+// TestBrowserEventTableAddress: a table card's address, /e/ID/table/N,
+// takes the person seated at table N (their token in this browser) to
+// their seat, and anyone else to the event's page with table N marked,
+// where, while a duplicate round is played, the table is not linked.
+func TestBrowserEventTableAddress(t *testing.T) {
+	s := newSite(t)
+	var ev created
+	s.post("/api/events", `{"variant":"ten-point","rounds":1,"end":"hands","hands":2,"movement":"duplicate"}`, 201, &ev)
+	type joined struct {
+		Entry int    `json:"entry"`
+		Token string `json:"token"`
+	}
+	var people []joined
+	for i := range 8 {
+		var j joined
+		s.post("/api/events/"+ev.ID+"/join", fmt.Sprintf(`{"name":"Seat %d"}`, i+1), 200, &j)
+		people = append(people, j)
+	}
+	s.post("/api/events/"+ev.ID+"/start", fmt.Sprintf(`{"token":%q}`, ev.Token), 200, nil)
+	var me struct {
+		Table   string `json:"table"`
+		TableNo int    `json:"table_no"`
+		Seat    int    `json:"seat"`
+	}
+	s.post("/api/events/"+ev.ID+"/me", fmt.Sprintf(`{"token":%q}`, people[0].Token), 200, &me)
+	other := 3 - me.TableNo // the other of the two tables
+
+	// Someone who has not joined in this browser: the event's page, the
+	// table marked, not linked while the duplicate round is played.
+	s.do("a card's address, not seated", chromedp.Navigate(s.url+"/e/"+ev.ID+"/table/"+fmt.Sprint(other)))
+	waitFor(t, "the event's page with the table marked", func() bool { return s.count("#ev-tables .ev-table.ev-here") == 1 }, 10*time.Second)
+	var at struct {
+		Path   string `json:"path"`
+		Marked string `json:"marked"`
+		Links  int    `json:"links"`
+	}
+	s.eval(`JSON.stringify({path: location.pathname + location.search, marked: document.querySelector('.ev-here .ev-table-h').textContent, links: document.querySelectorAll('#ev-tables a').length})`, &at)
+	if at.Path != "/e/"+ev.ID+"?table="+fmt.Sprint(other) || at.Marked != "Table "+fmt.Sprint(other) {
+		t.Errorf("at %s, marked %q: want the event's page with table %d marked", at.Path, at.Marked, other)
+	}
+	if at.Links != 0 {
+		t.Errorf("%d tables linked while the duplicate round is played", at.Links)
+	}
+	if got := s.text("#ev-here"); !strings.Contains(got, fmt.Sprint(other)) {
+		t.Errorf("the note says %q", got)
+	}
+	if p := s.layoutProblems("#ev-here, .ev-here", 14, true); len(p) > 0 {
+		t.Errorf("the marked table: %v", p)
+	}
+
+	// The person seated at the table, with their token in this browser:
+	// their seat.
+	s.do("join as Seat 1 in this browser", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem('pitch.event.me.%s', JSON.stringify({entry: %d, token: %q, name: 'Seat 1'}))`,
+		ev.ID, people[0].Entry, people[0].Token)))
+	s.do("their table's card", chromedp.Navigate(s.url+"/e/"+ev.ID+"/table/"+fmt.Sprint(me.TableNo)))
+	waitFor(t, "their seat at the table", func() bool {
+		var ok bool
+		s.eval(fmt.Sprintf(`JSON.stringify(location.pathname === %q && !!document.querySelector('#table-view') && !document.querySelector('#table-view').hidden)`, "/t/"+me.Table), &ok)
+		return ok && s.ui().Seat == me.Seat
+	}, 15*time.Second)
+
+	// A number that is not a table's: the event's page, saying why.
+	s.do("a bad address", chromedp.Navigate(s.url+"/e/"+ev.ID+"/table/0"))
+	waitFor(t, "the reason", func() bool { return strings.Contains(s.text("#alert-text"), "number") }, 10*time.Second)
+	s.expect = append(s.expect, "400")
 }

@@ -2,8 +2,9 @@
 // (docs/events.md; docs/protocol.md, Events): the /api/events routes —
 // create, look, join, find one's seat, leave, the host's start, extend,
 // pause, resume, end and close, the standings as CSV, the join link's QR
-// code, a duplicate deal's results, solo play, the WebSocket that follows
-// an event — and a player's events, GET /api/users/{name}/events. The
+// code (and a table card's), which table is table N now, a duplicate
+// deal's results, solo play, the WebSocket that follows an event — and a
+// player's events, GET /api/users/{name}/events. The
 // host's token and each person's token are sent in request bodies, never
 // in URLs.
 //
@@ -146,6 +147,7 @@ func (a *API) Routes() []httpx.Route {
 		httpx.PostData("/api/events/{id}/end", a.handleEnd),
 		httpx.GetData("/api/events/{id}/standings.csv", a.handleCSV),
 		httpx.GetData("/api/events/{id}/qr.svg", a.handleQR),
+		httpx.PostData("/api/events/{id}/tables/{n}", a.handleTable),
 		httpx.PostData("/api/events/{id}/play", a.handlePlay),
 		httpx.PostData("/api/events/{id}/close", a.handleClose),
 		httpx.GetData("/api/events/{id}/deals/{round}/{deal}", a.handleDeal),

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"pitch/server/access"
 	"pitch/server/httpx"
+	"strconv"
 	"strings"
 
 	qrcode "github.com/yeqown/go-qrcode/v2"
@@ -14,14 +15,16 @@ import (
 // The join link of an event as a QR code, for the host to show on a
 // screen: GET /api/events/{id}/qr.svg?origin=https://host:port draws
 // origin + "/e/ID" (the page sends its own origin: behind a proxy the
-// server cannot know the address people use).
+// server cannot know the address people use); with &table=N, the table
+// card's address origin + "/e/ID/table/N", which stays table N's all
+// night (tables.go).
 
 // qrQuiet is the blank border around the code, in modules (the standard's
 // quiet zone).
 const qrQuiet = 4
 
 // qrSVG draws text as a QR code (error correction Q, so a code on a
-// projector still reads) in SVG, one unit a module.
+// projector or a creased card still reads) in SVG, one unit a module.
 func qrSVG(text string) ([]byte, error) {
 	qr, err := qrcode.NewWith(text, qrcode.WithErrorCorrectionLevel(qrcode.ErrorCorrectionQuart))
 	if err != nil {
@@ -84,10 +87,22 @@ func (a *API) handleQR(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	link, err := joinURL(r.URL.Query().Get("origin"), e.ID())
+	q := r.URL.Query()
+	link, err := joinURL(q.Get("origin"), e.ID())
 	if err != nil {
 		a.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_origin", nil))
 		return
+	}
+	if tables, ok := q["table"]; ok {
+		n, err := tableNo(tables[0])
+		if err == nil && len(tables) > 1 {
+			err = fmt.Errorf("one table at a time, not %d", len(tables))
+		}
+		if err != nil {
+			a.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_table", map[string]any{"Max": maxTableNo}))
+			return
+		}
+		link += "/table/" + strconv.Itoa(n)
 	}
 	svg, err := qrSVG(link)
 	if err != nil {

@@ -20,9 +20,16 @@ type Event struct {
 	EndsAt   *time.Time     `json:"ends_at,omitempty"` // the round in progress's clock
 	// LeftMS is how long the round in progress has left on its clock when
 	// this was sent (absent without a clock); while Paused it stands still.
-	LeftMS  *int64    `json:"left_ms,omitempty"`
-	Paused  bool      `json:"paused,omitempty"` // the host paused the round in progress
-	Ended   bool      `json:"ended,omitempty"`  // the host ended the event: no round after the one in progress
+	LeftMS *int64 `json:"left_ms,omitempty"`
+	Paused bool   `json:"paused,omitempty"` // the host paused the round in progress
+	Ended  bool   `json:"ended,omitempty"`  // the host ended the event: no round after the one in progress
+	// Teams: the game has fixed partnerships, seated alternately (seats
+	// 0 and 2 against 1 and 3: event.Settings.Teams); pawnee's partners
+	// change every hand.
+	Teams bool `json:"teams"`
+	// Tables is how many tables the latest round has, or before the
+	// first round how many the people who have joined would fill.
+	Tables  int       `json:"tables"`
 	Entries []Entry   `json:"entries"`
 	People  int       `json:"people"` // how many have joined (entries, even where they are left out)
 	Rounds  [][]Table `json:"rounds"` // per round, its tables, head table first

@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"pitch/event"
@@ -15,7 +16,12 @@ import (
 func (e *liveEvent) view() eventview.Event {
 	ev := e.d.Event
 	v := eventview.Event{ID: e.id, Settings: ev.Settings, Round: len(ev.Rounds), Entries: []eventview.Entry{}, Rounds: [][]eventview.Table{},
-		People: len(ev.Entries)}
+		People: len(ev.Entries), Teams: ev.Settings.Teams()}
+	if n := len(ev.Rounds); n > 0 {
+		v.Tables = len(ev.Rounds[n-1].Tables)
+	} else if active := activeCount(ev); active > 0 {
+		v.Tables = len(ev.Settings.TableSizes(active))
+	}
 	v.Stand, v.StandAfter = standings(ev)
 	v.StandCount = len(v.Stand)
 	switch n := len(ev.Rounds); {
@@ -72,17 +78,34 @@ func (e *liveEvent) view() eventview.Event {
 	return v
 }
 
+// activeCount is how many of the event's people have not left.
+func activeCount(ev *event.Event) int {
+	n := 0
+	for _, en := range ev.Entries {
+		if en.Left < 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // standings are the event's standings after the rounds every table of
 // which has finished, and how many rounds that is: while a round is
-// played, those after the round before (a solo event's one round counts
-// each table as it finishes).
+// played, everyone in it ranked on the rounds before (a solo event's one
+// round counts each table as it finishes).
 func standings(ev *event.Event) ([]event.Standing, int) {
 	n := len(ev.Rounds)
 	if n == 0 || ev.Settings.Solo || ev.Rounds[n-1].Done() {
 		return ev.Standings(), n
 	}
+	// Everyone seated in the round is ranked, on the rounds before it.
 	before := *ev
-	before.Rounds = ev.Rounds[:n-1]
+	before.Rounds = slices.Clone(ev.Rounds)
+	playing := slices.Clone(ev.Rounds[n-1].Tables)
+	for i := range playing {
+		playing[i].Result = nil
+	}
+	before.Rounds[n-1].Tables = playing
 	return before.Standings(), n - 1
 }
 

@@ -14,6 +14,8 @@ import { initReplay } from './js/replay.js';
 import { initHistory } from './js/history.js';
 import { initRules } from './js/rules.js';
 import { initEvent, initEventNew } from './js/event.js';
+import { initEventTable } from './js/eventtable.js';
+import { initEventPrint } from './js/eventprint.js';
 import { initAccount, initAccountLink } from './js/account.js';
 import { initProfile, initLeaderboard } from './js/profile.js';
 import { initDaily, initDeal } from './js/daily.js';
@@ -34,11 +36,15 @@ const hand = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/hands\/([1-9]
 function safeDecode(s) { try { return decodeURIComponent(s); } catch (e) { return s; } }
 const user = location.pathname.match(/^\/u\/([^/]{1,100})\/?$/);
 const ev = location.pathname.match(/^\/e\/([A-Za-z0-9_-]{1,64})(\/board)?\/?$/);
+const evTable = location.pathname.match(/^\/e\/([A-Za-z0-9_-]{1,64})\/table\/([^/]{1,20})\/?$/);
+const evPrint = location.pathname.match(/^\/e\/([A-Za-z0-9_-]{1,64})\/print\/(cards|standings)\/?$/);
 const deal = location.pathname.match(/^\/e\/([A-Za-z0-9_-]{1,64})\/deals\/([1-9][0-9]?)\/([1-9][0-9]?)\/?$/);
 if (hand) initReplay(hand[1], Number(hand[2]));
 else if (deal) initDeal(deal[1], Number(deal[2]), Number(deal[3]));
 else if (location.pathname === '/daily') initDaily();
 else if (ev) initEvent(ev[1], !!ev[2]);
+else if (evTable) initEventTable(evTable[1], safeDecode(evTable[2]));
+else if (evPrint) initEventPrint(evPrint[1], evPrint[2]);
 else if (location.pathname === '/events/new') initEventNew();
 else if (user) initProfile(safeDecode(user[1]));
 else if (location.pathname === '/leaderboard') initLeaderboard();

@@ -1,17 +1,20 @@
 // Events of many tables (docs/events.md): the form of a new event
 // (/events/new), an event's page (/e/ID: joining, where to sit, the
 // standings, and for the host the QR code and the controls) and its board
-// (/e/ID/board, for a projector). The server decides the seating, the
-// movement and the standings; the page shows what the event's WebSocket
-// (/api/events/ID/ws) sends: the whole event once, then what changed
-// after every change (js/delta.js), and where this browser's person
-// sits. Nothing is asked again on a timer.
+// (/e/ID/board, for a projector: js/eventboard.js). The server decides
+// the seating, the movement and the standings; the page shows what the
+// event's WebSocket (/api/events/ID/ws) sends: the whole event once,
+// then what changed after every change (js/delta.js), and where this
+// browser's person sits. Nothing is asked again on a timer. What the
+// page and the board draw alike is js/eventdraw.js's.
 
 import { t, num } from './i18n.js';
-import { $, h, api, store, showError, hideError, gameName, errorText } from './util.js';
+import { $, h, api, store, showError, hideError, errorText } from './util.js';
 import { applyOps } from './delta.js';
+import { status, gameOf, drawStandings, drawTables } from './eventdraw.js';
+import { initBoard, drawBoard } from './eventboard.js';
 
-const E = { id: '', ev: null, v: 0, host: '', me: null, board: false, clock: 0, ws: null, tries: 0, retry: 0, at: 0, ending: false };
+const E = { id: '', ev: null, v: 0, host: '', me: null, board: false, clock: 0, ws: null, tries: 0, retry: 0, at: 0, ending: false, here: 0, shown: false };
 
 const hostKey = (id) => 'pitch.event.host.' + id;
 const meKey = (id) => 'pitch.event.me.' + id;
@@ -60,15 +63,17 @@ export function initEventNew() {
   });
 }
 
-// initEvent opens event id's page, or its board.
+// initEvent opens event id's page, or its board. The page's address
+// may name a table to mark (?table=N: a table card's address led here).
 export function initEvent(id, board) {
   E.id = id;
   E.board = board;
   E.host = store.get(hostKey(id)) || '';
   try { E.me = JSON.parse(store.get(meKey(id))); } catch (e) { E.me = null; }
+  const here = Number(new URLSearchParams(location.search).get('table'));
+  E.here = Number.isInteger(here) && here > 0 ? here : 0;
   if (board) {
-    document.body.classList.add('board-page');
-    $('#board').hidden = false;
+    initBoard(id);
   } else {
     $('#event').hidden = false;
     $('#ev-join').addEventListener('submit', join);
@@ -175,19 +180,7 @@ function onEvent(m) {
   tick();
 }
 
-const STATES = { waiting: 'event.state.waiting', playing: 'event.state.playing', between: 'event.state.between', over: 'event.state.over' };
 const MOVES = { progressive: 'event.mv.progressive', mixed: 'event.mv.mixed', duplicate: 'event.mv.duplicate' };
-
-const gameOf = (ev) => gameName(ev.settings.variant);
-
-// status says where the event is.
-function status(ev) {
-  const p = { Round: ev.round, Rounds: ev.settings.rounds, Count: num(ev.people) };
-  let text = t(STATES[ev.state], p);
-  if (ev.state === 'playing' && ev.ended) text += ' ' + t('event.ended');
-  else if (ev.state === 'playing' && ev.paused) text += ' ' + t('event.paused');
-  return text;
-}
 
 function drawEvent(ev) {
   document.title = t('event.title', { Game: gameOf(ev) }) + ' · Pitch';
@@ -215,9 +208,34 @@ function drawEvent(ev) {
     $('#ev-leave').hidden = !!(s && s.left) || ev.state === 'over';
   }
   drawHost(ev);
-  drawStandings($('#ev-standings'), ev, Infinity);
-  drawTables($('#ev-tables'), ev, false);
+  drawPrintLinks();
+  drawStandings($('#ev-standings'), ev, Infinity, E.me && E.me.seat && E.me.seat.standing);
+  drawTables($('#ev-tables'), ev, { here: E.here });
+  drawHere(ev);
   drawDeals(ev);
+}
+
+// drawPrintLinks points the host's links to the print views: the table
+// cards and the standings (js/eventprint.js).
+function drawPrintLinks() {
+  const base = '/e/' + encodeURIComponent(E.id) + '/print/';
+  $('#ev-print-cards').href = base + 'cards';
+  $('#ev-print-standings').href = base + 'standings';
+}
+
+// drawHere says which table a table card's address named (?table=N), and
+// brings it into view the first time it is drawn.
+function drawHere(ev) {
+  const note = $('#ev-here');
+  note.hidden = !E.here;
+  if (!E.here) return;
+  const round = ev.rounds[ev.rounds.length - 1] || [];
+  note.textContent = E.here <= round.length ? t('event.here', { N: num(E.here) }) : t('event.here.none', { N: num(E.here) });
+  const el = $('#ev-tables .ev-here');
+  if (el && !E.shown) {
+    E.shown = true;
+    el.scrollIntoView({ block: 'center' });
+  }
 }
 
 // drawDeals links each deal's results of a duplicate event (js/daily.js).
@@ -325,54 +343,6 @@ async function leave() {
   } catch (e) {
     showError(e.message);
   }
-}
-
-// drawStandings fills a table body with the first max standings of
-// those sent (a phone is sent the first few, and its person's own line
-// with where they sit, which is added below them).
-function drawStandings(body, ev, max) {
-  const dup = ev.settings.movement === 'duplicate';
-  const row = (s, cls) => h('tr', cls ? { class: cls } : {},
-    h('td', { text: num(s.place) }),
-    h('td', { class: 'ev-name', text: s.name + (s.left ? ' · ' + t('event.gone') : '') }),
-    h('td', { text: dup ? num(Math.round(s.percent * 10) / 10) + '%' : num(s.total) }));
-  const shown = ev.standings.slice(0, max);
-  const rows = shown.map((s) => row(s, E.me && E.me.seat && E.me.seat.entry === s.entry ? 'ev-mine' : ''));
-  const mine = E.me && E.me.seat && E.me.seat.standing;
-  if (mine && !shown.some((s) => s.entry === mine.entry)) rows.push(row(mine, 'ev-mine ev-gap'));
-  body.replaceChildren(...rows);
-  const note = body.closest('section, .bd-body') && body.closest('section, .bd-body').querySelector('.ev-st-note');
-  if (note) {
-    const parts = [];
-    if (ev.standings_after > 0 && ev.state === 'playing' && !ev.settings.solo) parts.push(t('event.standings.after', { Round: num(ev.standings_after) }));
-    if (ev.standings_count > shown.length) parts.push(t('event.standings.top', { Shown: num(shown.length), Count: num(ev.standings_count) }));
-    note.textContent = parts.join(' · ');
-  }
-  const head = body.closest('table').querySelector('.ev-score-h');
-  if (head) head.textContent = t(dup ? 'event.col.percent' : 'event.col.total');
-}
-
-// drawTables lists the latest round's tables with who sits where.
-function drawTables(list, ev, board) {
-  const round = ev.rounds[ev.rounds.length - 1] || [];
-  list.replaceChildren(...round.map((tab, i) => h('li', { class: 'ev-table' + (tab.result ? ' done' : '') },
-    h(board || !tab.table ? 'div' : 'a', board || !tab.table ? { class: 'ev-table-h' } : { class: 'ev-table-h', href: '/t/' + encodeURIComponent(tab.table) + '?watch=1' },
-      t('event.table', { N: i + 1 })),
-    h('ul', {}, tab.seats.map((s, k) => h('li', { class: 'ev-name' + (s.bot ? ' bot' : '') },
-      (s.name || t('event.bot')) + (s.bot && s.name ? ' (' + t('event.bot') + ')' : '') +
-        (tab.result ? ' · ' + num(tab.result.scores[k]) : ''),
-      // Who has moved where: the table they came from, when another.
-      s.from && s.from !== i + 1 ? h('span', { class: 'ev-from', title: t('event.from.title', { N: num(s.from) }) }, ' ' + t('event.from', { N: num(s.from) })) : ''))))));
-  if (!round.length) list.replaceChildren(h('li', { class: 'hint', text: t('event.noTables') }));
-}
-
-function drawBoard(ev) {
-  document.title = t('event.title', { Game: gameOf(ev) }) + ' · Pitch';
-  $('#bd-title').textContent = t('event.title', { Game: gameOf(ev) });
-  $('#bd-status').textContent = status(ev);
-  $('#bd-join').textContent = t('event.board.join', { Link: location.host + '/e/' + E.id });
-  drawTables($('#bd-tables'), ev, true);
-  drawStandings($('#bd-standings'), ev, 20);
 }
 
 // tick shows the time left of a round on the clock: what the server
