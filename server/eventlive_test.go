@@ -552,3 +552,87 @@ func TestEventFollowChanges(t *testing.T) {
 	t.Logf("board: %d changes, %d bytes (the whole event: %d); phone: %d changes, %d bytes", board.count["event.delta"], board.bytes["event.delta"], len(whole),
 		phone.count["event.delta"], phone.bytes["event.delta"])
 }
+
+// TestEventHostSeesRefusals: when a limit refuses a connection to one of
+// an event's tables, the host is told who, where and why (never a silent
+// stand-in): a person's ninth connection to their seat, and a watcher
+// over the address's limit. The board, which anyone may open, is not
+// told.
+func TestEventHostSeesRefusals(t *testing.T) {
+	opts := fastOptions()
+	opts.AddrConns = 2 // the board, and one watcher
+	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
+	var c struct{ ID, Token string }
+	ts.post("/api/events", `{"variant":"ten-point","rounds":1,"end":"clock","minutes":30,"movement":"mixed"}`, 201, &c)
+	var ann struct{ Token string }
+	ts.post("/api/events/"+c.ID+"/join", `{"name":"Ann"}`, 200, &ann)
+	for _, name := range []string{"Bo", "Cy", "Di"} {
+		ts.post("/api/events/"+c.ID+"/join", fmt.Sprintf(`{"name":%q}`, name), 200, nil)
+	}
+	hostTok := fmt.Sprintf(`{"token":%q}`, c.Token)
+	host := &rawFollower{s: ts.follow(c.ID, fmt.Sprintf(`{"type":"hello","host":%q}`, c.Token)), bytes: map[string]int{}, count: map[string]int{}}
+	board := &rawFollower{s: ts.follow(c.ID, `{"type":"hello","full":true}`), bytes: map[string]int{}, count: map[string]int{}}
+	ts.post("/api/events/"+c.ID+"/start", hostTok, 200, nil)
+	ts.post("/api/events/"+c.ID+"/pause", hostTok, 200, nil) // the table stands still
+	var me meWire
+	ts.post("/api/events/"+c.ID+"/me", fmt.Sprintf(`{"token":%q}`, ann.Token), 200, &me)
+
+	dial := func(hello string) (*websocket.Conn, error) {
+		ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+		t.Cleanup(cancel)
+		ws, _, err := websocket.Dial(ctx, ts.wsURL(me.Table), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ws.CloseNow() })
+		ws.SetReadLimit(1 << 22)
+		if err := ws.Write(ctx, websocket.MessageText, []byte(hello)); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = ws.Read(ctx) // the first state, or the close
+		return ws, err
+	}
+	seatHello := fmt.Sprintf(`{"type":"hello","token":%q}`, me.SeatToken)
+	for i := range 8 {
+		if _, err := dial(seatHello); err != nil {
+			t.Fatalf("Ann's connection %d: %v", i+1, err)
+		}
+	}
+	if _, err := dial(seatHello); websocket.CloseStatus(err) != websocket.StatusTryAgainLater {
+		t.Fatalf("Ann's ninth connection: %v, want refused with 1013", err)
+	}
+	type refusal struct {
+		Round, Table, Seat int
+		Name, Reason       string
+	}
+	var got []refusal
+	host.until("the host told of Ann's refusal", func(map[string]any, map[string]any) bool {
+		got = nil
+		_ = json.Unmarshal(host.s.f.Refused, &got)
+		return len(got) == 1
+	})
+	if r := got[0]; r.Name != "Ann" || r.Round != 1 || r.Table != 1 || r.Seat != me.Seat || !strings.Contains(r.Reason, "too many connections") {
+		t.Errorf("the host was told %+v, want Ann at round 1, table 1, seat %d, too many connections", r, me.Seat)
+	}
+	// A watcher over the address's limit (the board holds one of its two).
+	if _, err := dial(`{"type":"hello"}`); err != nil {
+		t.Fatalf("the first watcher: %v", err)
+	}
+	if _, err := dial(`{"type":"hello"}`); websocket.CloseStatus(err) != websocket.StatusTryAgainLater {
+		t.Fatalf("the second watcher: %v, want refused with 1013", err)
+	}
+	host.until("the host told of the watcher's refusal", func(map[string]any, map[string]any) bool {
+		got = nil
+		_ = json.Unmarshal(host.s.f.Refused, &got)
+		return len(got) == 2
+	})
+	if r := got[1]; r.Seat != -1 || r.Name != "" || r.Table != 1 || !strings.Contains(r.Reason, "from your address") {
+		t.Errorf("the host was told %+v, want a watcher (seat -1) at table 1 refused for the address", r)
+	}
+	// The board sees the event go on, and no refusal.
+	ts.post("/api/events/"+c.ID+"/resume", hostTok, 200, nil)
+	board.until("the board sees the resume", func(ev map[string]any, _ map[string]any) bool { return ev["paused"] == nil })
+	if board.s.f.Refused != nil {
+		t.Errorf("the board was told of refusals: %s", board.s.f.Refused)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
 	qrcode "github.com/yeqown/go-qrcode/v2"
 
 	"pitch/server"
@@ -703,4 +704,56 @@ func TestBrowserEventTableAddress(t *testing.T) {
 	s.do("a bad address", chromedp.Navigate(s.url+"/e/"+ev.ID+"/table/0"))
 	waitFor(t, "the reason", func() bool { return strings.Contains(s.text("#alert-text"), "number") }, 10*time.Second)
 	s.expect = append(s.expect, "400")
+}
+
+// TestBrowserEventRefusedShown: when a limit refuses a connection to an
+// event's table, the host's page says where and why, at 390×844,
+// readable and inside the screen.
+func TestBrowserEventRefusedShown(t *testing.T) {
+	s := newSiteWith(t, func(o *server.Options) { o.AddrConns = 2 })
+	c := s.newEvent(`{"variant":"ten-point","rounds":1,"end":"clock","minutes":30,"movement":"mixed"}`,
+		func(i int) string { return []string{"Ann", "Bo", "Cy", "Di"}[i] }, 4)
+	host := fmt.Sprintf(`{"token":%q}`, c.Token)
+	s.post("/api/events/"+c.ID+"/start", host, 200, nil)
+	s.post("/api/events/"+c.ID+"/pause", host, 200, nil)
+	s.do("the host's page on a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile),
+		chromedp.Navigate(s.url+"/e/"+c.ID), chromedp.Evaluate[chromedp.Void](
+			fmt.Sprintf(`localStorage.setItem('pitch.event.host.%s', %q)`, c.ID, c.Token)), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#ev-host")))
+	if s.count("#ev-refused-box:not([hidden])") != 0 {
+		t.Error("the refusals are shown before any")
+	}
+	var ev struct {
+		Rounds [][]struct {
+			Table string `json:"table"`
+		} `json:"rounds"`
+	}
+	getJSON(t, s.url+"/api/events/"+c.ID, &ev)
+	table := ev.Rounds[0][0].Table
+	// Watchers of table 1 from one address, over its limit of two.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	refused := 0
+	for i := 0; i < 40 && refused == 0; i++ {
+		ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.url, "http")+"/api/tables/"+table+"/ws", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ws.CloseNow()
+		if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ws.Read(ctx); websocket.CloseStatus(err) == websocket.StatusTryAgainLater {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Fatal("no watcher was refused")
+	}
+	waitFor(t, "the refusal on the host's page", func() bool { return s.count("#ev-refused li") > 0 }, 10*time.Second)
+	if got := s.text("#ev-refused li"); !strings.Contains(got, "table 1") || !strings.Contains(got, "too many connections") {
+		t.Errorf("the host's page says %q, want where and why", got)
+	}
+	if p := s.layoutProblems("#ev-refused li", 14, false); len(p) > 0 {
+		t.Errorf("at 390×844: %v", p)
+	}
 }

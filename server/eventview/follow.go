@@ -16,6 +16,9 @@ type Follower struct {
 	Doc  any             // the event, decoded (nil before the first whole state)
 	Me   json.RawMessage // where the follower's person sits, as last sent
 	Host bool            // the follower said hello with the host's token
+	// Refused, to the host: the connections a limit refused lately
+	// ([]Refusal), as last sent.
+	Refused json.RawMessage
 }
 
 // followMsg is either message about the event.
@@ -26,6 +29,8 @@ type followMsg struct {
 	Ops   []delta.Op      `json:"ops"`
 	Host  bool            `json:"host"`
 	Me    json.RawMessage `json:"me"`
+	// Refused is sent to the host, and only when it changed.
+	Refused json.RawMessage `json:"refused,omitempty"`
 }
 
 // ErrOutOfStep is Read's error for a change that does not follow the
@@ -46,7 +51,7 @@ func (f *Follower) Read(b []byte) (string, error) {
 			return m.Type, err
 		}
 		f.V, f.Doc, f.Host = m.V, doc, m.Host
-		f.Me = nil
+		f.Me, f.Refused = nil, m.Refused
 		if len(m.Me) > 0 && string(m.Me) != "null" {
 			f.Me = m.Me
 		}
@@ -66,6 +71,9 @@ func (f *Follower) Read(b []byte) (string, error) {
 		if len(m.Me) > 0 {
 			f.Me = m.Me
 		}
+		if len(m.Refused) > 0 {
+			f.Refused = m.Refused
+		}
 	}
 	return m.Type, nil
 }
@@ -79,6 +87,6 @@ func (f *Follower) Event() json.RawMessage {
 // Whole returns what is held as the whole-state message the server sends
 // ("event", with host and me).
 func (f *Follower) Whole() []byte {
-	b, _ := json.Marshal(followMsg{Type: "event", V: f.V, Event: f.Event(), Host: f.Host, Me: f.Me})
+	b, _ := json.Marshal(followMsg{Type: "event", V: f.V, Event: f.Event(), Host: f.Host, Me: f.Me, Refused: f.Refused})
 	return b
 }

@@ -96,6 +96,18 @@ type MySeat struct {
 	Standing *event.Standing `json:"standing,omitempty"`
 }
 
+// Refusal is a connection to one of an event's tables, or to its page,
+// that a limit of the server refused: its host is told (never a silent
+// stand-in).
+type Refusal struct {
+	At     time.Time `json:"at"`
+	Round  int       `json:"round,omitempty"` // the round (1 for the first); 0 for the event's page
+	Table  int       `json:"table,omitempty"` // the table (1 for the head table); 0 for the event's page
+	Seat   int       `json:"seat"`            // the seat, -1 when not known (refused before it said whose)
+	Name   string    `json:"name,omitempty"`  // who sits there, when known
+	Reason string    `json:"reason"`          // the reason the connection was given
+}
+
 // PhoneTop is how many standings a phone is sent (Phone).
 const PhoneTop = 10
 

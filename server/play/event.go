@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pitch/event"
+	"pitch/server/eventview"
 	"pitch/server/httpx"
 	"pitch/store"
 )
@@ -67,6 +68,9 @@ type liveEvent struct {
 	// sent is what the followers were last sent (eventws.go), a
 	// phone's part of the event and the whole.
 	sent [2]eventStream
+	// refused are the last connections a limit refused, for the host
+	// (eventrefused.go).
+	refused []eventview.Refusal
 }
 
 // tableRound is a table's place in an event: which round and table it

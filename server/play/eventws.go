@@ -38,6 +38,7 @@ type eventSub struct {
 	host  bool   // the hello gave the host's token
 	full  bool   // it is sent the whole event (the host, the board), not a phone's part
 	me    []byte // where the entry sits, as last sent (JSON)
+	notes []byte // the host's notes (the refusals), as last sent (JSON)
 	// asking: its whole is on the way (sendWhole); publish leaves it be
 	asking bool
 }
@@ -97,6 +98,9 @@ type eventMsg struct {
 	Event json.RawMessage `json:"event"`
 	Host  bool            `json:"host,omitempty"`
 	Me    json.RawMessage `json:"me,omitempty"`
+	// Refused, to the host: the connections a limit refused lately
+	// (eventview.Refusal), newest last.
+	Refused json.RawMessage `json:"refused,omitempty"`
 }
 
 // eventDelta is a change a follower receives: the ops that turn version
@@ -108,6 +112,8 @@ type eventDelta struct {
 	V    int64           `json:"v"`
 	Ops  json.RawMessage `json:"ops"`
 	Me   json.RawMessage `json:"me,omitempty"`
+	// Refused, to the host, when it changed: as in eventMsg.
+	Refused json.RawMessage `json:"refused,omitempty"`
 }
 
 // changed sends the event's followers its new state soon. The lock must
@@ -155,13 +161,18 @@ func (e *liveEvent) publish() {
 		ops[k] = e.sent[k].next(raw)
 	}
 	stand := standingOf(v)
+	notes := e.hostNotes()
 	for sub := range e.subs {
 		if sub.asking {
 			continue
 		}
 		k := sub.stream()
 		me := e.meOf(sub, stand)
-		if ops[k] == nil && bytes.Equal(me, sub.me) {
+		var mine []byte
+		if sub.host {
+			mine = notes
+		}
+		if ops[k] == nil && bytes.Equal(me, sub.me) && bytes.Equal(mine, sub.notes) {
 			continue
 		}
 		m := eventDelta{Type: "event.delta", V: e.sent[k].ver, Ops: ops[k]}
@@ -170,6 +181,9 @@ func (e *liveEvent) publish() {
 		}
 		if !bytes.Equal(me, sub.me) {
 			m.Me, sub.me = me, me
+		}
+		if !bytes.Equal(mine, sub.notes) {
+			m.Refused, sub.notes = mine, mine
 		}
 		b, err := json.Marshal(m)
 		if err != nil {
@@ -206,6 +220,10 @@ func (e *liveEvent) whole(sub *eventSub, me []byte) []byte {
 	st := &e.sent[sub.stream()]
 	m := eventMsg{Type: "event", V: st.ver, Event: st.raw, Host: sub.host, Me: me}
 	sub.me = me
+	if sub.host {
+		m.Refused = e.hostNotes()
+		sub.notes = m.Refused
+	}
 	b, _ := json.Marshal(m)
 	return b
 }
@@ -279,8 +297,9 @@ func (c *conn) follow(s *Server, e *liveEvent) {
 	if sub.host {
 		who = "host:" + e.id
 	}
-	if !s.counted(c, sub.entry >= 0 || sub.host, who) {
+	if why := s.counted(c, sub.entry >= 0 || sub.host, who); why != "" {
 		e.mu.Unlock()
+		s.noteEventRefused(e.id, sub.entry, why)
 		return
 	}
 	if e.subs == nil {

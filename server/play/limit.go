@@ -19,6 +19,7 @@ func (s *Server) Limit(next http.Handler) http.Handler {
 		// share too: half the limit again for each player's connection.
 		if !s.limiter.AllowScaled(addr, 1+float64(s.conns.playersAt(addr))/2) {
 			s.gauge.refuse(refusedRate, "too many requests from one address (--addr-rate)")
+			s.noteRequestRefused(r, "too many requests from one address")
 			w.Header().Set("Retry-After", "1")
 			s.writeError(w, r, httpx.Errorf(httpx.TooMany, "rate limit", "too many requests from your address: slow down and try again in a second").With("rate_addr", nil))
 			return

@@ -428,11 +428,13 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string
 	if reason := s.gauge.overloaded(); reason != "" {
 		s.gauge.refuse(refusedOverloaded, reason)
 		_ = ws.Close(statusTryLater, reason)
+		s.noteUpgradeRefused(what, id, reason)
 		return nil, false
 	}
 	if code, reason, kind := s.conns.admit(c, s.opts.AddrConns, s.opts.MaxConns); reason != "" {
 		if kind != "" {
 			s.gauge.refuse(kind, reason)
+			s.noteUpgradeRefused(what, id, reason) // not a drain's restart
 		}
 		_ = ws.Close(code, reason)
 		return nil, false
@@ -508,8 +510,9 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 			return
 		}
 	}
-	if !s.counted(c, c.seat >= 0, "seat:"+t.id+"/"+strconv.Itoa(c.seat)) {
+	if why := s.counted(c, c.seat >= 0, "seat:"+t.id+"/"+strconv.Itoa(c.seat)); why != "" {
 		t.mu.Unlock()
+		s.noteRefused(t.id, c.seat, why)
 		return
 	}
 	t.conns[c] = struct{}{}
@@ -660,22 +663,24 @@ func pingWait(every time.Duration) time.Duration { return max(every/2, time.Mill
 // counted counts c, past its hello, as the player who (when player) or
 // as an anonymous connection of its address; when a limit refuses it,
 // it is closed with the reason, the refusal counted, and counted
-// reports false.
-func (s *Server) counted(c *conn, player bool, who string) bool {
+// returns the reason ("" when counted).
+func (s *Server) counted(c *conn, player bool, who string) (refused string) {
 	if player {
 		if s.conns.identify(c, who) {
-			return true
+			return ""
 		}
 		s.gauge.refuse(refusedAddrConns, "too many connections for one player")
-		c.closeWith(statusTryLater, fmt.Sprintf(playerFullFmt, perPlayer), false)
-		return false
+		why := fmt.Sprintf(playerFullFmt, perPlayer)
+		c.closeWith(statusTryLater, why, false)
+		return why
 	}
 	if s.conns.anonymous(c, s.opts.AddrConns) {
-		return true
+		return ""
 	}
 	s.gauge.refuse(refusedAddrConns, "too many connections from one address (--addr-conns)")
-	c.closeWith(statusTryLater, fmt.Sprintf(addrFullFmt, s.opts.AddrConns), false)
-	return false
+	why := fmt.Sprintf(addrFullFmt, s.opts.AddrConns)
+	c.closeWith(statusTryLater, why, false)
+	return why
 }
 
 // addrLimit is the per-address limit c's messages draw on: none for a

@@ -14,7 +14,7 @@ import { applyOps } from './delta.js';
 import { status, gameOf, drawStandings, drawTables } from './eventdraw.js';
 import { initBoard, drawBoard } from './eventboard.js';
 
-const E = { id: '', ev: null, v: 0, host: '', me: null, board: false, clock: 0, ws: null, tries: 0, retry: 0, at: 0, ending: false, here: 0, shown: false };
+const E = { id: '', ev: null, v: 0, refused: [], host: '', me: null, board: false, clock: 0, ws: null, tries: 0, retry: 0, at: 0, ending: false, here: 0, shown: false };
 
 const hostKey = (id) => 'pitch.event.host.' + id;
 const meKey = (id) => 'pitch.event.me.' + id;
@@ -120,6 +120,7 @@ function connect() {
       E.tries = 0;
       E.v = m.v;
       E.at = performance.now();
+      E.refused = m.refused || [];
       setOnline(true);
       onEvent(m);
     } else if (m.type === 'event.delta') {
@@ -130,6 +131,7 @@ function connect() {
       try { E.ev = applyOps(E.ev, m.ops); } catch (e) { resync(); return; }
       E.v = m.v;
       if (m.ops.some((op) => op[0].length === 0 || op[0][0] === 'left_ms')) E.at = performance.now();
+      if (m.refused) E.refused = m.refused;
       onEvent({ event: E.ev, me: m.me });
     } else if (m.type === 'error') {
       showError(errorText(m.code, m.params, m.message));
@@ -277,6 +279,24 @@ function drawHost(ev) {
     h('span', { class: 'ev-name', text: en.name }),
     en.left >= 0 ? h('span', { class: 'hint', text: ' · ' + t('event.gone') }) :
       h('button', { type: 'button', class: 'linkish', onclick: () => hostAct('leave', { entry: en.entry }) }, t('event.remove')))));
+
+  drawRefused();
+}
+
+// drawRefused lists, for the host, the connections to the event's tables
+// and page that a limit of the server refused lately, newest first: who,
+// where and why, so that nobody's seat is played by the stand-in
+// unnoticed.
+function drawRefused() {
+  const list = E.refused || [];
+  $('#ev-refused-box').hidden = list.length === 0;
+  $('#ev-refused').replaceChildren(...list.slice().reverse().map((r) => {
+    const at = new Date(r.at);
+    const when = String(at.getHours()).padStart(2, '0') + ':' + String(at.getMinutes()).padStart(2, '0');
+    const where = r.table ? t('event.refused.at', { Round: num(r.round), Table: num(r.table) }) +
+      (r.seat >= 0 ? ', ' + t('event.refused.seat', { Seat: num(r.seat + 1) }) : '') : t('event.refused.page');
+    return h('li', {}, when + ' · ' + where + (r.name ? ' (' + r.name + ')' : '') + ': ', h('span', { class: 'hint', text: r.reason }));
+  }));
 }
 
 // hostAct asks the server to do what the host pressed; the change comes
