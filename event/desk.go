@@ -47,6 +47,26 @@ type LogEntry struct {
 
 func (e *Event) log(l LogEntry) { e.Log = append(e.Log, l) }
 
+// Refusal is a desk action (or a round, ErrTooFew) refused: Code names
+// the reason, as the server's error code, Params its details, and the
+// message says what was wrong and what is allowed.
+type Refusal struct {
+	Code   string
+	Params map[string]any
+	Msg    string
+	Err    error // the sentinel it wraps, if any
+}
+
+func (r *Refusal) Error() string { return r.Msg }
+
+// Unwrap is the sentinel the refusal wraps (ErrTooFew), or nil.
+func (r *Refusal) Unwrap() error { return r.Err }
+
+// refuse is a Refusal of code with params.
+func refuse(code string, params map[string]any, format string, args ...any) error {
+	return &Refusal{Code: code, Params: params, Msg: fmt.Sprintf(format, args...)}
+}
+
 // AddLate adds a person by the host's hand (a late entry): they play
 // from the next round to be seated, as if they had joined.
 func (e *Event) AddLate(name string) (int, error) {
@@ -62,12 +82,13 @@ func (e *Event) AddLate(name string) (int, error) {
 func (e *Event) entry(i int) error {
 	if i < 0 || i >= len(e.Entries) {
 		if len(e.Entries) == 0 {
-			return fmt.Errorf("no entry %d: nobody has joined", i)
+			return refuse("desk_no_entry", nil, "no entry %d: nobody has joined", i)
 		}
-		return fmt.Errorf("no entry %d: entries are 0 to %d", i, len(e.Entries)-1)
+		return refuse("desk_no_entry", nil, "no entry %d: entries are 0 to %d", i, len(e.Entries)-1)
 	}
 	if m := e.Entries[i].MergedInto; m != nil {
-		return fmt.Errorf("%s was merged into %s: act on that entry", e.Entries[i].Name, e.Entries[*m].Name)
+		return refuse("desk_merged", map[string]any{"Name": e.Entries[i].Name, "Into": e.Entries[*m].Name},
+			"%s was merged into %s: act on that entry", e.Entries[i].Name, e.Entries[*m].Name)
 	}
 	return nil
 }
@@ -80,7 +101,7 @@ func (e *Event) Rename(i int, name string) error {
 	}
 	was := e.Entries[i].Name
 	if was == name {
-		return fmt.Errorf("entry %d is called %s already", i, name)
+		return refuse("desk_same_name", nil, "entry %d is called %s already", i, name)
 	}
 	e.Entries[i].Name = name
 	e.log(LogEntry{Action: ActRename, Entry: i, Into: -1, Name: name, Was: was})
@@ -117,29 +138,32 @@ func (e *Event) Merge(a, b int) error {
 	}
 	A, B := e.Entries[a], e.Entries[b]
 	if a == b {
-		return fmt.Errorf("an entry cannot be merged into itself: choose two entries of the same person")
+		return refuse("desk_merge_self", nil, "an entry cannot be merged into itself: choose two entries of the same person")
 	}
 	if A.Unranked != B.Unranked {
-		return fmt.Errorf("%s and %s are not both ranked: only entries of the same kind merge", A.Name, B.Name)
+		return refuse("desk_merge_kind", nil, "%s and %s are not both ranked: only entries of the same kind merge", A.Name, B.Name)
 	}
 	ra, rb := e.seatedRounds(a), e.seatedRounds(b)
 	for r := range len(e.Rounds) {
 		if ra[r] && rb[r] {
-			return fmt.Errorf("%s and %s were both seated in round %d: they are two people, not one who joined twice", A.Name, B.Name, r+1)
+			return refuse("desk_merge_same_round", map[string]any{"A": A.Name, "B": B.Name, "Round": r + 1},
+				"%s and %s were both seated in round %d: they are two people, not one who joined twice", A.Name, B.Name, r+1)
 		}
 		for _, x := range []struct {
 			i  int
 			in bool
 		}{{a, ra[r]}, {b, rb[r]}} {
 			if x.in && !e.Counts(x.i, r) {
-				return fmt.Errorf("a bot played %s's seat in round %d, after they left: that result is nobody's, so they cannot be merged", e.Entries[x.i].Name, r+1)
+				return refuse("desk_merge_bot", map[string]any{"Name": e.Entries[x.i].Name, "Round": r + 1},
+					"a bot played %s's seat in round %d, after they left: that result is nobody's, so they cannot be merged", e.Entries[x.i].Name, r+1)
 			}
 		}
 	}
 	if n := len(e.Rounds); n > 0 {
 		for ti, t := range e.Rounds[n-1].Tables {
 			if t.Result == nil && slices.Contains(t.Seats, a) {
-				return fmt.Errorf("%s is playing table %d of round %d: merge them once it finishes", A.Name, ti+1, n)
+				return refuse("desk_merge_playing", map[string]any{"Name": A.Name, "Table": ti + 1, "Round": n},
+					"%s is playing table %d of round %d: merge them once it finishes", A.Name, ti+1, n)
 			}
 		}
 	}
@@ -193,7 +217,7 @@ func (e *Event) Withdraw(i int) (int, error) {
 		return 0, err
 	}
 	if e.Entries[i].Left >= 0 {
-		return 0, fmt.Errorf("%s has left the event already", e.Entries[i].Name)
+		return 0, refuse("desk_left", map[string]any{"Name": e.Entries[i].Name}, "%s has left the event already", e.Entries[i].Name)
 	}
 	from := len(e.Rounds)
 	if n := len(e.Rounds); n > 0 && n-1 >= e.Entries[i].Joined {
@@ -212,15 +236,15 @@ func (e *Event) Withdraw(i int) (int, error) {
 // printable characters once trimmed.
 func CheckReason(reason string) (string, error) {
 	if !utf8.ValidString(reason) {
-		return "", fmt.Errorf("a reason must be valid UTF-8 text")
+		return "", refuse("bad_reason", map[string]any{"Max": MaxReason}, "a reason must be valid UTF-8 text")
 	}
 	reason = strings.TrimSpace(reason)
 	if n := utf8.RuneCountInString(reason); n < 1 || n > MaxReason {
-		return "", fmt.Errorf("an adjustment needs a reason of 1 to %d characters, shown on the standings; not %d", MaxReason, n)
+		return "", refuse("bad_reason", map[string]any{"Max": MaxReason}, "an adjustment needs a reason of 1 to %d characters, shown on the standings; not %d", MaxReason, n)
 	}
 	for _, r := range reason {
 		if !unicode.IsPrint(r) || r == utf8.RuneError {
-			return "", fmt.Errorf("a reason may hold only printable characters, not %U", r)
+			return "", refuse("bad_reason", map[string]any{"Max": MaxReason}, "a reason may hold only printable characters, not %U", r)
 		}
 	}
 	return reason, nil
@@ -238,36 +262,37 @@ func (e *Event) Adjust(r, t int, scores []int, reason string) error {
 		return err
 	}
 	if e.Settings.Movement == Duplicate {
-		return fmt.Errorf("a duplicate table's results are compared deal by deal with the other tables': only a progressive or mixed table's result can be adjusted")
+		return refuse("desk_duplicate", nil, "a duplicate table's results are compared deal by deal with the other tables': only a progressive or mixed table's result can be adjusted")
 	}
 	if r < 0 || r >= len(e.Rounds) {
-		return fmt.Errorf("no round %d: the rounds seated are 1 to %d", r+1, len(e.Rounds))
+		return refuse("desk_no_table", nil, "no round %d: the rounds seated are 1 to %d", r+1, len(e.Rounds))
 	}
 	if t < 0 || t >= len(e.Rounds[r].Tables) {
-		return fmt.Errorf("no table %d in round %d: its tables are 1 to %d", t+1, r+1, len(e.Rounds[r].Tables))
+		return refuse("desk_no_table", nil, "no table %d in round %d: its tables are 1 to %d", t+1, r+1, len(e.Rounds[r].Tables))
 	}
 	tab := &e.Rounds[r].Tables[t]
 	n := len(tab.Seats)
 	if tab.Result == nil {
-		return fmt.Errorf("table %d of round %d has not finished: only a finished table's result can be adjusted", t+1, r+1)
+		return refuse("desk_not_finished", map[string]any{"Table": t + 1, "Round": r + 1},
+			"table %d of round %d has not finished: only a finished table's result can be adjusted", t+1, r+1)
 	}
 	if len(scores) != n {
-		return fmt.Errorf("table %d of round %d has %d seats: give %d scores, one a seat, not %d", t+1, r+1, n, n, len(scores))
+		return refuse("desk_scores", nil, "table %d of round %d has %d seats: give %d scores, one a seat, not %d", t+1, r+1, n, n, len(scores))
 	}
 	for s, x := range scores {
 		if x < -MaxAdjustedScore || x > MaxAdjustedScore {
-			return fmt.Errorf("seat %d's score %d is out of range: scores are %d to %d", s+1, x, -MaxAdjustedScore, MaxAdjustedScore)
+			return refuse("desk_scores", nil, "seat %d's score %d is out of range: scores are %d to %d", s+1, x, -MaxAdjustedScore, MaxAdjustedScore)
 		}
 	}
 	if e.Settings.Teams() && n%2 == 0 {
 		for s := range n {
 			if scores[s] != scores[s%2] {
-				return fmt.Errorf("partners share their side's score: seats %d and %d have %d and %d", s%2+1, s+1, scores[s%2], scores[s])
+				return refuse("desk_scores", nil, "partners share their side's score: seats %d and %d have %d and %d", s%2+1, s+1, scores[s%2], scores[s])
 			}
 		}
 	}
 	if slices.Equal(scores, tab.Result.Scores) {
-		return fmt.Errorf("table %d of round %d has these scores already: nothing to adjust", t+1, r+1)
+		return refuse("desk_scores", nil, "table %d of round %d has these scores already: nothing to adjust", t+1, r+1)
 	}
 	before := slices.Clone(tab.Result.Scores)
 	res := *tab.Result

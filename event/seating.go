@@ -292,8 +292,9 @@ func (e *Event) seatRound(r int) ([]Table, []int, error) {
 	byes := e.Settings.Fill == FillByes
 	need := e.Settings.MinPlayers()
 	if byes && len(ids) < need {
-		return nil, nil, fmt.Errorf("%w: %d present, %d needed at %s; with the setting %q bots fill the gaps instead", ErrTooFew, len(ids), need,
-			e.Settings.Variant, FillBots)
+		return nil, nil, &Refusal{Code: "event_too_few", Params: map[string]any{"Present": len(ids), "Need": need}, Err: ErrTooFew,
+			Msg: fmt.Sprintf("%v: %d present, %d needed at %s; with the setting %q bots fill the gaps instead", ErrTooFew, len(ids), need,
+				e.Settings.Variant, FillBots)}
 	}
 	rng := e.rng(r)
 	var seq []slot
