@@ -310,7 +310,7 @@ func TestEventTableNoRematch(t *testing.T) {
 	opts.AwayDelay = 5 * time.Millisecond
 	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
 	var c struct{ ID, Token string }
-	ts.post("/api/events", `{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"mixed"}`, 201, &c)
+	ts.post("/api/events", `{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"mixed","fill":"bots"}`, 201, &c)
 	var j struct{ Token string }
 	ts.post("/api/events/"+c.ID+"/join", `{"name":"Ann"}`, 200, &j)
 	ts.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)

@@ -20,12 +20,16 @@ type Event struct {
 	EndsAt   *time.Time     `json:"ends_at,omitempty"` // the round in progress's clock
 	// LeftMS is how long the round in progress has left on its clock when
 	// this was sent (absent without a clock); while Paused it stands still.
-	LeftMS  *int64           `json:"left_ms,omitempty"`
-	Paused  bool             `json:"paused,omitempty"` // the host paused the round in progress
-	Ended   bool             `json:"ended,omitempty"`  // the host ended the event: no round after the one in progress
-	Entries []Entry          `json:"entries"`
-	Rounds  [][]Table        `json:"rounds"` // per round, its tables, head table first
-	Stand   []event.Standing `json:"standings"`
+	LeftMS  *int64    `json:"left_ms,omitempty"`
+	Paused  bool      `json:"paused,omitempty"` // the host paused the round in progress
+	Ended   bool      `json:"ended,omitempty"`  // the host ended the event: no round after the one in progress
+	Entries []Entry   `json:"entries"`
+	Rounds  [][]Table `json:"rounds"` // per round, its tables, head table first
+	// Byes holds, per round, the entries who sat it out (Settings.Fill
+	// "byes"), in the order they were chosen; an empty list for a round
+	// nobody sat out.
+	Byes  [][]int          `json:"byes"`
+	Stand []event.Standing `json:"standings"`
 	// MP, at a duplicate event, holds each round's results compared on
 	// the same cards (event.Matchpoints).
 	MP [][]event.MP `json:"matchpoints,omitempty"`
@@ -42,7 +46,12 @@ type Entry struct {
 	Entry  int    `json:"entry"`
 	Name   string `json:"name"`
 	Joined int    `json:"joined"` // the first round they play (0 for the first)
-	Left   int    `json:"left"`   // -1, or the first round a bot plays for them
+	Left   int    `json:"left"`   // -1, or the first round they are not seated in (at an event of settings without "fill", a bot plays for them)
+	// Withdrawn: the host withdrew them (a no-show; the director's desk).
+	Withdrawn bool `json:"withdrawn,omitempty"`
+	// MergedInto: the host merged this entry into that one (the same
+	// person joined twice); it is seated nowhere and in no standings.
+	MergedInto *int `json:"merged_into,omitempty"`
 }
 
 // Table is one table of an event's round.
@@ -51,6 +60,9 @@ type Table struct {
 	Seats  []Seat        `json:"seats"`
 	Result *event.Result `json:"result,omitempty"`
 	Winner []int         `json:"winners,omitempty"` // the seats that won the table (its side, or the first half)
+	// Adjusted: the host corrected the result (Result holds the corrected
+	// scores), with the scores before and the reason.
+	Adjusted *event.Adjustment `json:"adjusted,omitempty"`
 }
 
 // Seat is one seat of an event's table.
@@ -62,6 +74,8 @@ type Seat struct {
 	// the round before; absent in the first round, for bots and for
 	// people who did not play it: who has moved where.
 	From int `json:"from,omitempty"`
+	// Withdrawn: the host withdrew this person (a bot plays their seat).
+	Withdrawn bool `json:"withdrawn,omitempty"`
 }
 
 // MySeat tells a person where they sit now.
@@ -75,4 +89,6 @@ type MySeat struct {
 	SeatToken string `json:"seat_token,omitempty"` // the token to say hello with at the table
 	Left      bool   `json:"left,omitempty"`
 	Done      bool   `json:"done,omitempty"` // their table of the round has finished
+	// Bye: they sit out round Round (no table); the page says so.
+	Bye bool `json:"bye,omitempty"`
 }
