@@ -400,4 +400,24 @@ func TestBrowserEventDesk(t *testing.T) {
 		t.Errorf("at 390×844: %v", p)
 	}
 	s.shot("event-desk", true)
+
+	// A late entry's link, opened on their phone, makes the page theirs
+	// and leaves the token out of the address.
+	var added struct {
+		Link string `json:"link"`
+	}
+	s.post("/api/events/"+c.ID+"/desk/add", fmt.Sprintf(`{"token":%q,"name":"Latecomer Lou"}`, c.Token), 200, &added)
+	s.eval(fmt.Sprintf(`localStorage.removeItem('pitch.event.host.%s'); 'true'`, c.ID), &ok)
+	// (From another page: the same page with a fragment would not load.)
+	s.do("open the late entry's link", chromedp.Navigate(s.url+"/"), chromedp.Navigate(s.url+added.Link), chromedp.WaitVisible(chromedp.CSS("#ev-you")))
+	waitFor(t, "the page to know them", func() bool {
+		var me string
+		s.eval(fmt.Sprintf(`JSON.stringify(localStorage.getItem('pitch.event.me.%s') || '')`, c.ID), &me)
+		return strings.Contains(me, added.Link[strings.Index(added.Link, "=")+1:]) && strings.Contains(s.text("#ev-you-text"), "the next round starts")
+	}, 10*time.Second)
+	var hash string
+	s.eval(`JSON.stringify(location.hash)`, &hash)
+	if hash != "" || s.count("#ev-join:not([hidden])") != 0 {
+		t.Errorf("after the link: hash %q, join form shown %d; want the token out of the address and no join form", hash, s.count("#ev-join:not([hidden])"))
+	}
 }
