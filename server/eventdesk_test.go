@@ -307,3 +307,54 @@ func TestEventDesk(t *testing.T) {
 		t.Errorf("round 2 seats %v: want the walk-in, not the no-show %d, the merged %d nor a bot", in, noShow, *twin.Entry)
 	}
 }
+
+// TestClusterEventDesk: desk actions made at one process reach the other
+// (its followers see a rename made elsewhere), and the same merge sent to
+// both processes at once applies once: the process whose store update
+// comes second makes it afresh on the merged event and refuses it.
+func TestClusterEventDesk(t *testing.T) {
+	a, b := clusterPair(t, clusterEventOptions(time.Second))
+	var c struct{ ID, Token string }
+	a.post("/api/events", `{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"mixed"}`, 201, &c)
+	api := func(path string) string { return "/api/events/" + c.ID + "/" + path }
+	for i := range 4 {
+		a.post(api("join"), fmt.Sprintf(`{"name":"P%d"}`, i), 200, nil)
+	}
+	boardB := followEvent(t, b, c.ID, `{"type":"hello"}`)
+	const wait = 10 * time.Second
+	waitFollowed(t, boardB, wait, "the board's first state", func(m evFollowed) bool { return len(m.Event.Entries) == 4 })
+	a.post(api("desk/rename"), withToken(`{"entry":1,"name":"Renamed at A"}`, c.Token), 200, nil)
+	waitFollowed(t, boardB, wait, "the rename on b's board", func(m evFollowed) bool { return m.Event.Entries[1].Name == "Renamed at A" })
+	var x, y deskWire
+	b.post(api("desk/add"), withToken(`{"name":"Twice"}`, c.Token), 200, &x)
+	a.post(api("desk/add"), withToken(`{"name":"Twice again"}`, c.Token), 200, &y)
+	body := withToken(fmt.Sprintf(`{"entry":%d,"into":%d}`, *y.Entry, *x.Entry), c.Token)
+	codes := make([]int, 2)
+	var wg sync.WaitGroup
+	for k, ts := range []*testServer{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, _ := ts.do("POST", api("desk/merge"), body)
+			codes[k] = resp.StatusCode
+		}()
+	}
+	wg.Wait()
+	slices.Sort(codes)
+	if !slices.Equal(codes, []int{200, 409}) {
+		t.Errorf("the same merge at both processes: %v, want one 200 and one 409", codes)
+	}
+	for _, ts := range []*testServer{a, b} {
+		var d deskWire
+		ts.post(api("desk"), withToken(`{}`, c.Token), 200, &d)
+		merges := 0
+		for _, l := range d.Log {
+			if l.Action == "merge" {
+				merges++
+			}
+		}
+		if m := d.Event.Entries[*y.Entry].MergedInto; merges != 1 || m == nil || *m != *x.Entry {
+			t.Errorf("after the merges: %d logged, merged into %v; want one, into %d", merges, m, *x.Entry)
+		}
+	}
+}

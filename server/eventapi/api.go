@@ -66,6 +66,10 @@ type Event interface {
 	// as it is with nothing changed. fn may be called again, on the event
 	// read afresh.
 	Change(ctx context.Context, op string, fn func() error) error
+	// Fresh reads the event again from the store if another process has
+	// stored a newer version meanwhile (a desk action's refusal must not
+	// come from a stale copy).
+	Fresh(ctx context.Context) error
 	// AddToken records the token of the entry just joined (within Change).
 	AddToken(token string)
 	// Clock is the last round's clock: when its time is up (zero: none),

@@ -111,9 +111,16 @@ var deskCodes = map[string]httpx.Kind{
 	"desk_not_finished":     httpx.Conflict,
 }
 
-// deskChange makes fn's change to e (locked) by the versioned update and
-// stamps the log entry it made with the time; it answers the host.
+// deskChange makes fn's change to e (locked) by the versioned update,
+// on the event as stored, and stamps the log entry it made with the
+// time; it answers the host.
 func (a *API) deskChange(w http.ResponseWriter, r *http.Request, e Event, op string, fn func(ev *event.Event) error, ans *deskAnswer) {
+	// A refusal (an entry unknown here, say) must come from the event as
+	// stored, not from a copy another process has changed since.
+	if err := e.Fresh(r.Context()); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
 	err := e.Change(r.Context(), op, func() error {
 		ev := e.Event()
 		n := len(ev.Log)
