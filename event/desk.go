@@ -57,6 +57,7 @@ type Refusal struct {
 	Err    error // the sentinel it wraps, if any
 }
 
+// Error is the refusal's message: what was wrong and what is allowed.
 func (r *Refusal) Error() string { return r.Msg }
 
 // Unwrap is the sentinel the refusal wraps (ErrTooFew), or nil.
