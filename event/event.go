@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"pitch"
 )
@@ -27,6 +28,13 @@ type Entry struct {
 	// a daily deal): its results are compared with nobody's, and it has
 	// no place in the standings.
 	Unranked bool `json:"unranked,omitempty"`
+	// Withdrawn: the host withdrew them (a no-show; Withdraw). Left is
+	// set as for a leaver.
+	Withdrawn bool `json:"withdrawn,omitempty"`
+	// MergedInto: the host merged this entry into another (the same
+	// person joined twice; Merge): its seats are the other's, and it is
+	// seated nowhere and in no standings.
+	MergedInto *int `json:"merged_into,omitempty"`
 }
 
 // Result is how one table's round came out.
@@ -40,11 +48,23 @@ type Result struct {
 type Table struct {
 	Seats  []int   `json:"seats"`            // the entry at each seat, or Bot
 	Result *Result `json:"result,omitempty"` // nil until the table's round is over
+	// Adjusted: the host corrected the table's result (Adjust); Result
+	// holds the corrected scores.
+	Adjusted *Adjustment `json:"adjusted,omitempty"`
 }
 
-// Round is one round: its tables, head table first.
+// Adjustment is the host's correction of a table's result.
+type Adjustment struct {
+	Was    []int  `json:"was"`    // the scores the table had before its first correction
+	Reason string `json:"reason"` // the latest correction's reason, shown on the standings
+}
+
+// Round is one round: its tables, head table first, and who sat it out.
 type Round struct {
 	Tables []Table `json:"tables"`
+	// Byes are the entries who sat out the round (Settings.Fill
+	// FillByes), in the order they were chosen.
+	Byes []int `json:"byes,omitempty"`
 }
 
 // Done reports whether every table of the round has its result.
@@ -70,6 +90,8 @@ type Event struct {
 	// Ended: the host ended the event early (End). The round in progress
 	// is finished and counts; no other round is seated.
 	Ended bool `json:"ended,omitempty"`
+	// Log is the host's desk actions, in order (desk.go).
+	Log []LogEntry `json:"log,omitempty"`
 }
 
 // Errors of the event's steps.
@@ -83,6 +105,9 @@ var (
 	ErrPlayed     = errors.New("you have played this event already: one try each")
 	ErrClosed     = errors.New("the event is closed: it takes no more players")
 	ErrEnded      = errors.New("the host has ended the event: no other round is played")
+	// ErrTooFew: with byes, too few people for even one table (the
+	// error that wraps it says how many are needed).
+	ErrTooFew = errors.New("too few people for one table")
 )
 
 // New starts an event with checked settings s.
@@ -132,6 +157,8 @@ func (e *Event) Sit(i int) (int, error) {
 		return 0, fmt.Errorf("no entry %d: entries are 0 to %d", i, len(e.Entries)-1)
 	case e.Entries[i].Left >= 0:
 		return 0, fmt.Errorf("%s has left the event", e.Entries[i].Name)
+	case e.Entries[i].MergedInto != nil:
+		return 0, e.active(i)
 	}
 	if _, _, ok := e.Seated(i); ok {
 		return 0, ErrPlayed
@@ -200,20 +227,43 @@ func (e *Event) Join(name string) (int, error) {
 // Leave takes entry i out of the event: a bot holds their place from the
 // next round on, and their results so far stay (Entry.Left).
 func (e *Event) Leave(i int) error {
-	if i < 0 || i >= len(e.Entries) {
-		return fmt.Errorf("no entry %d: entries are 0 to %d", i, len(e.Entries)-1)
-	}
-	if e.Entries[i].Left >= 0 {
-		return fmt.Errorf("%s has left already", e.Entries[i].Name)
+	if err := e.active(i); err != nil {
+		return err
 	}
 	e.Entries[i].Left = len(e.Rounds)
 	return nil
 }
 
-// removed reports whether entry i left before playing a round.
+// active returns an error unless entry i exists, plays, and was not
+// merged into another.
+func (e *Event) active(i int) error {
+	if i < 0 || i >= len(e.Entries) {
+		return fmt.Errorf("no entry %d: entries are 0 to %d", i, len(e.Entries)-1)
+	}
+	en := e.Entries[i]
+	switch {
+	case en.MergedInto != nil:
+		return fmt.Errorf("%s was merged into %s", en.Name, e.Entries[*en.MergedInto].Name)
+	case en.Left >= 0:
+		return fmt.Errorf("%s has left already", en.Name)
+	}
+	return nil
+}
+
+// removed reports whether entry i left before playing a round, or was
+// merged into another entry.
 func (e *Event) removed(i int) bool {
 	en := e.Entries[i]
-	return en.Left >= 0 && en.Left <= en.Joined
+	return (en.Left >= 0 && en.Left <= en.Joined) || en.MergedInto != nil
+}
+
+// Resolve returns the entry that entry i is now: the one it was merged
+// into (Merge), or i.
+func (e *Event) Resolve(i int) int {
+	for k := 0; i >= 0 && i < len(e.Entries) && e.Entries[i].MergedInto != nil && k < len(e.Entries); k++ {
+		i = *e.Entries[i].MergedInto
+	}
+	return i
 }
 
 // unranked reports whether a person at table t plays unranked: its
@@ -253,6 +303,11 @@ func (e *Event) entrants(r int) []int {
 	return ids
 }
 
+// SitsOut reports whether entry i sits out round r (a bye).
+func (e *Event) SitsOut(i, r int) bool {
+	return r >= 0 && r < len(e.Rounds) && slices.Contains(e.Rounds[r].Byes, i)
+}
+
 // Seated reports which round and table entry i is at in the latest round
 // and at which seat; ok is false when they are not seated in it.
 func (e *Event) Seated(i int) (table, seat int, ok bool) {
@@ -286,9 +341,15 @@ func (e *Event) NextRound() (*Round, error) {
 		return nil, ErrNoPlayers
 	}
 	var tables []Table
+	var byes []int
 	switch {
 	case e.Settings.Solo:
 		tables = []Table{} // each person's table begins when they sit (Sit)
+	case e.Settings.Fill != FillLegacy:
+		var err error
+		if tables, byes, err = e.seatRound(r); err != nil {
+			return nil, err
+		}
 	case e.Settings.Movement == Progressive && r > 0:
 		tables = e.progress(r, ids)
 	case e.Settings.Movement == Progressive:
@@ -296,7 +357,7 @@ func (e *Event) NextRound() (*Round, error) {
 	default:
 		tables = e.mix(r, ids)
 	}
-	e.Rounds = append(e.Rounds, Round{Tables: tables})
+	e.Rounds = append(e.Rounds, Round{Tables: tables, Byes: byes})
 	return &e.Rounds[r], nil
 }
 

@@ -11,6 +11,10 @@ import (
 	"testing"
 )
 
+// legacy makes e an event as stored before Settings.Fill existed (its
+// settings have no fill): bots spread and move with the ladder.
+func legacy(e *Event) { e.Settings.Fill = FillLegacy }
+
 func settings(t *testing.T, s Settings) Settings {
 	t.Helper()
 	if err := s.Check(); err != nil {
@@ -71,6 +75,7 @@ func TestSettingsCheck(t *testing.T) {
 		{Settings{Variant: "ten-point", Rounds: 3, End: EndMatch, Movement: "swiss"}, `the movement is "progressive", "mixed" or "duplicate"`},
 		{Settings{Variant: "ten-point", Rounds: 3, End: EndMatch, Movement: Duplicate}, "duplicate rounds end after a number of hands"},
 		{Settings{Variant: "ten-point", Rounds: 3, End: EndMatch, Movement: Mixed, Bots: "genius"}, "bots are easy"},
+		{Settings{Variant: "ten-point", Rounds: 3, End: EndMatch, Movement: Mixed, Fill: "ghosts"}, `filled by "byes" (people sit out in turn) or "bots", not "ghosts"`},
 		{Settings{Variant: "ten-point", Options: map[string]json.RawMessage{"players": json.RawMessage("5")}, Rounds: 3, End: EndMatch, Movement: Mixed}, `option "players" does not apply`},
 	}
 	for _, tt := range tests {
@@ -80,8 +85,8 @@ func TestSettingsCheck(t *testing.T) {
 		}
 	}
 	s := Settings{Variant: "Ten-Point", Rounds: 3, End: EndHands, Hands: 4, Movement: Progressive}
-	if err := s.Check(); err != nil || s.Bots != "medium" || s.Variant != "ten-point" {
-		t.Errorf("Check: %v, bots %q, variant %q; want nil, medium, ten-point", err, s.Bots, s.Variant)
+	if err := s.Check(); err != nil || s.Bots != "medium" || s.Variant != "ten-point" || s.Fill != FillByes {
+		t.Errorf("Check: %v, bots %q, variant %q, fill %q; want nil, medium, ten-point, byes", err, s.Bots, s.Variant, s.Fill)
 	}
 }
 
@@ -173,6 +178,7 @@ func TestProgressiveTwelve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	legacy(e) // bots fill and move as before Fill existed
 	for i := range 12 {
 		if _, err := e.Join(fmt.Sprintf("p%d", i)); err != nil {
 			t.Fatal(err)
@@ -325,6 +331,7 @@ func TestProgressiveIndividual(t *testing.T) {
 
 func TestFirstRoundBotsSpread(t *testing.T) {
 	e, _ := New(Settings{Variant: "ten-point", Rounds: 1, End: EndMatch, Movement: Progressive}, 1)
+	legacy(e)
 	for i := range 13 {
 		e.Join(fmt.Sprint(i))
 	}
@@ -520,7 +527,7 @@ func TestDuplicateMatchpoints(t *testing.T) {
 }
 
 func TestRecordChecks(t *testing.T) {
-	e, _ := New(Settings{Variant: "ten-point", Rounds: 1, End: EndMatch, Movement: Mixed}, 1)
+	e, _ := New(Settings{Variant: "ten-point", Rounds: 1, End: EndMatch, Movement: Mixed, Fill: FillBots}, 1)
 	e.Join("a")
 	e.NextRound()
 	for _, tt := range []struct {
@@ -564,6 +571,7 @@ func TestRanking(t *testing.T) {
 func TestLateJoinerTakesBotPlace(t *testing.T) {
 	seat := func(join bool) [][]int {
 		e, _ := New(Settings{Variant: "ten-point", Rounds: 2, End: EndMatch, Movement: Progressive, SwitchPartners: true}, 11)
+		legacy(e)
 		for i := range 13 {
 			e.Join(fmt.Sprint(i))
 		}

@@ -67,13 +67,39 @@ type Settings struct {
 	// Bots is the level of the bots that fill gaps and replace leavers
 	// (easy, medium, hard or expert; default medium).
 	Bots string `json:"bots,omitempty"`
+	// Fill is what fills a round's gaps when the people do not fill its
+	// tables: FillByes (the default for a new event) or FillBots. An
+	// event stored before the setting existed has none (FillLegacy) and
+	// keeps the seating it was made with: bots spread one a table and
+	// moving up the ladder like people.
+	Fill Fill `json:"fill,omitempty"`
 	// Solo (duplicate, one round): each person plays the round's deals
 	// alone, with bots at the other seats, whenever they like until the
 	// event is closed, and is compared with everyone who played them.
 	Solo bool `json:"solo,omitempty"`
 }
 
-// Check validates s and fills its defaults (bots medium). The error says
+// Fill is what fills the gaps of a round whose people do not fill its
+// tables.
+type Fill string
+
+// The ways of filling a round's gaps.
+const (
+	// FillByes: only full tables are seated; the people left over sit
+	// out the round (a bye), in turn (docs/events.md, Byes).
+	FillByes Fill = "byes"
+	// FillBots: bots fill the gaps, all at the bottom table, and never
+	// move: they do not climb the ladder.
+	FillBots Fill = "bots"
+	// FillLegacy is the setting of an event stored before Fill existed:
+	// bots spread one a table from the bottom up, and move up the ladder
+	// as people do. Check never gives it.
+	FillLegacy Fill = ""
+)
+
+// Check validates s and fills its defaults (bots medium, fill byes). Call
+// it on a new event's settings only: a stored event's settings stay as
+// they were made (an old one's Fill stays FillLegacy). The error says
 // what is wrong and what is allowed.
 func (s *Settings) Check() error {
 	v, err := pitch.ParseVariant(s.Variant)
@@ -119,6 +145,13 @@ func (s *Settings) Check() error {
 	default:
 		return fmt.Errorf("bots are easy, medium, hard or expert, not %q", s.Bots)
 	}
+	switch s.Fill {
+	case FillLegacy:
+		s.Fill = FillByes
+	case FillByes, FillBots:
+	default:
+		return fmt.Errorf("the gaps at the tables are filled by %q (people sit out in turn) or %q, not %q", FillByes, FillBots, s.Fill)
+	}
 	return nil
 }
 
@@ -160,6 +193,25 @@ func (s *Settings) SoloSize() int {
 // Teams reports whether the game has fixed partnerships (ten-point;
 // auction with partnerships), seated alternately.
 func (s *Settings) Teams() bool { return s.base().FixedTeams() }
+
+// fixedSize returns the size of every table of the game, or 0 at auction
+// without partnerships (3 to 7 a table).
+func (s *Settings) fixedSize() int {
+	g := s.base()
+	if g.Variant != pitch.Auction || g.Options.Partnerships {
+		return g.Seats()
+	}
+	return 0
+}
+
+// MinPlayers is the fewest people who make one table without bots: the
+// game's table size, or 3 at auction without partnerships.
+func (s *Settings) MinPlayers() int {
+	if n := s.fixedSize(); n > 0 {
+		return n
+	}
+	return 3
+}
 
 // TableSizes returns the sizes of the tables for n players, head table
 // first: ten-point 4, pawnee 5 and auction with partnerships its players

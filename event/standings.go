@@ -102,6 +102,55 @@ type Standing struct {
 	Percent float64 `json:"percent"`
 	Boards  int     `json:"boards"`
 	Left    bool    `json:"left,omitempty"` // they left the event; their score so far stays
+	// Withdrawn: the host withdrew them (a no-show); Left too.
+	Withdrawn bool `json:"withdrawn,omitempty"`
+	// Byes: the rounds they sat out (counted in Rounds at a progressive
+	// or mixed event, which score them ByeScore).
+	Byes int `json:"byes,omitempty"`
+	// Adjusted: the host's corrections of the results of tables they
+	// sat at, with the reasons.
+	Adjusted []Note `json:"adjusted,omitempty"`
+}
+
+// Note is a correction of a table's result, as the standings show it.
+type Note struct {
+	Round  int    `json:"round"` // 1 for the first
+	Table  int    `json:"table"` // 1 for the head table
+	Reason string `json:"reason"`
+}
+
+// ByeScore is what a bye in round r scores at a progressive or mixed
+// event, once every table of the round has finished: the average of the
+// round's scores of the people who played it (each their own score, their
+// side's at a game of partnerships; bots and seats that count for nobody
+// left out), rounded to the nearest whole point, halves up (7.5 is 8,
+// −7.5 is −7). 0 while the round plays, or when nobody's score counts.
+func (e *Event) ByeScore(r int) int {
+	if r < 0 || r >= len(e.Rounds) || !e.Rounds[r].Done() {
+		return 0
+	}
+	sum, n := 0, 0
+	for _, t := range e.Rounds[r].Tables {
+		for s, id := range t.Seats {
+			if id != Bot && e.Counts(id, r) {
+				sum += t.Result.Scores[s]
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return floorDiv(2*sum+n, 2*n)
+}
+
+// floorDiv is a/b rounded down (b > 0).
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
 }
 
 // Standings returns everyone who has played, best first. Progressive and
@@ -133,6 +182,7 @@ func (e *Event) Standings() []Standing {
 			seated[t.Seats[0]] = t.Result != nil
 		}
 	}
+	bye := map[int]int{} // round: what a bye scores
 	st := make([]Standing, 0, len(e.Entries))
 	for i, en := range e.Entries {
 		if e.removed(i) || en.Joined >= len(e.Rounds) || en.Unranked {
@@ -141,11 +191,21 @@ func (e *Event) Standings() []Standing {
 		if e.Settings.Solo && !seated[i] {
 			continue // joined, not yet played (or still playing)
 		}
-		s := Standing{Entry: i, Name: en.Name, Left: en.Left >= 0}
+		s := Standing{Entry: i, Name: en.Name, Left: en.Left >= 0, Withdrawn: en.Withdrawn}
 		first := true
 		for r, round := range e.Rounds {
 			if !e.Counts(i, r) {
 				continue
+			}
+			if e.SitsOut(i, r) && round.Done() {
+				s.Byes++
+				if !dup {
+					if _, ok := bye[r]; !ok {
+						bye[r] = e.ByeScore(r)
+					}
+					s.Total += bye[r]
+					s.Rounds++
+				}
 			}
 			for ti, t := range round.Tables {
 				seat := slices.Index(t.Seats, i)
@@ -160,6 +220,9 @@ func (e *Event) Standings() []Standing {
 				}
 				if slices.Contains(e.Winners(r, ti), seat) {
 					s.Won++
+				}
+				if t.Adjusted != nil {
+					s.Adjusted = append(s.Adjusted, Note{Round: r + 1, Table: ti + 1, Reason: t.Adjusted.Reason})
 				}
 			}
 		}

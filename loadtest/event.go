@@ -115,7 +115,9 @@ func (r *run) event(ctx context.Context, rep *Report) {
 			if !r.must(ctx, "ask where one sits", "POST", "/api/events/"+created.ID+"/me", map[string]string{"token": tok}, &seats[i]) {
 				return
 			}
-			tables[seats[i].Table] = true
+			if seats[i].Table != "" { // "" sits out the round (a bye)
+				tables[seats[i].Table] = true
+			}
 		}
 		if round == 1 {
 			r.mu.Lock()
@@ -130,6 +132,9 @@ func (r *run) event(ctx context.Context, rep *Report) {
 		}
 		var wg sync.WaitGroup
 		for i, s := range seats {
+			if s.Table == "" {
+				continue
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

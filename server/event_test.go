@@ -33,6 +33,7 @@ type evWire struct {
 		Left   int    `json:"left"`
 	} `json:"entries"`
 	Commitments [][]string `json:"commitments"`
+	Byes        [][]int    `json:"byes"`
 	Rounds      [][]struct {
 		Table string `json:"table"`
 		Seats []struct {
@@ -190,9 +191,11 @@ func sameSet(a, b []int) bool {
 // TestEventProgressive runs a 12-player progressive 10 Point Pitch event
 // of 3 rounds of 2 hands with protocol clients: the movement (winners up
 // one table, the head table's losers to the bottom, partners switched but
-// at the head table), a latecomer who enters at the next round with bots,
-// a leaver whose seat a bot takes, a restart in the middle of a round, and
-// standings that are the sum of the tables' results as the store has them.
+// at the head table), a latecomer who enters at the next round at the
+// bottom while one of the others sits it out (byes: no bots), a leaver
+// who is seated nowhere after, a restart in the middle of a round, and
+// standings that are the sum of the tables' results (and the bye's
+// average) as the store has them.
 func TestEventProgressive(t *testing.T) {
 	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) {
 		dsn := fresh(t)
@@ -256,8 +259,8 @@ func TestEventProgressive(t *testing.T) {
 
 		// The leaver: seated in round 2, never comes, and leaves.
 		e := ts.event(id)
-		if len(e.Rounds[1]) != 4 {
-			t.Fatalf("round 2 has %d tables, want 4 (13 people)", len(e.Rounds[1]))
+		if len(e.Rounds[1]) != 3 || len(e.Byes[1]) != 1 {
+			t.Fatalf("round 2 has %d tables and byes %v, want 3 and one sitting out (13 people)", len(e.Rounds[1]), e.Byes[1])
 		}
 		leaver := e.Rounds[1][1].Seats[0].Entry
 		ts.post("/api/events/"+id+"/leave", fmt.Sprintf(`{"token":%q}`, tokens[leaver]), 200, nil)
@@ -301,8 +304,10 @@ func TestEventProgressive(t *testing.T) {
 				}
 			}
 		}
-		// The movement from each round to the next (round 2 has a fourth
-		// table, the latecomer's).
+		// The movement from each round to the next: the order W1 W2 L2 …
+		// Wk Lk L1 of those still playing, then those back from a bye,
+		// then the newcomers; the lowest of those who never sat out sits
+		// out; the rest are cut into tables of four.
 		for r := 1; r < 3; r++ {
 			prev := e.Rounds[r-1]
 			side := func(ti, parity int) []int {
@@ -311,20 +316,30 @@ func TestEventProgressive(t *testing.T) {
 			}
 			W := func(ti int) []int { return side(ti, prev[ti].Winners[0]%2) }
 			L := func(ti int) []int { return side(ti, 1-prev[ti].Winners[0]%2) }
-			k := len(prev)
-			for ti := range k {
-				var want []int
-				switch ti {
-				case 0:
-					want = append(W(0), W(1)...)
-				case k - 1:
-					want = append(L(ti), L(0)...)
-				default:
-					want = append(L(ti), W(ti+1)...)
-				}
+			var seq []int
+			seq = append(seq, W(0)...)
+			for ti := 1; ti < len(prev); ti++ {
+				seq = append(append(seq, W(ti)...), L(ti)...)
+			}
+			seq = append(append(seq, L(0)...), e.Byes[r-1]...)
+			if r == 1 {
+				seq = append(seq, late)
+			}
+			seq = slices.DeleteFunc(seq, func(id int) bool { return id == leaver && r == 2 })
+			if r == 1 && (len(e.Byes[1]) != 1 || e.Byes[1][0] != L(0)[1]) {
+				t.Errorf("round 2 byes %v, want the bottom of the ladder, %d", e.Byes[1], L(0)[1])
+			}
+			seq = slices.DeleteFunc(seq, func(id int) bool { return slices.Contains(e.Byes[r], id) })
+			for ti := range e.Rounds[r] {
 				got := seatsOf(r, ti)
-				if !sameSet(got, want) {
+				if want := seq[4*ti : 4*ti+4]; !sameSet(got, want) {
 					t.Errorf("round %d table %d: %v, want %v", r+1, ti+1, got, want)
+				}
+				if slices.Contains(got, -1) {
+					t.Errorf("round %d table %d: %v has a bot", r+1, ti+1, got)
+				}
+				if r != 1 {
+					continue
 				}
 				for s, p := range got {
 					partnerNow := got[(s+2)%4]
@@ -340,20 +355,25 @@ func TestEventProgressive(t *testing.T) {
 				}
 			}
 		}
-		if got := seatsOf(1, 3); !slices.Equal(got, []int{late, -1, -1, -1}) {
-			t.Errorf("round 2's bottom table: %v, want the latecomer and three bots", got)
+		if got := seatsOf(1, 2); !slices.Contains(got, late) {
+			t.Errorf("round 2's bottom table: %v, want the latecomer there", got)
 		}
-		botFor := false
 		for _, tab := range e.Rounds[2] {
 			for _, s := range tab.Seats {
 				if s.Entry == leaver {
-					botFor = s.Bot
+					t.Errorf("round 3: the leaver is seated: %+v", tab.Seats)
 				}
 			}
 		}
-		if !botFor {
-			t.Errorf("round 3: the leaver's place is not held by a bot")
+		// The one who sat out round 2 scores its average.
+		sum, n := 0, 0
+		for _, tab := range e.Rounds[1] {
+			for s := range tab.Seats {
+				sum += tab.Result.Scores[s]
+				n++
+			}
 		}
+		total[e.Byes[1][0]] += int(math.Floor(float64(2*sum+n) / float64(2*n)))
 		if len(e.Standings) != 13 {
 			t.Fatalf("%d standings, want 13", len(e.Standings))
 		}
@@ -369,6 +389,9 @@ func TestEventProgressive(t *testing.T) {
 			}
 			if s.Entry == late && s.Rounds != 2 {
 				t.Errorf("the latecomer: %+v, want 2 rounds counted", s)
+			}
+			if s.Entry == e.Byes[1][0] && s.Rounds != 3 {
+				t.Errorf("the one who sat out round 2: %+v, want 3 rounds counted (the bye among them)", s)
 			}
 		}
 		// The CSV: a header and one row per person, in order.

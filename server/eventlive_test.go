@@ -274,7 +274,8 @@ func TestEventSocket(t *testing.T) {
 	opts.AwayDelay = 5 * time.Millisecond
 	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
 	var c struct{ ID, Token string }
-	ts.post("/api/events", `{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true}`, 201, &c)
+	// Bots fill the gaps: with five, Ann is seated whatever the draw.
+	ts.post("/api/events", `{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true,"fill":"bots"}`, 201, &c)
 	var j struct{ Token string }
 	ts.post("/api/events/"+c.ID+"/join", `{"name":"Ann"}`, 200, &j)
 	ann := ts.follow(c.ID, fmt.Sprintf(`{"type":"hello","token":%q}`, j.Token))
@@ -322,7 +323,7 @@ func TestEventTableNoRematch(t *testing.T) {
 	opts.AwayDelay = 5 * time.Millisecond
 	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
 	var c struct{ ID, Token string }
-	ts.post("/api/events", `{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"mixed"}`, 201, &c)
+	ts.post("/api/events", `{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"mixed","fill":"bots"}`, 201, &c)
 	var j struct{ Token string }
 	ts.post("/api/events/"+c.ID+"/join", `{"name":"Ann"}`, 200, &j)
 	ts.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)

@@ -499,7 +499,7 @@ func (q *qrBits) Close() error                { return nil }
 // host's part of the event's page.
 func TestBrowserEventPrint(t *testing.T) {
 	s := newSite(t)
-	c := s.newEvent(`{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true}`,
+	c := s.newEvent(`{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true,"fill":"bots"}`,
 		func(i int) string { return fmt.Sprintf("Guest %d", i+1) }, 30)
 	s.post("/api/events/"+c.ID+"/start", fmt.Sprintf(`{"token":%q}`, c.Token), 200, nil)
 
@@ -513,7 +513,7 @@ func TestBrowserEventPrint(t *testing.T) {
 		t.Errorf("the print links: %v", links)
 	}
 
-	// The table cards: 30 people make 8 tables.
+	// The table cards: 30 people make 8 tables (bots fill the last).
 	s.do("the table cards on A4", chromedp.EmulateViewport(794, 1123), printMedia(), chromedp.Navigate(s.url+"/e/"+c.ID+"/print/cards"),
 		chromedp.WaitVisible(chromedp.CSS("#pr-cards")))
 	waitFor(t, "8 cards with their QR codes", func() bool {
@@ -755,5 +755,125 @@ func TestBrowserEventRefusedShown(t *testing.T) {
 	}
 	if p := s.layoutProblems("#ev-refused li", 14, false); len(p) > 0 {
 		t.Errorf("at 390×844: %v", p)
+	}
+}
+
+// deskInView scrolls each element sel matches into view and lists those
+// that are then not wholly on the screen, cut off, or in type under 14 px.
+func (b *browser) deskInView(sel string) []string {
+	b.t.Helper()
+	var out []string
+	b.eval(fmt.Sprintf(`(() => { const out = []; const W = innerWidth, H = innerHeight;
+		if (document.documentElement.scrollWidth > W) out.push('the page is wider than the screen: ' + document.documentElement.scrollWidth);
+		for (const e of document.querySelectorAll(%q)) {
+			if (!e.offsetParent) continue; // hidden
+			e.scrollIntoView({block: 'center', inline: 'nearest'});
+			const r = e.getBoundingClientRect(), fs = parseFloat(getComputedStyle(e).fontSize);
+			const what = e.tagName + '#' + e.id + ' ' + JSON.stringify((e.textContent || e.value || '').slice(0, 30));
+			if (r.left < 0 || r.top < 0 || r.right > W + 0.5 || r.bottom > H + 0.5) out.push(what + ' not on the screen when scrolled to: ' + [r.left, r.top, r.right, r.bottom].map(Math.round));
+			if (e.tagName !== 'SELECT' && e.tagName !== 'INPUT' && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)) out.push(what + ' is cut off');
+			if (fs < 14) out.push(what + ' is in ' + fs + 'px type');
+		}
+		return JSON.stringify(out); })()`, sel), &out)
+	return out
+}
+
+// TestBrowserEventDesk: the host uses the director's desk at 1280×720
+// and at 390×844: adds a late entry (and gets the link to hand over),
+// renames someone, withdraws a no-show, and adjusts a finished table's
+// result with a reason, which the standings then show; the one who sits
+// out the round (five people at tables of four) is named under the
+// tables. Every control is on the screen when scrolled to, nothing is cut
+// off or wider than the screen, and the console stays clean.
+func TestBrowserEventDesk(t *testing.T) {
+	s := newSiteWith(t, func(o *server.Options) {
+		o.AwayDelay = 5 * time.Millisecond // nobody sits at the table: stand-ins play at once
+		o.BotDelay = time.Millisecond
+		o.DealWait = 20 * time.Millisecond
+	})
+	c := s.newEvent(`{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"mixed"}`,
+		func(i int) string { return fmt.Sprintf("Guest %d", i+1) }, 5)
+	var ok bool
+	s.do("open the site", chromedp.EmulateViewport(1280, 720), chromedp.Navigate(s.url+"/"))
+	s.eval(fmt.Sprintf(`localStorage.setItem('pitch.event.host.%s', %q); 'true'`, c.ID, c.Token), &ok)
+	s.do("open the host's page", chromedp.Navigate(s.url+"/e/"+c.ID), chromedp.WaitVisible(chromedp.CSS("#ev-desk")))
+	waitFor(t, "the desk's log", func() bool { return s.count("#ev-desk-log li") == 1 && s.count("#ev-desk-rename-who option") == 5 }, 10*time.Second)
+
+	// A late entry: the link to hand over, and the log says so.
+	s.do("type the walk-in's name", chromedp.SendKeys(chromedp.CSS("#ev-desk-add-name"), "Walk-in Wanda"))
+	s.click("#ev-desk-add button")
+	waitFor(t, "the walk-in's link", func() bool { return strings.Contains(s.value("#ev-desk-added-link"), "/e/"+c.ID+"#me=") }, 10*time.Second)
+	waitFor(t, "the walk-in in the roster", func() bool { return strings.Contains(s.text("#ev-roster"), "Walk-in Wanda") }, 10*time.Second)
+	if got := s.text("#ev-desk-log li"); !strings.Contains(got, "Walk-in Wanda added: plays from round 1") {
+		t.Errorf("the log says %q", got)
+	}
+	// Rename Guest 1.
+	s.choose("#ev-desk-rename-who", "0")
+	s.do("type the new name", chromedp.SendKeys(chromedp.CSS("#ev-desk-rename-name"), "Rita Renamed"))
+	s.click("#ev-desk-rename button")
+	waitFor(t, "the new name", func() bool { return strings.Contains(s.text("#ev-roster"), "Rita Renamed") }, 10*time.Second)
+	// Withdraw the walk-in, a no-show, before the round.
+	s.choose("#ev-desk-withdraw-who", "5")
+	s.click("#ev-desk-withdraw button")
+	waitFor(t, "the walk-in withdrawn", func() bool {
+		return strings.Contains(s.text("#ev-roster li:nth-child(6)"), "withdrawn") && s.count("#ev-desk-withdraw-who option") == 5
+	}, 10*time.Second)
+
+	// The round: five at one table of four, one sits out; stand-ins play.
+	s.click("#ev-start")
+	waitFor(t, "the one sitting out", func() bool {
+		return strings.HasPrefix(s.text("#ev-byes"), "Sitting out: ") && len(s.text("#ev-byes")) > len("Sitting out: ")
+	}, 10*time.Second)
+	waitFor(t, "the table's result", func() bool { return s.count("#ev-desk-adjust-fields:not([hidden])") == 1 }, 30*time.Second)
+	var scores []int
+	s.eval(`JSON.stringify([...document.querySelectorAll('#ev-desk-adjust-scores input')].map((x) => Number(x.value)))`, &scores)
+	if len(scores) != 4 {
+		t.Fatalf("%d scores to adjust, want 4", len(scores))
+	}
+	// The host types seat 1's corrected score; its partner's follows.
+	s.eval(fmt.Sprintf(`(() => { const x = document.querySelector('#ev-desk-score-0'); x.value = %d; x.dispatchEvent(new Event('input', {bubbles: true})); return JSON.stringify(document.querySelector('#ev-desk-score-2').value); })()`, scores[0]+3), new(string))
+	s.do("type the reason", chromedp.SendKeys(chromedp.CSS("#ev-desk-adjust-reason"), "Card misread"))
+	s.click("#ev-desk-adjust button")
+	waitFor(t, "the reason on the standings", func() bool {
+		return strings.Contains(s.text("#ev-standings"), "Round 1, table 1: Card misread")
+	}, 10*time.Second)
+	if got := s.text("#ev-desk-log li"); !strings.Contains(got, "Round 1, table 1:") || !strings.Contains(got, "Card misread") {
+		t.Errorf("the log's latest: %q", got)
+	}
+	if n := s.count("#ev-standings .ev-note"); n != 4 {
+		t.Errorf("%d notes on the standings, want one for each of the four at the table", n)
+	}
+	controls := "#ev-desk h2, #ev-desk h3, #ev-desk label, #ev-desk input, #ev-desk select, #ev-desk button, #ev-desk-log li, #ev-standings .ev-note, #ev-byes"
+	if p := s.deskInView(controls); len(p) > 0 {
+		t.Errorf("at 1280×720: %v", p)
+	}
+	s.do("the host's page on a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile),
+		chromedp.Navigate(s.url+"/e/"+c.ID), chromedp.WaitVisible(chromedp.CSS("#ev-desk")))
+	waitFor(t, "the desk on the phone", func() bool {
+		return s.count("#ev-desk-log li") == 4 && strings.Contains(s.text("#ev-standings"), "Card misread")
+	}, 10*time.Second)
+	if p := s.deskInView(controls); len(p) > 0 {
+		t.Errorf("at 390×844: %v", p)
+	}
+	s.shot("event-desk", true)
+
+	// A late entry's link, opened on their phone, makes the page theirs
+	// and leaves the token out of the address.
+	var added struct {
+		Link string `json:"link"`
+	}
+	s.post("/api/events/"+c.ID+"/desk/add", fmt.Sprintf(`{"token":%q,"name":"Latecomer Lou"}`, c.Token), 200, &added)
+	s.eval(fmt.Sprintf(`localStorage.removeItem('pitch.event.host.%s'); 'true'`, c.ID), &ok)
+	// (From another page: the same page with a fragment would not load.)
+	s.do("open the late entry's link", chromedp.Navigate(s.url+"/"), chromedp.Navigate(s.url+added.Link), chromedp.WaitVisible(chromedp.CSS("#ev-you")))
+	waitFor(t, "the page to know them", func() bool {
+		var me string
+		s.eval(fmt.Sprintf(`JSON.stringify(localStorage.getItem('pitch.event.me.%s') || '')`, c.ID), &me)
+		return strings.Contains(me, added.Link[strings.Index(added.Link, "=")+1:]) && strings.Contains(s.text("#ev-you-text"), "the next round starts")
+	}, 10*time.Second)
+	var hash string
+	s.eval(`JSON.stringify(location.hash)`, &hash)
+	if hash != "" || s.count("#ev-join:not([hidden])") != 0 {
+		t.Errorf("after the link: hash %q, join form shown %d; want the token out of the address and no join form", hash, s.count("#ev-join:not([hidden])"))
 	}
 }

@@ -1,10 +1,11 @@
 // Package eventapi is the HTTP side of events of many tables
 // (docs/events.md; docs/protocol.md, Events): the /api/events routes —
 // create, look, join, find one's seat, leave, the host's start, extend,
-// pause, resume, end and close, the standings as CSV, the join link's QR
-// code (and a table card's), which table is table N now, a duplicate
-// deal's results, solo play, the WebSocket that follows an event — and a
-// player's events, GET /api/users/{name}/events. The
+// pause, resume, end and close, the director's desk (desk.go), the
+// standings as CSV, the join link's QR code (and a table card's), which
+// table is table N now, a duplicate deal's results, solo play, the
+// WebSocket that follows an event — and a player's events, GET
+// /api/users/{name}/events. The
 // host's token and each person's token are sent in request bodies, never
 // in URLs.
 //
@@ -67,6 +68,10 @@ type Event interface {
 	// as it is with nothing changed. fn may be called again, on the event
 	// read afresh.
 	Change(ctx context.Context, op string, fn func() error) error
+	// Fresh reads the event again from the store if another process has
+	// stored a newer version meanwhile (a desk action's refusal must not
+	// come from a stale copy).
+	Fresh(ctx context.Context) error
 	// AddToken records the token of the entry just joined (within Change).
 	AddToken(token string)
 	// Clock is the last round's clock: when its time is up (zero: none),
@@ -151,6 +156,12 @@ func (a *API) Routes() []httpx.Route {
 		httpx.PostData("/api/events/{id}/play", a.handlePlay),
 		httpx.PostData("/api/events/{id}/close", a.handleClose),
 		httpx.GetData("/api/events/{id}/deals/{round}/{deal}", a.handleDeal),
+		httpx.PostData("/api/events/{id}/desk", a.handleDesk),
+		httpx.PostData("/api/events/{id}/desk/add", a.handleDeskAdd),
+		httpx.PostData("/api/events/{id}/desk/rename", a.handleDeskRename),
+		httpx.PostData("/api/events/{id}/desk/merge", a.handleDeskMerge),
+		httpx.PostData("/api/events/{id}/desk/withdraw", a.handleDeskWithdraw),
+		httpx.PostData("/api/events/{id}/desk/adjust", a.handleDeskAdjust),
 		httpx.GetData("/api/events/{id}/ws", a.handleFollow),
 		httpx.GetData("/api/users/{name}/events", a.handleUserEvents),
 	}

@@ -33,6 +33,12 @@ type Event struct {
 	Entries []Entry   `json:"entries"`
 	People  int       `json:"people"` // how many have joined (entries, even where they are left out)
 	Rounds  [][]Table `json:"rounds"` // per round, its tables, head table first
+	// Byes holds, per round, the entries who sat it out (Settings.Fill
+	// "byes"), in the order they were chosen; an empty list for a round
+	// nobody sat out.
+	Byes [][]int `json:"byes"`
+	// ByeNames are their names, as Byes (a phone has no list of people).
+	ByeNames [][]string `json:"bye_names"`
 	// Stand is the standings after the rounds every table of which has
 	// finished (StandAfter of them): while a round is played the
 	// standings are those after the round before, and the tables show
@@ -58,7 +64,12 @@ type Entry struct {
 	Entry  int    `json:"entry"`
 	Name   string `json:"name"`
 	Joined int    `json:"joined"` // the first round they play (0 for the first)
-	Left   int    `json:"left"`   // -1, or the first round a bot plays for them
+	Left   int    `json:"left"`   // -1, or the first round they are not seated in (at an event of settings without "fill", a bot plays for them)
+	// Withdrawn: the host withdrew them (a no-show; the director's desk).
+	Withdrawn bool `json:"withdrawn,omitempty"`
+	// MergedInto: the host merged this entry into that one (the same
+	// person joined twice); it is seated nowhere and in no standings.
+	MergedInto *int `json:"merged_into,omitempty"`
 }
 
 // Table is one table of an event's round.
@@ -67,6 +78,9 @@ type Table struct {
 	Seats  []Seat        `json:"seats"`
 	Result *event.Result `json:"result,omitempty"`
 	Winner []int         `json:"winners,omitempty"` // the seats that won the table (its side, or the first half)
+	// Adjusted: the host corrected the result (Result holds the corrected
+	// scores), with the scores before and the reason.
+	Adjusted *event.Adjustment `json:"adjusted,omitempty"`
 }
 
 // Seat is one seat of an event's table.
@@ -78,6 +92,8 @@ type Seat struct {
 	// the round before; absent in the first round, for bots and for
 	// people who did not play it: who has moved where.
 	From int `json:"from,omitempty"`
+	// Withdrawn: the host withdrew this person (a bot plays their seat).
+	Withdrawn bool `json:"withdrawn,omitempty"`
 }
 
 // MySeat tells a person where they sit now.
@@ -91,6 +107,8 @@ type MySeat struct {
 	SeatToken string `json:"seat_token,omitempty"` // the token to say hello with at the table
 	Left      bool   `json:"left,omitempty"`
 	Done      bool   `json:"done,omitempty"` // their table of the round has finished
+	// Bye: they sit out round Round (no table); the page says so.
+	Bye bool `json:"bye,omitempty"`
 	// Standing is their line of the standings (Event.Stand), once they
 	// have one.
 	Standing *event.Standing `json:"standing,omitempty"`

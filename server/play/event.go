@@ -345,7 +345,9 @@ func (e *liveEvent) isHost(token string) bool {
 	return token != "" && subtle.ConstantTimeCompare(tokenHash(token), e.d.Host) == 1
 }
 
-// entryOf returns the entry whose token this is, or -1. The lock must be held.
+// entryOf returns the entry whose token this is, or -1: the entry it was
+// merged into, if the host merged it (the director's desk). The lock must
+// be held.
 func (e *liveEvent) entryOf(token string) int {
 	if token == "" {
 		return -1
@@ -356,6 +358,9 @@ func (e *liveEvent) entryOf(token string) int {
 		if subtle.ConstantTimeCompare(h, th) == 1 {
 			who = i
 		}
+	}
+	if who >= 0 {
+		who = e.d.Event.Resolve(who) // an entry merged into another is that one
 	}
 	return who
 }
@@ -426,8 +431,14 @@ func (s *Server) startRound(ctx context.Context, e *liveEvent) ([]*store.Table, 
 				code = "event_over"
 			case errors.Is(err, event.ErrNoPlayers):
 				code = "event_no_players"
+			case errors.Is(err, event.ErrTooFew):
+				code = "event_too_few"
 			}
-			return httpx.Errorf(httpx.Conflict, op, "%v", err).With(code, nil)
+			var params map[string]any
+			if ref := (*event.Refusal)(nil); errors.As(err, &ref) {
+				params = ref.Params // how many are present and needed
+			}
+			return httpx.Errorf(httpx.Conflict, op, "%v", err).With(code, params)
 		}
 		r := len(ev.Rounds) - 1
 		now := time.Now().UTC().Truncate(time.Millisecond)

@@ -130,6 +130,17 @@ func (h *Event) Change(ctx context.Context, op string, fn func() error) error {
 	return h.s.change(ctx, h.e, op, fn)
 }
 
+// Fresh reads the event from the store when another process has stored
+// a newer version than this one holds (a note not yet here), so that a
+// check made before Change (the director's desk's) sees every change
+// made so far. The lock must be held.
+func (h *Event) Fresh(ctx context.Context) error {
+	if err := h.s.reload(ctx, h.e); err != nil {
+		return httpx.StoreDown("event", err)
+	}
+	return nil
+}
+
 // AddToken records the token of the entry just joined. Within Change.
 func (h *Event) AddToken(token string) { h.e.d.Token = append(h.e.d.Token, tokenHash(token)) }
 

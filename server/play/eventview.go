@@ -75,6 +75,7 @@ func (e *liveEvent) view() eventview.Event {
 		}
 	}
 	e.duplicateView(&v)
+	e.deskView(&v)
 	return v
 }
 
@@ -121,6 +122,7 @@ func (e *liveEvent) seatOf(i int) eventview.MySeat {
 		me.SeatToken = seatToken(e.d.Token[i], me.Table, seat)
 		me.Done = ev.Rounds[r].Tables[ti].Result != nil
 	}
+	e.byeOf(&me)
 	return me
 }
 

@@ -33,6 +33,7 @@ export function initEventNew() {
     const solo = $('#ev-movement').value === 'duplicate' && $('#ev-solo').checked;
     $('#ev-solo-field').hidden = $('#ev-movement').value !== 'duplicate';
     $('#ev-rounds-field').hidden = solo; // a solo event is one round
+    $('#ev-fill-field').hidden = solo; // a solo event seats each person alone
     if ($('#ev-movement').value === 'duplicate' && end !== 'hands') {
       $('#ev-end').value = 'hands';
       sync();
@@ -45,7 +46,7 @@ export function initEventNew() {
     const end = $('#ev-end').value;
     const body = {
       variant: $('#ev-game').value, rounds: Number($('#ev-rounds').value), end, movement: $('#ev-movement').value,
-      switch_partners: $('#ev-switch').checked, head_stays: $('#ev-head').checked,
+      switch_partners: $('#ev-switch').checked, head_stays: $('#ev-head').checked, fill: $('#ev-fill').value,
     };
     if (body.movement === 'duplicate' && $('#ev-solo').checked) Object.assign(body, { solo: true, rounds: 1 });
     if (end === 'hands') body.hands = Number($('#ev-hands').value);
@@ -69,6 +70,7 @@ export function initEvent(id, board) {
   E.id = id;
   E.board = board;
   E.host = store.get(hostKey(id)) || '';
+  takeLink(id);
   try { E.me = JSON.parse(store.get(meKey(id))); } catch (e) { E.me = null; }
   const here = Number(new URLSearchParams(location.search).get('table'));
   E.here = Number.isInteger(here) && here > 0 ? here : 0;
@@ -85,6 +87,7 @@ export function initEvent(id, board) {
     $('#ev-pause').addEventListener('click', () => hostAct(E.ev && E.ev.paused ? 'resume' : 'pause', {}));
     $('#ev-finish').addEventListener('click', endEvent);
     $('#ev-leave').addEventListener('click', leave);
+    if (E.host) initDesk();
   }
   connect();
   E.clock = setInterval(tick, 1000);
@@ -194,9 +197,11 @@ function drawEvent(ev) {
   $('#ev-you').hidden = !joined;
   if (joined) {
     const s = E.me.seat;
+    if (!E.me.name && s && s.name) E.me.name = s.name; // added by the host: the name comes with the seat
     let you = t('event.you.next', { Name: E.me.name });
     $('#ev-go').hidden = true;
     if (s && s.left) you = t('event.you.left');
+    else if (s && s.bye && ev.state === 'playing') you = t('event.you.bye', { Round: s.round });
     else if (s && s.table && ev.state === 'playing') {
       you = t('event.you.table', { Round: s.round, Table: s.table_no });
       $('#ev-go').hidden = false;
@@ -214,6 +219,7 @@ function drawEvent(ev) {
   drawStandings($('#ev-standings'), ev, Infinity, E.me && E.me.seat && E.me.seat.standing);
   drawTables($('#ev-tables'), ev, { here: E.here });
   drawHere(ev);
+  drawByes(ev);
   drawDeals(ev);
 }
 
@@ -238,6 +244,14 @@ function drawHere(ev) {
     E.shown = true;
     el.scrollIntoView({ block: 'center' });
   }
+}
+
+// drawByes says who sits out the latest round.
+function drawByes(ev) {
+  const byes = (ev.bye_names || [])[ev.rounds.length - 1] || [];
+  const el = $('#ev-byes');
+  el.hidden = !byes.length;
+  el.textContent = byes.length ? t('event.byes', { Names: byes.join(', ') }) : '';
 }
 
 // drawDeals links each deal's results of a duplicate event (js/daily.js).
@@ -274,10 +288,11 @@ function drawHost(ev) {
   end.hidden = ev.state === 'over' || ev.ended || !!ev.settings.solo;
   end.textContent = t(E.ending ? 'event.endSure' : 'event.endEvent');
   $('#ev-close').hidden = !(ev.settings.solo && ev.state === 'playing' && !ev.closed);
+  drawDesk(ev);
   const roster = $('#ev-roster');
-  roster.replaceChildren(...ev.entries.map((en) => h('li', {},
+  roster.replaceChildren(...ev.entries.filter((en) => en.merged_into == null).map((en) => h('li', {},
     h('span', { class: 'ev-name', text: en.name }),
-    en.left >= 0 ? h('span', { class: 'hint', text: ' · ' + t('event.gone') }) :
+    en.left >= 0 ? h('span', { class: 'hint', text: ' · ' + t(en.withdrawn ? 'event.withdrawn' : 'event.gone') }) :
       h('button', { type: 'button', class: 'linkish', onclick: () => hostAct('leave', { entry: en.entry }) }, t('event.remove')))));
 
   drawRefused();
@@ -380,4 +395,132 @@ function tick() {
   const mm = Math.floor(left / 60), ss = String(left % 60).padStart(2, '0');
   if (ev.paused) el.textContent = t('event.clock.paused', { Time: mm + ':' + ss });
   else el.textContent = left > 0 && !ev.ended ? t('event.clock', { Time: mm + ':' + ss }) : t('event.clock.up');
+}
+
+// takeLink keeps the token a host's late-entry link carries (/e/ID#me=…,
+// a fragment: never sent to a server) as this browser's person, and
+// takes it out of the address.
+function takeLink(id) {
+  const m = /^#me=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!m) return;
+  store.set(meKey(id), JSON.stringify({ token: m[1] }));
+  history.replaceState(null, '', location.pathname + location.search);
+}
+
+// The director's desk (the host's): a late entry, renaming, merging a
+// double entry, withdrawing a no-show, adjusting a result, and the log.
+// The server checks every action; the page shows what it answers.
+
+const LOG = { add: 'event.log.add', rename: 'event.log.rename', merge: 'event.log.merge', withdraw: 'event.log.withdraw', adjust: 'event.log.adjust' };
+
+function initDesk() {
+  $('#ev-desk-add').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const name = $('#ev-desk-add-name').value.trim();
+    const res = await deskAct('add', { name });
+    if (!res) return;
+    $('#ev-desk-add-name').value = '';
+    $('#ev-desk-added').hidden = false;
+    $('#ev-desk-added-text').textContent = t('event.desk.added', { Name: name });
+    $('#ev-desk-added-link').value = location.origin + res.link;
+  });
+  $('#ev-desk-rename').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const name = $('#ev-desk-rename-name').value.trim();
+    if (await deskAct('rename', { entry: Number($('#ev-desk-rename-who').value), name })) $('#ev-desk-rename-name').value = '';
+  });
+  $('#ev-desk-merge').addEventListener('submit', (e) => {
+    e.preventDefault();
+    deskAct('merge', { entry: Number($('#ev-desk-merge-from').value), into: Number($('#ev-desk-merge-into').value) });
+  });
+  $('#ev-desk-withdraw').addEventListener('submit', (e) => {
+    e.preventDefault();
+    deskAct('withdraw', { entry: Number($('#ev-desk-withdraw-who').value) });
+  });
+  $('#ev-desk-adjust-table').addEventListener('change', () => { if (E.ev) drawScores(E.ev); });
+  $('#ev-desk-adjust').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const [round, table] = $('#ev-desk-adjust-table').value.split('/').map(Number);
+    const scores = [...document.querySelectorAll('#ev-desk-adjust-scores input')].map((x) => Number(x.value));
+    if (await deskAct('adjust', { round, table, scores, reason: $('#ev-desk-adjust-reason').value })) $('#ev-desk-adjust-reason').value = '';
+  });
+  deskAct('', {});
+}
+
+// deskAct posts a desk action (what; '' only reads the log) and shows
+// the log it answers with; it returns the answer, or null when refused.
+async function deskAct(what, body) {
+  try {
+    const res = await api('POST', '/api/events/' + encodeURIComponent(E.id) + '/desk' + (what ? '/' + what : ''), { token: E.host, ...body });
+    hideError();
+    drawLog(res.event, res.log);
+    return res;
+  } catch (e) {
+    showError(e.message);
+    return null;
+  }
+}
+
+// drawLog lists the desk's actions, the latest first.
+function drawLog(ev, log) {
+  const name = (i) => (ev.entries[i] ? ev.entries[i].name : '?');
+  const items = log.slice().reverse().map((l) => {
+    const p = { Name: l.name, Was: l.was, Into: name(l.into), Round: num(l.round), Table: num(l.table), Reason: l.reason,
+      Before: (l.before || []).map(num).join(' '), Scores: (l.scores || []).map(num).join(' ') };
+    const at = new Date(l.at);
+    return h('li', {}, h('time', { datetime: l.at, text: at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) }), ' ', t(LOG[l.action], p));
+  });
+  $('#ev-desk-log').replaceChildren(...(items.length ? items : [h('li', { class: 'hint', text: t('event.desk.logEmpty') })]));
+}
+
+// fillSelect lists the entries in a select, keeping its choice.
+function fillSelect(sel, entries) {
+  const was = sel.value;
+  sel.replaceChildren(...entries.map((en) => h('option', { value: en.entry, text: en.name })));
+  if (entries.some((en) => String(en.entry) === was)) sel.value = was;
+}
+
+// drawDesk fills the desk's choices from the event.
+function drawDesk(ev) {
+  const desk = $('#ev-desk');
+  desk.hidden = !!ev.settings.solo;
+  if (desk.hidden) return;
+  const here = ev.entries.filter((en) => en.merged_into == null);
+  fillSelect($('#ev-desk-rename-who'), here);
+  fillSelect($('#ev-desk-merge-from'), here);
+  fillSelect($('#ev-desk-merge-into'), here);
+  fillSelect($('#ev-desk-withdraw-who'), here.filter((en) => en.left < 0));
+  const adjustable = ev.settings.movement !== 'duplicate';
+  $('#ev-desk-adjust').hidden = !adjustable;
+  const sel = $('#ev-desk-adjust-table');
+  const was = sel.value;
+  const opts = [];
+  ev.rounds.forEach((round, r) => round.forEach((tab, ti) => {
+    if (tab.result) opts.push(h('option', { value: (r + 1) + '/' + (ti + 1), text: t('event.desk.tableOpt', { Round: num(r + 1), Table: num(ti + 1) }) }));
+  }));
+  sel.replaceChildren(...opts);
+  if (opts.some((o) => o.value === was)) sel.value = was;
+  $('#ev-desk-adjust-none').hidden = opts.length > 0;
+  $('#ev-desk-adjust-fields').hidden = opts.length === 0;
+  if (sel.value !== $('#ev-desk-adjust-scores').dataset.table) drawScores(ev);
+}
+
+// drawScores shows a score for each seat of the table chosen to adjust,
+// its current one to start from; partners share their side's.
+function drawScores(ev) {
+  const box = $('#ev-desk-adjust-scores');
+  const v = $('#ev-desk-adjust-table').value;
+  box.dataset.table = v;
+  if (!v) { box.replaceChildren(); return; }
+  const [r, ti] = v.split('/').map(Number);
+  const tab = ev.rounds[r - 1][ti - 1];
+  const o = ev.settings.options || {};
+  const teams = (ev.settings.variant === 'ten-point' || (ev.settings.variant === 'auction' && o.partnerships === true)) && tab.seats.length % 2 === 0;
+  const inputs = tab.seats.map((s, k) => h('input', { id: 'ev-desk-score-' + k, type: 'number', min: -9999, max: 9999, step: 1, value: tab.result.scores[k], inputmode: 'numeric' }));
+  if (teams) {
+    inputs.forEach((inp, k) => inp.addEventListener('input', () => {
+      inputs.forEach((other, j) => { if (j % 2 === k % 2 && j !== k) other.value = inp.value; });
+    }));
+  }
+  box.replaceChildren(...tab.seats.flatMap((s, k) => [h('label', { for: 'ev-desk-score-' + k, text: s.name || t('event.bot') }), inputs[k]]));
 }

@@ -27,8 +27,14 @@ export const duplicate = (ev) => ev.settings.movement === 'duplicate';
 // average matchpoint percentage.
 export const scoreText = (ev, s) => (duplicate(ev) ? num(Math.round(s.percent * 10) / 10) + '%' : num(s.total));
 
-// nameText is a standing's name, marked when they left.
-export const nameText = (s) => s.name + (s.left ? ' · ' + t('event.gone') : '');
+// nameText is a standing's name, marked when they left (or the host
+// withdrew them).
+export const nameText = (s) => s.name + (s.left ? ' · ' + t(s.withdrawn ? 'event.withdrawn' : 'event.gone') : '');
+
+// adjustedNotes are a standing's results the host adjusted, each with
+// its reason (the director's desk).
+export const adjustedNotes = (s) => (s.adjusted || []).map((a) =>
+  h('span', { class: 'ev-note', text: t('event.adjusted', { Round: num(a.round), Table: num(a.table), Reason: a.reason }) }));
 
 // drawStandings fills a table body with the first max standings of
 // those sent. A phone is sent the first few (standings_count says of
@@ -38,7 +44,7 @@ export const nameText = (s) => s.name + (s.left ? ' · ' + t('event.gone') : '')
 export function drawStandings(body, ev, max, mine) {
   const row = (s, cls) => h('tr', cls ? { class: cls } : {},
     h('td', { text: num(s.place) }),
-    h('td', { class: 'ev-name', text: nameText(s) }),
+    h('td', { class: 'ev-name' }, nameText(s), ...adjustedNotes(s)),
     h('td', { text: scoreText(ev, s) }));
   const shown = ev.standings.slice(0, max);
   const rows = shown.map((s) => row(s, mine && mine.entry === s.entry ? 'ev-mine' : ''));
@@ -66,7 +72,7 @@ export const teams = (ev) => !!ev.teams;
 // bot plays for them, and from the second round the table they came from.
 function seatName(s, i) {
   return h('span', { class: 'ev-name' + (s.bot ? ' bot' : '') },
-    (s.name || t('event.bot')) + (s.bot && s.name ? ' (' + t('event.bot') + ')' : ''),
+    (s.name || t('event.bot')) + (s.bot && s.name ? ' (' + t(s.withdrawn ? 'event.withdrawn' : 'event.bot') + ')' : ''),
     s.from && s.from !== i + 1 ? h('span', { class: 'ev-from', title: t('event.from.title', { N: num(s.from) }) }, ' ' + t('event.from', { N: num(s.from) })) : '');
 }
 

@@ -9,7 +9,7 @@
 
 import { t, num } from './i18n.js';
 import { $, h, api, showError } from './util.js';
-import { status, gameOf, duplicate, scoreText, nameText } from './eventdraw.js';
+import { status, gameOf, duplicate, scoreText, nameText, adjustedNotes } from './eventdraw.js';
 
 // MAX_CARDS is the most cards the page makes (a round of 400 people has
 // at most 134 tables).
@@ -116,7 +116,7 @@ function drawFinal(ev) {
   $('#pr-won-h').textContent = t(dup ? 'event.col.results' : 'event.col.won');
   $('#pr-rows').replaceChildren(...ev.standings.map((s) => h('tr', {},
     h('td', { text: num(s.place) }),
-    h('td', { class: 'ev-name', text: nameText(s) }),
+    h('td', { class: 'ev-name' }, nameText(s), ...adjustedNotes(s)),
     h('td', { text: scoreText(ev, s) }),
     h('td', { text: num(dup ? s.boards : s.won) }))));
   if (!ev.standings.length) $('#pr-rows').replaceChildren(h('tr', {}, h('td', { colspan: 4, class: 'hint', text: t('event.print.none') })));
