@@ -211,30 +211,7 @@ func (e *Event) progress(r int, ids []int) []Table {
 	for len(seq) < total {
 		seq = append(seq, slot{Bot, -2})
 	}
-	teams := e.Settings.Teams()
-	tables := make([]Table, len(sizes))
-	off := 0
-	for i, s := range sizes {
-		part := seq[off : off+s]
-		off += s
-		seats := make([]int, s)
-		for k, sl := range part {
-			seats[k] = sl.id
-		}
-		h := s / 2
-		if teams && s%2 == 0 && part[0].group >= 0 && part[0].group == part[h-1].group && part[h].group == part[s-1].group &&
-			part[h].group >= 0 && part[0].group != part[h].group {
-			keep := !e.Settings.SwitchPartners || (i == 0 && e.Settings.HeadStays)
-			if keep { // x1 y1 x2 y2 …: seats 0, 2, … are one group
-				for k := range h {
-					seats[2*k], seats[2*k+1] = part[k].id, part[h+k].id
-				}
-			}
-			// else x1 x2 y1 y2: seats 0 and 2 are x1 and y1, a new pair
-		}
-		tables[i] = Table{Seats: seats}
-	}
-	return tables
+	return e.cut(seq, sizes)
 }
 
 // present returns the entries to seat in round r under FillByes or
@@ -433,6 +410,7 @@ func (e *Event) cut(seq []slot, sizes []int) []Table {
 					seats[2*k], seats[2*k+1] = part[k].id, part[h+k].id
 				}
 			}
+			// else x1 x2 y1 y2: seats 0 and 2 are x1 and y1, a new pair
 		}
 		tables[i] = Table{Seats: seats}
 	}

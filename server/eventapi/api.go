@@ -192,21 +192,30 @@ type tokenReq struct {
 // caller must unlock it.
 func (a *API) eventFor(w http.ResponseWriter, r *http.Request) (Event, tokenReq, bool) {
 	var req tokenReq
-	if err := httpx.Decode(w, r, &req); err != nil {
+	e, ok := a.lockedEvent(w, r, "event", &req)
+	return e, req, ok
+}
+
+// lockedEvent reads r's body into req and returns the event r's path
+// names, locked, once the access policy lets it be seen (op names the
+// request); otherwise it answers r and returns false. The caller must
+// unlock the event.
+func (a *API) lockedEvent(w http.ResponseWriter, r *http.Request, op string, req any) (Event, bool) {
+	if err := httpx.Decode(w, r, req); err != nil {
 		a.writeError(w, r, err)
-		return nil, req, false
+		return nil, false
 	}
 	e, err := a.rt.Event(r.Context(), r.PathValue("id"))
 	if err != nil {
 		a.writeError(w, r, err)
-		return nil, req, false
+		return nil, false
 	}
 	e.Lock()
-	if !a.allowed(w, r, "event", access.EventInfo, e, -1) {
+	if !a.allowed(w, r, op, access.EventInfo, e, -1) {
 		e.Unlock()
-		return nil, req, false
+		return nil, false
 	}
-	return e, req, true
+	return e, true
 }
 
 // allowed asks the access policy whether r's viewer may see res of event

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"pitch/event"
-	"pitch/server/access"
 	"pitch/server/eventview"
 	"pitch/server/httpx"
 )
@@ -46,18 +45,8 @@ type deskAnswer struct {
 // it answers and returns false. The caller must unlock the event.
 func (a *API) deskFor(w http.ResponseWriter, r *http.Request, op string) (Event, deskReq, bool) {
 	var req deskReq
-	if err := httpx.Decode(w, r, &req); err != nil {
-		a.writeError(w, r, err)
-		return nil, req, false
-	}
-	e, err := a.rt.Event(r.Context(), r.PathValue("id"))
-	if err != nil {
-		a.writeError(w, r, err)
-		return nil, req, false
-	}
-	e.Lock()
-	if !a.allowed(w, r, op, access.EventInfo, e, -1) {
-		e.Unlock()
+	e, ok := a.lockedEvent(w, r, op, &req)
+	if !ok {
 		return nil, req, false
 	}
 	if !e.IsHost(req.Token) {

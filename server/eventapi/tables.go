@@ -93,19 +93,6 @@ func (a *API) handleTable(w http.ResponseWriter, r *http.Request) {
 // eventFor does.
 func (a *API) tableEvent(w http.ResponseWriter, r *http.Request, op string) (Event, tableReq, bool) {
 	var req tableReq
-	if err := httpx.Decode(w, r, &req); err != nil {
-		a.writeError(w, r, err)
-		return nil, req, false
-	}
-	e, err := a.rt.Event(r.Context(), r.PathValue("id"))
-	if err != nil {
-		a.writeError(w, r, err)
-		return nil, req, false
-	}
-	e.Lock()
-	if !a.allowed(w, r, op, access.EventInfo, e, -1) {
-		e.Unlock()
-		return nil, req, false
-	}
-	return e, req, true
+	e, ok := a.lockedEvent(w, r, op, &req)
+	return e, req, ok
 }
