@@ -49,6 +49,7 @@ export function drawStandings(body, ev, max, mine) {
   const shown = ev.standings.slice(0, max);
   const rows = shown.map((s) => row(s, mine && mine.entry === s.entry ? 'ev-mine' : ''));
   if (mine && !shown.some((s) => s.entry === mine.entry)) rows.push(row(mine, 'ev-mine ev-gap'));
+  if (!rows.length) rows.push(h('tr', {}, h('td', { colspan: '3', class: 'hint', text: t('event.standings.none') })));
   body.replaceChildren(...rows);
   const sec = body.closest('section');
   const note = sec && sec.querySelector('.ev-st-note');
