@@ -39,16 +39,18 @@ type Misbehave = play.Misbehave
 
 // The defaults `pitch serve` uses unless told otherwise.
 const (
-	DefaultReadHeaderTimeout = 5 * time.Second              // the request line and headers
-	DefaultReadTimeout       = 10 * time.Second             // the whole request, body included
-	DefaultWriteTimeout      = 30 * time.Second             // from the end of the headers to the end of the answer
-	DefaultIdleTimeout       = 30 * time.Second             // a keep-alive connection waiting for its next request
-	DefaultPingInterval      = play.DefaultPingInterval     // between pings on a WebSocket
-	DefaultReadyWait         = play.DefaultReadyWait        // the longest wait for the readers of a hand's summary
-	DefaultOverloadLag       = play.DefaultOverloadLag      // the lag past which new work is refused
-	DefaultLeaseTTL          = play.DefaultLeaseTTL         // a table's lease in a cluster
-	DefaultSessionTTL        = accountapi.DefaultSessionTTL // a sign-in
-	DefaultDealWait          = play.DefaultDealWait         // a due deal's wait for contributions
+	DefaultReadHeaderTimeout = 5 * time.Second               // the request line and headers
+	DefaultReadTimeout       = 10 * time.Second              // the whole request, body included
+	DefaultWriteTimeout      = 30 * time.Second              // from the end of the headers to the end of the answer
+	DefaultIdleTimeout       = 30 * time.Second              // a keep-alive connection waiting for its next request
+	DefaultPingInterval      = play.DefaultPingInterval      // between pings on a WebSocket
+	DefaultReadyWait         = play.DefaultReadyWait         // the longest wait for the readers of a hand's summary
+	DefaultOverloadLag       = play.DefaultOverloadLag       // the lag past which new work is refused
+	DefaultLeaseTTL          = play.DefaultLeaseTTL          // a table's lease in a cluster
+	DefaultSessionTTL        = accountapi.DefaultSessionTTL  // a sign-in
+	DefaultDealWait          = play.DefaultDealWait          // a due deal's wait for contributions
+	DefaultAddrSignIns       = accountapi.DefaultAddrSignIns // failed sign-ins an address may make an hour
+	DefaultHashMemory        = accountapi.DefaultHashMemory  // MiB of argon2id memory the hashes running at once may use
 	// RestartReason is the close reason (with close code 1012, service
 	// restart) every WebSocket gets at a graceful shutdown.
 	RestartReason = play.RestartReason
