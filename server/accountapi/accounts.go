@@ -208,12 +208,18 @@ func (s *API) handleSignUp(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, passwordError(op, err))
 		return
 	}
-	if !s.allowLookup(w, r, op) || !s.allowSignUp(w, r, op) {
+	if !s.allowLookup(w, r, op) {
+		return
+	}
+	addr := httpx.ClientAddr(r)
+	if !s.allowSignUp(w, r, op) {
+		s.cfg.NameLookups.Give(addr) // the name was not looked up
 		return
 	}
 	phc, ok := s.hashOnce(w, r, op, req.Password)
-	if !ok {
-		s.signups.Give(httpx.ClientAddr(r)) // no account was made
+	if !ok { // no account was made, no name looked up
+		s.signups.Give(addr)
+		s.cfg.NameLookups.Give(addr)
 		return
 	}
 	a, err := s.newAccount(r.Context(), op, req.Name, phc)
