@@ -15,3 +15,7 @@ func OnServed(s *Server, f func(pattern string, asked bool)) { s.onServed.Store(
 
 // RouteList is every route the server mounts.
 func RouteList(s *Server) []httpx.Route { return s.routes() }
+
+// PasswordHashes is how many argon2id hashes s's accounts have run: a
+// test counts the password checks a burst of sign-ins got to make.
+func PasswordHashes(s *Server) int64 { return s.acct.Hashes() }

@@ -3,8 +3,10 @@ package server
 import (
 	"io/fs"
 	"log/slog"
-	"pitch/server/play"
 	"time"
+
+	"pitch/server/httpx"
+	"pitch/server/play"
 )
 
 // Options tune a server; the zero value gives the defaults.
@@ -82,6 +84,20 @@ type Options struct {
 	// SignUpsPerHour is how many accounts one client address may create
 	// in an hour; 0 sets no limit; `pitch serve` sets 10.
 	SignUpsPerHour int
+	// AddrSignIns is how many failed sign-ins one client address may
+	// make in an hour, in bursts of a twelfth of that; 0 means
+	// accountapi.DefaultAddrSignIns (240: 20 in a row, then one every
+	// 15 s), below 0 no limit per address (the limits per name stay;
+	// docs/accounts.md).
+	AddrSignIns int
+	// HashMemory is the argon2id memory, in MiB, the password hashes
+	// running at once may use (0: accountapi.DefaultHashMemory, 64, three
+	// at once); more wait their turn, briefly, or are answered 429 busy.
+	HashMemory int
+	// TrustedProxies are the peers whose X-Forwarded-For or X-Real-IP
+	// names the client (httpx.Proxies); the zero value trusts none, and
+	// every limit per address counts the peer's address.
+	TrustedProxies httpx.Proxies
 	// LeaseTTL is how long a table's lease lasts unrenewed in a cluster
 	// (default DefaultLeaseTTL): a process that dies has its tables taken
 	// over within about this long.

@@ -39,16 +39,18 @@ type Misbehave = play.Misbehave
 
 // The defaults `pitch serve` uses unless told otherwise.
 const (
-	DefaultReadHeaderTimeout = 5 * time.Second              // the request line and headers
-	DefaultReadTimeout       = 10 * time.Second             // the whole request, body included
-	DefaultWriteTimeout      = 30 * time.Second             // from the end of the headers to the end of the answer
-	DefaultIdleTimeout       = 30 * time.Second             // a keep-alive connection waiting for its next request
-	DefaultPingInterval      = play.DefaultPingInterval     // between pings on a WebSocket
-	DefaultReadyWait         = play.DefaultReadyWait        // the longest wait for the readers of a hand's summary
-	DefaultOverloadLag       = play.DefaultOverloadLag      // the lag past which new work is refused
-	DefaultLeaseTTL          = play.DefaultLeaseTTL         // a table's lease in a cluster
-	DefaultSessionTTL        = accountapi.DefaultSessionTTL // a sign-in
-	DefaultDealWait          = play.DefaultDealWait         // a due deal's wait for contributions
+	DefaultReadHeaderTimeout = 5 * time.Second               // the request line and headers
+	DefaultReadTimeout       = 10 * time.Second              // the whole request, body included
+	DefaultWriteTimeout      = 30 * time.Second              // from the end of the headers to the end of the answer
+	DefaultIdleTimeout       = 30 * time.Second              // a keep-alive connection waiting for its next request
+	DefaultPingInterval      = play.DefaultPingInterval      // between pings on a WebSocket
+	DefaultReadyWait         = play.DefaultReadyWait         // the longest wait for the readers of a hand's summary
+	DefaultOverloadLag       = play.DefaultOverloadLag       // the lag past which new work is refused
+	DefaultLeaseTTL          = play.DefaultLeaseTTL          // a table's lease in a cluster
+	DefaultSessionTTL        = accountapi.DefaultSessionTTL  // a sign-in
+	DefaultDealWait          = play.DefaultDealWait          // a due deal's wait for contributions
+	DefaultAddrSignIns       = accountapi.DefaultAddrSignIns // failed sign-ins an address may make an hour
+	DefaultHashMemory        = accountapi.DefaultHashMemory  // MiB of argon2id memory the hashes running at once may use
 	// RestartReason is the close reason (with close code 1012, service
 	// restart) every WebSocket gets at a graceful shutdown.
 	RestartReason = play.RestartReason
@@ -64,6 +66,9 @@ type Server struct {
 	ratings *ratings.API
 	events  *eventapi.API
 	daily   *daily.Daily
+	// lookups are the name lookups per client address that can tell
+	// whether a name has an account (lookup.go).
+	lookups *httpx.Limiter
 	// onServed, set by a test (export_test.go), hears of every request
 	// to a data route whether it asked the access policy.
 	onServed atomic.Pointer[func(pattern string, asked bool)]
@@ -88,10 +93,12 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	lookups := httpx.NewLimiter(1/nameLookupEvery.Seconds(), nameLookupBurst)
 	acct := accountapi.New(accountapi.Config{Store: st, Tables: p, Log: opts.Logger,
-		SessionTTL: opts.SessionTTL, Origin: opts.Origin, HTTPS: opts.HTTPS, SignUpsPerHour: opts.SignUpsPerHour})
+		SessionTTL: opts.SessionTTL, Origin: opts.Origin, HTTPS: opts.HTTPS, SignUpsPerHour: opts.SignUpsPerHour,
+		AddrSignIns: opts.AddrSignIns, HashMemory: opts.HashMemory, NameLookups: lookups})
 	p.SetWho(acct.Who)
-	s := &Server{opts: opts, log: opts.Logger, play: p, acct: acct,
+	s := &Server{opts: opts, log: opts.Logger, play: p, acct: acct, lookups: lookups,
 		history: history.New(history.Config{Store: st, Tables: p, Closing: p.Closing, Log: opts.Logger, Viewer: viewerOf(acct)}),
 		ratings: ratings.New(ratings.Config{Store: st, Log: opts.Logger}),
 	}
@@ -123,7 +130,9 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 
 // Handler returns the server's HTTP handler: every part's routes on one
 // mux, the API behind the per-address limit, everything behind the
-// security headers and the refusal of cross-site changes. An /api/
+// security headers and the refusal of cross-site changes, and the
+// client's address taken from a trusted proxy's header
+// (Options.TrustedProxies) before anything counts it. An /api/
 // address no route serves answers in JSON: 405 with Allow for a method
 // the address does not take, 404 for no such address.
 func (s *Server) Handler() http.Handler {
@@ -133,6 +142,9 @@ func (s *Server) Handler() http.Handler {
 		if rt.Data {
 			h = s.guard(rt)
 		}
+		if strings.HasPrefix(rt.Pattern, profilePrefix) {
+			h = s.lookupLimited(h)
+		}
 		api.Handle(rt.Pattern, h)
 	}
 	pages := http.NewServeMux()
@@ -141,7 +153,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	apiAll := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveAPI(api, w, r) })
 	limited := s.play.Limit(apiAll)
-	return httpx.SecurityHeaders(httpx.SameOrigin(s.log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.opts.TrustedProxies.Handler(httpx.SecurityHeaders(httpx.SameOrigin(s.log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/api/health": // never limited
 			apiAll.ServeHTTP(w, r)
@@ -150,7 +162,7 @@ func (s *Server) Handler() http.Handler {
 		default:
 			pages.ServeHTTP(w, r)
 		}
-	})))
+	}))))
 }
 
 // serveAPI serves r by the API's routes, or answers in JSON why none

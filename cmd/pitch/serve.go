@@ -11,10 +11,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
 	"pitch/server"
+	"pitch/server/httpx"
 	"pitch/store"
 	"pitch/web"
 )
@@ -35,6 +38,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	idleTimeout := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "time an idle keep-alive connection is kept open")
 	tablesPerHour := fs.Int("tables-per-hour", 20, "tables one client address may create in an hour (0: no limit)")
 	signupsPerHour := fs.Int("signups-per-hour", 10, "accounts one client address may create in an hour (0: no limit)")
+	addrSignIns := fs.Int("addr-signins", server.DefaultAddrSignIns, "failed sign-ins one client address may make in an hour, a twelfth of them in a row (0: no limit per address; the limits per name stay)")
+	hashMemory := fs.Int("hash-memory", server.DefaultHashMemory, "MiB of argon2id memory the password hashes running at once may use (19 MiB each; at least one runs); more wait briefly or are answered 429 busy")
+	var proxies proxiesFlag
+	fs.Var(&proxies, "trusted-proxy", "comma-separated CIDRs or addresses of proxies whose X-Forwarded-For / X-Real-IP names the client (repeatable; default: none, every limit counts the peer's address)")
 	https := fs.Bool("https", false, "mark session cookies Secure: set it when a proxy in front serves the site over HTTPS")
 	maxTables := fs.Int("max-tables", 10000, "unfinished tables the server holds at once; past it, creating one is refused (0: no limit)")
 	idleDays := fs.Int("idle-days", 14, "close an unfinished table nobody has joined, played at or watched for this many days; its record is kept (0: never)")
@@ -48,10 +55,16 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"addr-conns", *addrConns}, {"max-conns", *maxConns}, {"tables-per-hour", *tablesPerHour}, {"max-tables", *maxTables}, {"idle-days", *idleDays}} {
+	}{{"addr-conns", *addrConns}, {"max-conns", *maxConns}, {"tables-per-hour", *tablesPerHour}, {"max-tables", *maxTables}, {"idle-days", *idleDays}, {"addr-signins", *addrSignIns}} {
 		if f.v < 0 {
 			return usageError(stderr, "serve", "--%s must be 0 (no limit) or more, not %d", f.name, f.v)
 		}
+	}
+	if *hashMemory < 1 {
+		return usageError(stderr, "serve", "--hash-memory must be 1 MiB or more, not %d", *hashMemory)
+	}
+	if *addrSignIns == 0 {
+		*addrSignIns = -1 // no limit, as Options says it
 	}
 	if *overloadLag < 0 {
 		return usageError(stderr, "serve", "--overload-lag must be 0 (never) or more, not %s", *overloadLag)
@@ -88,7 +101,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer st.Close()
 	srv, err := server.New(ctx, st, server.Options{BotDelay: *botDelay, AwayDelay: *awayDelay, ReadyWait: *readyWait, AddrRate: *addrRate,
 		AddrConns: *addrConns, MaxConns: *maxConns, ReadTimeout: *readTimeout, IdleTimeout: *idleTimeout,
-		TablesPerHour: *tablesPerHour, SignUpsPerHour: *signupsPerHour, HTTPS: *https, MaxTables: *maxTables, OverloadLag: *overloadLag, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
+		TablesPerHour: *tablesPerHour, SignUpsPerHour: *signupsPerHour, AddrSignIns: *addrSignIns, HashMemory: *hashMemory, TrustedProxies: proxies.p,
+		HTTPS: *https, MaxTables: *maxTables, OverloadLag: *overloadLag, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
 		Logger: log, Static: web.FS(), Cluster: storeName(*db) == "postgresql", LeaseTTL: *lease})
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
@@ -143,4 +157,22 @@ func storeName(db string) string {
 		return "postgresql"
 	}
 	return "sqlite " + db
+}
+
+// proxiesFlag is --trusted-proxy: CIDRs, comma-separated, the flag given
+// once or more.
+type proxiesFlag struct {
+	list []string
+	p    httpx.Proxies
+}
+
+func (f *proxiesFlag) String() string { return strings.Join(f.list, ",") }
+
+func (f *proxiesFlag) Set(v string) error {
+	p, err := httpx.ParseProxies(strings.Join(append(slices.Clone(f.list), v), ","))
+	if err != nil {
+		return err
+	}
+	f.list, f.p = append(f.list, v), p
+	return nil
 }

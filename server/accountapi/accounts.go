@@ -33,14 +33,11 @@ const sessionCookie = "pitch_session"
 // DefaultSessionTTL is how long a session lasts after sign-in (Config.SessionTTL).
 const DefaultSessionTTL = 30 * 24 * time.Hour
 
-// Sign-in throttling: failed sign-ins draw on two token buckets, one per
-// name and one per client address; an empty bucket answers 429 with
-// Retry-After until it refills.
+// Reset-link tries per client address: resetBurst in a row, then one
+// each resetEvery. (Sign-ins are throttled in throttle.go.)
 const (
-	signInNameBurst = 5                // failed sign-ins a name may have in a row
-	signInNameEvery = time.Minute      // then one more each
-	signInAddrBurst = 20               // failed sign-ins an address may have in a row
-	signInAddrEvery = 15 * time.Second // then one more each
+	resetBurst = 20
+	resetEvery = 15 * time.Second
 )
 
 // Who returns the account that request r belongs to, and whether
@@ -211,10 +208,21 @@ func (s *API) handleSignUp(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, passwordError(op, err))
 		return
 	}
-	if !s.allowSignUp(w, r, op) {
+	if !s.allowLookup(w, r, op) {
 		return
 	}
-	a, err := s.newAccount(r.Context(), op, req.Name, account.Hash(req.Password))
+	addr := httpx.ClientAddr(r)
+	if !s.allowSignUp(w, r, op) {
+		s.cfg.NameLookups.Give(addr) // the name was not looked up
+		return
+	}
+	phc, ok := s.hashOnce(w, r, op, req.Password)
+	if !ok { // no account was made, no name looked up
+		s.signups.Give(addr)
+		s.cfg.NameLookups.Give(addr)
+		return
+	}
+	a, err := s.newAccount(r.Context(), op, req.Name, phc)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -236,28 +244,21 @@ func (s *API) allowSignUp(w http.ResponseWriter, r *http.Request, op string) boo
 	return ok
 }
 
+// allowLookup takes one check of whether a name is taken from the
+// client's address (Config.NameLookups), or answers 429 too_many_lookups.
+func (s *API) allowLookup(w http.ResponseWriter, r *http.Request, op string) bool {
+	ok, wait := s.cfg.NameLookups.Take(httpx.ClientAddr(r))
+	if !ok {
+		s.tooMany(w, r, op, wait, "too many names looked up from your address: try again later", "too_many_lookups")
+	}
+	return ok
+}
+
 // tooMany answers 429 with Retry-After.
 func (s *API) tooMany(w http.ResponseWriter, r *http.Request, op string, wait time.Duration, msg, code string) {
 	secs := int(wait.Seconds()) + 1
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	s.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "%s (in %d s)", msg, secs).With(code, map[string]any{"Count": secs}))
-}
-
-// signInThrottled answers 429 if the name's or the address's failed
-// sign-ins are used up; key is the name's key.
-func (s *API) signInThrottled(w http.ResponseWriter, r *http.Request, op, key string) bool {
-	wait := max(s.signInByName.Wait(key), s.signInByAddr.Wait(httpx.ClientAddr(r)))
-	if wait > 0 {
-		s.tooMany(w, r, op, wait, "too many failed sign-ins: wait before trying again", "too_many_signins")
-		return true
-	}
-	return false
-}
-
-// signInFailed counts a failed sign-in against the name and the address.
-func (s *API) signInFailed(r *http.Request, key string) {
-	s.signInByName.Take(key)
-	s.signInByAddr.Take(httpx.ClientAddr(r))
 }
 
 // wrongCredentials is the one answer to a wrong name and a wrong password.
@@ -267,7 +268,9 @@ func wrongCredentials(op string) *httpx.Error {
 
 // handleSignIn answers POST /api/account/signin {name, password}. A name
 // with no account and a wrong password get the same answer after the same
-// work (an argon2id hash either way).
+// work (an argon2id hash either way). The throttle's tokens are taken
+// before the hash and given back on success (throttle.go); the hash
+// waits for its turn (hashGate).
 func (s *API) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	const op = "sign in"
 	var req credentialsReq
@@ -276,33 +279,48 @@ func (s *API) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := account.Key(req.Name)
-	if s.signInThrottled(w, r, op, key) {
+	at := s.beginCheck(w, r, op, key)
+	if at == nil {
 		return
 	}
 	a, err := s.store.AccountByName(r.Context(), key)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		at.canceled()
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
 	ok := false
-	if a != nil && a.Password != "" {
+	var rehashed string // the password hashed anew, when its hash's settings are below today's
+	var verr error
+	err = s.hashes.run(r.Context(), func() {
+		if a == nil || a.Password == "" {
+			s.hashes.verifyDummy(req.Password)
+			return
+		}
 		var rehash bool
-		ok, rehash, err = account.Verify(req.Password, a.Password)
-		if err != nil {
-			s.log.Error("stored password hash unreadable", "account", a.ID, "err", err.Error())
-		}
+		ok, rehash, verr = s.hashes.verify(req.Password, a.Password)
 		if ok && rehash {
-			if err := s.store.SetPassword(r.Context(), a.ID, account.Hash(req.Password), false); err != nil {
-				s.log.Warn("cannot rehash a password", "account", a.ID, "err", err.Error())
-			}
+			rehashed = s.hashes.hash(req.Password)
 		}
-	} else {
-		account.VerifyDummy(req.Password)
+	})
+	if err != nil {
+		at.canceled()
+		s.busy(w, r, op)
+		return
+	}
+	if verr != nil {
+		s.log.Error("stored password hash unreadable", "account", a.ID, "err", verr.Error())
 	}
 	if !ok {
-		s.signInFailed(r, key)
+		at.failed()
 		s.writeError(w, r, wrongCredentials(op))
 		return
+	}
+	at.succeeded()
+	if rehashed != "" {
+		if err := s.store.SetPassword(r.Context(), a.ID, rehashed, false); err != nil {
+			s.log.Warn("cannot rehash a password", "account", a.ID, "err", err.Error())
+		}
 	}
 	if a.Disabled {
 		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "this account is disabled").With("account_disabled", nil))
@@ -352,20 +370,32 @@ func (s *API) handlePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.Password != "" {
-		if s.signInThrottled(w, r, op, a.NameKey) {
+		at := s.beginCheck(w, r, op, a.NameKey)
+		if at == nil {
 			return
 		}
-		if ok, _, _ := account.Verify(req.Old, a.Password); !ok {
-			s.signInFailed(r, a.NameKey)
+		ok := false
+		if err := s.hashes.run(r.Context(), func() { ok, _, _ = s.hashes.verify(req.Old, a.Password) }); err != nil {
+			at.canceled()
+			s.busy(w, r, op)
+			return
+		}
+		if !ok {
+			at.failed()
 			s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "the current password is wrong").With("wrong_password", nil))
 			return
 		}
+		at.succeeded()
 	}
 	if err := account.CheckPassword(req.New, a.Name); err != nil {
 		s.writeError(w, r, passwordError(op, err))
 		return
 	}
-	if err := s.store.SetPassword(r.Context(), a.ID, account.Hash(req.New), true); err != nil {
+	phc, ok := s.hashOnce(w, r, op, req.New)
+	if !ok {
+		return
+	}
+	if err := s.store.SetPassword(r.Context(), a.ID, phc, true); err != nil {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
@@ -414,11 +444,15 @@ func (s *API) handleReset(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, passwordError(op, err))
 		return
 	}
+	phc, ok := s.hashOnce(w, r, op, req.Password) // before the link is used up: busy leaves it usable
+	if !ok {
+		return
+	}
 	if _, err := s.store.UseReset(r.Context(), h[:], time.Now()); err != nil {
 		s.writeError(w, r, bad)
 		return
 	}
-	if err := s.store.SetPassword(r.Context(), a.ID, account.Hash(req.Password), true); err != nil {
+	if err := s.store.SetPassword(r.Context(), a.ID, phc, true); err != nil {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}

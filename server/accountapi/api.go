@@ -60,6 +60,19 @@ type Config struct {
 	// SignUpsPerHour is how many accounts one client address may create
 	// in an hour; 0 sets no limit.
 	SignUpsPerHour int
+	// AddrSignIns is how many failed sign-ins one client address may make
+	// in an hour, in bursts of a twelfth of that (throttle.go); 0 means
+	// DefaultAddrSignIns, below 0 no limit per address (the limits per
+	// name stay).
+	AddrSignIns int
+	// HashMemory is the argon2id memory, in MiB, that the password hashes
+	// running at once may use (0: DefaultHashMemory): it bounds how many
+	// run at once, at least one.
+	HashMemory int
+	// NameLookups, when set, is drawn on by every check of whether a name
+	// is taken (a sign-up's, a passkey sign-up's begin), one token per
+	// client address each; empty, 429 too_many_lookups.
+	NameLookups *httpx.Limiter
 }
 
 // API serves /api/account/… and tells who a request belongs to.
@@ -70,9 +83,12 @@ type API struct {
 	cfg    Config
 
 	signups *httpx.Limiter // accounts created per address, when SignUpsPerHour is set
-	// Failed sign-ins per name key and per address, and reset-link tries
-	// per address.
-	signInByName, signInByAddr, allowReset *httpx.Limiter
+	// The buckets of password checks (throttle.go); signInByAddr is its
+	// per-address one, which failed passkey sign-ins draw on too.
+	throttle     *throttle
+	signInByAddr *httpx.Limiter
+	allowReset   *httpx.Limiter // reset-link tries per address
+	hashes       *hashGate      // the argon2id hashes running at once
 
 	ceremonies ceremonies   // passkey ceremonies begun (passkeys.go)
 	purged     atomic.Int64 // when expired sessions were last deleted (Unix seconds)
@@ -86,13 +102,20 @@ func New(cfg Config) *API {
 	if cfg.SessionTTL == 0 {
 		cfg.SessionTTL = DefaultSessionTTL
 	}
+	if cfg.AddrSignIns == 0 {
+		cfg.AddrSignIns = DefaultAddrSignIns
+	}
+	if cfg.HashMemory <= 0 {
+		cfg.HashMemory = DefaultHashMemory
+	}
 	s := &API{store: cfg.Store, tables: cfg.Tables, log: cfg.Log, cfg: cfg}
 	if cfg.SignUpsPerHour > 0 {
 		s.signups = httpx.NewLimiter(float64(cfg.SignUpsPerHour)/3600, float64(cfg.SignUpsPerHour))
 	}
-	s.signInByName = httpx.NewLimiter(1/signInNameEvery.Seconds(), signInNameBurst)
-	s.signInByAddr = httpx.NewLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
-	s.allowReset = httpx.NewLimiter(1/signInAddrEvery.Seconds(), signInAddrBurst)
+	s.throttle = newThrottle(cfg.AddrSignIns)
+	s.signInByAddr = s.throttle.byAddr
+	s.allowReset = httpx.NewLimiter(1/resetEvery.Seconds(), resetBurst)
+	s.hashes = newHashGate(cfg.HashMemory)
 	return s
 }
 

@@ -180,6 +180,9 @@ func (s *API) handlePasskeySignUpBegin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_account_name", map[string]any{"Min": account.MinName, "Max": account.MaxName}))
 		return
 	}
+	if !s.allowLookup(w, r, op) {
+		return
+	}
 	if _, err := s.store.AccountByName(r.Context(), key); err == nil {
 		s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "the name %s is taken: choose another", display).With("name_taken", map[string]any{"Name": display}))
 		return

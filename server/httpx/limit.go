@@ -1,7 +1,6 @@
 package httpx
 
 import (
-	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -57,6 +56,20 @@ func (l *Limiter) Take(addr string) (bool, time.Duration) {
 	return l.takeLocked(addr, time.Now())
 }
 
+// Give returns a token taken from addr (one the request did not need
+// after all: a sign-in that succeeded), up to the bucket's burst. A nil
+// limiter, or an address with no bucket (a full one), takes nothing back.
+func (l *Limiter) Give(addr string) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b, ok := l.buckets[addr]; ok {
+		b.tokens = min(l.burst, b.tokens+1)
+	}
+}
+
 // Wait is how long until addr has a token, without taking one: 0 when it
 // has one now (or l is nil).
 func (l *Limiter) Wait(addr string) time.Duration {
@@ -104,13 +117,14 @@ func (l *Limiter) takeScaledLocked(addr string, now time.Time, scale float64) (b
 	return true, 0
 }
 
-// ClientAddr is the request's remote IP (without the port). Behind a
-// proxy every client shares the proxy's address; run the limit there, or
-// set it off here.
+// ClientAddr is the address of the request's client, without the port:
+// the peer's (RemoteAddr), or, behind a proxy trusted with
+// Proxies.Handler, the address the proxy says it serves. No header is
+// honoured from a peer that is not trusted. Every per-address limit
+// (requests, connections, tables, sign-ins, sign-ups) counts against it.
 func ClientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+	if a, ok := r.Context().Value(clientKey{}).(string); ok {
+		return a
 	}
-	return host
+	return peerAddr(r)
 }
