@@ -54,6 +54,12 @@ const (
 	RestartReason = play.RestartReason
 )
 
+// HSTS is the Strict-Transport-Security every answer over HTTPS carries
+// (TLS, `pitch serve --https` behind a proxy that ends it, or an
+// https:// --origin): browsers then use nothing but HTTPS for the site
+// and its subdomains for two years. Plain HTTP (local use) gets none.
+const HSTS = "max-age=63072000; includeSubDomains"
+
 // Server serves the API, the WebSocket play and the UI.
 type Server struct {
 	opts    Options
@@ -83,6 +89,13 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
+	}
+	if opts.Origin != "" {
+		o, err := accountapi.ParseOrigin(opts.Origin)
+		if err != nil {
+			return nil, err
+		}
+		opts.Origin = o
 	}
 	p, err := play.New(ctx, st, opts.play())
 	if err != nil {
@@ -142,6 +155,9 @@ func (s *Server) Handler() http.Handler {
 	apiAll := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveAPI(api, w, r) })
 	limited := s.play.Limit(apiAll)
 	return httpx.SecurityHeaders(httpx.SameOrigin(s.log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.acct.Secure(r) { // over HTTPS: only ever over HTTPS, for two years
+			w.Header().Set("Strict-Transport-Security", HSTS)
+		}
 		switch {
 		case r.URL.Path == "/api/health": // never limited
 			apiAll.ServeHTTP(w, r)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pitch/server"
+	"pitch/server/accountapi"
 	"pitch/store"
 	"pitch/web"
 )
@@ -35,7 +36,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	idleTimeout := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "time an idle keep-alive connection is kept open")
 	tablesPerHour := fs.Int("tables-per-hour", 20, "tables one client address may create in an hour (0: no limit)")
 	signupsPerHour := fs.Int("signups-per-hour", 10, "accounts one client address may create in an hour (0: no limit)")
-	https := fs.Bool("https", false, "mark session cookies Secure: set it when a proxy in front serves the site over HTTPS")
+	https := fs.Bool("https", false, "the site is served over HTTPS by a proxy in front: Secure __Host- session cookies and HSTS")
+	origin := fs.String("origin", "", "the site's address as browsers see it (https://pitch.example): passkeys are bound to it, not to each request's Host header (docs/deploy.md); implies --https when https://")
 	maxTables := fs.Int("max-tables", 10000, "unfinished tables the server holds at once; past it, creating one is refused (0: no limit)")
 	idleDays := fs.Int("idle-days", 14, "close an unfinished table nobody has joined, played at or watched for this many days; its record is kept (0: never)")
 	drain := fs.Duration("drain", 10*time.Second, "on SIGTERM or SIGINT, time to let clients finish and be told the server is restarting")
@@ -67,6 +69,13 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return usageError(stderr, "serve", "--%s must be above 0, not %s", f.name, f.v)
 		}
 	}
+	if *origin != "" {
+		o, err := accountapi.ParseOrigin(*origin)
+		if err != nil {
+			return usageError(stderr, "serve", "--origin: %v", err)
+		}
+		*origin = o
+	}
 	stopProfile, err := cpuProfile(*cpuprof)
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
@@ -88,7 +97,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer st.Close()
 	srv, err := server.New(ctx, st, server.Options{BotDelay: *botDelay, AwayDelay: *awayDelay, ReadyWait: *readyWait, AddrRate: *addrRate,
 		AddrConns: *addrConns, MaxConns: *maxConns, ReadTimeout: *readTimeout, IdleTimeout: *idleTimeout,
-		TablesPerHour: *tablesPerHour, SignUpsPerHour: *signupsPerHour, HTTPS: *https, MaxTables: *maxTables, OverloadLag: *overloadLag, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
+		TablesPerHour: *tablesPerHour, SignUpsPerHour: *signupsPerHour, HTTPS: *https, Origin: *origin, MaxTables: *maxTables, OverloadLag: *overloadLag, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
 		Logger: log, Static: web.FS(), Cluster: storeName(*db) == "postgresql", LeaseTTL: *lease})
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"pitch/account"
@@ -26,9 +27,28 @@ type Account struct {
 	Name string `json:"name"`
 }
 
-// sessionCookie is the name of the session cookie: a random token whose
-// SHA-256 is the key of its row in the store's sessions.
-const sessionCookie = "pitch_session"
+// The names of the session cookie, a random token whose SHA-256 is the
+// key of its row in the store's sessions: over HTTPS it carries the
+// __Host- prefix, which a browser takes only from a secure origin, with
+// Secure, Path=/ and no Domain, so that neither a subdomain nor a plain
+// HTTP page of the site can set it (a fixed session); over plain HTTP
+// (local use) the prefix cannot be had, and the name is the bare one.
+const (
+	sessionCookie       = "pitch_session"
+	secureSessionCookie = "__Host-pitch_session"
+)
+
+// SessionCookieName is the name of the session cookie for request r:
+// secureSessionCookie over HTTPS (Secure), sessionCookie otherwise. A
+// request over HTTPS with only the bare name is a guest's: that cookie
+// may have been set by anyone who can answer for the site over plain
+// HTTP.
+func (s *API) SessionCookieName(r *http.Request) string {
+	if s.Secure(r) {
+		return secureSessionCookie
+	}
+	return sessionCookie
+}
 
 // DefaultSessionTTL is how long a session lasts after sign-in (Config.SessionTTL).
 const DefaultSessionTTL = 30 * 24 * time.Hour
@@ -49,7 +69,7 @@ const (
 // handler that needs the person behind a request calls this; guests get
 // false.
 func (s *API) Who(r *http.Request) (Account, bool) {
-	hash, ok := sessionHash(r)
+	hash, ok := s.sessionHash(r)
 	if !ok {
 		return Account{}, false
 	}
@@ -65,8 +85,8 @@ func (s *API) Who(r *http.Request) (Account, bool) {
 
 // sessionHash is the SHA-256 of the request's session token, if it has a
 // well-formed one.
-func sessionHash(r *http.Request) ([]byte, bool) {
-	c, err := r.Cookie(sessionCookie)
+func (s *API) sessionHash(r *http.Request) ([]byte, bool) {
+	c, err := r.Cookie(s.SessionCookieName(r))
 	if err != nil || len(c.Value) != 43 { // 32 random bytes, base64url
 		return nil, false
 	}
@@ -77,9 +97,13 @@ func sessionHash(r *http.Request) ([]byte, bool) {
 	return h[:], true
 }
 
-// secure reports whether the request came over HTTPS (directly, or, with
-// Config.HTTPS, through a proxy that ends TLS).
-func (s *API) secure(r *http.Request) bool { return r.TLS != nil || s.cfg.HTTPS }
+// Secure reports whether the request came over HTTPS: directly, or
+// through a proxy that ends TLS (Config.HTTPS, or a Config.Origin of
+// https://). The session cookie is then Secure and __Host- prefixed,
+// and the server sends HSTS.
+func (s *API) Secure(r *http.Request) bool {
+	return r.TLS != nil || s.cfg.HTTPS || strings.HasPrefix(s.cfg.Origin, "https://")
+}
 
 // startSession signs the response's browser in to account id: a new
 // session and its cookie.
@@ -103,15 +127,15 @@ func (s *API) startSession(ctx context.Context, w http.ResponseWriter, r *http.R
 			}
 		}()
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", MaxAge: int(ttl.Seconds()),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
+	http.SetCookie(w, &http.Cookie{Name: s.SessionCookieName(r), Value: token, Path: "/", MaxAge: int(ttl.Seconds()),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.Secure(r)})
 	return nil
 }
 
 // clearSession tells the browser to forget its session cookie.
 func (s *API) clearSession(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
+	http.SetCookie(w, &http.Cookie{Name: s.SessionCookieName(r), Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.Secure(r)})
 }
 
 // accountJSON is what GET /api/account says of the signed-in account.
@@ -317,7 +341,7 @@ func (s *API) handleSignIn(w http.ResponseWriter, r *http.Request) {
 
 // handleSignOut answers POST /api/account/signout: the session ends.
 func (s *API) handleSignOut(w http.ResponseWriter, r *http.Request) {
-	if hash, ok := sessionHash(r); ok {
+	if hash, ok := s.sessionHash(r); ok {
 		if err := s.store.EndSession(r.Context(), hash); err != nil {
 			s.writeError(w, r, httpx.StoreDown("sign out", err))
 			return

@@ -52,10 +52,13 @@ type Config struct {
 	Log    *slog.Logger // nil: nothing logged
 	// SessionTTL is how long a sign-in lasts (default DefaultSessionTTL).
 	SessionTTL time.Duration
-	// Origin is the site's origin as browsers see it, the relying party
-	// of passkeys; "" takes it from each request's Host.
+	// Origin is the site's origin as browsers see it (ParseOrigin), the
+	// relying party of passkeys; "" takes it from each request's Host.
+	// An https:// origin implies HTTPS.
 	Origin string
-	// HTTPS marks session cookies Secure even on plain HTTP requests.
+	// HTTPS: the site is served over HTTPS even when requests arrive
+	// over plain HTTP (a proxy in front ends TLS): session cookies are
+	// Secure and __Host- prefixed.
 	HTTPS bool
 	// SignUpsPerHour is how many accounts one client address may create
 	// in an hour; 0 sets no limit.

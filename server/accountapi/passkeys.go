@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -94,30 +97,55 @@ func (u *passkeyUser) WebAuthnName() string                       { return u.nam
 func (u *passkeyUser) WebAuthnDisplayName() string                { return u.name }
 func (u *passkeyUser) WebAuthnCredentials() []webauthn.Credential { return u.creds }
 
-// relyingParty is the WebAuthn relying party for request r: this site, as
-// the request names it (Config.Origin when set). The browser checks the
-// page's origin against it, and go-webauthn the response's.
+// relyingParty is the WebAuthn relying party for request r: this site,
+// Config.Origin when set (`pitch serve --origin`), else as the request
+// names it (its Host header, which a proxy in front must pass on as the
+// browser sent it: docs/deploy.md). The browser checks the page's origin
+// against it, and go-webauthn the response's.
 func (s *API) relyingParty(r *http.Request) (*webauthn.WebAuthn, error) {
 	origin := s.cfg.Origin
 	if origin == "" {
 		scheme := "http"
-		if s.secure(r) {
+		if s.Secure(r) {
 			scheme = "https"
 		}
 		origin = scheme + "://" + r.Host
 	}
-	host := origin[len("https://"):]
-	if origin[:5] == "http:" {
-		host = origin[len("http://"):]
+	u, err := url.Parse(origin)
+	if err != nil || u.Hostname() == "" {
+		return nil, fmt.Errorf("the site's address %q has no host name", httpx.Clip(origin, 100))
 	}
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	return webauthn.New(&webauthn.Config{RPID: host, RPDisplayName: "Pitch", RPOrigins: []string{origin},
+	return webauthn.New(&webauthn.Config{RPID: u.Hostname(), RPDisplayName: "Pitch", RPOrigins: []string{origin},
 		Timeouts: webauthn.TimeoutsConfig{
 			Login:        webauthn.TimeoutConfig{Enforce: true, Timeout: ceremonyTTL},
 			Registration: webauthn.TimeoutConfig{Enforce: true, Timeout: ceremonyTTL},
 		}})
+}
+
+// ParseOrigin checks an origin for Config.Origin (`pitch serve
+// --origin`) and returns it as browsers write it: https://HOST[:PORT]
+// (http:// only for localhost, which browsers count as secure), with no
+// path, query or user; a trailing "/" is dropped.
+func ParseOrigin(s string) (string, error) {
+	bad := func(why string) error {
+		return fmt.Errorf("the origin %q %s: give the site's address as browsers see it, like https://pitch.example", httpx.Clip(s, 100), why)
+	}
+	u, err := url.Parse(strings.TrimSuffix(s, "/"))
+	switch {
+	case err != nil:
+		return "", bad("is not a URL")
+	case u.Scheme != "https" && u.Scheme != "http":
+		return "", bad("must begin with https://")
+	case u.Hostname() == "":
+		return "", bad("has no host name")
+	case u.Scheme == "http" && u.Hostname() != "localhost":
+		return "", bad("is plain http://, which browsers allow passkeys on only for localhost")
+	case u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "":
+		return "", bad("may have no path, query or user")
+	case net.ParseIP(strings.Trim(u.Hostname(), "[]")) != nil:
+		return "", bad("is an IP address, which passkeys cannot be bound to")
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Host), nil
 }
 
 // userOf loads an account with its passkeys.

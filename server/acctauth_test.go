@@ -1,0 +1,184 @@
+package server_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"pitch/server"
+	"pitch/server/accountapi"
+)
+
+// raw sends a request with the given Cookie header ("" for none) and
+// Host ("" for the server's), without a cookie jar.
+func (ts *testServer) raw(method, path, body, cookie, host string) (*http.Response, []byte) {
+	ts.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, ts.hs.URL+path, rd)
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if cookie != "" {
+		req.Header.Set("Cookie", cookie)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	resp, err := ts.hs.Client().Do(req)
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	checkSecurityHeaders(ts.t, method+" "+path, resp)
+	return resp, data
+}
+
+// sessionSetCookie is the response's session cookie, as set.
+func sessionSetCookie(t *testing.T, resp *http.Response) *http.Cookie {
+	t.Helper()
+	for _, c := range resp.Cookies() {
+		if strings.HasSuffix(c.Name, "pitch_session") {
+			return c
+		}
+	}
+	t.Fatalf("no session cookie set: %q", resp.Header.Values("Set-Cookie"))
+	return nil
+}
+
+// TestSessionCookieAndHSTS: over plain HTTP the session cookie is
+// pitch_session and no HSTS is sent (local use works); with --https, or
+// an https:// --origin, the cookie is __Host-pitch_session (Secure,
+// Path=/, no Domain), the bare name signs no one in, and every answer
+// carries HSTS.
+func TestSessionCookieAndHSTS(t *testing.T) {
+	for _, mode := range []struct {
+		name   string
+		opts   func(*server.Options)
+		secure bool
+	}{
+		{"plain", func(*server.Options) {}, false},
+		{"https", func(o *server.Options) { o.HTTPS = true }, true},
+		{"origin", func(o *server.Options) { o.Origin = "https://pitch.example" }, true},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			opts := fastOptions()
+			mode.opts(&opts)
+			ts := startServer(t, t.TempDir()+"/pitch.db", opts)
+			resp, body := ts.raw("POST", "/api/account/signup", creds("Hedy", goodPassword), "", "")
+			if resp.StatusCode != 201 {
+				t.Fatalf("sign up: %d %s", resp.StatusCode, body)
+			}
+			c := sessionSetCookie(t, resp)
+			wantName := "pitch_session"
+			if mode.secure {
+				wantName = "__Host-pitch_session"
+			}
+			if c.Name != wantName || c.Secure != mode.secure || c.Path != "/" || c.Domain != "" || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode {
+				t.Errorf("session cookie %q: name %q secure %v path %q domain %q httponly %v samesite %v; want %q, secure %v, Path=/, no Domain, HttpOnly, Lax",
+					resp.Header.Get("Set-Cookie"), c.Name, c.Secure, c.Path, c.Domain, c.HttpOnly, c.SameSite, wantName, mode.secure)
+			}
+			for _, path := range []string{"/api/account", "/api/tables", "/api/health"} {
+				resp, _ := ts.raw("GET", path, "", "", "")
+				got := resp.Header.Get("Strict-Transport-Security")
+				if mode.secure && got != "max-age=63072000; includeSubDomains" {
+					t.Errorf("GET %s: Strict-Transport-Security %q, want max-age=63072000; includeSubDomains", path, got)
+				}
+				if !mode.secure && got != "" {
+					t.Errorf("GET %s over plain HTTP: Strict-Transport-Security %q, want none", path, got)
+				}
+			}
+			signedIn := func(cookie string) bool {
+				_, body := ts.raw("GET", "/api/account", "", cookie, "")
+				return !strings.Contains(string(body), `"account":null`)
+			}
+			if !signedIn(c.Name + "=" + c.Value) {
+				t.Errorf("the cookie as set does not sign in")
+			}
+			other := "pitch_session"
+			if !mode.secure {
+				other = "__Host-pitch_session"
+			}
+			if signedIn(other + "=" + c.Value) {
+				t.Errorf("the session under the name %s signs in; only %s may", other, c.Name)
+			}
+			resp, _ = ts.raw("POST", "/api/account/signout", "", c.Name+"="+c.Value, "")
+			if out := sessionSetCookie(t, resp); out.Name != c.Name || out.MaxAge >= 0 || out.Secure != mode.secure {
+				t.Errorf("sign-out clears %q (max-age %d, secure %v), want %s cleared", out.Name, out.MaxAge, out.Secure, c.Name)
+			}
+			if signedIn(c.Name + "=" + c.Value) {
+				t.Errorf("signed in after sign-out")
+			}
+		})
+	}
+}
+
+// TestPasskeyRelyingPartyFromOrigin: with --origin the relying party is
+// its host whatever Host header a request names; without it, the Host.
+func TestPasskeyRelyingPartyFromOrigin(t *testing.T) {
+	rpOf := func(ts *testServer, host string) string {
+		resp, body := ts.raw("POST", "/api/account/passkey/signup/begin", `{"name":"Radia"}`, "", host)
+		if resp.StatusCode != 200 {
+			t.Fatalf("begin: %d %s", resp.StatusCode, body)
+		}
+		var got struct {
+			Options struct {
+				PublicKey struct {
+					RP struct{ ID string } `json:"rp"`
+				} `json:"publicKey"`
+			}
+		}
+		if err := json.Unmarshal(body, &got); err != nil {
+			t.Fatal(err)
+		}
+		return got.Options.PublicKey.RP.ID
+	}
+	opts := fastOptions()
+	opts.Origin = "https://Pitch.Example/"
+	fixed := startServer(t, t.TempDir()+"/pitch.db", opts)
+	for _, host := range []string{"", "evil.example", "localhost:8080"} {
+		if id := rpOf(fixed, host); id != "pitch.example" {
+			t.Errorf("--origin https://pitch.example, Host %q: relying party %q, want pitch.example", host, id)
+		}
+	}
+	free := startServer(t, t.TempDir()+"/pitch.db", fastOptions())
+	if id := rpOf(free, "localhost:8080"); id != "localhost" {
+		t.Errorf("no --origin, Host localhost:8080: relying party %q, want localhost", id)
+	}
+}
+
+func TestParseOrigin(t *testing.T) {
+	for _, c := range []struct{ in, out, err string }{
+		{"https://pitch.example", "https://pitch.example", ""},
+		{"https://Pitch.Example:8443/", "https://pitch.example:8443", ""},
+		{"http://localhost:8080", "http://localhost:8080", ""},
+		{"http://pitch.example", "", "plain http://"},
+		{"pitch.example", "", "https://"},
+		{"ftp://pitch.example", "", "https://"},
+		{"https://", "", "no host"},
+		{"https://pitch.example/play", "", "no path"},
+		{"https://pitch.example?x=1", "", "no path"},
+		{"https://user@pitch.example", "", "no path"},
+		{"https://192.0.2.1", "", "IP address"},
+		{"https://[2001:db8::1]", "", "IP address"},
+	} {
+		got, err := accountapi.ParseOrigin(c.in)
+		if c.err == "" && (err != nil || got != c.out) {
+			t.Errorf("ParseOrigin(%q) = %q, %v; want %q", c.in, got, err, c.out)
+		}
+		if c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "https://pitch.example")) {
+			t.Errorf("ParseOrigin(%q) = %q, %v; want an error saying %q and what is allowed", c.in, got, err, c.err)
+		}
+	}
+	if _, err := server.New(bg, nil, server.Options{Origin: "pitch.example"}); err == nil {
+		t.Errorf("server.New with a bad Origin: no error")
+	}
+}
