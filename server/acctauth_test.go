@@ -1,11 +1,15 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"pitch/server"
 	"pitch/server/accountapi"
@@ -181,4 +185,126 @@ func TestParseOrigin(t *testing.T) {
 	if _, err := server.New(bg, nil, server.Options{Origin: "pitch.example"}); err == nil {
 		t.Errorf("server.New with a bad Origin: no error")
 	}
+}
+
+// openSeat opens a WebSocket to table id as browser b with token ("":
+// none), and returns it once its first state has come.
+func (b *browser) openSeat(id, token string) *websocket.Conn {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, b.ts.wsURL(id), &websocket.DialOptions{HTTPClient: b.c})
+	if err != nil {
+		b.t.Fatalf("dial: %v", err)
+	}
+	b.t.Cleanup(func() { ws.CloseNow() })
+	msg, _ := json.Marshal(map[string]string{"type": "hello", "token": token})
+	if err := ws.Write(ctx, websocket.MessageText, msg); err != nil {
+		b.t.Fatal(err)
+	}
+	if !untilState(ctx, ws) {
+		b.t.Fatalf("no state on the new connection")
+	}
+	return ws
+}
+
+// untilState reads ws until a state message (true) or an error (false).
+func untilState(ctx context.Context, ws *websocket.Conn) bool {
+	for {
+		_, data, err := ws.Read(ctx)
+		if err != nil {
+			return false
+		}
+		var m struct{ Type string }
+		_ = json.Unmarshal(data, &m)
+		if m.Type == "state" {
+			return true
+		}
+	}
+}
+
+// sessionClosed reads ws until it is closed, and returns its close code and
+// reason ("" when it is still open and answers a hello).
+func sessionClosed(t *testing.T, ws *websocket.Conn) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	for {
+		_, _, err := ws.Read(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				t.Fatalf("the connection was neither closed nor answered in 10 s")
+			}
+			return websocket.CloseStatus(err).String() + " " + closeReason(err)
+		}
+	}
+}
+
+// stillOpen checks that ws answers a hello with a state.
+func stillOpen(t *testing.T, what string, ws *websocket.Conn) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil || !untilState(ctx, ws) {
+		t.Errorf("%s: the connection is closed (%v), want it open", what, err)
+	}
+}
+
+// TestSocketsClosedWhenSessionsEnd: an account's WebSockets end with its
+// sessions: sign-out closes the ones that session opened, a password
+// change every one of the account's, and the old seat token without the
+// session no longer plays the seat; a disabled account's are found by
+// the sweep; another account's are untouched.
+func TestSocketsClosedWhenSessionsEnd(t *testing.T) {
+	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) {
+		ts := startServer(t, fresh(t), fastOptions())
+		a, phone, b := ts.browser(), ts.browser(), ts.browser()
+		a.must(201, "POST", "/api/account/signup", creds("Grace", goodPassword))
+		phone.must(200, "POST", "/api/account/signin", creds("Grace", goodPassword))
+		b.must(201, "POST", "/api/account/signup", creds("Barbara", goodPassword))
+		tb := ts.create(`{"variant":"auction","options":{"players":3},"seats":[{"kind":"human"},{"kind":"human"},{"kind":"bot"}]}`)
+		var ja, jb struct{ Token string }
+		_ = json.Unmarshal(a.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":0,"name":"x"}`), &ja)
+		_ = json.Unmarshal(b.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":1,"name":"x"}`), &jb)
+		wsA, wsPhone, wsB := a.openSeat(tb.ID, ja.Token), phone.openSeat(tb.ID, ""), b.openSeat(tb.ID, jb.Token)
+		wsWatch := a.openSeat(tb.ID, "") // a's session, its seat by the session alone
+
+		a.must(200, "POST", "/api/account/signout", "")
+		for _, ws := range []*websocket.Conn{wsA, wsWatch} {
+			if got := sessionClosed(t, ws); !strings.Contains(got, "StatusPolicyViolation") || !strings.Contains(got, "signed out") {
+				t.Errorf("sign-out: the session's socket closed with %q, want 1008 saying signed out", got)
+			}
+		}
+		stillOpen(t, "sign-out, the account's other session", wsPhone)
+		stillOpen(t, "sign-out, another account", wsB)
+
+		phone.must(200, "POST", "/api/account/password", `{"old":"`+goodPassword+`","new":"another horse battery"}`)
+		if got := sessionClosed(t, wsPhone); !strings.Contains(got, "StatusPolicyViolation") || !strings.Contains(got, "password was changed") {
+			t.Errorf("password change: the account's socket closed with %q, want 1008 saying the password was changed", got)
+		}
+		stillOpen(t, "password change, another account", wsB)
+		if seat, closed := ts.browser().hello(tb.ID, ja.Token); seat != -2 || !strings.Contains(closed, "sign in") {
+			t.Errorf("the old seat token without a session after the password change: seat %d (%s), want refused", seat, closed)
+		}
+		if seat, closed := a.hello(tb.ID, ja.Token); seat != -2 {
+			t.Errorf("the signed-out browser with the seat token: seat %d (%s), want refused", seat, closed)
+		}
+		// The new session (the phone's, made by the change) plays it.
+		wsNew := phone.openSeat(tb.ID, "")
+
+		// Disabled by the operator (`pitch user disable`, another
+		// process): the sweep finds it.
+		grace, err := ts.st.AccountByName(bg, "grace")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ts.st.SetDisabled(bg, grace.ID, true); err != nil {
+			t.Fatal(err)
+		}
+		server.CheckSessions(ts.srv)
+		if got := sessionClosed(t, wsNew); !strings.Contains(got, "StatusPolicyViolation") || !strings.Contains(got, "session has ended") {
+			t.Errorf("disabled: the account's socket closed with %q, want 1008 saying the session has ended", got)
+		}
+		stillOpen(t, "disable, another account", wsB)
+	})
 }

@@ -104,6 +104,7 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	acct := accountapi.New(accountapi.Config{Store: st, Tables: p, Log: opts.Logger,
 		SessionTTL: opts.SessionTTL, Origin: opts.Origin, HTTPS: opts.HTTPS, SignUpsPerHour: opts.SignUpsPerHour})
 	p.SetWho(acct.Who)
+	p.SetSessionLive(acct.SessionLive)
 	s := &Server{opts: opts, log: opts.Logger, play: p, acct: acct,
 		history: history.New(history.Config{Store: st, Tables: p, Closing: p.Closing, Log: opts.Logger, Viewer: viewerOf(acct)}),
 		ratings: ratings.New(ratings.Config{Store: st, Log: opts.Logger}),

@@ -25,6 +25,11 @@ import (
 type Account struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// Session is the SHA-256 of the request's session token (as a
+	// string of its bytes, never shown nor logged): what the request's
+	// WebSockets end with (Tables.CloseSockets). "" for an Account not
+	// made by Who.
+	Session string `json:"-"`
 }
 
 // The names of the session cookie, a random token whose SHA-256 is the
@@ -49,6 +54,18 @@ func (s *API) SessionCookieName(r *http.Request) string {
 	}
 	return sessionCookie
 }
+
+// The close reasons (with close code 1008) of the WebSockets of sessions
+// that end here (Tables.CloseSockets).
+const (
+	// SignedOutReason: the session that opened the connection signed out.
+	SignedOutReason = "signed out: sign in again to play your seat"
+	// PasswordChangedReason: the account's password was changed or reset,
+	// which ends every session of it.
+	PasswordChangedReason = "the account's password was changed: sign in again to play your seat"
+	// AccountDeletedReason: the account was deleted.
+	AccountDeletedReason = "the account was deleted"
+)
 
 // DefaultSessionTTL is how long a session lasts after sign-in (Config.SessionTTL).
 const DefaultSessionTTL = 30 * 24 * time.Hour
@@ -80,7 +97,18 @@ func (s *API) Who(r *http.Request) (Account, bool) {
 		}
 		return Account{}, false
 	}
-	return Account{ID: a.ID, Name: a.Name}, true
+	return Account{ID: a.ID, Name: a.Name, Session: string(hash)}, true
+}
+
+// SessionLive tells whether the session whose hash is session (as in
+// Account.Session) still stands: not ended nor expired, its account not
+// disabled (play.SessionLive).
+func (s *API) SessionLive(ctx context.Context, session string) (bool, error) {
+	_, err := s.store.SessionAccount(ctx, []byte(session), time.Now())
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // sessionHash is the SHA-256 of the request's session token, if it has a
@@ -342,9 +370,13 @@ func (s *API) handleSignIn(w http.ResponseWriter, r *http.Request) {
 // handleSignOut answers POST /api/account/signout: the session ends.
 func (s *API) handleSignOut(w http.ResponseWriter, r *http.Request) {
 	if hash, ok := s.sessionHash(r); ok {
+		me, signedIn := s.Who(r)
 		if err := s.store.EndSession(r.Context(), hash); err != nil {
 			s.writeError(w, r, httpx.StoreDown("sign out", err))
 			return
+		}
+		if signedIn { // the sockets this session opened end with it
+			s.tables.CloseSockets(me.ID, me.Session, SignedOutReason)
 		}
 	}
 	s.clearSession(w, r)
@@ -393,6 +425,7 @@ func (s *API) handlePassword(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
+	s.tables.CloseSockets(a.ID, "", PasswordChangedReason) // every session ended
 	if err := s.startSession(r.Context(), w, r, a.ID); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -446,6 +479,7 @@ func (s *API) handleReset(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
+	s.tables.CloseSockets(a.ID, "", PasswordChangedReason) // every session ended
 	if err := s.startSession(r.Context(), w, r, a.ID); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -702,6 +736,7 @@ func (s *API) DeleteAccount(ctx context.Context, id string) error {
 	if err := s.store.DeleteAccount(ctx, id, anon); err != nil {
 		return err
 	}
+	s.tables.CloseSockets(id, "", AccountDeletedReason) // before its seats are no longer its
 	s.tables.RenameAccount(id, anon)
 	s.log.Info("account deleted", "account", id)
 	return nil

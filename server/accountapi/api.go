@@ -43,6 +43,11 @@ type Tables interface {
 	// process holds to anon, and frees them of the account: it was
 	// deleted.
 	RenameAccount(id, anon string)
+	// CloseSockets closes, with close code 1008 and reason, the
+	// WebSockets of account id opened with session (Account.Session):
+	// with session "", all of the account's, and those playing its
+	// seats. Its sessions ended.
+	CloseSockets(id, session, reason string)
 }
 
 // Config is what the accounts need.
