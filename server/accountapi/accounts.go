@@ -143,6 +143,7 @@ func (s *API) startSession(ctx context.Context, w http.ResponseWriter, r *http.R
 	if err := s.store.CreateSession(ctx, store.Session{Hash: h[:], Account: id, Created: now, Expires: now.Add(ttl)}); err != nil {
 		return httpx.StoreDown("start session", err)
 	}
+	s.reauth.mark(string(h[:]), now) // just signed in: a confirmation for ReauthWindow
 	every := int64(max(min(time.Hour, ttl).Seconds(), 1))
 	if last := s.purged.Load(); now.Unix()-last >= every && s.purged.CompareAndSwap(last, now.Unix()) {
 		// At most once an hour (or a session's life, if shorter), the
@@ -407,7 +408,10 @@ func (s *API) handlePassword(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
-	if a.Password != "" {
+	if a.Password == "" && !s.reauthed(w, r, op, me) { // a first password: confirmed with a passkey
+		return
+	}
+	if a.Password != "" { // the old password confirms it
 		if s.signInThrottled(w, r, op, a.NameKey) {
 			return
 		}
@@ -433,15 +437,20 @@ func (s *API) handlePassword(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
 }
 
-// resetReq is a one-time reset link's token and the new password.
+// resetReq is a one-time reset link's token and the new password, and
+// whether to revoke every passkey of the account (absent: yes).
 type resetReq struct {
-	Token    string `json:"token"`
-	Password string `json:"password"`
+	Token          string `json:"token"`
+	Password       string `json:"password"`
+	RevokePasskeys *bool  `json:"revoke_passkeys"`
 }
 
-// handleReset answers POST /api/account/reset {token, password}: the link
-// made by `pitch user reset-password` sets a new password once, ends every
-// session and signs this browser in.
+// handleReset answers POST /api/account/reset {token, password,
+// revoke_passkeys}: the link made by `pitch user reset-password` sets a
+// new password once, ends every session (closing their WebSockets),
+// removes every passkey of the account unless revoke_passkeys is false
+// (whoever took the account over may have added one), and signs this
+// browser in.
 func (s *API) handleReset(w http.ResponseWriter, r *http.Request) {
 	const op = "reset password"
 	var req resetReq
@@ -480,11 +489,19 @@ func (s *API) handleReset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.tables.CloseSockets(a.ID, "", PasswordChangedReason) // every session ended
+	revoked := 0
+	if req.RevokePasskeys == nil || *req.RevokePasskeys {
+		if revoked, err = s.store.DeletePasskeys(r.Context(), a.ID); err != nil {
+			s.writeError(w, r, httpx.StoreDown(op, err))
+			return
+		}
+	}
+	s.log.Info("password reset", "account", a.ID, "passkeys_revoked", revoked)
 	if err := s.startSession(r.Context(), w, r, a.ID); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
+	httpx.WriteJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}, "passkeys_revoked": revoked})
 }
 
 // resetAccount is the account of a reset link that has not expired,
@@ -717,6 +734,9 @@ func (s *API) handleDelete(w http.ResponseWriter, r *http.Request) {
 	}
 	if account.Key(req.Name) != account.Key(me.Name) {
 		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "type the account's name to confirm").With("confirm_name", nil))
+		return
+	}
+	if !s.reauthed(w, r, op, me) {
 		return
 	}
 	if err := s.DeleteAccount(r.Context(), me.ID); err != nil {

@@ -83,6 +83,7 @@ type API struct {
 	signInByName, signInByAddr, allowReset *httpx.Limiter
 
 	ceremonies ceremonies   // passkey ceremonies begun (passkeys.go)
+	reauth     reauths      // when each session last showed a credential (reauth.go)
 	purged     atomic.Int64 // when expired sessions were last deleted (Unix seconds)
 }
 
@@ -125,6 +126,11 @@ func (s *API) Routes() []httpx.Route {
 		httpx.Post("/api/account/passkey/add/finish", s.handlePasskeyAddFinish),
 		httpx.Post("/api/account/passkey/signin/begin", s.handlePasskeySignInBegin),
 		httpx.Post("/api/account/passkey/signin/finish", s.handlePasskeySignInFinish),
+		httpx.Post("/api/account/reauth", s.handleReauth),
+		httpx.Post("/api/account/passkey/reauth/begin", s.handlePasskeyReauthBegin),
+		httpx.Post("/api/account/passkey/reauth/finish", s.handlePasskeyReauthFinish),
+		httpx.Get("/api/account/passkeys", s.handlePasskeys),
+		httpx.Post("/api/account/passkey/remove", s.handlePasskeyRemove),
 	}
 }
 
