@@ -190,10 +190,22 @@ func TestParseOrigin(t *testing.T) {
 // openSeat opens a WebSocket to table id as browser b with token ("":
 // none), and returns it once its first state has come.
 func (b *browser) openSeat(id, token string) *websocket.Conn {
+	return b.openWS(b.ts.wsURL(id), token, "state")
+}
+
+// openEvent opens a WebSocket following event id as browser b, and
+// returns it once the event has come.
+func (b *browser) openEvent(id string) *websocket.Conn {
+	return b.openWS("ws"+strings.TrimPrefix(b.ts.hs.URL, "http")+"/api/events/"+id+"/ws", "", "event")
+}
+
+// openWS opens a WebSocket at u as browser b, says hello with token, and
+// returns it once a message of type typ has come.
+func (b *browser) openWS(u, token, typ string) *websocket.Conn {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
 	defer cancel()
-	ws, _, err := websocket.Dial(ctx, b.ts.wsURL(id), &websocket.DialOptions{HTTPClient: b.c})
+	ws, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: b.c})
 	if err != nil {
 		b.t.Fatalf("dial: %v", err)
 	}
@@ -202,14 +214,14 @@ func (b *browser) openSeat(id, token string) *websocket.Conn {
 	if err := ws.Write(ctx, websocket.MessageText, msg); err != nil {
 		b.t.Fatal(err)
 	}
-	if !untilState(ctx, ws) {
-		b.t.Fatalf("no state on the new connection")
+	if !untilType(ctx, ws, typ) {
+		b.t.Fatalf("no %s on the new connection", typ)
 	}
 	return ws
 }
 
-// untilState reads ws until a state message (true) or an error (false).
-func untilState(ctx context.Context, ws *websocket.Conn) bool {
+// untilType reads ws until a message of type typ (true) or an error (false).
+func untilType(ctx context.Context, ws *websocket.Conn, typ string) bool {
 	for {
 		_, data, err := ws.Read(ctx)
 		if err != nil {
@@ -217,7 +229,7 @@ func untilState(ctx context.Context, ws *websocket.Conn) bool {
 		}
 		var m struct{ Type string }
 		_ = json.Unmarshal(data, &m)
-		if m.Type == "state" {
+		if m.Type == typ {
 			return true
 		}
 	}
@@ -240,18 +252,22 @@ func sessionClosed(t *testing.T, ws *websocket.Conn) string {
 	}
 }
 
-// stillOpen checks that ws answers a hello with a state.
-func stillOpen(t *testing.T, what string, ws *websocket.Conn) {
+// stillOpen checks that ws, a table's, answers a hello with a state.
+func stillOpen(t *testing.T, what string, ws *websocket.Conn) { stillOpenAs(t, what, ws, "state") }
+
+// stillOpenAs checks that ws answers a hello with a message of type typ.
+func stillOpenAs(t *testing.T, what string, ws *websocket.Conn, typ string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
 	defer cancel()
-	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil || !untilState(ctx, ws) {
+	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello"}`)); err != nil || !untilType(ctx, ws, typ) {
 		t.Errorf("%s: the connection is closed (%v), want it open", what, err)
 	}
 }
 
 // TestSocketsClosedWhenSessionsEnd: an account's WebSockets end with its
-// sessions: sign-out closes the ones that session opened, a password
+// sessions: sign-out closes the ones that session opened (a table's and
+// an event's), a password
 // change every one of the account's, and the old seat token without the
 // session no longer plays the seat; a disabled account's are found by
 // the sweep; another account's are untouched.
@@ -268,15 +284,19 @@ func TestSocketsClosedWhenSessionsEnd(t *testing.T) {
 		_ = json.Unmarshal(b.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":1,"name":"x"}`), &jb)
 		wsA, wsPhone, wsB := a.openSeat(tb.ID, ja.Token), phone.openSeat(tb.ID, ""), b.openSeat(tb.ID, jb.Token)
 		wsWatch := a.openSeat(tb.ID, "") // a's session, its seat by the session alone
+		var ev struct{ ID string }
+		ts.post("/api/events", `{"variant":"ten-point","rounds":1,"end":"hands","hands":1,"movement":"progressive"}`, 201, &ev)
+		evA, evB := a.openEvent(ev.ID), b.openEvent(ev.ID)
 
 		a.must(200, "POST", "/api/account/signout", "")
-		for _, ws := range []*websocket.Conn{wsA, wsWatch} {
+		for _, ws := range []*websocket.Conn{wsA, wsWatch, evA} {
 			if got := sessionClosed(t, ws); !strings.Contains(got, "StatusPolicyViolation") || !strings.Contains(got, "signed out") {
 				t.Errorf("sign-out: the session's socket closed with %q, want 1008 saying signed out", got)
 			}
 		}
 		stillOpen(t, "sign-out, the account's other session", wsPhone)
 		stillOpen(t, "sign-out, another account", wsB)
+		stillOpenAs(t, "sign-out, another account's event socket", evB, "event")
 
 		phone.must(200, "POST", "/api/account/password", `{"old":"`+goodPassword+`","new":"another horse battery"}`)
 		if got := sessionClosed(t, wsPhone); !strings.Contains(got, "StatusPolicyViolation") || !strings.Contains(got, "password was changed") {
@@ -306,5 +326,6 @@ func TestSocketsClosedWhenSessionsEnd(t *testing.T) {
 			t.Errorf("disabled: the account's socket closed with %q, want 1008 saying the session has ended", got)
 		}
 		stillOpen(t, "disable, another account", wsB)
+		stillOpenAs(t, "disable, another account's event socket", evB, "event")
 	})
 }
