@@ -159,7 +159,7 @@ func TestPasskeyRelyingPartyFromOrigin(t *testing.T) {
 	}
 }
 
-func TestParseOrigin(t *testing.T) {
+func TestPasskeyParseOrigin(t *testing.T) {
 	for _, c := range []struct{ in, out, err string }{
 		{"https://pitch.example", "https://pitch.example", ""},
 		{"https://Pitch.Example:8443/", "https://pitch.example:8443", ""},

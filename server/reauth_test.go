@@ -13,8 +13,8 @@ import (
 
 // localServer is a test server reached as localhost (passkeys need a
 // domain, not an IP address).
-func localServer(t *testing.T) *testServer {
-	ts := startServer(t, t.TempDir()+"/pitch.db", fastOptions())
+func localServer(t *testing.T, dsn string) *testServer {
+	ts := startServer(t, dsn, fastOptions())
 	ts.hs.URL = strings.Replace(ts.hs.URL, "//127.0.0.1:", "//localhost:", 1)
 	return ts
 }
@@ -68,12 +68,12 @@ func (b *browser) wantCode(status int, code, method, path, body string) {
 	}
 }
 
-// TestReauthRequired: adding a passkey, removing one, deleting the
+// TestAccountReauthRequired: adding a passkey, removing one, deleting the
 // account and a first password need a credential shown within the last
 // 5 minutes (signing in counts); a session signed in long ago confirms
 // with the password or a passkey of the account's, and not another's.
-func TestReauthRequired(t *testing.T) {
-	ts := localServer(t)
+func TestAccountReauthRequired(t *testing.T) {
+	ts := localServer(t, t.TempDir()+"/pitch.db")
 	auth := ts.authenticator()
 	ts.browser().must(201, "POST", "/api/account/signup", creds("Ada", goodPassword))
 	old := ts.oldSession(ts.accountID("Ada"))
@@ -140,7 +140,10 @@ func (b *browser) keyOf(t *testing.T, auth *softAuthenticator, id string) *softK
 // TestPasskeyListRemove: the account page's list (name, when added,
 // when last used) and removal; the last way to sign in stays.
 func TestPasskeyListRemove(t *testing.T) {
-	ts := localServer(t)
+	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) { passkeyListRemove(t, localServer(t, fresh(t))) })
+}
+
+func passkeyListRemove(t *testing.T, ts *testServer) {
 	auth := ts.authenticator()
 	b := ts.browser()
 	k1 := b.passkeySignUp(auth, "Lin")
@@ -190,7 +193,7 @@ func TestPasskeyListRemove(t *testing.T) {
 // not go forward (go-webauthn's CloneWarning) is refused, logged without
 // secrets, and does not move the stored counter.
 func TestPasskeyCloneRefused(t *testing.T) {
-	ts := localServer(t)
+	ts := localServer(t, t.TempDir()+"/pitch.db")
 	auth := ts.authenticator()
 	k := ts.browser().passkeySignUp(auth, "Clone")
 	if status, data := ts.browser().passkeySignIn(auth, k, 5); status != 200 {
@@ -223,7 +226,10 @@ func TestPasskeyCloneRefused(t *testing.T) {
 // TestResetRevokesPasskeys: a reset link's new password revokes every
 // passkey unless asked not to.
 func TestResetRevokesPasskeys(t *testing.T) {
-	ts := localServer(t)
+	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) { resetRevokesPasskeys(t, localServer(t, fresh(t))) })
+}
+
+func resetRevokesPasskeys(t *testing.T, ts *testServer) {
 	auth := ts.authenticator()
 	reset := func(id string) string {
 		token := httpx.RandomString(24)
