@@ -78,6 +78,18 @@ func TestCheckPassword(t *testing.T) {
 		{"PassWord1", "Ada", "password_common"}, // any case
 		{"baseball", "Ada", "password_common"},
 		{"Ada.Lovelace", "ada.lovelace", "password_name"},
+		// Only white space, or one character repeated: weak, whatever its length.
+		{"        ", "Ada", "password_weak"},
+		{" \t \u00a0\u3000    \n", "Ada", "password_weak"},
+		{strings.Repeat(" ", 128), "Ada", "password_weak"},
+		{"zzzzzzzzzz", "Ada", "password_weak"},
+		{"zZzZzZzZzZ", "Ada", "password_weak"}, // any case
+		{strings.Repeat("é", 20), "Ada", "password_weak"},
+		{strings.Repeat("猫", 8), "Ada", "password_weak"},
+		{"zzzzzzzzzy", "Ada", ""},         // two characters: not this rule's
+		{" zzzzzzzzz ", "Ada", ""},        // spaces and a letter
+		{"  correct horse  ", "Ada", ""},  // spaces around words are fine
+		{"zzzz", "Ada", "password_short"}, // short first
 	} {
 		err := CheckPassword(c.pw, c.name)
 		got := ""

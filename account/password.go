@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -138,8 +139,9 @@ func isCommon(password string) bool {
 }
 
 // CheckPassword says what is wrong with a new password for the account
-// named name, or nil: MinPassword to MaxPassword characters, not one of
-// the most common passwords, not the name itself.
+// named name, or nil: MinPassword to MaxPassword characters, not only
+// white space nor one character repeated, not one of the most common
+// passwords, not the name itself.
 func CheckPassword(password, name string) error {
 	if !utf8.ValidString(password) {
 		return &PasswordError{Code: "password_utf8", Msg: "a password must be valid UTF-8 text"}
@@ -151,6 +153,9 @@ func CheckPassword(password, name string) error {
 	if n > MaxPassword {
 		return &PasswordError{Code: "password_long", Msg: fmt.Sprintf("a password may be at most %d characters, not %d", MaxPassword, n)}
 	}
+	if weak(password) {
+		return &PasswordError{Code: "password_weak", Msg: "a password may not be only spaces, nor one character repeated: choose another"}
+	}
 	if isCommon(password) {
 		return &PasswordError{Code: "password_common", Msg: "this password is one of the most common ones, which are tried first: choose another"}
 	}
@@ -160,8 +165,24 @@ func CheckPassword(password, name string) error {
 	return nil
 }
 
+// weak reports whether password is only white space, or one character
+// (in any case) repeated: long enough, and guessed at once.
+func weak(password string) bool {
+	first, _ := utf8.DecodeRuneInString(password)
+	same, blank := true, true
+	for _, r := range password {
+		if !unicode.IsSpace(r) {
+			blank = false
+		}
+		if unicode.ToLower(r) != unicode.ToLower(first) {
+			same = false
+		}
+	}
+	return blank || same
+}
+
 // PasswordError is a password CheckPassword refuses: Code names the
-// reason for a program (password_short, password_long, password_common,
+// reason for a program (password_short, password_long, password_weak, password_common,
 // password_name), Msg says it in English.
 type PasswordError struct{ Code, Msg string }
 

@@ -74,12 +74,15 @@ type Options struct {
 	// SessionTTL is how long a sign-in lasts (default
 	// accountapi.DefaultSessionTTL).
 	SessionTTL time.Duration
-	// Origin is the site's origin as browsers see it (https://pitch.example),
-	// the relying party of passkeys; "" takes it from each request's Host.
+	// Origin is the site's origin as browsers see it (https://pitch.example,
+	// accountapi.ParseOrigin), the relying party of passkeys; "" takes it
+	// from each request's Host header, which then must be the one the
+	// browser sent (docs/deploy.md). An https:// origin implies HTTPS.
 	Origin string
-	// HTTPS marks session cookies Secure even on plain HTTP requests: set
-	// it when a proxy in front ends TLS. (A request over TLS gets Secure
-	// cookies anyway.)
+	// HTTPS: the site is served over HTTPS even when requests arrive
+	// over plain HTTP, from a proxy in front that ends TLS. Session
+	// cookies are then Secure and __Host- prefixed, and every answer
+	// carries HSTS. (A request over TLS gets them anyway.)
 	HTTPS bool
 	// SignUpsPerHour is how many accounts one client address may create
 	// in an hour; 0 sets no limit; `pitch serve` sets 10.

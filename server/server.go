@@ -56,6 +56,12 @@ const (
 	RestartReason = play.RestartReason
 )
 
+// HSTS is the Strict-Transport-Security every answer over HTTPS carries
+// (TLS, `pitch serve --https` behind a proxy that ends it, or an
+// https:// --origin): browsers then use nothing but HTTPS for the site
+// and its subdomains for two years. Plain HTTP (local use) gets none.
+const HSTS = "max-age=63072000; includeSubDomains"
+
 // Server serves the API, the WebSocket play and the UI.
 type Server struct {
 	opts    Options
@@ -89,6 +95,13 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 			*d.v = d.def
 		}
 	}
+	if opts.Origin != "" {
+		o, err := accountapi.ParseOrigin(opts.Origin)
+		if err != nil {
+			return nil, err
+		}
+		opts.Origin = o
+	}
 	p, err := play.New(ctx, st, opts.play())
 	if err != nil {
 		return nil, err
@@ -98,6 +111,7 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 		SessionTTL: opts.SessionTTL, Origin: opts.Origin, HTTPS: opts.HTTPS, SignUpsPerHour: opts.SignUpsPerHour,
 		AddrSignIns: opts.AddrSignIns, HashMemory: opts.HashMemory, NameLookups: lookups})
 	p.SetWho(acct.Who)
+	p.SetSessionLive(acct.SessionLive)
 	s := &Server{opts: opts, log: opts.Logger, play: p, acct: acct, lookups: lookups,
 		history: history.New(history.Config{Store: st, Tables: p, Closing: p.Closing, Log: opts.Logger, Viewer: viewerOf(acct)}),
 		ratings: ratings.New(ratings.Config{Store: st, Log: opts.Logger}),
@@ -154,6 +168,9 @@ func (s *Server) Handler() http.Handler {
 	apiAll := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveAPI(api, w, r) })
 	limited := s.play.Limit(apiAll)
 	return s.opts.TrustedProxies.Handler(httpx.SecurityHeaders(httpx.SameOrigin(s.log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.acct.Secure(r) { // over HTTPS: only ever over HTTPS, for two years
+			w.Header().Set("Strict-Transport-Security", HSTS)
+		}
 		switch {
 		case r.URL.Path == "/api/health": // never limited
 			apiAll.ServeHTTP(w, r)

@@ -97,6 +97,14 @@ type Accounts interface {
 	// UpdatePasskey replaces a passkey's data (its sign count after a
 	// sign-in); ErrNotFound if the account has no such passkey.
 	UpdatePasskey(ctx context.Context, p Passkey) error
+	// DeletePasskey removes passkey id of an account, unless it is the
+	// account's last way to sign in (no password, no other passkey):
+	// then ErrConflict, checked in the same transaction. ErrNotFound if
+	// the account has no such passkey.
+	DeletePasskey(ctx context.Context, account string, id []byte) error
+	// DeletePasskeys removes every passkey of an account (a password
+	// reset that revokes them) and answers how many there were.
+	DeletePasskeys(ctx context.Context, account string) (int, error)
 
 	// CreateReset stores a one-time password-reset link's token hash.
 	CreateReset(ctx context.Context, hash []byte, account string, expires time.Time) error
@@ -485,6 +493,58 @@ func (s *sqlStore) UpdatePasskey(ctx context.Context, p Passkey) error {
 		return fmt.Errorf("store: update passkey: %w", err)
 	}
 	return nil
+}
+
+// DeletePasskey implements Accounts.
+func (s *sqlStore) DeletePasskey(ctx context.Context, account string, id []byte) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// The account's row locked first: two removals at once of its
+		// last two passkeys are checked one after the other.
+		if err := execOne(ctx, tx, s, `UPDATE accounts SET password = password WHERE id = ?`, account); err != nil {
+			return err
+		}
+		var password string
+		var others int
+		err := tx.QueryRowContext(ctx, s.d.q(`SELECT a.password, (SELECT COUNT(*) FROM passkeys p WHERE p.account_id = a.id AND p.id <> ?)
+			FROM accounts a WHERE a.id = ?`), id, account).Scan(&password, &others)
+		if err != nil {
+			return s.explain(err)
+		}
+		res, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM passkeys WHERE id = ? AND account_id = ?`), id, account)
+		if err != nil {
+			return s.explain(err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return fmt.Errorf("%w: no such passkey", ErrNotFound)
+		}
+		if password == "" && others == 0 {
+			return fmt.Errorf("%w: the account's last way to sign in", ErrConflict) // rolled back
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: delete passkey: %w", err)
+	}
+	return nil
+}
+
+// DeletePasskeys implements Accounts.
+func (s *sqlStore) DeletePasskeys(ctx context.Context, account string) (int, error) {
+	var n int64
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM passkeys WHERE account_id = ?`), account)
+		if err != nil {
+			return s.explain(err)
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: delete passkeys: %w", err)
+	}
+	return int(n), nil
 }
 
 // CreateReset implements Accounts.

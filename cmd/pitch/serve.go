@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"pitch/server"
+	"pitch/server/accountapi"
 	"pitch/server/httpx"
 	"pitch/store"
 	"pitch/web"
@@ -42,7 +43,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	hashMemory := fs.Int("hash-memory", server.DefaultHashMemory, "MiB of argon2id memory the password hashes running at once may use (19 MiB each; at least one runs); more wait briefly or are answered 429 busy")
 	var proxies proxiesFlag
 	fs.Var(&proxies, "trusted-proxy", "comma-separated CIDRs or addresses of proxies whose X-Forwarded-For / X-Real-IP names the client (repeatable; default: none, every limit counts the peer's address)")
-	https := fs.Bool("https", false, "mark session cookies Secure: set it when a proxy in front serves the site over HTTPS")
+	https := fs.Bool("https", false, "the site is served over HTTPS by a proxy in front: Secure __Host- session cookies and HSTS")
+	origin := fs.String("origin", "", "the site's address as browsers see it (https://pitch.example): passkeys are bound to it, not to each request's Host header (docs/deploy.md); implies --https when https://")
 	maxTables := fs.Int("max-tables", 10000, "unfinished tables the server holds at once; past it, creating one is refused (0: no limit)")
 	idleDays := fs.Int("idle-days", 14, "close an unfinished table nobody has joined, played at or watched for this many days; its record is kept (0: never)")
 	drain := fs.Duration("drain", 10*time.Second, "on SIGTERM or SIGINT, time to let clients finish and be told the server is restarting")
@@ -80,6 +82,13 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return usageError(stderr, "serve", "--%s must be above 0, not %s", f.name, f.v)
 		}
 	}
+	if *origin != "" {
+		o, err := accountapi.ParseOrigin(*origin)
+		if err != nil {
+			return usageError(stderr, "serve", "--origin: %v", err)
+		}
+		*origin = o
+	}
 	stopProfile, err := cpuProfile(*cpuprof)
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
@@ -102,7 +111,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	srv, err := server.New(ctx, st, server.Options{BotDelay: *botDelay, AwayDelay: *awayDelay, ReadyWait: *readyWait, AddrRate: *addrRate,
 		AddrConns: *addrConns, MaxConns: *maxConns, ReadTimeout: *readTimeout, IdleTimeout: *idleTimeout,
 		TablesPerHour: *tablesPerHour, SignUpsPerHour: *signupsPerHour, AddrSignIns: *addrSignIns, HashMemory: *hashMemory, TrustedProxies: proxies.p,
-		HTTPS: *https, MaxTables: *maxTables, OverloadLag: *overloadLag, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
+		HTTPS: *https, Origin: *origin, MaxTables: *maxTables, OverloadLag: *overloadLag, IdleClose: time.Duration(*idleDays) * 24 * time.Hour,
 		Logger: log, Static: web.FS(), Cluster: storeName(*db) == "postgresql", LeaseTTL: *lease})
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"pitch/account"
@@ -24,11 +25,47 @@ import (
 type Account struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// Session is the SHA-256 of the request's session token (as a
+	// string of its bytes, never shown nor logged): what the request's
+	// WebSockets end with (Tables.CloseSockets). "" for an Account not
+	// made by Who.
+	Session string `json:"-"`
 }
 
-// sessionCookie is the name of the session cookie: a random token whose
-// SHA-256 is the key of its row in the store's sessions.
-const sessionCookie = "pitch_session"
+// The names of the session cookie, a random token whose SHA-256 is the
+// key of its row in the store's sessions: over HTTPS it carries the
+// __Host- prefix, which a browser takes only from a secure origin, with
+// Secure, Path=/ and no Domain, so that neither a subdomain nor a plain
+// HTTP page of the site can set it (a fixed session); over plain HTTP
+// (local use) the prefix cannot be had, and the name is the bare one.
+const (
+	sessionCookie       = "pitch_session"
+	secureSessionCookie = "__Host-pitch_session"
+)
+
+// SessionCookieName is the name of the session cookie for request r:
+// secureSessionCookie over HTTPS (Secure), sessionCookie otherwise. A
+// request over HTTPS with only the bare name is a guest's: that cookie
+// may have been set by anyone who can answer for the site over plain
+// HTTP.
+func (s *API) SessionCookieName(r *http.Request) string {
+	if s.Secure(r) {
+		return secureSessionCookie
+	}
+	return sessionCookie
+}
+
+// The close reasons (with close code 1008) of the WebSockets of sessions
+// that end here (Tables.CloseSockets).
+const (
+	// SignedOutReason: the session that opened the connection signed out.
+	SignedOutReason = "signed out: sign in again to play your seat"
+	// PasswordChangedReason: the account's password was changed or reset,
+	// which ends every session of it.
+	PasswordChangedReason = "the account's password was changed: sign in again to play your seat"
+	// AccountDeletedReason: the account was deleted.
+	AccountDeletedReason = "the account was deleted"
+)
 
 // DefaultSessionTTL is how long a session lasts after sign-in (Config.SessionTTL).
 const DefaultSessionTTL = 30 * 24 * time.Hour
@@ -46,7 +83,7 @@ const (
 // handler that needs the person behind a request calls this; guests get
 // false.
 func (s *API) Who(r *http.Request) (Account, bool) {
-	hash, ok := sessionHash(r)
+	hash, ok := s.sessionHash(r)
 	if !ok {
 		return Account{}, false
 	}
@@ -57,13 +94,24 @@ func (s *API) Who(r *http.Request) (Account, bool) {
 		}
 		return Account{}, false
 	}
-	return Account{ID: a.ID, Name: a.Name}, true
+	return Account{ID: a.ID, Name: a.Name, Session: string(hash)}, true
+}
+
+// SessionLive tells whether the session whose hash is session (as in
+// Account.Session) still stands: not ended nor expired, its account not
+// disabled (play.SessionLive).
+func (s *API) SessionLive(ctx context.Context, session string) (bool, error) {
+	_, err := s.store.SessionAccount(ctx, []byte(session), time.Now())
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // sessionHash is the SHA-256 of the request's session token, if it has a
 // well-formed one.
-func sessionHash(r *http.Request) ([]byte, bool) {
-	c, err := r.Cookie(sessionCookie)
+func (s *API) sessionHash(r *http.Request) ([]byte, bool) {
+	c, err := r.Cookie(s.SessionCookieName(r))
 	if err != nil || len(c.Value) != 43 { // 32 random bytes, base64url
 		return nil, false
 	}
@@ -74,9 +122,13 @@ func sessionHash(r *http.Request) ([]byte, bool) {
 	return h[:], true
 }
 
-// secure reports whether the request came over HTTPS (directly, or, with
-// Config.HTTPS, through a proxy that ends TLS).
-func (s *API) secure(r *http.Request) bool { return r.TLS != nil || s.cfg.HTTPS }
+// Secure reports whether the request came over HTTPS: directly, or
+// through a proxy that ends TLS (Config.HTTPS, or a Config.Origin of
+// https://). The session cookie is then Secure and __Host- prefixed,
+// and the server sends HSTS.
+func (s *API) Secure(r *http.Request) bool {
+	return r.TLS != nil || s.cfg.HTTPS || strings.HasPrefix(s.cfg.Origin, "https://")
+}
 
 // startSession signs the response's browser in to account id: a new
 // session and its cookie.
@@ -88,6 +140,7 @@ func (s *API) startSession(ctx context.Context, w http.ResponseWriter, r *http.R
 	if err := s.store.CreateSession(ctx, store.Session{Hash: h[:], Account: id, Created: now, Expires: now.Add(ttl)}); err != nil {
 		return httpx.StoreDown("start session", err)
 	}
+	s.reauth.mark(string(h[:]), now) // just signed in: a confirmation for ReauthWindow
 	every := int64(max(min(time.Hour, ttl).Seconds(), 1))
 	if last := s.purged.Load(); now.Unix()-last >= every && s.purged.CompareAndSwap(last, now.Unix()) {
 		// At most once an hour (or a session's life, if shorter), the
@@ -100,15 +153,15 @@ func (s *API) startSession(ctx context.Context, w http.ResponseWriter, r *http.R
 			}
 		}()
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", MaxAge: int(ttl.Seconds()),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
+	http.SetCookie(w, &http.Cookie{Name: s.SessionCookieName(r), Value: token, Path: "/", MaxAge: int(ttl.Seconds()),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.Secure(r)})
 	return nil
 }
 
 // clearSession tells the browser to forget its session cookie.
 func (s *API) clearSession(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
+	http.SetCookie(w, &http.Cookie{Name: s.SessionCookieName(r), Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.Secure(r)})
 }
 
 // accountJSON is what GET /api/account says of the signed-in account.
@@ -335,10 +388,14 @@ func (s *API) handleSignIn(w http.ResponseWriter, r *http.Request) {
 
 // handleSignOut answers POST /api/account/signout: the session ends.
 func (s *API) handleSignOut(w http.ResponseWriter, r *http.Request) {
-	if hash, ok := sessionHash(r); ok {
+	if hash, ok := s.sessionHash(r); ok {
+		me, signedIn := s.Who(r)
 		if err := s.store.EndSession(r.Context(), hash); err != nil {
 			s.writeError(w, r, httpx.StoreDown("sign out", err))
 			return
+		}
+		if signedIn { // the sockets this session opened end with it
+			s.tables.CloseSockets(me.ID, me.Session, SignedOutReason)
 		}
 	}
 	s.clearSession(w, r)
@@ -369,7 +426,10 @@ func (s *API) handlePassword(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
-	if a.Password != "" {
+	if a.Password == "" && !s.reauthed(w, r, op, me) { // a first password: confirmed with a passkey
+		return
+	}
+	if a.Password != "" { // the old password confirms it
 		at := s.beginCheck(w, r, op, a.NameKey)
 		if at == nil {
 			return
@@ -399,6 +459,7 @@ func (s *API) handlePassword(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
+	s.tables.CloseSockets(a.ID, "", PasswordChangedReason) // every session ended
 	if err := s.startSession(r.Context(), w, r, a.ID); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -406,15 +467,20 @@ func (s *API) handlePassword(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
 }
 
-// resetReq is a one-time reset link's token and the new password.
+// resetReq is a one-time reset link's token and the new password, and
+// whether to revoke every passkey of the account (absent: yes).
 type resetReq struct {
-	Token    string `json:"token"`
-	Password string `json:"password"`
+	Token          string `json:"token"`
+	Password       string `json:"password"`
+	RevokePasskeys *bool  `json:"revoke_passkeys"`
 }
 
-// handleReset answers POST /api/account/reset {token, password}: the link
-// made by `pitch user reset-password` sets a new password once, ends every
-// session and signs this browser in.
+// handleReset answers POST /api/account/reset {token, password,
+// revoke_passkeys}: the link made by `pitch user reset-password` sets a
+// new password once, ends every session (closing their WebSockets),
+// removes every passkey of the account unless revoke_passkeys is false
+// (whoever took the account over may have added one), and signs this
+// browser in.
 func (s *API) handleReset(w http.ResponseWriter, r *http.Request) {
 	const op = "reset password"
 	var req resetReq
@@ -456,11 +522,20 @@ func (s *API) handleReset(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
+	s.tables.CloseSockets(a.ID, "", PasswordChangedReason) // every session ended
+	revoked := 0
+	if req.RevokePasskeys == nil || *req.RevokePasskeys {
+		if revoked, err = s.store.DeletePasskeys(r.Context(), a.ID); err != nil {
+			s.writeError(w, r, httpx.StoreDown(op, err))
+			return
+		}
+	}
+	s.log.Info("password reset", "account", a.ID, "passkeys_revoked", revoked)
 	if err := s.startSession(r.Context(), w, r, a.ID); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}})
+	httpx.WriteJSON(w, 200, map[string]any{"account": Account{ID: a.ID, Name: a.Name}, "passkeys_revoked": revoked})
 }
 
 // resetAccount is the account of a reset link that has not expired,
@@ -695,6 +770,9 @@ func (s *API) handleDelete(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "type the account's name to confirm").With("confirm_name", nil))
 		return
 	}
+	if !s.reauthed(w, r, op, me) {
+		return
+	}
 	if err := s.DeleteAccount(r.Context(), me.ID); err != nil {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
@@ -712,6 +790,7 @@ func (s *API) DeleteAccount(ctx context.Context, id string) error {
 	if err := s.store.DeleteAccount(ctx, id, anon); err != nil {
 		return err
 	}
+	s.tables.CloseSockets(id, "", AccountDeletedReason) // before its seats are no longer its
 	s.tables.RenameAccount(id, anon)
 	s.log.Info("account deleted", "account", id)
 	return nil

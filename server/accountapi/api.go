@@ -43,6 +43,11 @@ type Tables interface {
 	// process holds to anon, and frees them of the account: it was
 	// deleted.
 	RenameAccount(id, anon string)
+	// CloseSockets closes, with close code 1008 and reason, the
+	// WebSockets of account id opened with session (Account.Session):
+	// with session "", all of the account's, and those playing its
+	// seats. Its sessions ended.
+	CloseSockets(id, session, reason string)
 }
 
 // Config is what the accounts need.
@@ -52,10 +57,13 @@ type Config struct {
 	Log    *slog.Logger // nil: nothing logged
 	// SessionTTL is how long a sign-in lasts (default DefaultSessionTTL).
 	SessionTTL time.Duration
-	// Origin is the site's origin as browsers see it, the relying party
-	// of passkeys; "" takes it from each request's Host.
+	// Origin is the site's origin as browsers see it (ParseOrigin), the
+	// relying party of passkeys; "" takes it from each request's Host.
+	// An https:// origin implies HTTPS.
 	Origin string
-	// HTTPS marks session cookies Secure even on plain HTTP requests.
+	// HTTPS: the site is served over HTTPS even when requests arrive
+	// over plain HTTP (a proxy in front ends TLS): session cookies are
+	// Secure and __Host- prefixed.
 	HTTPS bool
 	// SignUpsPerHour is how many accounts one client address may create
 	// in an hour; 0 sets no limit.
@@ -91,6 +99,7 @@ type API struct {
 	hashes       *hashGate      // the argon2id hashes running at once
 
 	ceremonies ceremonies   // passkey ceremonies begun (passkeys.go)
+	reauth     reauths      // when each session last showed a credential (reauth.go)
 	purged     atomic.Int64 // when expired sessions were last deleted (Unix seconds)
 }
 
@@ -140,6 +149,11 @@ func (s *API) Routes() []httpx.Route {
 		httpx.Post("/api/account/passkey/add/finish", s.handlePasskeyAddFinish),
 		httpx.Post("/api/account/passkey/signin/begin", s.handlePasskeySignInBegin),
 		httpx.Post("/api/account/passkey/signin/finish", s.handlePasskeySignInFinish),
+		httpx.Post("/api/account/reauth", s.handleReauth),
+		httpx.Post("/api/account/passkey/reauth/begin", s.handlePasskeyReauthBegin),
+		httpx.Post("/api/account/passkey/reauth/finish", s.handlePasskeyReauthFinish),
+		httpx.Get("/api/account/passkeys", s.handlePasskeys),
+		httpx.Post("/api/account/passkey/remove", s.handlePasskeyRemove),
 	}
 }
 

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,10 +34,11 @@ const (
 
 // ceremony is one begun passkey ceremony.
 type ceremony struct {
-	kind    string // "signup", "add" or "signin"
+	kind    string // "signup", "add", "signin" or "reauth"
 	data    webauthn.SessionData
-	account string // signup: the new account's ID; add: the account's
+	account string // signup: the new account's ID; add, reauth: the account's
 	name    string // signup: the name chosen
+	label   string // add: the passkey's name
 	expires time.Time
 }
 
@@ -86,6 +90,7 @@ func (cs *ceremonies) take(id, kind string) (*ceremony, bool) {
 type passkeyUser struct {
 	id, name string
 	creds    []webauthn.Credential
+	metas    map[string]passkeyMeta // by credential ID
 }
 
 // WebAuthnID and the three below make passkeyUser a webauthn.User.
@@ -94,30 +99,55 @@ func (u *passkeyUser) WebAuthnName() string                       { return u.nam
 func (u *passkeyUser) WebAuthnDisplayName() string                { return u.name }
 func (u *passkeyUser) WebAuthnCredentials() []webauthn.Credential { return u.creds }
 
-// relyingParty is the WebAuthn relying party for request r: this site, as
-// the request names it (Config.Origin when set). The browser checks the
-// page's origin against it, and go-webauthn the response's.
+// relyingParty is the WebAuthn relying party for request r: this site,
+// Config.Origin when set (`pitch serve --origin`), else as the request
+// names it (its Host header, which a proxy in front must pass on as the
+// browser sent it: docs/deploy.md). The browser checks the page's origin
+// against it, and go-webauthn the response's.
 func (s *API) relyingParty(r *http.Request) (*webauthn.WebAuthn, error) {
 	origin := s.cfg.Origin
 	if origin == "" {
 		scheme := "http"
-		if s.secure(r) {
+		if s.Secure(r) {
 			scheme = "https"
 		}
 		origin = scheme + "://" + r.Host
 	}
-	host := origin[len("https://"):]
-	if origin[:5] == "http:" {
-		host = origin[len("http://"):]
+	u, err := url.Parse(origin)
+	if err != nil || u.Hostname() == "" {
+		return nil, fmt.Errorf("the site's address %q has no host name", httpx.Clip(origin, 100))
 	}
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	return webauthn.New(&webauthn.Config{RPID: host, RPDisplayName: "Pitch", RPOrigins: []string{origin},
+	return webauthn.New(&webauthn.Config{RPID: u.Hostname(), RPDisplayName: "Pitch", RPOrigins: []string{origin},
 		Timeouts: webauthn.TimeoutsConfig{
 			Login:        webauthn.TimeoutConfig{Enforce: true, Timeout: ceremonyTTL},
 			Registration: webauthn.TimeoutConfig{Enforce: true, Timeout: ceremonyTTL},
 		}})
+}
+
+// ParseOrigin checks an origin for Config.Origin (`pitch serve
+// --origin`) and returns it as browsers write it: https://HOST[:PORT]
+// (http:// only for localhost, which browsers count as secure), with no
+// path, query or user; a trailing "/" is dropped.
+func ParseOrigin(s string) (string, error) {
+	bad := func(why string) error {
+		return fmt.Errorf("the origin %q %s: give the site's address as browsers see it, like https://pitch.example", httpx.Clip(s, 100), why)
+	}
+	u, err := url.Parse(strings.TrimSuffix(s, "/"))
+	switch {
+	case err != nil:
+		return "", bad("is not a URL")
+	case u.Scheme != "https" && u.Scheme != "http":
+		return "", bad("must begin with https://")
+	case u.Hostname() == "":
+		return "", bad("has no host name")
+	case u.Scheme == "http" && u.Hostname() != "localhost":
+		return "", bad("is plain http://, which browsers allow passkeys on only for localhost")
+	case u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "":
+		return "", bad("may have no path, query or user")
+	case net.ParseIP(strings.Trim(u.Hostname(), "[]")) != nil:
+		return "", bad("is an IP address, which passkeys cannot be bound to")
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Host), nil
 }
 
 // userOf loads an account with its passkeys.
@@ -126,18 +156,20 @@ func (s *API) userOf(ctx context.Context, a *store.Account) (*passkeyUser, error
 	if err != nil {
 		return nil, err
 	}
-	u := &passkeyUser{id: a.ID, name: a.Name}
+	u := &passkeyUser{id: a.ID, name: a.Name, metas: map[string]passkeyMeta{}}
 	for _, k := range keys {
-		var c webauthn.Credential
-		if err := json.Unmarshal(k.Data, &c); err != nil {
+		c, meta, err := readPasskey(k.Data)
+		if err != nil {
 			return nil, err
 		}
 		u.creds = append(u.creds, c)
+		u.metas[string(c.ID)] = meta
 	}
 	return u, nil
 }
 
-// beginReq starts a ceremony; Name is for sign-up only.
+// beginReq starts a ceremony: Name is the account's name at sign-up,
+// the passkey's name (optional) when one is added.
 type beginReq struct {
 	Name string `json:"name"`
 }
@@ -190,15 +222,29 @@ func (s *API) handlePasskeySignUpBegin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
-	s.beginRegistration(w, r, op, &passkeyUser{id: httpx.RandomString(16), name: display}, "signup")
+	s.beginRegistration(w, r, op, &passkeyUser{id: httpx.RandomString(16), name: display}, "signup", "")
 }
 
-// handlePasskeyAddBegin answers POST /api/account/passkey/add/begin: the
-// options to add a passkey to the signed-in account.
+// handlePasskeyAddBegin answers POST /api/account/passkey/add/begin
+// {name}: the options to add a passkey (named name, or nothing) to the
+// signed-in account. It needs a confirmation within ReauthWindow.
 func (s *API) handlePasskeyAddBegin(w http.ResponseWriter, r *http.Request) {
 	const op = "add passkey"
 	me, ok := s.signed(w, r, op)
 	if !ok {
+		return
+	}
+	var req beginReq
+	if err := httpx.Decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	label, err := checkPasskeyName(op, req.Name)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if !s.reauthed(w, r, op, me) {
 		return
 	}
 	a, err := s.store.Account(r.Context(), me.ID)
@@ -211,10 +257,12 @@ func (s *API) handlePasskeyAddBegin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
-	s.beginRegistration(w, r, op, u, "add")
+	s.beginRegistration(w, r, op, u, "add", label)
 }
 
-func (s *API) beginRegistration(w http.ResponseWriter, r *http.Request, op string, u *passkeyUser, kind string) {
+// beginRegistration answers the options to make a passkey for u, and
+// keeps the ceremony (kind, and the passkey's name label).
+func (s *API) beginRegistration(w http.ResponseWriter, r *http.Request, op string, u *passkeyUser, kind, label string) {
 	rp, err := s.relyingParty(r)
 	if err != nil {
 		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "passkeys cannot be used at this address: %v", err).With("passkey_unavailable", nil))
@@ -225,7 +273,7 @@ func (s *API) beginRegistration(w http.ResponseWriter, r *http.Request, op strin
 		s.writeError(w, r, httpx.Unexpected(op, err))
 		return
 	}
-	id := s.ceremonies.put(&ceremony{kind: kind, data: *data, account: u.id, name: u.name, expires: time.Now().Add(ceremonyTTL)})
+	id := s.ceremonies.put(&ceremony{kind: kind, data: *data, account: u.id, name: u.name, label: label, expires: time.Now().Add(ceremonyTTL)})
 	httpx.WriteJSON(w, 200, map[string]any{"ceremony": id, "options": creation})
 }
 
@@ -260,9 +308,9 @@ func (s *API) finishRegistration(w http.ResponseWriter, r *http.Request, op, kin
 	return c, cred, true
 }
 
-// storePasskey stores a new credential of account id.
-func (s *API) storePasskey(ctx context.Context, id string, cred *webauthn.Credential) error {
-	data, err := json.Marshal(cred)
+// storePasskey stores a new credential of account id, named label.
+func (s *API) storePasskey(ctx context.Context, id string, cred *webauthn.Credential, label string) error {
+	data, err := passkeyData(cred, passkeyMeta{Name: label})
 	if err != nil {
 		return err
 	}
@@ -290,7 +338,7 @@ func (s *API) handlePasskeySignUpFinish(w http.ResponseWriter, r *http.Request) 
 		}
 		return
 	}
-	if err := s.storePasskey(r.Context(), a.ID, cred); err != nil {
+	if err := s.storePasskey(r.Context(), a.ID, cred, ""); err != nil {
 		_ = s.store.DeleteAccount(r.Context(), a.ID, account.AnonName()) // no account without a way in
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
@@ -318,7 +366,7 @@ func (s *API) handlePasskeyAddFinish(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "this passkey request was begun by another account").With("passkey_failed", nil))
 		return
 	}
-	if err := s.storePasskey(r.Context(), me.ID, cred); err != nil {
+	if err := s.storePasskey(r.Context(), me.ID, cred, c.label); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "this passkey is registered already").With("passkey_exists", nil))
 		} else {
@@ -388,17 +436,24 @@ func (s *API) handlePasskeySignInFinish(w http.ResponseWriter, r *http.Request) 
 		fail(err)
 		return
 	}
-	var acct *store.Account
+	var (
+		acct *store.Account
+		user *passkeyUser
+	)
 	handler := func(rawID, userHandle []byte) (webauthn.User, error) {
 		a, err := s.store.Account(r.Context(), string(userHandle))
 		if err != nil {
 			return nil, err
 		}
-		acct = a
-		return s.userOf(r.Context(), a)
+		u, err := s.userOf(r.Context(), a)
+		if err != nil {
+			return nil, err
+		}
+		acct, user = a, u
+		return u, nil
 	}
 	_, cred, err := rp.ValidatePasskeyLogin(handler, c.data, parsed)
-	if err != nil || acct == nil {
+	if err != nil || acct == nil || user == nil {
 		fail(err)
 		return
 	}
@@ -406,10 +461,8 @@ func (s *API) handlePasskeySignInFinish(w http.ResponseWriter, r *http.Request) 
 		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "this account is disabled").With("account_disabled", nil))
 		return
 	}
-	if data, err := json.Marshal(cred); err == nil { // the new sign count
-		if err := s.store.UpdatePasskey(r.Context(), store.Passkey{ID: cred.ID, Account: acct.ID, Data: data}); err != nil {
-			s.log.Warn("cannot update a passkey", "account", acct.ID, "err", err.Error())
-		}
+	if !s.passkeyUsed(w, r, op, user, cred) { // the new sign count, unless it went backwards
+		return
 	}
 	if err := s.startSession(r.Context(), w, r, acct.ID); err != nil {
 		s.writeError(w, r, err)

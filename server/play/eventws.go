@@ -246,7 +246,8 @@ func (s *Server) handleEventWS(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	c, ok := s.upgrade(w, r, "event", e.id)
+	me, signedIn := s.account(r) // its sockets end with the session
+	c, ok := s.upgrade(w, r, "event", e.id, me, signedIn)
 	if !ok {
 		return
 	}

@@ -71,7 +71,8 @@ type Server struct {
 	sweepStop  chan struct{}
 	sweepOnce  sync.Once
 
-	who Who // whose a request is (accounts.go)
+	who         Who         // whose a request is (accounts.go)
+	sessionLive SessionLive // whether a WebSocket's session still stands (sessions.go)
 
 	mu     sync.Mutex
 	tables map[string]*table

@@ -58,6 +58,11 @@ type conn struct {
 	closed chan struct{} // closed once the WebSocket is closed
 	deaf   atomic.Bool   // the server is draining: messages from the client are not acted on
 	chatAt time.Time     // table talk's token bucket (only the reader goroutine uses it)
+	// account and session: the account and the session (its hash, as in
+	// Account.Session) of the request that opened the connection, ""
+	// for a guest's: the connection ends with the session (sessions.go).
+	// Set before it is admitted.
+	account, session string
 	// summary: the client shows each hand's summary and says "ready"
 	// (its hello said so; ready.go). Set before the connection joins its
 	// table.
@@ -400,7 +405,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Refused("watch", d))
 		return
 	}
-	c, ok := s.upgrade(w, r, "table", t.id)
+	c, ok := s.upgrade(w, r, "table", t.id, me, signedIn)
 	if !ok {
 		return
 	}
@@ -408,10 +413,11 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 }
 
 // upgrade accepts a WebSocket (what, id: the table or event, for the
-// log), admits it within the server's limits and starts its pings; with
+// log) opened by me's session (when signedIn), admits it within the
+// server's limits and starts its pings; with
 // ok false it has been refused (and closed) already. The caller's
 // goroutine then serves it, and releases it from s.conns when it ends.
-func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string) (c *conn, ok bool) {
+func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string, me Account, signedIn bool) (c *conn, ok bool) {
 	// Accept checks that the Origin is this host (no cross-site play): a
 	// page of another site cannot open a connection with this browser's
 	// session cookie.
@@ -423,6 +429,9 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string
 	}
 	ws.SetReadLimit(maxMessage)
 	c = newConn(ws, grab.nc, grab.out, httpx.ClientAddr(r))
+	if signedIn {
+		c.account, c.session = me.ID, me.Session
+	}
 	// Refused with a close reason: a browser cannot read an HTTP status of
 	// a failed upgrade, but it can read this.
 	if reason := s.gauge.overloaded(); reason != "" {

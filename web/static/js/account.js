@@ -70,7 +70,7 @@ async function ceremony(kind, body) {
   const begun = await api('POST', '/api/account/passkey/' + kind + '/begin', body);
   let cred;
   try {
-    cred = kind === 'signin'
+    cred = kind === 'signin' || kind === 'reauth'
       ? await navigator.credentials.get({ publicKey: requestOptions(begun.options) })
       : await navigator.credentials.create({ publicKey: creationOptions(begun.options) });
   } catch (e) {
@@ -115,6 +115,73 @@ async function busy(form, fn) {
   }
 }
 
+// confirmIt shows the confirmation panel after section and resolves
+// once the person has confirmed it is them (the password, or a passkey);
+// it rejects if they cancel.
+function confirmIt(me, section) {
+  const panel = $('#reauth'), form = $('#reauth-form');
+  section.after(panel);
+  $('#reauth-pw-field').hidden = $('#reauth-btn').hidden = !me.has_password;
+  $('#reauth-passkey').hidden = !me.passkeys;
+  panel.hidden = false;
+  panel.scrollIntoView({ block: 'nearest' });
+  if (me.has_password) $('#reauth-password').focus();
+  return new Promise((resolve, reject) => {
+    const done = (ok) => {
+      form.onsubmit = $('#reauth-passkey').onclick = $('#reauth-cancel').onclick = null;
+      $('#reauth-password').value = '';
+      panel.hidden = true;
+      if (ok) resolve(); else reject(new Error(t('account.reauthCancelled')));
+    };
+    form.onsubmit = (ev) => {
+      ev.preventDefault();
+      busy(form, async () => {
+        await api('POST', '/api/account/reauth', { password: $('#reauth-password').value });
+        done(true);
+      });
+    };
+    $('#reauth-passkey').onclick = () => busy(form, async () => {
+      await ceremony('reauth', {});
+      done(true);
+    });
+    $('#reauth-cancel').onclick = () => done(false);
+  });
+}
+
+// confirmed runs fn, and once more after the person confirms it is them
+// if the server asks for that first (reauth_required).
+async function confirmed(me, section, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e.code !== 'reauth_required') throw e;
+    hideError();
+    await confirmIt(me, section);
+    return fn();
+  }
+}
+
+// showPasskeys lists the account's passkeys, each with its removal.
+async function showPasskeys(me) {
+  const r = await api('GET', '/api/account/passkeys');
+  me.passkeys = r.passkeys.length;
+  $('#pk-count').textContent = t('account.passkeyCount', { Count: r.passkeys.length });
+  const lang = document.documentElement.lang, date = (d) => new Date(d).toLocaleDateString(lang);
+  const section = $('#pk-h').parentElement;
+  $('#pk-list').replaceChildren(...r.passkeys.map((k, i) => {
+    const name = k.name || t('account.passkeyUnnamed', { N: num(i + 1) });
+    const when = t('account.passkeyAdded', { Date: date(k.created) }) + ' · ' +
+      (k.last_used ? t('account.passkeyLastUsed', { Date: date(k.last_used) }) : t('account.passkeyNeverUsed'));
+    const rm = h('button', { type: 'button', class: 'pk-remove', 'aria-label': t('account.passkeyRemoveLabel', { Name: name }), text: t('account.passkeyRemove') });
+    const item = h('li', { class: 'table-item pk-item' }, h('span', {}, h('strong', { text: name }), h('br'), h('span', { class: 'hint', text: when })), rm);
+    rm.addEventListener('click', () => busy(item, async () => {
+      await confirmed(me, section, () => api('POST', '/api/account/passkey/remove', { id: k.id }));
+      await showPasskeys(me);
+    }));
+    return item;
+  }));
+}
+
 // initAccount shows /account (or /reset).
 export async function initAccount() {
   const view = $('#account-view');
@@ -130,6 +197,7 @@ export async function initAccount() {
   $('#pw-old-field').hidden = !me.has_password;
   $('#pw-h').textContent = t(me.has_password ? 'account.passwordTitle' : 'account.addPassword');
   $('#pk-count').textContent = t('account.passkeyCount', { Count: me.passkeys });
+  showPasskeys(me).catch((e) => showError(e.message));
   $('#signout-btn').addEventListener('click', async () => {
     await api('POST', '/api/account/signout').catch((e) => showError(e.message));
     location.assign('/');
@@ -138,19 +206,22 @@ export async function initAccount() {
   pw.addEventListener('submit', (ev) => {
     ev.preventDefault();
     busy(pw, async () => {
-      await api('POST', '/api/account/password', { old: $('#pw-old').value, new: $('#pw-new').value });
+      const body = { old: $('#pw-old').value, new: $('#pw-new').value };
+      await confirmed(me, pw.parentElement, () => api('POST', '/api/account/password', body));
       location.reload();
     });
   });
   $('#pk-add').addEventListener('click', () => busy($('#pk-add').parentElement, async () => {
-    await ceremony('add', {});
+    const name = $('#pk-name').value.trim();
+    await confirmed(me, $('#pk-h').parentElement, () => ceremony('add', { name }));
     location.reload();
   }));
   const del = $('#delete-form');
   del.addEventListener('submit', (ev) => {
     ev.preventDefault();
     busy(del, async () => {
-      await api('POST', '/api/account/delete', { name: $('#delete-name').value });
+      const name = $('#delete-name').value;
+      await confirmed(me, del.parentElement, () => api('POST', '/api/account/delete', { name }));
       location.assign('/');
     });
   });
@@ -204,7 +275,7 @@ function initReset() {
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     busy(form, async () => {
-      await api('POST', '/api/account/reset', { token, password: $('#reset-password').value });
+      await api('POST', '/api/account/reset', { token, password: $('#reset-password').value, revoke_passkeys: $('#reset-revoke').checked });
       history.replaceState(null, '', '/reset'); // the token is used: out of the address bar
       await signedIn();
     });
