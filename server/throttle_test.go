@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -355,5 +356,55 @@ func TestNameLookupsBounded(t *testing.T) {
 	}
 	if status, code, _ := get("203.0.113.8", "/api/users/nobody99"); status != 404 {
 		t.Errorf("a lookup from another address: %d %s, want 404", status, code)
+	}
+}
+
+// TestPasskeySignInFailuresAtOnce: passkey sign-ins sent at once take
+// the address's token before the passkey is checked, so that failures
+// sent together are not all checked: of 60 bad assertions from one
+// address, at most the address's burst (a twelfth of --addr-signins'
+// hour, 20) are answered passkey_failed; the rest are 429.
+func TestPasskeySignInFailuresAtOnce(t *testing.T) {
+	opts := behindProxy(t)
+	opts.Origin = "http://localhost" // passkeys need a domain, not 127.0.0.1
+	ts := startServer(t, t.TempDir()+"/pitch.db", opts)
+	const n = 60
+	ceremonies := make([]string, n)
+	for i := range ceremonies {
+		status, body, _ := ts.from("203.0.113.9", "POST", "/api/account/passkey/signin/begin", `{}`)
+		var c struct{ Ceremony string }
+		if status != 200 || json.Unmarshal(body, &c) != nil || c.Ceremony == "" {
+			t.Fatalf("begin %d: %d %s", i, status, body)
+		}
+		ceremonies[i] = c.Ceremony
+	}
+	start := time.Now()
+	var (
+		mu  sync.Mutex
+		got = map[string]int{}
+		go1 = make(chan struct{})
+		wg  sync.WaitGroup
+	)
+	for _, c := range ceremonies {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-go1
+			status, body, _ := ts.from("203.0.113.9", "POST", "/api/account/passkey/signin/finish", fmt.Sprintf(`{"ceremony":%q,"credential":{"id":"x"}}`, c))
+			mu.Lock()
+			got[strconv.Itoa(status)+" "+errCodeOf(body)]++
+			mu.Unlock()
+		}()
+	}
+	close(go1)
+	wg.Wait()
+	t.Logf("answers %v", got)
+	checkAnswers(t, got, "403 passkey_failed", "429 too_many_signins")
+	burst := server.DefaultAddrSignIns / 12
+	if allowed := burst + int(refills(start, time.Hour/time.Duration(server.DefaultAddrSignIns))); got["403 passkey_failed"] > allowed {
+		t.Errorf("%d of %d bad passkeys sent at once were checked, want at most %d", got["403 passkey_failed"], n, allowed)
+	}
+	if got["429 too_many_signins"] == 0 {
+		t.Error("no bad passkey was refused")
 	}
 }

@@ -403,20 +403,31 @@ func (s *API) handlePasskeySignInBegin(w http.ResponseWriter, r *http.Request) {
 
 // handlePasskeySignInFinish answers POST /api/account/passkey/signin/finish
 // {ceremony, credential}: signed in to the passkey's account. Failures
-// count against the address, as failed password sign-ins do.
+// count against the address, as failed password sign-ins do: its token
+// is taken first.
 func (s *API) handlePasskeySignInFinish(w http.ResponseWriter, r *http.Request) {
 	const op = "passkey sign in"
-	if wait := s.signInByAddr.Wait(httpx.ClientAddr(r)); wait > 0 {
+	// The address's token is taken before the passkey is checked, so
+	// that attempts sent at once cannot all be checked; it is given back
+	// unless the passkey failed.
+	addr := httpx.ClientAddr(r)
+	if ok, wait := s.signInByAddr.Take(addr); !ok {
 		s.tooMany(w, r, op, wait, "too many failed sign-ins: wait before trying again", "too_many_signins")
 		return
 	}
+	failed := false
+	defer func() {
+		if !failed {
+			s.signInByAddr.Give(addr)
+		}
+	}()
 	var req finishReq
 	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	fail := func(err error) {
-		s.signInByAddr.Take(httpx.ClientAddr(r))
+		failed = true
 		e := httpx.Errorf(httpx.Forbidden, op, "this passkey was not accepted: use another way to sign in").With("passkey_failed", nil)
 		e.Err = err
 		s.writeError(w, r, e)
