@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -80,6 +81,12 @@ type Accounts interface {
 	// verifiable, and other players' records are untouched. ErrNotFound
 	// for no such account.
 	DeleteAccount(ctx context.Context, id, anon string) error
+
+	// AccountStates tells, of the accounts ids, which exist and whether
+	// each is disabled (true); an ID of no account (deleted) is not in
+	// the map. A running server asks it of the accounts at its tables
+	// (`pitch user` may have changed them).
+	AccountStates(ctx context.Context, ids []string) (map[string]bool, error)
 
 	// CreateSession stores a session.
 	CreateSession(ctx context.Context, s Session) error
@@ -311,6 +318,46 @@ func (s *sqlStore) DeleteAccount(ctx context.Context, id, anon string) error {
 		return fmt.Errorf("store: delete account: %w", err)
 	}
 	return nil
+}
+
+// AccountStates implements Accounts.
+func (s *sqlStore) AccountStates(ctx context.Context, ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	const chunk = 500
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		for len(ids) > 0 {
+			part := ids[:min(chunk, len(ids))]
+			ids = ids[len(part):]
+			args := make([]any, len(part))
+			for i, id := range part {
+				args[i] = id
+			}
+			rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id, disabled FROM accounts WHERE id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`), args...)
+			if err != nil {
+				return s.explain(err)
+			}
+			for rows.Next() {
+				var (
+					id       string
+					disabled bool
+				)
+				if err := rows.Scan(&id, &disabled); err != nil {
+					rows.Close()
+					return err
+				}
+				out[id] = disabled
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return s.explain(err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: read accounts' states: %w", err)
+	}
+	return out, nil
 }
 
 // CreateSession implements Accounts.

@@ -3,8 +3,13 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
+
+	"pitch/store/storetest"
 )
 
 func TestRenameContributions(t *testing.T) {
@@ -65,5 +70,44 @@ func TestScrubEvent(t *testing.T) {
 	}
 	if _, _, _, err := scrubEvent(json.RawMessage(`{"event":{"entries":{}},"daily":{"owners":["a:me"]}}`), nil, "a:me", "anon-X"); err == nil {
 		t.Errorf("an event whose entries are not a list: no error")
+	}
+}
+
+func TestAccountStates(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { testAccountStates(t, filepath.Join(t.TempDir(), "pitch.db")) })
+	t.Run("postgres", func(t *testing.T) {
+		base := os.Getenv("PITCH_TEST_POSTGRES")
+		if base == "" {
+			t.Skip("PITCH_TEST_POSTGRES is not set")
+		}
+		testAccountStates(t, storetest.FreshPostgres(t, base))
+	})
+}
+
+// testAccountStates: an enabled, a disabled and a deleted account, and
+// more IDs than one query takes.
+func testAccountStates(t *testing.T, dsn string) {
+	t.Helper()
+	s := open(t, dsn)
+	a, b, c := mustAccount(t, s, "Ada"), mustAccount(t, s, "Bob"), mustAccount(t, s, "Cy")
+	if err := s.SetDisabled(ctx, b, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteAccount(ctx, c, "anon-1"); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{a, b, c}
+	for i := range 1200 {
+		ids = append(ids, fmt.Sprint("nobody-", i))
+	}
+	got, err := s.AccountStates(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]bool{a: false, b: true}; !maps.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got, err := s.AccountStates(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("no IDs: %v %v", got, err)
 	}
 }
