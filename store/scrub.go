@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // seatRef is one seat of one table.
@@ -453,4 +454,35 @@ func (s *sqlStore) renameInTable(ctx context.Context, tx *sql.Tx, t string, seat
 		}
 	}
 	return nil
+}
+
+// TournamentsHolding implements Store.
+func (s *sqlStore) TournamentsHolding(ctx context.Context, text string) ([]string, error) {
+	quoted, err := json.Marshal(text)
+	if err != nil {
+		return nil, fmt.Errorf("store: find events: %w", err)
+	}
+	pattern := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(string(quoted))
+	var out []string
+	err = s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id, data FROM tournaments WHERE CAST(data AS TEXT) LIKE ? ESCAPE '\' ORDER BY created, id`), "%"+pattern+"%")
+		if err != nil {
+			return s.explain(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id, data string
+			if err := rows.Scan(&id, &data); err != nil {
+				return s.explain(err)
+			}
+			if strings.Contains(data, string(quoted)) { // LIKE ignores case in SQLite
+				out = append(out, id)
+			}
+		}
+		return s.explain(rows.Err())
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: find events: %w", err)
+	}
+	return out, nil
 }

@@ -110,4 +110,27 @@ func testAccountStates(t *testing.T, dsn string) {
 	if got, err := s.AccountStates(ctx, nil); err != nil || len(got) != 0 {
 		t.Errorf("no IDs: %v %v", got, err)
 	}
+	// TournamentsHolding: the exact string, not a LIKE pattern's match.
+	for _, tr := range []struct{ id, data string }{
+		{"e1", `{"daily":{"owners":["a:id_1","g:00"]}}`},
+		{"e2", `{"daily":{"owners":["a:idX1"]}}`},
+		{"e3", `{"daily":{"owners":["A:ID_1"]}}`},
+		{"e4", `{"event":{"entries":[{"name":"a:id_1"}]}}`},
+	} {
+		if err := s.CreateTournament(ctx, &Tournament{ID: tr.id, Data: json.RawMessage(tr.data)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"a:id_1", []string{"e1", "e4"}},
+		{"a:id%", nil},
+		{"g:00", []string{"e1"}},
+	} {
+		if got, err := s.TournamentsHolding(ctx, c.text); err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("TournamentsHolding(%q) = %v, %v; want %v", c.text, got, err, c.want)
+		}
+	}
 }

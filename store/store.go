@@ -183,6 +183,10 @@ type Store interface {
 	// TournamentsOf returns the events account joined, newest first, at
 	// most limit.
 	TournamentsOf(ctx context.Context, account string, limit int) ([]TournamentPlayer, error)
+	// TournamentsHolding returns the IDs of the events whose data holds
+	// text as a JSON string (a daily entry's owner, "a:" and an account's
+	// ID), oldest first.
+	TournamentsHolding(ctx context.Context, text string) ([]string, error)
 	// Ratings: accounts' ratings, their history and the leaderboard (ratings.go).
 	Ratings
 	// Close releases the store.
