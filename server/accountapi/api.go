@@ -45,6 +45,21 @@ type Tables interface {
 	RenameAccount(id, anon string)
 }
 
+// Activity is what the export adds of a person's play beyond the tables,
+// from the parts that keep it (the root wires them with SetActivity);
+// a nil func gives an empty list.
+type Activity struct {
+	// Events returns the events account joined signed in, with its place
+	// and totals in each (eventapi.API.AccountEvents).
+	Events func(ctx context.Context, account string) (any, error)
+	// Daily returns its daily results (daily.Daily.AccountResults).
+	Daily func(ctx context.Context, account string) (any, error)
+}
+
+// SetActivity gives the export the person's events and daily results.
+// Call it before serving.
+func (s *API) SetActivity(a Activity) { s.activity = a }
+
 // Config is what the accounts need.
 type Config struct {
 	Store  Store        // where the accounts are kept
@@ -73,6 +88,8 @@ type API struct {
 	// Failed sign-ins per name key and per address, and reset-link tries
 	// per address.
 	signInByName, signInByAddr, allowReset *httpx.Limiter
+
+	activity Activity // the export's events and daily results (SetActivity)
 
 	ceremonies ceremonies   // passkey ceremonies begun (passkeys.go)
 	purged     atomic.Int64 // when expired sessions were last deleted (Unix seconds)
