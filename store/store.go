@@ -15,6 +15,9 @@ import (
 var (
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("conflict") // a seat already taken, or an event number already used
+	// ErrInUse: Open found the SQLite database held by another process
+	// (a running `pitch serve`); OpenShared opens it beside that one.
+	ErrInUse = errors.New("the database is in use")
 )
 
 // Table is a table as stored: its game and its seats. Its play is its events.
