@@ -121,6 +121,9 @@ func testAccountStates(t *testing.T, dsn string) {
 			t.Fatal(err)
 		}
 	}
+	if got, err := s.TournamentVersions(ctx, []string{"e1", "e2", "nosuch"}); err != nil || !maps.Equal(got, map[string]int{"e1": 1, "e2": 1}) {
+		t.Errorf("TournamentVersions: %v %v", got, err)
+	}
 	for _, c := range []struct {
 		text string
 		want []string

@@ -190,6 +190,9 @@ type Store interface {
 	// text as a JSON string (a daily entry's owner, "a:" and an account's
 	// ID), oldest first.
 	TournamentsHolding(ctx context.Context, text string) ([]string, error)
+	// TournamentVersions returns the stored version of each of the
+	// events ids (an ID of no event is not in the map).
+	TournamentVersions(ctx context.Context, ids []string) (map[string]int, error)
 	// Ratings: accounts' ratings, their history and the leaderboard (ratings.go).
 	Ratings
 	// Close releases the store.

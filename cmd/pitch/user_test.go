@@ -254,6 +254,52 @@ func TestUserCommandsWhileServing(t *testing.T) {
 		}
 	}
 	ws := open()
+	// An event Ada joined signed in, started: her table's seat carries
+	// her name, not her account.
+	var ev struct{ ID, Token string }
+	_, body = call(browser(), "POST", "/api/events", `{"variant":"ten-point","rounds":1,"end":"hands","hands":1,"movement":"progressive"}`)
+	_ = json.Unmarshal([]byte(body), &ev)
+	if code, body := call(ada, "POST", "/api/events/"+ev.ID+"/join", `{"name":"`+name+`"}`); code != 200 {
+		t.Fatalf("join the event: %d %s", code, body)
+	}
+	// Bea-Qx7 is in the event only: no seat of hers carries her account.
+	const bea = "Bea-Qx7"
+	beaB := browser()
+	if code, body := call(beaB, "POST", "/api/account/signup", `{"name":"`+bea+`","password":"first pass phrase"}`); code != 201 {
+		t.Fatalf("sign up: %d %s", code, body)
+	}
+	if code, body := call(beaB, "POST", "/api/events/"+ev.ID+"/join", `{"name":"`+bea+`"}`); code != 200 {
+		t.Fatalf("join the event: %d %s", code, body)
+	}
+	for i := range 2 {
+		if code, body := call(browser(), "POST", "/api/events/"+ev.ID+"/join", fmt.Sprintf(`{"name":"Player-%d"}`, i)); code != 200 {
+			t.Fatalf("join the event: %d %s", code, body)
+		}
+	}
+	if code, body := call(browser(), "POST", "/api/events/"+ev.ID+"/start", `{"token":"`+ev.Token+`"}`); code != 200 {
+		t.Fatalf("start the event: %d %s", code, body)
+	}
+	// shown is everything the running server shows of the table and the
+	// event.
+	shown := func() string {
+		_, e := call(browser(), "GET", "/api/events/"+ev.ID, "")
+		var view struct {
+			Rounds [][]struct{ Table string }
+		}
+		_ = json.Unmarshal([]byte(e), &view)
+		all := e
+		for _, round := range view.Rounds {
+			for _, tab := range round {
+				_, info := call(browser(), "GET", "/api/tables/"+tab.Table, "")
+				all += info
+			}
+		}
+		_, info := call(browser(), "GET", "/api/tables/"+tb.ID, "")
+		return all + info
+	}
+	if s := shown(); !strings.Contains(s, name) || !strings.Contains(s, bea) || !strings.Contains(s, `"table":"`) {
+		t.Fatalf("before: the server does not show Ada's entry and seats: %s", s)
+	}
 
 	if code, out := child("disable", name, "--db", db); code != 0 || !strings.Contains(out, "is disabled") || !strings.Contains(out, "running server") {
 		t.Fatalf("user disable beside the server: exit %d %q", code, out)
@@ -284,16 +330,28 @@ func TestUserCommandsWhileServing(t *testing.T) {
 	if code, reason := closed(ws); code != websocket.StatusPolicyViolation || !strings.Contains(reason, "deleted") {
 		t.Errorf("the deleted account's WebSocket: closed with %v %q, want 1008, deleted", code, reason)
 	}
-	// The running server shows the seat under its new name once it has
-	// noticed (its next look at the accounts).
+	// The running server shows the seats and the entry under the new
+	// name once it has noticed (its next look at the accounts).
 	deadline := time.Now().Add(20 * time.Second)
-	for n := seatName(); !strings.HasPrefix(n, "anon-"); n = seatName() {
+	for s := shown(); strings.Contains(s, name) || !strings.HasPrefix(seatName(), "anon-"); s = shown() {
 		if time.Now().After(deadline) {
-			t.Fatalf("the running server still names the deleted account's seat %q", n)
+			t.Fatalf("the running server still names the deleted account (seat %q): %s", seatName(), s)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	for _, s := range []string{name, strings.ToLower(name), me.Account.ID} {
+	// Bea, deleted too, is renamed wherever the running server shows her:
+	// it reads again the event the store changed.
+	if code, out := child("delete", bea, "--db", db); code != 0 || !strings.Contains(out, "is deleted") {
+		t.Fatalf("user delete beside the server: exit %d %q", code, out)
+	}
+	deadline = time.Now().Add(20 * time.Second)
+	for s := shown(); strings.Contains(s, bea); s = shown() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the running server still shows the deleted %s: %s", bea, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, s := range []string{name, strings.ToLower(name), me.Account.ID, bea} {
 		if tn := sqliteHolds(t, db, s); tn != "" {
 			t.Errorf("after pitch user delete, table %s still holds %q", tn, s)
 		}

@@ -14,12 +14,13 @@ import (
 // `pitch user disable|delete` writes to the store while the server runs,
 // or another process of a cluster deleted an account. Sessions are
 // checked against the store at each request already; what the server
-// holds in memory is the seats of its tables and their connections.
-// Every Options.AccountCheck the accounts seated at its tables are
-// looked up (store.Accounts.AccountStates): the connections at the seats
-// of a disabled or deleted account are closed, and a deleted account's
-// tables and events are read again from the store, which has renamed
-// its seats.
+// holds in memory is the seats of its tables and their connections, and
+// its events. Every Options.AccountCheck the accounts seated at its
+// tables are looked up (store.Accounts.AccountStates): the connections
+// at the seats of a disabled or deleted account are closed, and a
+// deleted account's tables and events are read again from the store,
+// which has renamed its seats; so are the events whose stored version
+// moved on (no cluster: nothing else tells of it), and their tables.
 
 // DefaultAccountCheck is how often a server looks up the accounts seated
 // at its tables.
@@ -46,8 +47,24 @@ func (s *Server) accountWatch(every time.Duration) {
 }
 
 // checkAccounts looks up the accounts seated at the tables held here and
-// acts on those disabled or deleted since.
+// acts on those disabled or deleted since. Without a cluster (whose
+// notes tell of every change), it also reads again the events changed
+// in the store by another process: a deletion renames a person's
+// entries, and their seats at the events' tables, which carry no
+// account.
 func (s *Server) checkAccounts(ctx context.Context) {
+	if s.cl == nil {
+		if ids := s.liveEventIDs(); len(ids) > 0 {
+			versions, err := s.store.TournamentVersions(ctx, ids)
+			if err != nil {
+				s.log.Warn("accounts: looking up the events' versions", "err", err.Error())
+			} else {
+				for _, t := range s.rereadEvents(ctx, versions) {
+					_ = s.refresh(ctx, t, true) // logs its own failure
+				}
+			}
+		}
+	}
 	seen := map[string]bool{}
 	var ids []string
 	for _, t := range s.tableList() {
@@ -132,15 +149,34 @@ func (s *Server) accountGone(ctx context.Context, id, anon string) {
 	}
 	// Events whose stored version moved on (the store renamed the
 	// person's entries): read again, and their tables too.
+	for _, t := range s.rereadEvents(ctx, nil) {
+		if !slices.Contains(tables, t) {
+			tables = append(tables, t)
+		}
+	}
+	for _, t := range tables {
+		_ = s.refresh(ctx, t, true) // logs its own failure
+	}
+}
+
+// rereadEvents reads again the live events whose stored version is past
+// theirs (by versions; nil: each is read) and returns the tables held
+// here of those that changed, whose seats may have changed too.
+func (s *Server) rereadEvents(ctx context.Context, versions map[string]int) []*table {
 	s.ev.mu.Lock()
 	events := make([]*liveEvent, 0, len(s.ev.byID))
 	for _, e := range s.ev.byID {
 		events = append(events, e)
 	}
 	s.ev.mu.Unlock()
+	var tables []*table
 	for _, e := range events {
 		e.mu.Lock()
 		v := e.rec.Version
+		if versions != nil && versions[e.id] <= v {
+			e.mu.Unlock()
+			continue
+		}
 		err := s.reload(ctx, e)
 		var ids []string
 		if err == nil && e.rec.Version > v {
@@ -152,15 +188,24 @@ func (s *Server) accountGone(ctx context.Context, id, anon string) {
 		if err != nil {
 			s.log.Warn("accounts: reading an event again", "event", e.id, "err", err.Error())
 		}
-		for _, tid := range ids {
-			if t := s.inMemory(tid); t != nil && !slices.Contains(tables, t) {
+		for _, id := range ids {
+			if t := s.inMemory(id); t != nil {
 				tables = append(tables, t)
 			}
 		}
 	}
-	for _, t := range tables {
-		_ = s.refresh(ctx, t, true) // logs its own failure
+	return tables
+}
+
+// liveEventIDs returns the IDs of the events held here.
+func (s *Server) liveEventIDs() []string {
+	s.ev.mu.Lock()
+	defer s.ev.mu.Unlock()
+	ids := make([]string, 0, len(s.ev.byID))
+	for id := range s.ev.byID {
+		ids = append(ids, id)
 	}
+	return ids
 }
 
 // renameSeat names seat i name at the table, in its seat and in what the
