@@ -41,7 +41,8 @@ type Tables interface {
 	ClaimSeat(ctx context.Context, id, token string, a Account) (seat int, err error)
 	// RenameAccount renames the seats of account id at the tables this
 	// process holds to anon, and frees them of the account: it was
-	// deleted.
+	// deleted. The connections at them close, and the tables and events
+	// the store renamed it in are read again.
 	RenameAccount(id, anon string)
 }
 
