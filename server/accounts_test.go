@@ -18,6 +18,7 @@ import (
 	"github.com/coder/websocket"
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, to read the tables directly
 
+	"pitch"
 	"pitch/rating"
 	"pitch/store"
 )
@@ -468,10 +469,22 @@ func allValues(t *testing.T, dsn string) map[string][]string {
 	return out
 }
 
+// TestDeleteAccountLeavesNoPersonalData: a person with two sessions, a
+// seat at a table, hands played at a table with fair deals (their
+// contributions in the records, the deals and a pending commitment), a
+// rated match, an event and a daily deal exports all of it, then deletes
+// the account: no table of the database (every one the schema has, every
+// column, JSON included) holds their name or account ID, nor does any
+// public route (history, hand records, tables, events, the daily
+// standings, profiles); their seats keep their places under one
+// anonymous name, the records still verify, and their connection closes.
 func TestDeleteAccountLeavesNoPersonalData(t *testing.T) {
 	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) {
 		dsn := fresh(t)
-		ts := startServer(t, dsn, fastOptions())
+		opts := fastOptions()
+		opts.DailyDeals, opts.DailyBots = 1, "easy"
+		opts.DealWait = time.Minute // every fair deal waits for the people's values
+		ts := startServer(t, dsn, opts)
 		const name = "Hopper-Zq9"
 		a := ts.browser()
 		a.must(201, "POST", "/api/account/signup", creds(name, goodPassword))
@@ -493,6 +506,85 @@ func TestDeleteAccountLeavesNoPersonalData(t *testing.T) {
 				{Seat: 1, Account: otherMe.Account.ID, Hands: 7, Points: 6}, {Seat: 2, Bot: rating.Default().New(), Hands: 7}}}); err != nil {
 			t.Fatal(err)
 		}
+
+		// Hands at a table with fair deals: the person's page contributes
+		// to each deal, under their name, and to the next one pending.
+		fair := ts.create(`{"variant":"auction","options":{"players":3},"seats":[{"kind":"human"},{"kind":"human"},{"kind":"bot"}]}`)
+		var joined struct{ Token string }
+		_ = json.Unmarshal(a.must(200, "POST", "/api/tables/"+fair.ID+"/join", `{"seat":0,"name":"x"}`), &joined)
+		gilToken := ts.join(fair.ID, 1, "Gil")
+		h := newHub(t, ts, fair.ID, 5)
+		spec := h.connect("spectator", -1, "", false)
+		h.httpClient = a.c // the person's connection carries their session
+		mine := h.connect(name, 0, joined.Token, true)
+		h.httpClient = nil
+		h.connect("Gil", 1, gilToken, true)
+		h.run(60*time.Second, "two hands and the third's commitment with the person's value", func() bool {
+			if spec.last == nil || len(spec.last.Sheet) < 2 {
+				return false
+			}
+			cs, _ := ts.st.Commitments(bg, fair.ID)
+			for _, c := range cs {
+				if c.N > len(spec.last.Sheet) && strings.Contains(string(c.Pending), name) {
+					return true
+				}
+			}
+			return false
+		})
+		hands := len(spec.last.Sheet)
+		if r := handRecord(t, ts, fair.ID, 1); !strings.Contains(string(r.Fairness), name) {
+			t.Fatalf("hand 1's fair deal does not name the person: %s", r.Fairness)
+		}
+
+		// An event, joined signed in, played to its end.
+		var created struct{ ID, Token string }
+		ts.post("/api/events", `{"variant":"ten-point","rounds":1,"end":"hands","hands":1,"movement":"progressive"}`, 201, &created)
+		tokens := map[int]string{}
+		var j struct {
+			Entry int
+			Token string
+		}
+		_ = json.Unmarshal(a.must(200, "POST", "/api/events/"+created.ID+"/join", `{"name":"`+name+`"}`), &j)
+		tokens[j.Entry] = j.Token
+		for i := range 3 {
+			ts.post("/api/events/"+created.ID+"/join", fmt.Sprintf(`{"name":"Player-%d"}`, i), 200, &j)
+			tokens[j.Entry] = j.Token
+		}
+		ts.post("/api/events/"+created.ID+"/start", fmt.Sprintf(`{"token":%q}`, created.Token), 200, nil)
+		playRound(t, ts, created.ID, tokens, nil, 9)
+		ts.waitEvent(created.ID, "the event's result", func(e evWire) bool { return e.State == "over" })
+
+		// Today's daily deal, played by the person and the other player.
+		var dailyID, dailyTable string
+		for k, b := range []*browser{a, other} {
+			var dm dailyMeWire
+			_ = json.Unmarshal(b.must(200, "POST", "/api/daily/ten-point/play", `{}`), &dm)
+			if dm.Seat == nil {
+				t.Fatalf("no daily seat: %+v", dm)
+			}
+			if k == 0 {
+				dailyTable = dm.Seat.Table
+			}
+			hd := newHub(t, ts, dm.Seat.Table, uint64(60+k))
+			hd.httpClient = b.c
+			c := hd.connect("daily", 0, dm.Seat.SeatToken, true)
+			hd.run(60*time.Second, "the daily deal", func() bool { return c.last != nil && c.last.Over })
+			c.close()
+			waitUntil(t, 20*time.Second, "the daily result", func() bool {
+				var dm dailyMeWire
+				return json.Unmarshal(b.must(200, "POST", "/api/daily/ten-point/me", `{}`), &dm) == nil && dm.Done
+			})
+		}
+		var day struct {
+			Games []struct{ Variant, Event string }
+		}
+		_ = json.Unmarshal(a.must(200, "GET", "/api/daily", ""), &day)
+		for _, g := range day.Games {
+			if g.Variant == "ten-point" {
+				dailyID = g.Event
+			}
+		}
+
 		var export struct {
 			Account  struct{ Name string }
 			Sessions []any
@@ -506,10 +598,18 @@ func TestDeleteAccountLeavesNoPersonalData(t *testing.T) {
 				Table                            string
 				Place, Hands, Bids, Sets, Points int
 			} `json:"rated_matches"`
+			Events []struct {
+				Event, Variant, State string
+				Place, Of, Rounds     int
+			}
+			Daily []struct {
+				Day, Variant, Event string
+				Place, Of, Deals    int
+			}
 		}
 		_ = json.Unmarshal(a.must(200, "GET", "/api/account/export", ""), &export)
-		if export.Account.Name != name || len(export.Sessions) != 2 || len(export.Seats) != 1 {
-			t.Errorf("export: %+v, want the account, 2 sessions, 1 seat", export)
+		if export.Account.Name != name || len(export.Sessions) != 2 || len(export.Seats) != 2 {
+			t.Errorf("export: %+v, want the account, 2 sessions, 2 seats", export)
 		}
 		if r := export.Ratings; len(r) != 1 || r[0].Game != "auction" || r[0].Matches != 1 || r[0].Wins != 1 || r[0].Mu <= 25 {
 			t.Errorf("export's ratings: %+v, want auction's after one match won", r)
@@ -517,9 +617,18 @@ func TestDeleteAccountLeavesNoPersonalData(t *testing.T) {
 		if m := export.RatedMatches; len(m) != 1 || m[0].Table != "rated-"+tb.ID || m[0].Place != 1 || m[0].Hands != 7 || m[0].Bids != 2 || m[0].Sets != 1 || m[0].Points != 11 {
 			t.Errorf("export's rated matches: %+v, want the one match as stored", m)
 		}
+		if e := export.Events; len(e) != 1 || e[0].Event != created.ID || e[0].Variant != "ten-point" || e[0].State != "over" || e[0].Place < 1 || e[0].Of != 4 || e[0].Rounds != 1 {
+			t.Errorf("export's events: %+v, want the event played, with a place of 4", e)
+		}
+		if d := export.Daily; len(d) != 1 || d[0].Event != dailyID || d[0].Variant != "ten-point" || d[0].Place < 1 || d[0].Of != 2 || d[0].Deals != 1 {
+			t.Errorf("export's daily results: %+v, want today's ten-point of %s, of 2, 1 deal", d, dailyID)
+		}
+
 		before := allValues(t, dsn)
-		if !containsIn(before, name) || !containsIn(before, me.Account.ID) {
-			t.Fatalf("the check cannot see the account in the tables: %v", before)
+		for _, tn := range []string{"seats", "hands", "deals", "commitments", "tournaments", "tournament_players", "ratings", "accounts"} {
+			if !slices.ContainsFunc(before[tn], func(v string) bool { return strings.Contains(v, name) || strings.Contains(v, me.Account.ID) }) {
+				t.Errorf("before the deletion, %s does not hold the person: the test does not test it", tn)
+			}
 		}
 		if body := a.must(400, "POST", "/api/account/delete", `{"name":"someone else"}`); errCode(t, body) != "confirm_name" {
 			t.Errorf("delete without the name: %s", body)
@@ -531,8 +640,8 @@ func TestDeleteAccountLeavesNoPersonalData(t *testing.T) {
 				t.Errorf("after deleting the account, table %s still holds %q", tn, s)
 			}
 		}
-		if !containsIn(after, "Other-Person") {
-			t.Errorf("the other player's account or seat is gone")
+		if !containsIn(after, "Other-Person") || !containsIn(after, "Gil") || !containsIn(after, "Player-0") {
+			t.Errorf("the other players' accounts, seats or entries are gone")
 		}
 		for _, tn := range []string{"ratings", "rating_history"} {
 			if !slices.Contains(before[tn], me.Account.ID) || !slices.Contains(after[tn], otherMe.Account.ID) {
@@ -542,14 +651,76 @@ func TestDeleteAccountLeavesNoPersonalData(t *testing.T) {
 		if got := a.me(); got != "" {
 			t.Errorf("after deleting, still signed in as %q", got)
 		}
-		// The seat stays, under an anonymous name.
+		// The person's connection at the fair table closes.
+		// (Read as it comes, nothing sent: the clients do not play on.)
+		for timeout := time.After(20 * time.Second); !mine.gone; {
+			select {
+			case dv := <-h.in:
+				if dv.c == mine && dv.err != nil {
+					mine.gone, mine.goneErr = true, dv.err
+				}
+			case <-timeout:
+				t.Fatal("the deleted account's connection is still open")
+			}
+		}
+		if st := websocket.CloseStatus(mine.goneErr); st != websocket.StatusPolicyViolation || !strings.Contains(closeReason(mine.goneErr), "deleted") {
+			t.Errorf("the deleted account's connection ended with %v %q, want 1008, deleted", st, closeReason(mine.goneErr))
+		}
+
+		// The seats stay, under one anonymous name.
 		info := ts.table(tb.ID)
-		if n := info.Seats[0].Name; !strings.HasPrefix(n, "anon-") {
-			t.Errorf("the deleted account's seat is named %q, want anon-…", n)
+		anon := info.Seats[0].Name
+		if !strings.HasPrefix(anon, "anon-") {
+			t.Errorf("the deleted account's seat is named %q, want anon-…", anon)
 		}
 		if n := info.Seats[1].Name; n != "Other-Person" {
 			t.Errorf("the other seat is named %q", n)
 		}
+		if n := ts.table(fair.ID).Seats[0].Name; n != anon {
+			t.Errorf("the person's seat at the fair table is named %q, want %q as at the other", n, anon)
+		}
+		// The records keep the person's seat and their values, under the
+		// same name, and still verify.
+		for n := 1; n <= hands; n++ {
+			r := handRecord(t, ts, fair.ID, n)
+			if rep := pitch.VerifyFairness(r); !rep.OK() {
+				t.Errorf("hand %d no longer verifies: %q", n, rep.Problems)
+			}
+			f, _ := pitch.ParseFairness(r.Fairness)
+			for _, c := range f.Contributions {
+				if want := map[int]string{0: anon, 1: "Gil"}[c.Seat]; c.Name != want {
+					t.Errorf("hand %d: seat %d's contribution is named %q, want %q", n, c.Seat, c.Name, want)
+				}
+			}
+		}
+		// No public route names the person.
+		paths := []string{"/api/history", "/api/tables", "/api/tables/" + tb.ID, "/api/tables/" + fair.ID, "/api/events/" + created.ID,
+			"/api/events/" + dailyID, "/api/daily", "/api/users/Other-Person", "/api/users/Other-Person/events", "/api/users/Other-Person/daily",
+			"/api/leaderboard?game=auction", "/api/tables/" + dailyTable}
+		for n := 1; n <= hands; n++ {
+			paths = append(paths, fmt.Sprintf("/api/tables/%s/hands/%d", fair.ID, n))
+		}
+		ev := ts.event(created.ID)
+		for _, round := range ev.Rounds {
+			for _, tab := range round {
+				paths = append(paths, "/api/tables/"+tab.Table, "/api/tables/"+tab.Table+"/hands/1")
+			}
+		}
+		if ev.Entries[0].Name != anon {
+			t.Errorf("the event's entry is named %q, want %q", ev.Entries[0].Name, anon)
+		}
+		for _, p := range paths {
+			resp, body := ts.browser().do("GET", p, "")
+			if resp.StatusCode != 200 {
+				t.Errorf("GET %s: %d %s", p, resp.StatusCode, body)
+			}
+			for _, s := range []string{name, strings.ToLower(name), me.Account.ID} {
+				if strings.Contains(string(body), s) {
+					t.Errorf("GET %s still names the person (%q): %s", p, s, body)
+				}
+			}
+		}
+		ts.browser().must(404, "GET", "/api/users/"+name, "")
 		ts.browser().must(403, "POST", "/api/account/signin", creds(name, goodPassword))
 	})
 }

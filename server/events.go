@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"time"
 
@@ -46,6 +47,11 @@ func newEvents(p *play.Server, acct *accountapi.API, st store.Store, opts Option
 		Clock:          opts.Clock,
 		Who:            who,
 		ProfileAccount: profile,
+		Held:           st.TournamentsHolding,
+	})
+	acct.SetActivity(accountapi.Activity{
+		Events: func(ctx context.Context, id string) (any, error) { return api.AccountEvents(ctx, id, math.MaxInt32) },
+		Daily:  func(ctx context.Context, id string) (any, error) { return d.AccountResults(ctx, id) },
 	})
 	return api, d
 }

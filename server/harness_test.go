@@ -493,6 +493,9 @@ type hub struct {
 	// summary makes the seated clients say in their hello that they show
 	// each hand's summary (and so are waited for until they say ready).
 	summary bool
+	// httpClient, when set, dials the connections (its cookies: a
+	// signed-in browser's).
+	httpClient *http.Client
 }
 
 func newHub(t *testing.T, ts *testServer, table string, seed uint64) *hub {
@@ -540,7 +543,7 @@ func (ts *testServer) wsURL(id string) string {
 func (h *hub) connect(name string, seat int, token string, auto bool) *client {
 	h.t.Helper()
 	ctx, cancel := context.WithCancel(bg)
-	ws, _, err := websocket.Dial(ctx, h.ts.wsURL(h.table), nil)
+	ws, _, err := websocket.Dial(ctx, h.ts.wsURL(h.table), &websocket.DialOptions{HTTPClient: h.httpClient})
 	if err != nil {
 		cancel()
 		h.t.Fatalf("%s: dial: %v", name, err)

@@ -116,6 +116,12 @@ type Options struct {
 	// (its minutes, and an extension's); 0: a minute. For the tests'
 	// rounds on the clock.
 	EventMinute time.Duration
+	// AccountCheck is how often the server looks up the accounts seated
+	// at its tables, to act on what `pitch user disable|delete` did
+	// while it runs: their seats' connections close, a deleted account's
+	// seats take their new name (default play.DefaultAccountCheck, 10s;
+	// negative: never).
+	AccountCheck time.Duration
 }
 
 // play is the part of o that play reads.
@@ -123,5 +129,6 @@ func (o Options) play() play.Options {
 	return play.Options{BotDelay: o.BotDelay, AwayDelay: o.AwayDelay, RetryDelay: o.RetryDelay, DealWait: o.DealWait,
 		Misbehave: o.Misbehave, ReadyWait: o.ReadyWait, Logger: o.Logger, AddrRate: o.AddrRate, AddrConns: o.AddrConns,
 		MaxConns: o.MaxConns, PingInterval: o.PingInterval, TablesPerHour: o.TablesPerHour, MaxTables: o.MaxTables,
-		OverloadLag: o.OverloadLag, IdleClose: o.IdleClose, Cluster: o.Cluster, LeaseTTL: o.LeaseTTL, EventMinute: o.EventMinute}
+		OverloadLag: o.OverloadLag, IdleClose: o.IdleClose, Cluster: o.Cluster, LeaseTTL: o.LeaseTTL, EventMinute: o.EventMinute,
+		AccountCheck: o.AccountCheck}
 }

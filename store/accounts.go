@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -69,11 +70,23 @@ type Accounts interface {
 	// session and every reset link.
 	SetDisabled(ctx context.Context, id string, disabled bool) error
 	// DeleteAccount removes an account and everything kept about the
-	// person: sessions, passkeys, reset links; each seat it held keeps its
-	// place in the games but is named anon instead (a name the caller
-	// picks), so that the hands stay replayable and other players' records
-	// are untouched. ErrNotFound for no such account.
+	// person, in one transaction: sessions, passkeys, reset links,
+	// ratings, the events it joined (tournament_players). Its name goes
+	// from every record: each seat it held (its own, and its seats at
+	// the tables of its events and daily deals) keeps its place in the
+	// games but is named anon instead (a name the caller picks, the same
+	// everywhere), and so are those seats' fair-deal contributions in
+	// hand records, deals and pending commitments, and its event entries;
+	// its daily ownership is cleared. The hands stay replayable and
+	// verifiable, and other players' records are untouched. ErrNotFound
+	// for no such account.
 	DeleteAccount(ctx context.Context, id, anon string) error
+
+	// AccountStates tells, of the accounts ids, which exist and whether
+	// each is disabled (true); an ID of no account (deleted) is not in
+	// the map. A running server asks it of the accounts at its tables
+	// (`pitch user` may have changed them).
+	AccountStates(ctx context.Context, ids []string) (map[string]bool, error)
 
 	// CreateSession stores a session.
 	CreateSession(ctx context.Context, s Session) error
@@ -274,32 +287,24 @@ func (s *sqlStore) SetDisabled(ctx context.Context, id string, disabled bool) er
 	return nil
 }
 
-// DeleteAccount implements Accounts.
+// DeleteAccount implements Accounts: everything in one transaction
+// (scrubAccount, scrub.go).
 func (s *sqlStore) DeleteAccount(ctx context.Context, id, anon string) error {
+	if anon == "" {
+		return fmt.Errorf("store: delete account: empty anonymous name")
+	}
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var tables []string
-		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT DISTINCT table_id FROM seats WHERE account_id = ?`), id)
+		var one int
+		err := tx.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM accounts WHERE id = ?`), id).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: no such account", ErrNotFound)
+		}
 		if err != nil {
 			return s.explain(err)
 		}
-		for rows.Next() {
-			var t string
-			if err := rows.Scan(&t); err != nil {
-				rows.Close()
-				return err
-			}
-			tables = append(tables, t)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return s.explain(err)
-		}
-		for _, q := range []string{
-			`UPDATE seats SET name = ?, account_id = NULL WHERE account_id = ?`,
-		} {
-			if _, err := tx.ExecContext(ctx, s.d.q(q), anon, id); err != nil {
-				return s.explain(err)
-			}
+		tables, err := s.scrubAccount(ctx, tx, id, anon)
+		if err != nil {
+			return err
 		}
 		for _, q := range []string{`DELETE FROM sessions WHERE account_id = ?`, `DELETE FROM passkeys WHERE account_id = ?`,
 			`DELETE FROM resets WHERE account_id = ?`} {
@@ -321,6 +326,46 @@ func (s *sqlStore) DeleteAccount(ctx context.Context, id, anon string) error {
 		return fmt.Errorf("store: delete account: %w", err)
 	}
 	return nil
+}
+
+// AccountStates implements Accounts.
+func (s *sqlStore) AccountStates(ctx context.Context, ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	const chunk = 500
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		for len(ids) > 0 {
+			part := ids[:min(chunk, len(ids))]
+			ids = ids[len(part):]
+			args := make([]any, len(part))
+			for i, id := range part {
+				args[i] = id
+			}
+			rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id, disabled FROM accounts WHERE id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`), args...)
+			if err != nil {
+				return s.explain(err)
+			}
+			for rows.Next() {
+				var (
+					id       string
+					disabled bool
+				)
+				if err := rows.Scan(&id, &disabled); err != nil {
+					rows.Close()
+					return err
+				}
+				out[id] = disabled
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return s.explain(err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: read accounts' states: %w", err)
+	}
+	return out, nil
 }
 
 // CreateSession implements Accounts.

@@ -80,7 +80,7 @@ func lockSQLite(path string) (func(), error) {
 					who = "another process (pid " + pid + ")"
 				}
 			}
-			return nil, fmt.Errorf("the database is in use by %s: a SQLite database serves one pitch process; stop that one first, or run several processes on PostgreSQL (docs/deploy.md)", who)
+			return nil, fmt.Errorf("%w by %s: a SQLite database serves one pitch process; stop that one first, or run several processes on PostgreSQL (docs/deploy.md)", ErrInUse, who)
 		}
 		return nil, fmt.Errorf("cannot lock %s (%w)", abs, err)
 	}

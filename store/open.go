@@ -128,9 +128,44 @@ const (
 	sqliteCommon = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
 	sqliteWriter = sqliteCommon + "&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"
 	sqliteReader = sqliteCommon + "&_pragma=query_only(1)"
+	// sqliteShared is the writer of OpenShared, which sets no journal
+	// mode: a file the server made is in WAL already, and any other is
+	// refused (checkSchema) without being written to.
+	sqliteShared = sqliteCommon + "&_pragma=synchronous(FULL)&_txlock=immediate"
 )
 
+// OpenShared opens the store named by dsn (as Open does) for an
+// operator's short command beside a running server (`pitch user`): a
+// SQLite database is opened without its lock (lock_unix.go), which the
+// server holds, and the two processes take turns to write (WAL, and
+// each waits up to busy_timeout for the other's transaction); it is not
+// migrated (the server's binary did that), and one whose schema lacks a
+// migration this binary knows is refused. PostgreSQL is opened as Open
+// does. The server acts on what such a command changes as it would on
+// another process's change: see docs/accounts.md, Operators.
+func OpenShared(ctx context.Context, dsn string) (Store, error) {
+	switch {
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		return openPostgres(ctx, dsn)
+	case strings.HasPrefix(dsn, "sqlite://"):
+		dsn = strings.TrimPrefix(dsn, "sqlite://")
+	case strings.HasPrefix(dsn, "sqlite:"):
+		dsn = strings.TrimPrefix(dsn, "sqlite:")
+	case strings.HasPrefix(dsn, "file:"):
+		dsn = strings.TrimPrefix(dsn, "file:")
+	case dsn == "":
+		dsn = DefaultPath
+	}
+	return openSQLiteWith(ctx, dsn, true)
+}
+
 func openSQLite(ctx context.Context, path string) (Store, error) {
+	return openSQLiteWith(ctx, path, false)
+}
+
+// openSQLiteWith opens the SQLite database at path; shared: beside the
+// process that holds its lock (OpenShared).
+func openSQLiteWith(ctx context.Context, path string, shared bool) (Store, error) {
 	if path == "" {
 		path = DefaultPath
 	}
@@ -140,12 +175,20 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 	if strings.ContainsAny(path, "?#") {
 		return fail("a SQLite path may not contain ? or # (options are set by the store)")
 	}
-	if err := checkWritable(path); err != nil {
-		return fail("%w", err)
-	}
-	unlock, err := lockSQLite(path)
-	if err != nil {
-		return fail("%w", err)
+	unlock := func() {}
+	if shared {
+		if _, err := os.Stat(path); err != nil { // not made: a server has made it
+			return fail("%w", err)
+		}
+	} else {
+		if err := checkWritable(path); err != nil {
+			return fail("%w", err)
+		}
+		u, err := lockSQLite(path)
+		if err != nil {
+			return fail("%w", err)
+		}
+		unlock = u
 	}
 	ok := false
 	defer func() {
@@ -154,14 +197,22 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 		}
 	}()
 
-	w, err := sql.Open("sqlite", path+"?"+sqliteWriter)
+	dsn := path + "?" + sqliteWriter
+	if shared {
+		dsn = path + "?" + sqliteShared // WAL already: the server's
+	}
+	w, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return fail("%w", err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	sqliteInit.Lock()
-	err = initSQLite(ctx, w)
+	if shared {
+		err = checkSchema(ctx, w)
+	} else {
+		err = initSQLite(ctx, w)
+	}
 	sqliteInit.Unlock()
 	if err != nil {
 		w.Close()
@@ -188,6 +239,30 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 	st.batch = newBatcher(st)
 	ok = true
 	return st, nil
+}
+
+// checkSchema refuses a database (opened shared) that lacks a migration
+// this binary knows: its server runs an older pitch, or never served it.
+func checkSchema(ctx context.Context, w *sql.DB) error {
+	ms, err := migrations(sqliteDialect.name)
+	if err != nil {
+		return err
+	}
+	var mode string
+	if err := w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return err
+	}
+	if !strings.EqualFold(mode, "wal") {
+		return fmt.Errorf("the database is not in WAL mode (%s), as pitch serve leaves it: serve it once with pitch serve", mode)
+	}
+	var have int
+	if err := w.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
+		return fmt.Errorf("the database has no pitch schema (%w): serve it once with pitch serve", err)
+	}
+	if want := ms[len(ms)-1].version; have < want {
+		return fmt.Errorf("the database's schema is at migration %d, this pitch's at %d: run the pitch of the server that uses it, or restart that server with this one", have, want)
+	}
+	return nil
 }
 
 // sqliteInit lets one SQLite open of this process at a time set up its

@@ -15,6 +15,9 @@ import (
 var (
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("conflict") // a seat already taken, or an event number already used
+	// ErrInUse: Open found the SQLite database held by another process
+	// (a running `pitch serve`); OpenShared opens it beside that one.
+	ErrInUse = errors.New("the database is in use")
 )
 
 // Table is a table as stored: its game and its seats. Its play is its events.
@@ -183,6 +186,13 @@ type Store interface {
 	// TournamentsOf returns the events account joined, newest first, at
 	// most limit.
 	TournamentsOf(ctx context.Context, account string, limit int) ([]TournamentPlayer, error)
+	// TournamentsHolding returns the IDs of the events whose data holds
+	// text as a JSON string (a daily entry's owner, "a:" and an account's
+	// ID), oldest first.
+	TournamentsHolding(ctx context.Context, text string) ([]string, error)
+	// TournamentVersions returns the stored version of each of the
+	// events ids (an ID of no event is not in the map).
+	TournamentVersions(ctx context.Context, ids []string) (map[string]int, error)
 	// Ratings: accounts' ratings, their history and the leaderboard (ratings.go).
 	Ratings
 	// Close releases the store.

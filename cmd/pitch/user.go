@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"pitch/account"
+	"pitch/server/play"
 	"pitch/store"
 )
 
@@ -42,6 +43,8 @@ func runUser(args []string, _ io.Reader, stdout, stderr io.Writer) int {
   enable NAME          undo disable
   delete NAME          delete the account as its owner would: personal data goes,
                        the hands stay replayable under an anonymous name
+Works while pitch serve runs on the database; the server closes a disabled or
+deleted account's connections within seconds.
 example: pitch user reset-password Ada --db pitch.db --url https://pitch.example`)
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
@@ -67,11 +70,23 @@ example: pitch user reset-password Ada --db pitch.db --url https://pitch.example
 	}
 	ctx := context.Background()
 	st, err := store.Open(ctx, *db)
+	running := false
+	if errors.Is(err, store.ErrInUse) {
+		// A running pitch serve holds the SQLite file: work beside it; the
+		// server notices (docs/accounts.md, Operators).
+		st, err = store.OpenShared(ctx, *db)
+		running = true
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch user: %v\n", err)
 		return 1
 	}
 	defer st.Close()
+	noticed := func() {
+		if running {
+			fmt.Fprintf(stderr, "the running server acts on it within %s: the account's connections close\n", play.DefaultAccountCheck)
+		}
+	}
 	if action == "list" {
 		return listAccounts(ctx, st, stdout, stderr)
 	}
@@ -97,6 +112,7 @@ example: pitch user reset-password Ada --db pitch.db --url https://pitch.example
 	case "disable":
 		if err = st.SetDisabled(ctx, a.ID, true); err == nil {
 			fmt.Fprintf(stdout, "%s is disabled; every session has ended\n", a.Name)
+			noticed()
 		}
 	case "enable":
 		if err = st.SetDisabled(ctx, a.ID, false); err == nil {
@@ -105,6 +121,7 @@ example: pitch user reset-password Ada --db pitch.db --url https://pitch.example
 	case "delete":
 		if err = st.DeleteAccount(ctx, a.ID, account.AnonName()); err == nil {
 			fmt.Fprintf(stdout, "%s is deleted\n", a.Name)
+			noticed()
 		}
 	}
 	if err != nil {

@@ -642,6 +642,10 @@ type exportJSON struct {
 	// (docs/ratings.md), oldest first.
 	Ratings      []exportRating     `json:"ratings"`
 	RatedMatches []exportRatedMatch `json:"rated_matches"`
+	// The events the person joined signed in (each with their place and
+	// totals), and their daily results (Activity).
+	Events any `json:"events"`
+	Daily  any `json:"daily"`
 }
 
 // exportRating is an account's rating in one game, as stored.
@@ -744,6 +748,21 @@ func (s *API) handleExport(w http.ResponseWriter, r *http.Request) {
 			MuBefore: h.Before.Mu, SigmaBefore: h.Before.Sigma, Mu: h.After.Mu, Sigma: h.After.Sigma,
 			Hands: h.Hands, Bids: h.Bids, Sets: h.Sets, Moons: h.Moons, Points: h.Points})
 	}
+	for _, part := range []struct {
+		get func(context.Context, string) (any, error)
+		to  *any
+	}{{s.activity.Events, &out.Events}, {s.activity.Daily, &out.Daily}} {
+		*part.to = []any{}
+		if part.get == nil {
+			continue
+		}
+		v, err := part.get(ctx, me.ID)
+		if err != nil {
+			s.writeError(w, r, httpx.StoreDown(op, err))
+			return
+		}
+		*part.to = v
+	}
 	w.Header().Set("Content-Disposition", `attachment; filename="pitch-account.json"`)
 	httpx.WriteJSON(w, 200, out)
 }
@@ -781,10 +800,12 @@ func (s *API) handleDelete(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, 200, map[string]any{"account": nil})
 }
 
-// DeleteAccount deletes account id (see store.Accounts.DeleteAccount) and
+// DeleteAccount deletes account id (see store.Accounts.DeleteAccount:
+// its name goes from every record, replaced by one anonymous name) and
 // renames its seats at the tables this process holds
-// (Tables.RenameAccount). `pitch user delete` calls the store directly; a
-// running server learns the new names when it next loads those tables.
+// (Tables.RenameAccount). `pitch user delete` calls the store the same
+// way; a running server notices within Options.AccountCheck
+// (docs/accounts.md).
 func (s *API) DeleteAccount(ctx context.Context, id string) error {
 	anon := account.AnonName()
 	if err := s.store.DeleteAccount(ctx, id, anon); err != nil {

@@ -41,7 +41,8 @@ type Tables interface {
 	ClaimSeat(ctx context.Context, id, token string, a Account) (seat int, err error)
 	// RenameAccount renames the seats of account id at the tables this
 	// process holds to anon, and frees them of the account: it was
-	// deleted.
+	// deleted. The connections at them close, and the tables and events
+	// the store renamed it in are read again.
 	RenameAccount(id, anon string)
 	// CloseSockets closes, with close code 1008 and reason, the
 	// WebSockets of account id opened with session (Account.Session):
@@ -49,6 +50,21 @@ type Tables interface {
 	// seats. Its sessions ended.
 	CloseSockets(id, session, reason string)
 }
+
+// Activity is what the export adds of a person's play beyond the tables,
+// from the parts that keep it (the root wires them with SetActivity);
+// a nil func gives an empty list.
+type Activity struct {
+	// Events returns the events account joined signed in, with its place
+	// and totals in each (eventapi.API.AccountEvents).
+	Events func(ctx context.Context, account string) (any, error)
+	// Daily returns its daily results (daily.Daily.AccountResults).
+	Daily func(ctx context.Context, account string) (any, error)
+}
+
+// SetActivity gives the export the person's events and daily results.
+// Call it before serving.
+func (s *API) SetActivity(a Activity) { s.activity = a }
 
 // Config is what the accounts need.
 type Config struct {
@@ -97,6 +113,8 @@ type API struct {
 	signInByAddr *httpx.Limiter
 	allowReset   *httpx.Limiter // reset-link tries per address
 	hashes       *hashGate      // the argon2id hashes running at once
+
+	activity Activity // the export's events and daily results (SetActivity)
 
 	ceremonies ceremonies   // passkey ceremonies begun (passkeys.go)
 	reauth     reauths      // when each session last showed a credential (reauth.go)

@@ -379,20 +379,66 @@ func (d *Daily) results(ctx context.Context, owner string) []resultJSON {
 			if err != nil {
 				continue
 			}
-			e.Lock()
-			if i := e.OwnerEntry(owner); i >= 0 {
-				st := e.Event().Standings()
-				for _, x := range st {
-					if x.Entry == i && x.Boards > 0 {
-						out = append(out, resultJSON{Day: day.Format(time.DateOnly), Variant: v, Event: e.ID(), Place: x.Place, Of: len(st),
-							Percent: x.Percent, Deals: x.Boards, Over: e.Event().Over()})
-					}
-				}
+			if res, ok := resultOf(e, owner, day.Format(time.DateOnly), v); ok {
+				out = append(out, res)
 			}
-			e.Unlock()
 		}
 	}
 	return out
+}
+
+// resultOf is owner's result in e, day's daily event of variant, if they
+// have one.
+func resultOf(e Event, owner, day, variant string) (resultJSON, bool) {
+	e.Lock()
+	defer e.Unlock()
+	if i := e.OwnerEntry(owner); i >= 0 {
+		st := e.Event().Standings()
+		for _, x := range st {
+			if x.Entry == i && x.Boards > 0 {
+				return resultJSON{Day: day, Variant: variant, Event: e.ID(), Place: x.Place, Of: len(st),
+					Percent: x.Percent, Deals: x.Boards, Over: e.Event().Over()}, true
+			}
+		}
+	}
+	return resultJSON{}, false
+}
+
+// Result is one daily result of a person (a profile's, an export's).
+type Result = resultJSON
+
+// AccountResults returns every daily result of account id, oldest first
+// (a profile shows the last 30 days'; an account's export has them all):
+// the daily events whose owners name it (Config.Held).
+func (d *Daily) AccountResults(ctx context.Context, id string) ([]Result, error) {
+	out := []Result{}
+	if d.cfg.Held == nil {
+		return out, nil
+	}
+	ids, err := d.cfg.Held(ctx, accountPrefix+id)
+	if err != nil {
+		return nil, err
+	}
+	for _, eid := range ids {
+		rest, ok := strings.CutPrefix(eid, "daily-")
+		day, variant, ok2 := strings.Cut(rest, "-")
+		t, err := time.Parse("20060102", day)
+		if !ok || !ok2 || err != nil {
+			continue // not a daily event's ID (eventID)
+		}
+		e, err := d.rt.Event(ctx, eid)
+		if err != nil {
+			var ae *httpx.Error
+			if errors.As(err, &ae) && ae.Kind == httpx.NotFound {
+				continue
+			}
+			return nil, err
+		}
+		if res, ok := resultOf(e, accountPrefix+id, t.Format(time.DateOnly), variant); ok {
+			out = append(out, res)
+		}
+	}
+	return out, nil
 }
 
 // viewer is who asks, as the access policy knows viewers.

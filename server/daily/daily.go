@@ -99,6 +99,9 @@ type Config struct {
 	// ProfileAccount finds the account of a /api/users/{name} request;
 	// ok false: it has answered.
 	ProfileAccount func(w http.ResponseWriter, r *http.Request, op string) (*store.Account, bool)
+	// Held returns the IDs of the events whose data holds owner
+	// (store.Store.TournamentsHolding), for AccountResults; nil: none.
+	Held func(ctx context.Context, owner string) ([]string, error)
 }
 
 // Daily answers the daily deals' routes.

@@ -2,6 +2,7 @@ package eventapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"net/http"
 	"strconv"
@@ -75,6 +76,35 @@ type userEventJSON struct {
 	Left     bool      `json:"left,omitempty"`
 }
 
+// UserEvent is an event a person joined, with their place.
+type UserEvent = userEventJSON
+
+// AccountEvents returns the events account id joined while signed in
+// (at most limit), newest first, each with its place, as a profile
+// lists them; an event gone from the store is left out.
+func (a *API) AccountEvents(ctx context.Context, id string, limit int) ([]UserEvent, error) {
+	played, err := a.cfg.Store.TournamentsOf(ctx, id, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := []userEventJSON{}
+	for _, p := range played {
+		v, err := a.rt.View(ctx, p.Tournament)
+		if err != nil {
+			continue // gone from the store, or unreadable: not shown
+		}
+		ue := userEventJSON{Event: v.ID, Variant: v.Settings.Variant, Movement: string(v.Settings.Movement), Joined: p.Joined, State: v.State,
+			Of: len(v.Stand)}
+		for _, st := range v.Stand {
+			if st.Entry == p.Entry {
+				ue.Place, ue.Total, ue.Percent, ue.Rounds, ue.Left = st.Place, st.Total, st.Percent, st.Rounds, st.Left
+			}
+		}
+		out = append(out, ue)
+	}
+	return out, nil
+}
+
 // maxUserEvents is how many events a profile lists.
 const maxUserEvents = 50
 
@@ -90,25 +120,10 @@ func (a *API) handleUserEvents(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, httpx.Refused(op, d))
 		return
 	}
-	played, err := a.cfg.Store.TournamentsOf(r.Context(), acc.ID, maxUserEvents)
+	out, err := a.AccountEvents(r.Context(), acc.ID, maxUserEvents)
 	if err != nil {
 		a.writeError(w, r, httpx.StoreDown(op, err))
 		return
-	}
-	out := []userEventJSON{}
-	for _, p := range played {
-		v, err := a.rt.View(r.Context(), p.Tournament)
-		if err != nil {
-			continue // gone from the store, or unreadable: not shown
-		}
-		ue := userEventJSON{Event: v.ID, Variant: v.Settings.Variant, Movement: string(v.Settings.Movement), Joined: p.Joined, State: v.State,
-			Of: len(v.Stand)}
-		for _, st := range v.Stand {
-			if st.Entry == p.Entry {
-				ue.Place, ue.Total, ue.Percent, ue.Rounds, ue.Left = st.Place, st.Total, st.Percent, st.Rounds, st.Left
-			}
-		}
-		out = append(out, ue)
 	}
 	httpx.WriteJSON(w, 200, out)
 }

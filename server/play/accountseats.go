@@ -52,22 +52,11 @@ func (s *Server) ClaimSeat(ctx context.Context, id, token string, a Account) (in
 }
 
 // RenameAccount implements accountapi.Tables: the seats of deleted
-// account id at the tables this process holds are anon's, of no account.
+// account id at the tables this process holds are anon's, of no account;
+// the connections at them close, and the tables and events the store
+// renamed it in are read again (accountGone).
 func (s *Server) RenameAccount(id, anon string) {
-	for _, t := range s.tableList() {
-		t.mu.Lock()
-		changed := false
-		for i := range t.info.Seats {
-			if t.info.Seats[i].Account == id {
-				t.info.Seats[i].Account, t.info.Seats[i].Name = "", anon
-				changed = true
-			}
-		}
-		if changed {
-			t.infoVer++
-			t.publish()
-			t.broadcast()
-		}
-		t.mu.Unlock()
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	s.accountGone(ctx, id, anon)
 }

@@ -133,7 +133,10 @@ func (s *Server) refresh(ctx context.Context, t *table, info bool) error {
 			// signed-in person (or a guest who signed up there) is rated
 			// for that account whichever process ends the match.
 			if i < len(t.info.Seats) && (string(st.TokenHash) != string(t.info.Seats[i].TokenHash) || st.Name != t.info.Seats[i].Name || st.Account != t.info.Seats[i].Account) {
-				t.info.Seats[i].Name, t.info.Seats[i].TokenHash, t.info.Seats[i].Account = st.Name, st.TokenHash, st.Account
+				if st.Name != t.info.Seats[i].Name {
+					t.renameSeat(i, st.Name) // a deleted account's seat: its contributions too
+				}
+				t.info.Seats[i].TokenHash, t.info.Seats[i].Account = st.TokenHash, st.Account
 				changed = true
 			}
 		}

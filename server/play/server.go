@@ -47,6 +47,7 @@ type Options struct {
 	OverloadLag, IdleClose                               time.Duration
 	Cluster                                              bool
 	LeaseTTL, EventMinute                                time.Duration
+	AccountCheck                                         time.Duration
 }
 
 // Server serves the API, the WebSocket play and the UI.
@@ -153,6 +154,12 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	s.settleEvents(ctx)
 	if cst != nil {
 		s.runCluster()
+	}
+	if opts.AccountCheck == 0 {
+		opts.AccountCheck = DefaultAccountCheck
+	}
+	if opts.AccountCheck > 0 {
+		go s.accountWatch(opts.AccountCheck)
 	}
 	if opts.IdleClose > 0 {
 		s.sweep(ctx, time.Now()) // tables idle too long are closed, not kept loaded
