@@ -17,12 +17,11 @@ import (
 )
 
 // softKey is a passkey of a software authenticator: its credential ID,
-// private key, user handle, and signature counter.
+// private key and user handle.
 type softKey struct {
-	id    []byte
-	key   *ecdsa.PrivateKey
-	user  []byte
-	count uint32
+	id   []byte
+	key  *ecdsa.PrivateKey
+	user []byte
 }
 
 // softAuthenticator makes and uses passkeys as a browser's authenticator
@@ -87,9 +86,11 @@ func (a *softAuthenticator) create(body []byte) (string, *softKey) {
 	priv, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	k := &softKey{id: make([]byte, 16), key: priv, user: user}
 	_, _ = rand.Read(k.id)
-	x, y := make([]byte, 32), make([]byte, 32)
-	priv.PublicKey.X.FillBytes(x)
-	priv.PublicKey.Y.FillBytes(y)
+	raw, err := priv.PublicKey.Bytes() // 0x04, then X and Y, 32 bytes each
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	x, y := raw[1:33], raw[33:65]
 	cose, err := webauthncbor.Marshal(webauthncose.EC2PublicKeyData{
 		PublicKeyData: webauthncose.PublicKeyData{KeyType: int64(webauthncose.EllipticKey), Algorithm: int64(webauthncose.AlgES256)},
 		Curve:         int64(webauthncose.P256), XCoord: x, YCoord: y})
