@@ -17,10 +17,10 @@ import (
 	"golang.org/x/crypto/argon2"
 )
 
-// Password limits, in characters. OWASP asks for at least 8 and room for
+// Password limits, in characters. OWASP ASVS asks for at least 12 and room for
 // at least 64; the upper bound keeps one hash cheap to refuse.
 const (
-	MinPassword = 8
+	MinPassword = 12 // OWASP ASVS 4.0.3 V2.1.1
 	MaxPassword = 128
 )
 

@@ -160,7 +160,7 @@ func TestAccountSignUpSignInSignOut(t *testing.T) {
 			{"A", goodPassword, "bad_account_name"},
 			{"Ada Lovelace", goodPassword, "bad_account_name"},
 			{"Bob", "short", "password_short"},
-			{"Bob", "password1", "password_common"},
+			{"Bob", "1qaz2wsx3edc", "password_common"},
 			{"Bobby-Tables", "bobby-tables", "password_name"},
 		} {
 			if body := ts.browser().must(400, "POST", "/api/account/signup", creds(c.name, c.password)); errCode(t, body) != c.code {
