@@ -355,6 +355,12 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "a rated table needs every person signed in: sign in first, or create a casual table").With("rated_needs_account", nil))
 		return
 	}
+	if std := pitch.DefaultOptions(v).Target; req.Rated && g.Options.Target != std {
+		// One hand to 1 point would be a whole rated match (docs/ratings.md).
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "a rated table plays to the game's standard target: %s plays to %d, not %d; leave target out, or create a casual table", v, std, g.Options.Target).
+			With("rated_target", map[string]any{"Target": std}))
+		return
+	}
 	if len(req.Seats) == 0 { // one person against bots
 		for i := range g.Seats() {
 			kind := "bot"
