@@ -136,3 +136,51 @@ func Format(r Rating) string {
 	}
 	return fmt.Sprint(Shown(r))
 }
+
+// Forfeit returns st with every side that holds one of the seats left
+// placed last (docs/ratings.md): a player who walked away from a rated
+// match loses it, whatever the stand-in that played the seat out made of
+// it. The other sides keep their order, placed again from 1 (the first
+// of them wins the rating, as the side that stayed); the sides that left
+// share the last place. A seat out of range is an error; none left
+// returns st unchanged.
+func (st Standing) Forfeit(left []int) (Standing, error) {
+	if len(left) == 0 {
+		return st, nil
+	}
+	gone := make([]bool, len(st.Sides))
+	for _, seat := range left {
+		found := false
+		for i, side := range st.Sides {
+			for _, s := range side {
+				if s == seat {
+					gone[i], found = true, true
+				}
+			}
+		}
+		if !found {
+			return Standing{}, fmt.Errorf("%w: seat %d left, but no side holds it", ErrBadMatch, seat)
+		}
+	}
+	out := Standing{Sides: st.Sides, Ranks: make([]float64, len(st.Sides))}
+	stayed := 0
+	for i := range st.Sides {
+		if gone[i] {
+			continue
+		}
+		stayed++
+		place := 1.0
+		for j := range st.Sides {
+			if !gone[j] && st.Ranks[j] < st.Ranks[i] {
+				place++
+			}
+		}
+		out.Ranks[i] = place
+	}
+	for i := range st.Sides {
+		if gone[i] {
+			out.Ranks[i] = float64(stayed + 1)
+		}
+	}
+	return out, nil
+}

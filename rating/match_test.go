@@ -200,3 +200,42 @@ func BenchmarkRateMatch(b *testing.B) {
 		})
 	}
 }
+
+// TestForfeit: a side one of whose players left the match is placed last,
+// whatever its stand-in made of it; the others keep their order.
+func TestForfeit(t *testing.T) {
+	four := Standing{Sides: [][]int{{0}, {1}, {2}, {3}}, Ranks: []float64{3, 1, 2, 4}}
+	teams := Standing{Sides: [][]int{{0, 2}, {1, 3}}, Ranks: []float64{1, 2}}
+	ties := Standing{Sides: [][]int{{0}, {1}, {2}, {3}, {4}}, Ranks: []float64{4, 1, 2, 2, 5}}
+	for _, c := range []struct {
+		name string
+		st   Standing
+		left []int
+		want string
+	}{
+		{"nobody left", four, nil, "[3 1 2 4]"},
+		{"the winner left", four, []int{1}, "[2 4 1 3]"},
+		{"the last left", four, []int{3}, "[3 1 2 4]"},
+		{"two left, sharing the last place", four, []int{1, 0}, "[3 3 1 2]"},
+		{"everyone left", four, []int{0, 1, 2, 3}, "[1 1 1 1]"},
+		{"a winning partner left: the side loses", teams, []int{2}, "[2 1]"},
+		{"a losing partner left", teams, []int{3}, "[1 2]"},
+		{"a tied seat left", ties, []int{2}, "[3 1 5 2 4]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := c.st.Forfeit(c.left)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got.Ranks) != c.want {
+				t.Errorf("Forfeit(%v) of %v = %v, want %s", c.left, c.st.Ranks, got.Ranks, c.want)
+			}
+			if fmt.Sprint(got.Sides) != fmt.Sprint(c.st.Sides) {
+				t.Errorf("sides changed: %v", got.Sides)
+			}
+		})
+	}
+	if _, err := four.Forfeit([]int{7}); !errors.Is(err, ErrBadMatch) {
+		t.Errorf("seat 7 left: err = %v, want ErrBadMatch", err)
+	}
+}

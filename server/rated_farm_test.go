@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"encoding/json"
 	"testing"
+	"time"
 )
 
 // TestRatedTarget: a rated table plays to its game's standard target
@@ -46,4 +48,70 @@ func TestRatedTarget(t *testing.T) {
 			}
 		})
 	}
+}
+
+// profileOf is what a test reads of GET /api/users/{name}.
+type profileOf struct {
+	Ratings []struct {
+		Game    string
+		Rating  int
+		Matches int
+	}
+	Recent []struct {
+		Table  string
+		Place  int
+		Change int
+	}
+}
+
+// waitRated reads name's profile until it holds n rated matches (or the
+// test's minute runs out).
+func waitRated(t *testing.T, b *browser, name string, n int) profileOf {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var p profileOf
+		if err := json.Unmarshal(b.must(200, "GET", "/api/users/"+name, ""), &p); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Recent) >= n {
+			return p
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %d rated matches after a minute, want %d", name, len(p.Recent), n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestRatedAbandoned: a rated match whose people all left (nobody is at
+// the table or watching) does not wait for them: the stand-ins play it
+// out, it is rated, and the people who left lose it, sharing the last
+// place behind the bot, whatever the stand-ins scored for them.
+func TestRatedAbandoned(t *testing.T) {
+	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) {
+		opts := fastOptions()
+		opts.AwayDelay = time.Millisecond
+		ts := startServer(t, fresh(t), opts)
+		ada, bob := ts.browser(), ts.browser()
+		ada.must(201, "POST", "/api/account/signup", creds("Ada-L", goodPassword))
+		bob.must(201, "POST", "/api/account/signup", creds("Bob-L", goodPassword))
+		var tb struct{ ID string }
+		if err := json.Unmarshal(ada.must(201, "POST", "/api/tables", `{"variant":"auction","options":{"players":3},"rated":true,"seats":`+seatsBody("h", "h", "easy")+`}`), &tb); err != nil {
+			t.Fatal(err)
+		}
+		ada.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":0}`)
+		bob.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":1}`)
+		// Nobody connects: before, the table waited for them for ever
+		// and was closed as idle, never rated.
+		for _, c := range []struct {
+			who  *browser
+			name string
+		}{{ada, "ada-l"}, {bob, "bob-l"}} {
+			p := waitRated(t, c.who, c.name, 1)
+			if r := p.Recent[0]; r.Table != tb.ID || r.Place != 2 || r.Change >= 0 {
+				t.Errorf("%s: %+v, want table %s at place 2 (behind the bot) and a loss", c.name, r, tb.ID)
+			}
+		}
+	})
 }

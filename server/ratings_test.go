@@ -50,7 +50,7 @@ func TestRatedMatch(t *testing.T) {
 			t.Errorf("a guest joined a rated table: %s", b)
 		}
 		ada.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":0}`)
-		// A spectator: a table plays only while someone is there.
+		// A spectator, to read the finished state.
 		ctx, cancel := context.WithTimeout(bg, 60*time.Second)
 		defer cancel()
 		ws, _, err := websocket.Dial(ctx, ts.wsURL(tb.ID), nil)

@@ -33,6 +33,18 @@ func (t *table) rate(ctx context.Context) {
 		t.logger().Error("rating: ranking the match", "err", err.Error())
 		return
 	}
+	// A person whose seat the stand-in played at the end, with nobody
+	// back at it since, left the match: they lose it (docs/ratings.md).
+	var left []int
+	for i := range t.game.Seats() {
+		if t.bots[i] == nil && t.away[i] {
+			left = append(left, i)
+		}
+	}
+	if st, err = st.Forfeit(left); err != nil {
+		t.logger().Error("rating: placing the players who left", "err", err.Error())
+		return
+	}
 	scores := t.match.State().NewScores()
 	m := store.RatedMatch{Table: t.id, Variant: t.info.Variant, Standing: st}
 	for i, s := range t.info.Seats {

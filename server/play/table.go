@@ -377,9 +377,11 @@ func (t *table) schedule(after time.Duration) {
 	if t.round.held() {
 		return // the event is paused (hold keeps the turn timer's time)
 	}
-	if !t.present() && t.round == nil {
+	if !t.present() && t.round == nil && !t.info.Rated {
 		return // nobody is at the table or watching: it waits for them
 	}
+	// A rated match plays on without anyone (the stand-ins play the
+	// people who left), so that leaving cannot keep it from being rated.
 	if t.match.AwaitingDeal() {
 		t.scheduleDeal(gen, after)
 		return
