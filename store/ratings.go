@@ -152,7 +152,13 @@ func (s *sqlStore) RateMatch(ctx context.Context, m RatedMatch) ([]RatingChange,
 				before[i] = cur[st.Account]
 			}
 		}
-		after, err := model.RateMatch(m.Standing, before)
+		bots := make([]bool, len(m.Seats))
+		for i, st := range m.Seats {
+			bots[i] = st.Account == ""
+		}
+		// A match against bots alone lifts a rating no further than
+		// the bots' ceiling (rating.Model.BotCeiling).
+		after, err := model.RateMatchBots(m.Standing, before, bots)
 		if err != nil {
 			return fmt.Errorf("store: rate match %s: %w", m.Table, err)
 		}
