@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -11,7 +12,7 @@ import (
 // another target is refused with rated_target and creates nothing, while
 // a casual table may play to any.
 func TestRatedTarget(t *testing.T) {
-	ts := startServer(t, "", fastOptions())
+	ts := startServer(t, filepath.Join(t.TempDir(), "pitch.db"), fastOptions())
 	ada := ts.browser()
 	ada.must(201, "POST", "/api/account/signup", creds("Ada-T", goodPassword))
 	total := func() int {
@@ -112,6 +113,80 @@ func TestRatedAbandoned(t *testing.T) {
 			if r := p.Recent[0]; r.Table != tb.ID || r.Place != 2 || r.Change >= 0 {
 				t.Errorf("%s: %+v, want table %s at place 2 (behind the bot) and a loss", c.name, r, tb.ID)
 			}
+		}
+	})
+}
+
+// TestRatedRematchPairBound: a rated table's next match is rated too,
+// until the same two accounts have played play.RatedPairsPerDay rated
+// matches of the game together today: the next one is played unrated,
+// its table says so from the start ("unrated": "pair_limit"), and it
+// changes nobody's rating.
+func TestRatedRematchPairBound(t *testing.T) {
+	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) {
+		opts := fastOptions()
+		opts.AwayDelay = time.Millisecond // nobody connects: the stand-ins play
+		ts := startServer(t, fresh(t), opts)
+		ada, bob := ts.browser(), ts.browser()
+		ada.must(201, "POST", "/api/account/signup", creds("Ada-P", goodPassword))
+		bob.must(201, "POST", "/api/account/signup", creds("Bob-P", goodPassword))
+		type tableJS struct {
+			ID       string
+			Rated    bool
+			Unrated  string
+			Finished bool
+		}
+		var tb tableJS
+		if err := json.Unmarshal(ada.must(201, "POST", "/api/tables", `{"variant":"auction","options":{"players":3},"rated":true,"seats":`+seatsBody("h", "h", "easy")+`}`), &tb); err != nil {
+			t.Fatal(err)
+		}
+		ada.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":0}`)
+		bob.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":1}`)
+		const bound = 3 // play.RatedPairsPerDay
+		for n := 1; n <= bound+1; n++ {
+			var info tableJS
+			if err := json.Unmarshal(ada.must(200, "GET", "/api/tables/"+tb.ID, ""), &info); err != nil {
+				t.Fatal(err)
+			}
+			wantUnrated := ""
+			if n > bound {
+				wantUnrated = "pair_limit"
+			}
+			if !info.Rated || info.Unrated != wantUnrated {
+				t.Fatalf("match %d: rated %v, unrated %q; want a rated table, unrated %q", n, info.Rated, info.Unrated, wantUnrated)
+			}
+			if n <= bound {
+				p := waitRated(t, ada, "ada-p", n)
+				if p.Recent[0].Table != tb.ID {
+					t.Fatalf("match %d: the last rated match is %s, want %s", n, p.Recent[0].Table, tb.ID)
+				}
+			} else {
+				for deadline := time.Now().Add(time.Minute); !info.Finished; time.Sleep(20 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatalf("match %d did not end", n)
+					}
+					if err := json.Unmarshal(ada.must(200, "GET", "/api/tables/"+tb.ID, ""), &info); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for _, c := range []struct {
+					who  *browser
+					name string
+				}{{ada, "ada-p"}, {bob, "bob-p"}} {
+					if p := waitRated(t, c.who, c.name, bound); len(p.Recent) != bound || p.Ratings[0].Matches != bound {
+						t.Errorf("%s: %d rated matches (%+v), want %d: the match past the bound was rated", c.name, len(p.Recent), p.Ratings, bound)
+					}
+				}
+				if info.Unrated != "pair_limit" {
+					t.Errorf("the finished table says unrated %q, want pair_limit", info.Unrated)
+				}
+				break
+			}
+			var next struct{ ID string }
+			if err := json.Unmarshal(ada.must(201, "POST", "/api/tables/"+tb.ID+"/rematch", `{}`), &next); err != nil {
+				t.Fatal(err)
+			}
+			tb.ID = next.ID
 		}
 	})
 }

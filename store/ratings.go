@@ -28,6 +28,56 @@ type RatedMatch struct {
 	Standing rating.Standing // rating.RankMatch
 	Seats    []RatedSeat     // one a seat, in seat order
 	At       time.Time       // zero means now
+	// PairLimit, when above 0, is how many rated matches of the game two
+	// accounts may play together in a UTC day (docs/ratings.md): when a
+	// pair of the match's accounts has played that many on At's day
+	// already, RateMatch rates nothing and returns ErrPairLimit.
+	PairLimit int
+}
+
+// ErrPairLimit is returned by RateMatch for a match two of whose accounts
+// have played RatedMatch.PairLimit rated matches of the game together on
+// its UTC day already: the match is played unrated.
+var ErrPairLimit = errors.New("store: these accounts have played their rated matches together today")
+
+// utcDay is the UTC day that holds at: its start and the next day's.
+func utcDay(at time.Time) (time.Time, time.Time) {
+	y, m, d := at.UTC().Date()
+	start := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	return start, start.AddDate(0, 0, 1)
+}
+
+// pairsQuery counts the rated matches of a game (other than one table)
+// in which two accounts both had a seat, in a span of time.
+const pairsQuery = `SELECT COUNT(*) FROM rating_history a JOIN rating_history b ON b.table_id = a.table_id
+	WHERE a.account_id = ? AND b.account_id = ? AND a.variant = ? AND a.at >= ? AND a.at < ? AND a.table_id <> ?`
+
+// mostPaired returns the most rated matches of variant that any two of
+// accounts played together on at's UTC day, apart from table.
+func (s *sqlStore) mostPaired(ctx context.Context, tx *sql.Tx, accounts []string, variant, table string, at time.Time) (int, error) {
+	start, end := utcDay(at)
+	most := 0
+	for i, a := range accounts {
+		for _, b := range accounts[i+1:] {
+			var n int
+			if err := tx.QueryRowContext(ctx, s.d.q(pairsQuery), a, b, variant, s.d.timeArg(start), s.d.timeArg(end), table).Scan(&n); err != nil {
+				return 0, s.explain(err)
+			}
+			most = max(most, n)
+		}
+	}
+	return most, nil
+}
+
+// RatedTogether implements Ratings.
+func (s *sqlStore) RatedTogether(ctx context.Context, accounts []string, variant string, at time.Time) (int, error) {
+	var most int
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		most, err = s.mostPaired(ctx, tx, accounts, variant, "", at)
+		return err
+	})
+	return most, err
 }
 
 // RatingChange is what one match did to an account's rating.
@@ -81,6 +131,10 @@ type Ratings interface {
 	// changes; a later call changes nothing and returns the stored
 	// changes with ErrConflict.
 	RateMatch(ctx context.Context, m RatedMatch) ([]RatingChange, error)
+	// RatedTogether returns the most rated matches of a game that any two
+	// of accounts played together on at's UTC day (the pair bound,
+	// RatedMatch.PairLimit).
+	RatedTogether(ctx context.Context, accounts []string, variant string, at time.Time) (int, error)
 	// MatchRatings returns the stored changes of a rated table, by seat
 	// (none before it is rated).
 	MatchRatings(ctx context.Context, table string) ([]RatingChange, error)
@@ -141,6 +195,18 @@ func (s *sqlStore) RateMatch(ctx context.Context, m RatedMatch) ([]RatingChange,
 				return s.explain(err)
 			}
 			cur[a] = r
+		}
+		// The pair bound, counted once the accounts are locked, so that
+		// two matches of one pair ending together are counted in turn.
+		if m.PairLimit > 0 {
+			most, err := s.mostPaired(ctx, tx, accounts, m.Variant, m.Table, at)
+			if err != nil {
+				return err
+			}
+			if most >= m.PairLimit {
+				return fmt.Errorf("store: rate match %s: %d rated matches of %s together on %s already, the most a day is %d: %w",
+					m.Table, most, m.Variant, at.UTC().Format(time.DateOnly), m.PairLimit, ErrPairLimit)
+			}
 		}
 		before := make([]rating.Rating, len(m.Seats))
 		for i, st := range m.Seats {

@@ -3,6 +3,8 @@ package play
 import (
 	"context"
 	"errors"
+	"slices"
+	"time"
 
 	"pitch/rating"
 	"pitch/server/wire"
@@ -46,7 +48,7 @@ func (t *table) rate(ctx context.Context) {
 		return
 	}
 	scores := t.match.State().NewScores()
-	m := store.RatedMatch{Table: t.id, Variant: t.info.Variant, Standing: st}
+	m := store.RatedMatch{Table: t.id, Variant: t.info.Variant, Standing: st, PairLimit: RatedPairsPerDay}
 	for i, s := range t.info.Seats {
 		rs := store.RatedSeat{Seat: i, Account: s.Account, Hands: len(t.sheet), Points: scores[i]}
 		if s.Kind == "bot" || s.Account == "" {
@@ -75,6 +77,11 @@ func (t *table) rate(ctx context.Context) {
 		m.Seats = append(m.Seats, rs)
 	}
 	changes, err := t.srv.store.RateMatch(sctx, m)
+	if errors.Is(err, store.ErrPairLimit) {
+		t.unrated, t.ratings = "pair_limit", []wire.RatingChange{}
+		t.infoVer++
+		return
+	}
 	if err != nil && !errors.Is(err, store.ErrConflict) {
 		t.logger().Error("rating: storing the match's ratings", "err", err.Error())
 		return
@@ -100,4 +107,40 @@ func (t *table) loadRatings(ctx context.Context) {
 		return
 	}
 	t.rate(ctx)
+}
+
+// RatedPairsPerDay is how many rated matches of a game two accounts may
+// play together in a UTC day; their next ones that day are played
+// unrated, and the table says so (docs/ratings.md).
+const RatedPairsPerDay = 3
+
+// checkPairs marks a full rated table whose match will be played unrated
+// because two of its accounts have played RatedPairsPerDay rated matches
+// of the game together today, so that the table says so from the start
+// (rate decides at the end, in the store's transaction). The lock must
+// be held.
+func (t *table) checkPairs(ctx context.Context) {
+	if !t.info.Rated || t.unrated != "" || t.match.Over() || !t.full() {
+		return
+	}
+	var accounts []string
+	for _, s := range t.info.Seats {
+		if s.Account != "" && !slices.Contains(accounts, s.Account) {
+			accounts = append(accounts, s.Account)
+		}
+	}
+	if len(accounts) < 2 {
+		return
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	n, err := t.srv.store.RatedTogether(sctx, accounts, t.info.Variant, time.Now())
+	if err != nil {
+		t.logger().Warn("rating: counting the pairs' rated matches today", "err", err.Error())
+		return
+	}
+	if n >= RatedPairsPerDay {
+		t.unrated = "pair_limit"
+		t.infoVer++
+	}
 }

@@ -276,6 +276,7 @@ func (s *Server) table(ctx context.Context, id string) (*table, error) {
 	}
 	t.mu.Lock()
 	t.loadRatings(ctx) // a finished rated match: its ratings for the states
+	t.checkPairs(ctx)  // one in play: whether it is rated
 	t.mu.Unlock()
 	return t, nil
 }
@@ -535,6 +536,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	t.info.Seats[seat].Name, t.info.Seats[seat].TokenHash, t.info.Seats[seat].Account = name, h[:], me.ID
 	t.infoVer++
+	t.checkPairs(r.Context()) // the last seat taken: is the match rated?
 	t.touch()
 	t.publish()
 	t.broadcast()

@@ -57,6 +57,10 @@ type Table struct {
 	Teams []int `json:"teams,omitempty"`
 	// Rated: the match changes the players' ratings (docs/ratings.md).
 	Rated bool `json:"rated,omitempty"`
+	// Unrated says why a rated table's match is played unrated:
+	// "pair_limit" (two of its accounts have played their rated matches
+	// of the game together today, docs/ratings.md); "" otherwise.
+	Unrated string `json:"unrated,omitempty"`
 	// Event is the ID of the event whose round the table plays
 	// (docs/events.md): it has no next match of its own.
 	Event string `json:"event,omitempty"`
