@@ -24,6 +24,9 @@ type Seat struct {
 	// N", the name every page shows, in its language); 0 for a person.
 	Bot   int  `json:"bot,omitempty"`
 	Taken bool `json:"taken"`
+	// Account: a signed-in person holds the seat, under their account's
+	// name (docs/accounts.md); a guest's seat and a bot's lack it.
+	Account bool `json:"account,omitempty"`
 	// Rating is a bot's fixed rating in the table's game (rating.Bot).
 	Rating *ratings.Shown `json:"rating,omitempty"`
 }
@@ -81,7 +84,8 @@ func Public(t *store.Table, g *pitch.Game) Table {
 				name = "Bot " + strconv.Itoa(n)
 			}
 		}
-		si := Seat{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name, Bot: n, Taken: s.Kind == "bot" || s.TokenHash != nil}
+		si := Seat{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name, Bot: n, Taken: s.Kind == "bot" || s.TokenHash != nil,
+			Account: s.Account != ""}
 		if s.Kind == "bot" {
 			si.Rating = ratings.Bot(t.Variant, s.Level)
 		}
