@@ -87,6 +87,7 @@ func (t *table) rate(ctx context.Context) {
 		return
 	}
 	t.ratings = ratingChanges(changes)
+	t.unrated = "" // rated after all (a day began since the table filled)
 	t.infoVer++
 }
 
