@@ -91,14 +91,10 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
-	nt, err := s.load(ctx, next)
-	if err != nil {
+	if _, err := s.load(ctx, next); err != nil { // rated, unless the pair bound says otherwise (checkPairs)
 		s.writeError(w, r, httpx.Unexpected(op, err))
 		return
 	}
-	nt.mu.Lock()
-	nt.checkPairs(ctx) // rated, unless the pair bound says otherwise
-	nt.mu.Unlock()
 	t.mu.Lock()
 	t.info.Next = next.ID
 	t.nextBy = seat + 1

@@ -215,6 +215,11 @@ func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A rated match in play: whether it is rated (a store read, before
+	// the server's lock; nobody else has t yet).
+	t.mu.Lock()
+	t.checkPairs(ctx)
+	t.mu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old, ok := s.tables[info.ID]; ok {
@@ -277,7 +282,6 @@ func (s *Server) table(ctx context.Context, id string) (*table, error) {
 	}
 	t.mu.Lock()
 	t.loadRatings(ctx) // a finished rated match: its ratings for the states
-	t.checkPairs(ctx)  // one in play: whether it is rated
 	t.mu.Unlock()
 	return t, nil
 }
