@@ -1,6 +1,9 @@
 package account
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -103,6 +106,35 @@ func TestReservedGuestName(t *testing.T) {
 	} {
 		if got := ReservedGuestName(c.name); got != c.want {
 			t.Errorf("ReservedGuestName(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestReservedGuestNameLocales: the name every catalog gives a bot
+// (seat.bot) is reserved, so that a guest cannot pass for one in any
+// language.
+func TestReservedGuestNameLocales(t *testing.T) {
+	files, err := filepath.Glob("../i18n/locales/*.json")
+	if err != nil || len(files) < 6 {
+		t.Fatalf("the catalogs: %v (%d)", err, len(files))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cat map[string]any
+		if err := json.Unmarshal(b, &cat); err != nil {
+			t.Fatal(err)
+		}
+		s, ok := cat["seat.bot"].(string)
+		if !ok {
+			t.Fatalf("%s: no seat.bot", f)
+		}
+		for _, n := range []string{"1", "7"} {
+			if name := strings.ReplaceAll(s, "{{.N}}", n); !ReservedGuestName(name) {
+				t.Errorf("%s: a guest may sit as %q, the name of a bot", filepath.Base(f), name)
+			}
 		}
 	}
 }

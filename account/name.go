@@ -132,20 +132,28 @@ func Skeleton(name string) string {
 	return confusables.Skeleton(Key(confusables.Skeleton(name)))
 }
 
-// botName matches what the server names bots: "Bot" and a number.
-var botName = regexp.MustCompile(`^bot[ _.-]*[0-9]+$`)
+// botWords are the words the pages name bots with, in every language
+// (the catalogs' seat.bot: "Bot 2", "ボット2"); TestReservedGuestNameLocales
+// checks that each catalog's is here.
+var botWords = []string{"Bot", "ボット"}
+
+// botName matches a name's key that is a bot word, maybe a separator,
+// and a number of any length.
+var botName = regexp.MustCompile(`^(?:bot|ボット)[ _.\-]*[0-9]+$`)
 
 // ReservedGuestName reports whether a guest may not sit under name
-// because it looks like a bot's ("Bot 2", "B0T 2", "bot2"): a table names
-// its bots "Bot 1" to "Bot N".
+// because it looks like a bot's ("Bot 2", "B0T 2", "bot2", "ボット2"): a
+// table names its bots "Bot 1" to "Bot N" (in Japanese "ボット1" …).
 func ReservedGuestName(name string) bool {
 	sk := Skeleton(strings.TrimSpace(name))
-	for n := range 100 {
-		if sk == Skeleton(fmt.Sprintf("Bot %d", n)) || sk == Skeleton(fmt.Sprintf("Bot%d", n)) {
-			return true
+	for _, w := range botWords {
+		for n := range 100 {
+			if sk == Skeleton(fmt.Sprintf("%s %d", w, n)) || sk == Skeleton(fmt.Sprintf("%s%d", w, n)) {
+				return true
+			}
 		}
 	}
-	return botName.MatchString(Key(name))
+	return botName.MatchString(Key(strings.TrimSpace(name)))
 }
 
 // Key is what makes two names the same: compatibility-normalised (NFKC),
