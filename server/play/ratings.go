@@ -48,7 +48,9 @@ func (t *table) rate(ctx context.Context) {
 		return
 	}
 	scores := t.match.State().NewScores()
-	m := store.RatedMatch{Table: t.id, Variant: t.info.Variant, Standing: st, PairLimit: RatedPairsPerDay}
+	// At the time of the last action, so that a process that rates the
+	// match later (loadRatings) counts the pair bound on the same day.
+	m := store.RatedMatch{Table: t.id, Variant: t.info.Variant, Standing: st, PairLimit: RatedPairsPerDay, At: t.turnAt}
 	for i, s := range t.info.Seats {
 		rs := store.RatedSeat{Seat: i, Account: s.Account, Hands: len(t.sheet), Points: scores[i]}
 		if s.Kind == "bot" || s.Account == "" {
