@@ -37,6 +37,7 @@ func runRatingsSuite(t *testing.T, fresh fresher) {
 		{"RateMatchConcurrent", testRateMatchConcurrent},
 		{"Leaderboard", testLeaderboard},
 		{"DeleteAccountRatings", testDeleteAccountRatings},
+		{"PairLimit", testPairLimit},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, fresh) })
 	}
@@ -349,6 +350,66 @@ func TestLeaderboardBound(t *testing.T) {
 			if !strings.Contains(string(b), "WHERE "+bound) {
 				t.Errorf("%s %s: the index lacks %q", d, f, bound)
 			}
+		}
+	}
+}
+
+// testPairLimit: with PairLimit 3, the same two accounts are rated 3
+// matches of a game together a UTC day; the fourth that day changes
+// nothing and answers ErrPairLimit (and can be rated by nobody later that
+// day), while the next UTC day, another game and another pair are rated.
+// RatedTogether counts what RateMatch counts.
+func testPairLimit(t *testing.T, fresh fresher) {
+	s := open(t, fresh(t))
+	a, b, c := mustAccount(t, s, "Ada"), mustAccount(t, s, "Bob"), mustAccount(t, s, "Cy")
+	day := time.Date(2026, 3, 14, 0, 0, 0, 0, time.UTC)
+	rate := func(table, x, y, variant string, at time.Time) error {
+		ratedTable(t, s, table)
+		m := auctionMatch(table, x, y, at)
+		m.Variant, m.PairLimit = variant, 3
+		_, err := s.RateMatch(ctx, m)
+		return err
+	}
+	for i, c := range []struct {
+		table, x, y, variant string
+		at                   time.Time
+		limited              bool
+	}{
+		{"p1", a, b, "auction", day.Add(1 * time.Hour), false},
+		{"p2", b, a, "auction", day.Add(2 * time.Hour), false}, // the other way round: the same pair
+		{"p3", a, b, "auction", day.Add(23 * time.Hour), false},
+		{"p4", a, b, "auction", day.Add(23*time.Hour + 59*time.Minute), true},
+		{"p5", a, b, "pawnee", day.Add(3 * time.Hour), false},   // another game
+		{"p6", a, c, "auction", day.Add(4 * time.Hour), false},  // another pair
+		{"p7", a, b, "auction", day.Add(24 * time.Hour), false}, // the next day
+	} {
+		err := rate(c.table, c.x, c.y, c.variant, c.at)
+		if c.limited != errors.Is(err, ErrPairLimit) || (!c.limited && err != nil) {
+			t.Errorf("match %d (%s): %v, want limited %v", i+1, c.table, err, c.limited)
+		}
+		if cs, err := s.MatchRatings(ctx, c.table); err != nil || (len(cs) == 0) != c.limited {
+			t.Errorf("match %d (%s): %d changes stored (%v), want limited %v", i+1, c.table, len(cs), err, c.limited)
+		}
+	}
+	if err := rate("p4b", a, b, "auction", day.Add(12*time.Hour)); !errors.Is(err, ErrPairLimit) {
+		t.Errorf("a fourth match of the day, rated later: %v, want ErrPairLimit", err)
+	}
+	for _, c := range []struct {
+		accounts []string
+		variant  string
+		at       time.Time
+		want     int
+	}{
+		{[]string{a, b}, "auction", day.Add(5 * time.Hour), 3},
+		{[]string{b, a}, "auction", day, 3},
+		{[]string{a, b, c}, "auction", day, 3},
+		{[]string{a, c}, "auction", day, 1},
+		{[]string{a, b}, "pawnee", day, 1},
+		{[]string{a, b}, "auction", day.Add(24 * time.Hour), 1},
+		{[]string{a}, "auction", day, 0},
+	} {
+		if n, err := s.RatedTogether(ctx, c.accounts, c.variant, c.at); err != nil || n != c.want {
+			t.Errorf("RatedTogether(%v, %s, %s) = %d (%v), want %d", c.accounts, c.variant, c.at.Format(time.DateOnly), n, err, c.want)
 		}
 	}
 }
