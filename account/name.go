@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -145,16 +146,21 @@ var botName = regexp.MustCompile(`^(?:bot|ボット)[ _.\-]*[0-9]+$`)
 // because it looks like a bot's ("Bot 2", "B0T 2", "bot2", "ボット2"): a
 // table names its bots "Bot 1" to "Bot N" (in Japanese "ボット1" …).
 func ReservedGuestName(name string) bool {
-	sk := Skeleton(strings.TrimSpace(name))
+	return botSkeletons()[Skeleton(strings.TrimSpace(name))] || botName.MatchString(Key(strings.TrimSpace(name)))
+}
+
+// botSkeletons are the skeletons of the bots' names "Bot 0" to "Bot 99"
+// (and "Bot0", in every botWords), made once.
+var botSkeletons = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
 	for _, w := range botWords {
 		for n := range 100 {
-			if sk == Skeleton(fmt.Sprintf("%s %d", w, n)) || sk == Skeleton(fmt.Sprintf("%s%d", w, n)) {
-				return true
-			}
+			out[Skeleton(fmt.Sprintf("%s %d", w, n))] = true
+			out[Skeleton(fmt.Sprintf("%s%d", w, n))] = true
 		}
 	}
-	return botName.MatchString(Key(strings.TrimSpace(name)))
-}
+	return out
+})
 
 // Key is what makes two names the same: compatibility-normalised (NFKC),
 // case-folded and normalised again, so "Ada", "ADA" and "ＡＤＡ" (full
