@@ -136,3 +136,99 @@ func Format(r Rating) string {
 	}
 	return fmt.Sprint(Shown(r))
 }
+
+// Forfeit returns st with every side that holds one of the seats left
+// placed last (docs/ratings.md): a player who walked away from a rated
+// match loses it, whatever the stand-in that played the seat out made of
+// it. The other sides keep their order, placed again from 1 (the first
+// of them wins the rating, as the side that stayed); the sides that left
+// share the last place. A seat out of range is an error; none left
+// returns st unchanged.
+func (st Standing) Forfeit(left []int) (Standing, error) {
+	if len(left) == 0 {
+		return st, nil
+	}
+	gone := make([]bool, len(st.Sides))
+	for _, seat := range left {
+		found := false
+		for i, side := range st.Sides {
+			for _, s := range side {
+				if s == seat {
+					gone[i], found = true, true
+				}
+			}
+		}
+		if !found {
+			return Standing{}, fmt.Errorf("%w: seat %d left, but no side holds it", ErrBadMatch, seat)
+		}
+	}
+	out := Standing{Sides: st.Sides, Ranks: make([]float64, len(st.Sides))}
+	stayed := 0
+	for i := range st.Sides {
+		if gone[i] {
+			continue
+		}
+		stayed++
+		place := 1.0
+		for j := range st.Sides {
+			if !gone[j] && st.Ranks[j] < st.Ranks[i] {
+				place++
+			}
+		}
+		out.Ranks[i] = place
+	}
+	for i := range st.Sides {
+		if gone[i] {
+			out.Ranks[i] = float64(stayed + 1)
+		}
+	}
+	return out, nil
+}
+
+// BotCeiling is how far above the strongest bot among its opponents a
+// match against bots alone may lift a player's mu: one Beta, 250 as
+// shown. A player that far above a bot is expected to beat it about two
+// times in three head to head (PredictWin); more wins against it say
+// little more, and bots play the same way every time, so that their
+// weaknesses can be learnt and farmed (docs/ratings.md, "What a match
+// against bots is worth").
+func (m Model) BotCeiling(bot Rating) float64 { return bot.Mu + m.Beta }
+
+// RateMatchBots is RateMatch for a match some of whose seats are bots
+// (bot[seat]), which keep their fixed ratings: a player whose opponents
+// (the seats on the other sides) are all bots gains no more than up to
+// the strongest opponent's BotCeiling; one above it already keeps its
+// mu when it wins. Losses count in full, and the deviation shrinks as
+// RateMatch has it.
+func (m Model) RateMatchBots(st Standing, before []Rating, bot []bool) ([]Rating, error) {
+	if len(bot) != len(before) {
+		return nil, fmt.Errorf("%w: %d bot marks for %d seats", ErrBadMatch, len(bot), len(before))
+	}
+	after, err := m.RateMatch(st, before)
+	if err != nil {
+		return nil, err
+	}
+	for i, side := range st.Sides {
+		ceiling, people := math.Inf(-1), false
+		for j, other := range st.Sides {
+			if j == i {
+				continue
+			}
+			for _, seat := range other {
+				if !bot[seat] {
+					people = true
+				}
+				ceiling = math.Max(ceiling, m.BotCeiling(before[seat]))
+			}
+		}
+		if people {
+			continue // a match against a person counts in full
+		}
+		for _, seat := range side {
+			if !bot[seat] && after[seat].Mu > before[seat].Mu {
+				after[seat].Mu = math.Min(after[seat].Mu, math.Max(before[seat].Mu, ceiling))
+			}
+		}
+	}
+	return after, nil
+}

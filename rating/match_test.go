@@ -200,3 +200,153 @@ func BenchmarkRateMatch(b *testing.B) {
 		})
 	}
 }
+
+// TestForfeit: a side one of whose players left the match is placed last,
+// whatever its stand-in made of it; the others keep their order.
+func TestForfeit(t *testing.T) {
+	four := Standing{Sides: [][]int{{0}, {1}, {2}, {3}}, Ranks: []float64{3, 1, 2, 4}}
+	teams := Standing{Sides: [][]int{{0, 2}, {1, 3}}, Ranks: []float64{1, 2}}
+	ties := Standing{Sides: [][]int{{0}, {1}, {2}, {3}, {4}}, Ranks: []float64{4, 1, 2, 2, 5}}
+	for _, c := range []struct {
+		name string
+		st   Standing
+		left []int
+		want string
+	}{
+		{"nobody left", four, nil, "[3 1 2 4]"},
+		{"the winner left", four, []int{1}, "[2 4 1 3]"},
+		{"the last left", four, []int{3}, "[3 1 2 4]"},
+		{"two left, sharing the last place", four, []int{1, 0}, "[3 3 1 2]"},
+		{"everyone left", four, []int{0, 1, 2, 3}, "[1 1 1 1]"},
+		{"a winning partner left: the side loses", teams, []int{2}, "[2 1]"},
+		{"a losing partner left", teams, []int{3}, "[1 2]"},
+		{"a tied seat left", ties, []int{2}, "[3 1 5 2 4]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := c.st.Forfeit(c.left)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got.Ranks) != c.want {
+				t.Errorf("Forfeit(%v) of %v = %v, want %s", c.left, c.st.Ranks, got.Ranks, c.want)
+			}
+			if fmt.Sprint(got.Sides) != fmt.Sprint(c.st.Sides) {
+				t.Errorf("sides changed: %v", got.Sides)
+			}
+		})
+	}
+	if _, err := four.Forfeit([]int{7}); !errors.Is(err, ErrBadMatch) {
+		t.Errorf("seat 7 left: err = %v, want ErrBadMatch", err)
+	}
+}
+
+// TestBotFarm: thirty wins in a row against bots of one level, from a new
+// player's rating, in every game, as a player who learnt to beat that bot
+// would get them. Without a bound the rating climbs past every bot's
+// (auction reaches about 3250 against easy bots); with RateMatchBots it
+// stays at or below the larger of where it started (1500) and the bot's
+// ceiling, its rating and 250 (docs/ratings.md says why).
+func TestBotFarm(t *testing.T) {
+	m := Default()
+	for _, c := range []struct {
+		game  string
+		seats int
+		teams bool // ten-point: the player and a bot partner against two bots
+		level string
+	}{
+		{"auction", 4, false, "easy"},
+		{"auction", 4, false, "expert"},
+		{"ten-point", 4, true, "easy"},
+		{"ten-point", 4, true, "expert"},
+		{"pawnee", 5, false, "easy"},
+		{"pawnee", 5, false, "expert"},
+	} {
+		t.Run(c.game+" "+c.level, func(t *testing.T) {
+			bot, ok := Bot(c.game, c.level)
+			if !ok || bot.Sigma > 2.5 {
+				t.Fatalf("the %s bot of %s: %+v (found %v); bots have measured ratings, sigma below 2.5", c.level, c.game, bot, ok)
+			}
+			st := Standing{}
+			if c.teams {
+				st = Standing{Sides: [][]int{{0, 2}, {1, 3}}, Ranks: []float64{1, 2}}
+			} else {
+				for s := range c.seats {
+					st.Sides = append(st.Sides, []int{s})
+					st.Ranks = append(st.Ranks, float64(s+1)) // seat 0 wins
+				}
+			}
+			isBot := make([]bool, c.seats)
+			for s := 1; s < c.seats; s++ {
+				isBot[s] = true
+			}
+			free, bounded := m.New(), m.New()
+			for range 30 {
+				before := []Rating{free}
+				for s := 1; s < c.seats; s++ {
+					before = append(before, bot)
+				}
+				after, err := m.RateMatch(st, before)
+				if err != nil {
+					t.Fatal(err)
+				}
+				free = after[0]
+				before[0] = bounded
+				after, err = m.RateMatchBots(st, before, isBot)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if after[0].Sigma >= bounded.Sigma+m.Tau {
+					t.Errorf("the deviation did not shrink: %v → %v", bounded.Sigma, after[0].Sigma)
+				}
+				bounded = after[0]
+			}
+			limit := max(Shown(m.New()), int(math.Round(m.BotCeiling(bot)*Scale)))
+			if Shown(bounded) > limit {
+				t.Errorf("30 wins against %s bots (%d): %d, above the bound %d", c.level, Shown(bot), Shown(bounded), limit)
+			}
+			if Shown(free) <= limit {
+				t.Errorf("without the bound, 30 wins reach %d, not above %d: the test does not test the bound", Shown(free), limit)
+			}
+			t.Logf("%s against %s bots (%d): %d with the bound %d, %d without", c.game, c.level, Shown(bot), Shown(bounded), limit, Shown(free))
+		})
+	}
+}
+
+// TestRateMatchBots: the bound applies only to a player whose opponents
+// are all bots, and only to gains.
+func TestRateMatchBots(t *testing.T) {
+	m := Default()
+	easy := Rating{Mu: 20, Sigma: 1.7}
+	me := Rating{Mu: 30, Sigma: 3}
+	four := Standing{Sides: [][]int{{0}, {1}, {2}, {3}}, Ranks: []float64{1, 2, 3, 4}}
+	lost := Standing{Sides: [][]int{{0}, {1}, {2}, {3}}, Ranks: []float64{4, 1, 2, 3}}
+	for _, c := range []struct {
+		name   string
+		st     Standing
+		before []Rating
+		bot    []bool
+		kept   bool // seat 0 keeps its mu (the bound), else it gets RateMatch's
+	}{
+		{"a win against bots, above their ceiling", four, []Rating{me, easy, easy, easy}, []bool{false, true, true, true}, true},
+		{"a win against bots and a person", four, []Rating{me, easy, easy, m.New()}, []bool{false, true, true, false}, false},
+		{"a loss against bots counts in full", lost, []Rating{me, easy, easy, easy}, []bool{false, true, true, true}, false},
+		{"a win against strong bots, below their ceiling", four, []Rating{m.New(), {Mu: 30, Sigma: 1.7}, easy, easy}, []bool{false, true, true, true}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			free, _ := m.RateMatch(c.st, c.before)
+			got, err := m.RateMatchBots(c.st, c.before, c.bot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.kept && (got[0].Mu != c.before[0].Mu || got[0].Sigma != free[0].Sigma) {
+				t.Errorf("got %+v, want mu kept at %v and sigma %v", got[0], c.before[0].Mu, free[0].Sigma)
+			}
+			if !c.kept && got[0] != free[0] {
+				t.Errorf("got %+v, want RateMatch's %+v", got[0], free[0])
+			}
+		})
+	}
+	if _, err := m.RateMatchBots(four, []Rating{me, easy, easy, easy}, []bool{false}); !errors.Is(err, ErrBadMatch) {
+		t.Errorf("one bot mark for four seats: err = %v, want ErrBadMatch", err)
+	}
+}

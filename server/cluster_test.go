@@ -214,7 +214,7 @@ func TestClusterRatedMatch(t *testing.T) {
 	ada := a.browser()
 	ada.must(201, "POST", "/api/account/signup", creds("Ada-C", goodPassword))
 	var tb struct{ ID string }
-	if err := json.Unmarshal(ada.must(201, "POST", "/api/tables", `{"variant":"auction","options":{"players":3,"target":5},"rated":true,"seats":`+seatsBody("h", "easy", "hard")+`}`), &tb); err != nil {
+	if err := json.Unmarshal(ada.must(201, "POST", "/api/tables", `{"variant":"auction","options":{"players":3},"rated":true,"seats":`+seatsBody("h", "easy", "hard")+`}`), &tb); err != nil {
 		t.Fatal(err)
 	}
 	ada.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":0}`)

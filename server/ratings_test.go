@@ -25,7 +25,7 @@ func TestRatedMatch(t *testing.T) {
 		opts := fastOptions()
 		opts.AwayDelay = time.Millisecond // the stand-in plays the absent person at once
 		ts := startServer(t, fresh(t), opts)
-		const body = `{"variant":"auction","options":{"players":3,"target":5},"rated":true,"seats":[{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"hard"}]}`
+		const body = `{"variant":"auction","options":{"players":3},"rated":true,"seats":[{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"hard"}]}`
 		guest := ts.browser()
 		if b := guest.must(403, "POST", "/api/tables", body); errCode(t, b) != "rated_needs_account" {
 			t.Errorf("a guest created a rated table: %s", b)
@@ -50,7 +50,7 @@ func TestRatedMatch(t *testing.T) {
 			t.Errorf("a guest joined a rated table: %s", b)
 		}
 		ada.must(200, "POST", "/api/tables/"+tb.ID+"/join", `{"seat":0}`)
-		// A spectator: a table plays only while someone is there.
+		// A spectator, to read the finished state.
 		ctx, cancel := context.WithTimeout(bg, 60*time.Second)
 		defer cancel()
 		ws, _, err := websocket.Dial(ctx, ts.wsURL(tb.ID), nil)

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"pitch/account"
 )
 
 // Account is a person's account (docs/accounts.md). Its ID never changes;
@@ -61,6 +63,10 @@ type Accounts interface {
 	Account(ctx context.Context, id string) (*Account, error)
 	// AccountByName returns the account whose NameKey is key, or ErrNotFound.
 	AccountByName(ctx context.Context, key string) (*Account, error)
+	// NameTaken reports whether an account's name is name or looks like
+	// it: the same key (account.Key) or the same confusable skeleton
+	// (account.Skeleton), as CreateAccount refuses.
+	NameTaken(ctx context.Context, name string) (bool, error)
 	// ListAccounts returns every account, by name key.
 	ListAccounts(ctx context.Context) ([]*Account, error)
 	// SetPassword sets an account's password hash ("" removes it) and,
@@ -163,9 +169,18 @@ func (s *sqlStore) CreateAccount(ctx context.Context, a *Account) error {
 		a.Created = timeNow()
 	}
 	a.Created = normTime(a.Created)
+	skeleton := account.Skeleton(a.Name)
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO accounts (`+accountCols+`) VALUES (?, ?, ?, ?, ?, ?)`),
-			a.ID, a.Name, a.NameKey, a.Password, s.d.timeArg(a.Created), a.Disabled)
+		// A name that looks like one taken is taken (docs/accounts.md).
+		var n int
+		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM accounts WHERE name_skeleton = ?`), skeleton).Scan(&n); err != nil {
+			return s.explain(err)
+		}
+		if n > 0 {
+			return fmt.Errorf("%w: the name looks like one that is taken", ErrConflict)
+		}
+		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO accounts (`+accountCols+`, name_skeleton) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+			a.ID, a.Name, a.NameKey, a.Password, s.d.timeArg(a.Created), a.Disabled, skeleton)
 		if isUnique(err) {
 			return fmt.Errorf("%w: the name is taken", ErrConflict)
 		}
@@ -695,4 +710,17 @@ func (s *sqlStore) AccountSeats(ctx context.Context, account string, open bool) 
 		return nil, fmt.Errorf("store: seats of an account: %w", err)
 	}
 	return list, nil
+}
+
+// NameTaken implements Accounts.
+func (s *sqlStore) NameTaken(ctx context.Context, name string) (bool, error) {
+	var n int
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		return s.explain(tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM accounts WHERE name_key = ? OR name_skeleton = ?`),
+			account.Key(name), account.Skeleton(name)).Scan(&n))
+	})
+	if err != nil {
+		return false, fmt.Errorf("store: is a name taken: %w", err)
+	}
+	return n > 0, nil
 }

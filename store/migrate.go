@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"pitch/account"
 )
 
 // Migrations live in migrations/DIALECT/NNNN_name.sql. Each is applied once,
@@ -92,6 +94,11 @@ func migrate(ctx context.Context, db *sql.DB, d *dialect) error {
 			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 				return err
 			}
+			if step := goSteps[m.name]; step != nil {
+				if err := step(ctx, tx, d); err != nil {
+					return err
+				}
+			}
 			_, err := tx.ExecContext(ctx, d.q(`INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)`),
 				m.version, m.name, time.Now().UTC().Format(time.RFC3339))
 			return err
@@ -118,4 +125,37 @@ func inTx(ctx context.Context, db *sql.DB, d *dialect, f func(*sql.Tx) error) er
 		return err
 	}
 	return tx.Commit()
+}
+
+// goSteps are the parts of migrations that SQL cannot do, by migration
+// name: each runs in its migration's transaction, after its SQL.
+var goSteps = map[string]func(ctx context.Context, tx *sql.Tx, d *dialect) error{
+	"0014_name_skeleton": fillSkeletons,
+}
+
+// fillSkeletons gives every account its name's skeleton (migration 0014).
+func fillSkeletons(ctx context.Context, tx *sql.Tx, d *dialect) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, name FROM accounts WHERE name_skeleton IS NULL`)
+	if err != nil {
+		return err
+	}
+	names := map[string]string{}
+	for rows.Next() {
+		var id, name string
+		if err := rows.Scan(&id, &name); err != nil {
+			rows.Close()
+			return err
+		}
+		names[id] = name
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for id, name := range names {
+		if _, err := tx.ExecContext(ctx, d.q(`UPDATE accounts SET name_skeleton = ? WHERE id = ?`), account.Skeleton(name), id); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -28,6 +28,56 @@ type RatedMatch struct {
 	Standing rating.Standing // rating.RankMatch
 	Seats    []RatedSeat     // one a seat, in seat order
 	At       time.Time       // zero means now
+	// PairLimit, when above 0, is how many rated matches of the game two
+	// accounts may play together in a UTC day (docs/ratings.md): when a
+	// pair of the match's accounts has played that many on At's day
+	// already, RateMatch rates nothing and returns ErrPairLimit.
+	PairLimit int
+}
+
+// ErrPairLimit is returned by RateMatch for a match two of whose accounts
+// have played RatedMatch.PairLimit rated matches of the game together on
+// its UTC day already: the match is played unrated.
+var ErrPairLimit = errors.New("store: these accounts have played their rated matches together today")
+
+// utcDay is the UTC day that holds at: its start and the next day's.
+func utcDay(at time.Time) (time.Time, time.Time) {
+	y, m, d := at.UTC().Date()
+	start := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	return start, start.AddDate(0, 0, 1)
+}
+
+// pairsQuery counts the rated matches of a game (other than one table)
+// in which two accounts both had a seat, in a span of time.
+const pairsQuery = `SELECT COUNT(*) FROM rating_history a JOIN rating_history b ON b.table_id = a.table_id
+	WHERE a.account_id = ? AND b.account_id = ? AND a.variant = ? AND a.at >= ? AND a.at < ? AND a.table_id <> ?`
+
+// mostPaired returns the most rated matches of variant that any two of
+// accounts played together on at's UTC day, apart from table.
+func (s *sqlStore) mostPaired(ctx context.Context, tx *sql.Tx, accounts []string, variant, table string, at time.Time) (int, error) {
+	start, end := utcDay(at)
+	most := 0
+	for i, a := range accounts {
+		for _, b := range accounts[i+1:] {
+			var n int
+			if err := tx.QueryRowContext(ctx, s.d.q(pairsQuery), a, b, variant, s.d.timeArg(start), s.d.timeArg(end), table).Scan(&n); err != nil {
+				return 0, s.explain(err)
+			}
+			most = max(most, n)
+		}
+	}
+	return most, nil
+}
+
+// RatedTogether implements Ratings.
+func (s *sqlStore) RatedTogether(ctx context.Context, accounts []string, variant string, at time.Time) (int, error) {
+	var most int
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		most, err = s.mostPaired(ctx, tx, accounts, variant, "", at)
+		return err
+	})
+	return most, err
 }
 
 // RatingChange is what one match did to an account's rating.
@@ -69,6 +119,10 @@ type LeaderRow struct {
 	Name    string
 	Account string // the account's ID; with Rating.Mu, the row's place (LeaderKey)
 	Rating  rating.Rating
+	// Ordinal is the conservative rating the board ranks by, mu − 3σ
+	// (rating.Model.Ordinal) as the database computes it (ratings.ordinal),
+	// so that a row's key is exactly its place.
+	Ordinal float64
 	Matches int
 	Wins    int
 }
@@ -81,6 +135,10 @@ type Ratings interface {
 	// changes; a later call changes nothing and returns the stored
 	// changes with ErrConflict.
 	RateMatch(ctx context.Context, m RatedMatch) ([]RatingChange, error)
+	// RatedTogether returns the most rated matches of a game that any two
+	// of accounts played together on at's UTC day (the pair bound,
+	// RatedMatch.PairLimit).
+	RatedTogether(ctx context.Context, accounts []string, variant string, at time.Time) (int, error)
 	// MatchRatings returns the stored changes of a rated table, by seat
 	// (none before it is rated).
 	MatchRatings(ctx context.Context, table string) ([]RatingChange, error)
@@ -142,6 +200,18 @@ func (s *sqlStore) RateMatch(ctx context.Context, m RatedMatch) ([]RatingChange,
 			}
 			cur[a] = r
 		}
+		// The pair bound, counted once the accounts are locked, so that
+		// two matches of one pair ending together are counted in turn.
+		if m.PairLimit > 0 {
+			most, err := s.mostPaired(ctx, tx, accounts, m.Variant, m.Table, at)
+			if err != nil {
+				return err
+			}
+			if most >= m.PairLimit {
+				return fmt.Errorf("store: rate match %s: %d rated matches of %s together on %s already, the most a day is %d: %w",
+					m.Table, most, m.Variant, at.UTC().Format(time.DateOnly), m.PairLimit, ErrPairLimit)
+			}
+		}
 		before := make([]rating.Rating, len(m.Seats))
 		for i, st := range m.Seats {
 			if st.Seat != i {
@@ -152,7 +222,13 @@ func (s *sqlStore) RateMatch(ctx context.Context, m RatedMatch) ([]RatingChange,
 				before[i] = cur[st.Account]
 			}
 		}
-		after, err := model.RateMatch(m.Standing, before)
+		bots := make([]bool, len(m.Seats))
+		for i, st := range m.Seats {
+			bots[i] = st.Account == ""
+		}
+		// A match against bots alone lifts a rating no further than
+		// the bots' ceiling (rating.Model.BotCeiling).
+		after, err := model.RateMatchBots(m.Standing, before, bots)
 		if err != nil {
 			return fmt.Errorf("store: rate match %s: %w", m.Table, err)
 		}
@@ -287,12 +363,13 @@ func (s *sqlStore) RatingHistory(ctx context.Context, account, variant string, l
 // boardWhere picks a game's settled, active ratings of accounts that are
 // not disabled (ratings r): its arguments are the game and the first time
 // that counts as active. Its sigma bound and NOT r.disabled are the
-// ratings_board index's WHERE (migration 0012), so that SQLite uses that
+// ratings_board index's WHERE (migrations 0012, 0013), so that SQLite uses that
 // partial index; TestLeaderboardBound checks that the bound is
 // rating.ProvisionalSigma.
 const boardWhere = `r.variant = ? AND r.sigma <= 5.0 AND NOT r.disabled AND r.last_played >= ?`
 
-// The board's order is (mu descending, account ID ascending). Each page
+// The board's order is (ordinal descending, account ID ascending): the
+// ordinal is mu − 3σ (migration 0013), below called mu for short. Each page
 // is one statement (no transaction: a statement reads one snapshot in
 // both databases): the rows from a key, in the board's order or against
 // it, at most a page and one more, each with a count from the
@@ -302,12 +379,12 @@ const boardWhere = `r.variant = ? AND r.sigma <= 5.0 AND NOT r.disabled AND r.la
 // scan at the key. CROSS JOIN makes SQLite read ratings first, in the
 // index's order (PostgreSQL plans it as an inner join).
 const (
-	boardAfter  = ` AND r.mu <= ? AND (r.mu < ? OR r.account_id > ?)`
-	boardBefore = ` AND r.mu >= ? AND (r.mu > ? OR r.account_id < ?)`
+	boardAfter  = ` AND r.ordinal <= ? AND (r.ordinal < ? OR r.account_id > ?)`
+	boardBefore = ` AND r.ordinal >= ? AND (r.ordinal > ? OR r.account_id < ?)`
 	boardFrom   = ` FROM ratings r CROSS JOIN accounts a WHERE a.id = r.account_id AND ` + boardWhere
-	boardDown   = ` ORDER BY r.mu DESC, r.account_id LIMIT ?`
-	boardUp     = ` ORDER BY r.mu, r.account_id DESC LIMIT ?`
-	boardCols   = `SELECT a.name, r.account_id, r.mu, r.sigma, r.matches, r.wins, `
+	boardDown   = ` ORDER BY r.ordinal DESC, r.account_id LIMIT ?`
+	boardUp     = ` ORDER BY r.ordinal, r.account_id DESC LIMIT ?`
+	boardCols   = `SELECT a.name, r.account_id, r.mu, r.sigma, r.ordinal, r.matches, r.wins, `
 	// boardCount counts the board's rows; boardAbove those of a higher mu
 	// than a key; boardTied those of its mu and a lower ID, boardTiedTo
 	// up to the key's own. Each takes boardWhere's arguments, then the
@@ -315,17 +392,17 @@ const (
 	// is on the board (boardWhere's arguments, the key's mu twice, its
 	// ID).
 	boardCount  = `(SELECT COUNT(*) FROM ratings r WHERE ` + boardWhere
-	boardAbove  = boardCount + ` AND r.mu > ?)`
-	boardTied   = boardCount + ` AND r.mu = ? AND r.account_id < ?)`
-	boardTiedTo = boardCount + ` AND r.mu = ? AND r.account_id <= ?)`
-	boardBelow  = `CASE WHEN EXISTS (SELECT 1 FROM ratings r WHERE ` + boardWhere + ` AND r.mu <= ? AND (r.mu < ? OR r.account_id >= ?)) THEN 1 ELSE 0 END`
+	boardAbove  = boardCount + ` AND r.ordinal > ?)`
+	boardTied   = boardCount + ` AND r.ordinal = ? AND r.account_id < ?)`
+	boardTiedTo = boardCount + ` AND r.ordinal = ? AND r.account_id <= ?)`
+	boardBelow  = `CASE WHEN EXISTS (SELECT 1 FROM ratings r WHERE ` + boardWhere + ` AND r.ordinal <= ? AND (r.ordinal < ? OR r.account_id >= ?)) THEN 1 ELSE 0 END`
 )
 
-// LeaderKey is a place on a leaderboard: a rating's mu and its account's
-// ID. The board is in the order of its keys: mu descending, then the ID
-// ascending.
+// LeaderKey is a place on a leaderboard: a rating's conservative value
+// (LeaderRow.Ordinal) and its account's ID. The board is in the order of
+// its keys: the ordinal descending, then the ID ascending.
 type LeaderKey struct {
-	Mu      float64
+	Ordinal float64
 	Account string
 }
 
@@ -369,7 +446,7 @@ func (s *sqlStore) Leaderboard(ctx context.Context, q LeaderQuery) (LeaderPage, 
 	if k := q.After; k != nil {
 		// The rank: the rows ahead of the key, and the key's own row.
 		cols := boardAbove + ` + ` + boardTiedTo + `, 0`
-		args := slices.Concat(where, []any{k.Mu}, where, []any{k.Mu, k.Account}, where, []any{k.Mu, k.Mu, k.Account, n + 1})
+		args := slices.Concat(where, []any{k.Ordinal}, where, []any{k.Ordinal, k.Account}, where, []any{k.Ordinal, k.Ordinal, k.Account, n + 1})
 		rows, ahead, _, err := s.boardPage(ctx, boardCols+cols+boardFrom+boardAfter+boardDown, args)
 		if err != nil || len(rows) > 0 {
 			more := len(rows) > n
@@ -381,8 +458,8 @@ func (s *sqlStore) Leaderboard(ctx context.Context, q LeaderQuery) (LeaderPage, 
 		// The rank: the rows ahead of the key less the page's; and
 		// whether the key's row or one below it is on the board.
 		cols := boardAbove + ` + ` + boardTied + `, ` + boardBelow
-		args := slices.Concat(where, []any{k.Mu}, where, []any{k.Mu, k.Account}, where, []any{k.Mu, k.Mu, k.Account},
-			where, []any{k.Mu, k.Mu, k.Account, n + 1})
+		args := slices.Concat(where, []any{k.Ordinal}, where, []any{k.Ordinal, k.Account}, where, []any{k.Ordinal, k.Ordinal, k.Account},
+			where, []any{k.Ordinal, k.Ordinal, k.Account, n + 1})
 		rows, ahead, below, err := s.boardPage(ctx, boardCols+cols+boardFrom+boardBefore+boardUp, args)
 		if err != nil || len(rows) > n {
 			rows = rows[:min(n, len(rows))]
@@ -401,7 +478,7 @@ func (s *sqlStore) Leaderboard(ctx context.Context, q LeaderQuery) (LeaderPage, 
 }
 
 // Key is the row's place on the board.
-func (r LeaderRow) Key() LeaderKey { return LeaderKey{Mu: r.Rating.Mu, Account: r.Account} }
+func (r LeaderRow) Key() LeaderKey { return LeaderKey{Ordinal: r.Ordinal, Account: r.Account} }
 
 // boardFirst reads the first page.
 func (s *sqlStore) boardFirst(ctx context.Context, q LeaderQuery) (LeaderPage, error) {
@@ -422,7 +499,7 @@ func (s *sqlStore) boardPage(ctx context.Context, query string, args []any) ([]L
 	var c1, c2 int
 	for rows.Next() {
 		var r LeaderRow
-		if err := rows.Scan(&r.Name, &r.Account, &r.Rating.Mu, &r.Rating.Sigma, &r.Matches, &r.Wins, &c1, &c2); err != nil {
+		if err := rows.Scan(&r.Name, &r.Account, &r.Rating.Mu, &r.Rating.Sigma, &r.Ordinal, &r.Matches, &r.Wins, &c1, &c2); err != nil {
 			return nil, 0, 0, err
 		}
 		out = append(out, r)

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,6 +37,7 @@ func runRatingsSuite(t *testing.T, fresh fresher) {
 		{"RateMatchConcurrent", testRateMatchConcurrent},
 		{"Leaderboard", testLeaderboard},
 		{"DeleteAccountRatings", testDeleteAccountRatings},
+		{"PairLimit", testPairLimit},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, fresh) })
 	}
@@ -203,15 +205,19 @@ func testLeaderboard(t *testing.T, fresh fresher) {
 		r       rating.Rating
 		last    time.Time
 	}{
-		{"Top", "pawnee", rating.Rating{Mu: 40, Sigma: 2}, now},
-		{"Disabled", "pawnee", rating.Rating{Mu: 38, Sigma: 2}, now},
-		{"Second", "pawnee", rating.Rating{Mu: 35, Sigma: rating.ProvisionalSigma}, now},
-		{"TieB", "pawnee", rating.Rating{Mu: 32, Sigma: 3}, now},
-		{"TieA", "pawnee", rating.Rating{Mu: 32, Sigma: 3}, now},
-		{"Third", "pawnee", rating.Rating{Mu: 30, Sigma: 1}, since.Add(time.Hour)},
+		{"Top", "pawnee", rating.Rating{Mu: 40, Sigma: 2}, now},                          // ranked by mu − 3σ: 34
+		{"Disabled", "pawnee", rating.Rating{Mu: 38, Sigma: 2}, now},                     // 32
+		{"Second", "pawnee", rating.Rating{Mu: 44, Sigma: rating.ProvisionalSigma}, now}, // 29
+		{"TieB", "pawnee", rating.Rating{Mu: 32, Sigma: 2}, now},                         // 26
+		{"TieA", "pawnee", rating.Rating{Mu: 32, Sigma: 2}, now},
+		{"Third", "pawnee", rating.Rating{Mu: 30, Sigma: 2}, since.Add(time.Hour)}, // 24
 		{"Provisional", "pawnee", rating.Rating{Mu: 50, Sigma: rating.ProvisionalSigma + 0.01}, now},
 		{"Gone", "pawnee", rating.Rating{Mu: 45, Sigma: 1}, since.Add(-time.Hour)},
 		{"Other", "auction", rating.Rating{Mu: 60, Sigma: 1}, now},
+		// Ten-point: the higher mu, still unsure (σ 4.9, ordinal 20.3),
+		// ranks below the lower, sure one (σ 1, ordinal 27).
+		{"Unsure", "ten-point", rating.Rating{Mu: 35, Sigma: 4.9}, now},
+		{"Sure", "ten-point", rating.Rating{Mu: 30, Sigma: 1}, now},
 	} {
 		setRating(t, s, mustAccount(t, s, c.name), c.variant, c.r, c.last)
 	}
@@ -225,7 +231,9 @@ func testLeaderboard(t *testing.T, fresh fresher) {
 		}
 		return strings.Join(out, ",")
 	}
-	key := func(name string, mu float64) *LeaderKey { return &LeaderKey{Mu: mu, Account: "id-" + name} }
+	key := func(name string, ordinal float64) *LeaderKey {
+		return &LeaderKey{Ordinal: ordinal, Account: "id-" + name}
+	}
 	for _, c := range []struct {
 		what  string
 		q     LeaderQuery
@@ -235,15 +243,15 @@ func testLeaderboard(t *testing.T, fresh fresher) {
 	}{
 		{"the whole board", LeaderQuery{Limit: 10}, "Top,Second,TieA,TieB,Third", 1, false},
 		{"page 1", LeaderQuery{Limit: 2}, "Top,Second", 1, true},
-		{"page 2", LeaderQuery{Limit: 2, After: key("Second", 35)}, "TieA,TieB", 3, true},
-		{"page 3", LeaderQuery{Limit: 2, After: key("TieB", 32)}, "Third", 5, false},
-		{"after the end: the last page", LeaderQuery{Limit: 2, After: key("Third", 30)}, "TieB,Third", 4, false},
-		{"between a tie", LeaderQuery{Limit: 2, After: key("TieA", 32)}, "TieB,Third", 4, false},
-		{"from a place off the board", LeaderQuery{Limit: 2, After: key("Nobody", 36)}, "Second,TieA", 2, true},
-		{"from the disabled account's place", LeaderQuery{Limit: 1, After: key("Disabled", 38)}, "Second", 2, true},
-		{"before Third", LeaderQuery{Limit: 2, Before: key("Third", 30)}, "TieA,TieB", 3, true},
-		{"before TieA: a whole page", LeaderQuery{Limit: 2, Before: key("TieA", 32)}, "Top,Second", 1, true},
-		{"before Second: less than a page, so page 1", LeaderQuery{Limit: 2, Before: key("Second", 35)}, "Top,Second", 1, true},
+		{"page 2", LeaderQuery{Limit: 2, After: key("Second", 29)}, "TieA,TieB", 3, true},
+		{"page 3", LeaderQuery{Limit: 2, After: key("TieB", 26)}, "Third", 5, false},
+		{"after the end: the last page", LeaderQuery{Limit: 2, After: key("Third", 24)}, "TieB,Third", 4, false},
+		{"between a tie", LeaderQuery{Limit: 2, After: key("TieA", 26)}, "TieB,Third", 4, false},
+		{"from a place off the board", LeaderQuery{Limit: 2, After: key("Nobody", 30)}, "Second,TieA", 2, true},
+		{"from the disabled account's place", LeaderQuery{Limit: 1, After: key("Disabled", 32)}, "Second", 2, true},
+		{"before Third", LeaderQuery{Limit: 2, Before: key("Third", 24)}, "TieA,TieB", 3, true},
+		{"before TieA: a whole page", LeaderQuery{Limit: 2, Before: key("TieA", 26)}, "Top,Second", 1, true},
+		{"before Second: less than a page, so page 1", LeaderQuery{Limit: 2, Before: key("Second", 29)}, "Top,Second", 1, true},
 		{"the last page", LeaderQuery{Limit: 2, Last: true}, "TieB,Third", 4, false},
 		{"the last page, the whole board", LeaderQuery{Limit: 10, Last: true}, "Top,Second,TieA,TieB,Third", 1, false},
 	} {
@@ -253,12 +261,17 @@ func testLeaderboard(t *testing.T, fresh fresher) {
 			t.Errorf("%s: %q from rank %d, more %v (err %v); want %q from rank %d, more %v", c.what, names(page.Rows), page.Rank, page.More, err, c.names, c.rank, c.more)
 		}
 	}
-	page, _ := s.Leaderboard(ctx, LeaderQuery{Variant: "pawnee", Since: since, Limit: 1, After: key("TieB", 32)})
-	if len(page.Rows) != 1 || page.Rows[0].Rating != (rating.Rating{Mu: 30, Sigma: 1}) || page.Rows[0].Matches != 30 || page.Rows[0].Wins != 10 || page.Rows[0].Account != "id-Third" {
+	page, _ := s.Leaderboard(ctx, LeaderQuery{Variant: "pawnee", Since: since, Limit: 1, After: key("TieB", 26)})
+	if len(page.Rows) != 1 || page.Rows[0].Rating != (rating.Rating{Mu: 30, Sigma: 2}) || page.Rows[0].Ordinal != 24 || page.Rows[0].Matches != 30 || page.Rows[0].Wins != 10 || page.Rows[0].Account != "id-Third" {
 		t.Errorf("row %+v", page.Rows)
 	}
 	if page, _ := s.Leaderboard(ctx, LeaderQuery{Variant: "auction", Since: since, Limit: 5}); names(page.Rows) != "Other" {
 		t.Errorf("auction's board: %q, want Other", names(page.Rows))
+	}
+	m := rating.Default()
+	if page, _ := s.Leaderboard(ctx, LeaderQuery{Variant: "ten-point", Since: since, Limit: 5}); names(page.Rows) != "Sure,Unsure" ||
+		math.Abs(page.Rows[1].Ordinal-m.Ordinal(page.Rows[1].Rating)) > 1e-12 {
+		t.Errorf("ten-point's board: %q (%+v), want Sure (mu 30, σ 1) above Unsure (mu 35, σ 4.9), by mu − 3σ", names(page.Rows), page.Rows)
 	}
 	// Enabled again, the account is back in its place.
 	if err := s.SetDisabled(ctx, "id-Disabled", false); err != nil {
@@ -286,8 +299,8 @@ func testLeaderboard(t *testing.T, fresh fresher) {
 	}
 	for _, q := range []LeaderQuery{
 		{Variant: "pawnee", Since: since, Limit: 0},
-		{Variant: "pawnee", Since: since, Limit: 2, After: key("Top", 40), Last: true},
-		{Variant: "pawnee", Since: since, Limit: 2, After: key("Top", 40), Before: key("Third", 30)},
+		{Variant: "pawnee", Since: since, Limit: 2, After: key("Top", 34), Last: true},
+		{Variant: "pawnee", Since: since, Limit: 2, After: key("Top", 34), Before: key("Third", 24)},
 		{Since: since, Limit: 2},
 	} {
 		if _, err := s.Leaderboard(ctx, q); err == nil {
@@ -321,7 +334,7 @@ func testDeleteAccountRatings(t *testing.T, fresh fresher) {
 }
 
 // TestLeaderboardBound: the leaderboard's queries and the ratings_board
-// index (as migration 0012 makes it) all bound sigma by
+// index (as migrations 0012 and 0013 make it) all bound sigma by
 // rating.ProvisionalSigma.
 func TestLeaderboardBound(t *testing.T) {
 	bound := fmt.Sprintf("sigma <= %.1f", rating.ProvisionalSigma)
@@ -329,12 +342,74 @@ func TestLeaderboardBound(t *testing.T) {
 		t.Errorf("boardWhere lacks %q", bound)
 	}
 	for _, d := range []string{"sqlite", "postgres"} {
-		b, err := migrationsFS.ReadFile("migrations/" + d + "/0012_leaderboard.sql")
-		if err != nil {
-			t.Fatal(err)
+		for _, f := range []string{"0012_leaderboard.sql", "0013_leaderboard_ordinal.sql"} {
+			b, err := migrationsFS.ReadFile("migrations/" + d + "/" + f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), "WHERE "+bound) {
+				t.Errorf("%s %s: the index lacks %q", d, f, bound)
+			}
 		}
-		if !strings.Contains(string(b), "WHERE "+bound) {
-			t.Errorf("%s 0010_ratings.sql: the index lacks %q", d, bound)
+	}
+}
+
+// testPairLimit: with PairLimit 3, the same two accounts are rated 3
+// matches of a game together a UTC day; the fourth that day changes
+// nothing and answers ErrPairLimit (and can be rated by nobody later that
+// day), while the next UTC day, another game and another pair are rated.
+// RatedTogether counts what RateMatch counts.
+func testPairLimit(t *testing.T, fresh fresher) {
+	s := open(t, fresh(t))
+	a, b, c := mustAccount(t, s, "Ada"), mustAccount(t, s, "Bob"), mustAccount(t, s, "Cy")
+	day := time.Date(2026, 3, 14, 0, 0, 0, 0, time.UTC)
+	rate := func(table, x, y, variant string, at time.Time) error {
+		ratedTable(t, s, table)
+		m := auctionMatch(table, x, y, at)
+		m.Variant, m.PairLimit = variant, 3
+		_, err := s.RateMatch(ctx, m)
+		return err
+	}
+	for i, c := range []struct {
+		table, x, y, variant string
+		at                   time.Time
+		limited              bool
+	}{
+		{"p1", a, b, "auction", day.Add(1 * time.Hour), false},
+		{"p2", b, a, "auction", day.Add(2 * time.Hour), false}, // the other way round: the same pair
+		{"p3", a, b, "auction", day.Add(23 * time.Hour), false},
+		{"p4", a, b, "auction", day.Add(23*time.Hour + 59*time.Minute), true},
+		{"p5", a, b, "pawnee", day.Add(3 * time.Hour), false},   // another game
+		{"p6", a, c, "auction", day.Add(4 * time.Hour), false},  // another pair
+		{"p7", a, b, "auction", day.Add(24 * time.Hour), false}, // the next day
+	} {
+		err := rate(c.table, c.x, c.y, c.variant, c.at)
+		if c.limited != errors.Is(err, ErrPairLimit) || (!c.limited && err != nil) {
+			t.Errorf("match %d (%s): %v, want limited %v", i+1, c.table, err, c.limited)
+		}
+		if cs, err := s.MatchRatings(ctx, c.table); err != nil || (len(cs) == 0) != c.limited {
+			t.Errorf("match %d (%s): %d changes stored (%v), want limited %v", i+1, c.table, len(cs), err, c.limited)
+		}
+	}
+	if err := rate("p4b", a, b, "auction", day.Add(12*time.Hour)); !errors.Is(err, ErrPairLimit) {
+		t.Errorf("a fourth match of the day, rated later: %v, want ErrPairLimit", err)
+	}
+	for _, c := range []struct {
+		accounts []string
+		variant  string
+		at       time.Time
+		want     int
+	}{
+		{[]string{a, b}, "auction", day.Add(5 * time.Hour), 3},
+		{[]string{b, a}, "auction", day, 3},
+		{[]string{a, b, c}, "auction", day, 3},
+		{[]string{a, c}, "auction", day, 1},
+		{[]string{a, b}, "pawnee", day, 1},
+		{[]string{a, b}, "auction", day.Add(24 * time.Hour), 1},
+		{[]string{a}, "auction", day, 0},
+	} {
+		if n, err := s.RatedTogether(ctx, c.accounts, c.variant, c.at); err != nil || n != c.want {
+			t.Errorf("RatedTogether(%v, %s, %s) = %d (%v), want %d", c.accounts, c.variant, c.at.Format(time.DateOnly), n, err, c.want)
 		}
 	}
 }

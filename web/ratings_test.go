@@ -43,9 +43,17 @@ func TestBrowserRatedMatch(t *testing.T) {
 	if s.count("#rated") != 1 {
 		t.Fatal("the lobby has no Rated box")
 	}
+	// Rated: the game's standard target, which cannot be changed.
+	var target []any
+	s.eval(`(() => { document.querySelector('#target').value = '3'; const r = document.querySelector('#rated'); r.checked = true; r.dispatchEvent(new Event('change'));
+		const out = JSON.stringify([document.querySelector('#target').value, document.querySelector('#target').disabled]);
+		r.checked = false; r.dispatchEvent(new Event('change')); return out; })()`, &target)
+	if fmt.Sprint(target) != "[7 true]" {
+		t.Errorf("a rated auction's target in the lobby: %v, want [7 true] (the standard target, fixed)", target)
+	}
 	var id string
 	s.evalAsync(`fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({
-		variant: 'auction', options: {players: 3, target: 5}, rated: true, turn_timer: 1,
+		variant: 'auction', options: {players: 3}, rated: true, turn_timer: 1,
 		seats: [{kind: 'human'}, {kind: 'bot', level: 'easy'}, {kind: 'bot', level: 'medium'}]})}).then((r) => r.json()).then((j) => JSON.stringify(j.id || ''))`, &id)
 	if id == "" {
 		t.Fatal("no rated table was created")

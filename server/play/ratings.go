@@ -3,6 +3,8 @@ package play
 import (
 	"context"
 	"errors"
+	"slices"
+	"time"
 
 	"pitch/rating"
 	"pitch/server/wire"
@@ -33,8 +35,22 @@ func (t *table) rate(ctx context.Context) {
 		t.logger().Error("rating: ranking the match", "err", err.Error())
 		return
 	}
+	// A person whose seat the stand-in played at the end, with nobody
+	// back at it since, left the match: they lose it (docs/ratings.md).
+	var left []int
+	for i := range t.game.Seats() {
+		if t.bots[i] == nil && t.away[i] {
+			left = append(left, i)
+		}
+	}
+	if st, err = st.Forfeit(left); err != nil {
+		t.logger().Error("rating: placing the players who left", "err", err.Error())
+		return
+	}
 	scores := t.match.State().NewScores()
-	m := store.RatedMatch{Table: t.id, Variant: t.info.Variant, Standing: st}
+	// At the time of the last action, so that a process that rates the
+	// match later (loadRatings) counts the pair bound on the same day.
+	m := store.RatedMatch{Table: t.id, Variant: t.info.Variant, Standing: st, PairLimit: RatedPairsPerDay, At: t.turnAt}
 	for i, s := range t.info.Seats {
 		rs := store.RatedSeat{Seat: i, Account: s.Account, Hands: len(t.sheet), Points: scores[i]}
 		if s.Kind == "bot" || s.Account == "" {
@@ -63,11 +79,17 @@ func (t *table) rate(ctx context.Context) {
 		m.Seats = append(m.Seats, rs)
 	}
 	changes, err := t.srv.store.RateMatch(sctx, m)
+	if errors.Is(err, store.ErrPairLimit) {
+		t.unrated, t.ratings = "pair_limit", []wire.RatingChange{}
+		t.infoVer++
+		return
+	}
 	if err != nil && !errors.Is(err, store.ErrConflict) {
 		t.logger().Error("rating: storing the match's ratings", "err", err.Error())
 		return
 	}
 	t.ratings = ratingChanges(changes)
+	t.unrated = "" // rated after all (a day began since the table filled)
 	t.infoVer++
 }
 
@@ -88,4 +110,40 @@ func (t *table) loadRatings(ctx context.Context) {
 		return
 	}
 	t.rate(ctx)
+}
+
+// RatedPairsPerDay is how many rated matches of a game two accounts may
+// play together in a UTC day; their next ones that day are played
+// unrated, and the table says so (docs/ratings.md).
+const RatedPairsPerDay = 3
+
+// checkPairs marks a full rated table whose match will be played unrated
+// because two of its accounts have played RatedPairsPerDay rated matches
+// of the game together today, so that the table says so from the start
+// (rate decides at the end, in the store's transaction). The lock must
+// be held.
+func (t *table) checkPairs(ctx context.Context) {
+	if !t.info.Rated || t.unrated != "" || t.match.Over() || !t.full() {
+		return
+	}
+	var accounts []string
+	for _, s := range t.info.Seats {
+		if s.Account != "" && !slices.Contains(accounts, s.Account) {
+			accounts = append(accounts, s.Account)
+		}
+	}
+	if len(accounts) < 2 {
+		return
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	n, err := t.srv.store.RatedTogether(sctx, accounts, t.info.Variant, time.Now())
+	if err != nil {
+		t.logger().Warn("rating: counting the pairs' rated matches today", "err", err.Error())
+		return
+	}
+	if n >= RatedPairsPerDay {
+		t.unrated = "pair_limit"
+		t.infoVer++
+	}
 }

@@ -72,7 +72,8 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	next := &store.Table{ID: httpx.RandomString(12), Variant: info.Variant, Options: info.Options, Seed: newSeed(), FairDeals: true,
-		TurnTimer: info.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: info.NoHints}
+		TurnTimer: info.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: info.NoHints,
+		Rated: info.Rated} // a rated table's next match is rated too (or says why not: checkPairs)
 	for _, st := range info.Seats {
 		next.Seats = append(next.Seats, store.Seat{Seat: st.Seat, Kind: st.Kind, Level: st.Level, Name: st.Name, TokenHash: st.TokenHash, Account: st.Account})
 	}
@@ -90,7 +91,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
-	if _, err := s.load(ctx, next); err != nil {
+	if _, err := s.load(ctx, next); err != nil { // rated, unless the pair bound says otherwise (checkPairs)
 		s.writeError(w, r, httpx.Unexpected(op, err))
 		return
 	}

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"pitch"
+	"pitch/account"
 	"pitch/bot"
 	"pitch/server/access"
 	"pitch/server/httpx"
@@ -222,6 +223,11 @@ func (s *Server) load(ctx context.Context, info *store.Table) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A rated match in play: whether it is rated (a store read, before
+	// the server's lock; nobody else has t yet).
+	t.mu.Lock()
+	t.checkPairs(ctx)
+	t.mu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old, ok := s.tables[info.ID]; ok {
@@ -363,6 +369,12 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "a rated table needs every person signed in: sign in first, or create a casual table").With("rated_needs_account", nil))
 		return
 	}
+	if std := pitch.DefaultOptions(v).Target; req.Rated && g.Options.Target != std {
+		// One hand to 1 point would be a whole rated match (docs/ratings.md).
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "a rated table plays to the game's standard target: %s plays to %d, not %d; leave target out, or create a casual table", v, std, g.Options.Target).
+			With("rated_target", map[string]any{"Target": std}))
+		return
+	}
 	if len(req.Seats) == 0 { // one person against bots
 		for i := range g.Seats() {
 			kind := "bot"
@@ -490,6 +502,24 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_name", nil))
 		return
 	}
+	if !signedIn && account.ReservedGuestName(name) {
+		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%q looks like a bot's name (the table names its bots Bot 1, Bot 2, …): choose another", name).
+			With("name_bot", map[string]any{"Name": name}))
+		return
+	}
+	if !signedIn {
+		// A guest may not pass for an account (docs/accounts.md).
+		taken, err := s.store.NameTaken(r.Context(), name)
+		if err != nil {
+			s.writeError(w, r, httpx.StoreDown(op, err))
+			return
+		}
+		if taken {
+			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "%q is an account's name, or looks like one: sign in to it, or choose another name", name).
+				With("name_account", map[string]any{"Name": name}))
+			return
+		}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.info.Closed {
@@ -537,6 +567,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	t.info.Seats[seat].Name, t.info.Seats[seat].TokenHash, t.info.Seats[seat].Account = name, h[:], me.ID
 	t.infoVer++
+	t.checkPairs(r.Context()) // the last seat taken: is the match rated?
 	t.touch()
 	t.publish()
 	t.broadcast()

@@ -44,6 +44,9 @@ type table struct {
 	// ratings: what the finished rated match did to each account's
 	// rating (rate), nil until then.
 	ratings []wire.RatingChange
+	// unrated says why a rated table's match is played unrated:
+	// "pair_limit" (checkPairs, rate); "" when it is rated.
+	unrated string
 	info    *store.Table
 	match   *pitch.Match
 	seq     int       // events in the log
@@ -377,9 +380,11 @@ func (t *table) schedule(after time.Duration) {
 	if t.round.held() {
 		return // the event is paused (hold keeps the turn timer's time)
 	}
-	if !t.present() && t.round == nil {
+	if !t.present() && t.round == nil && !t.info.Rated {
 		return // nobody is at the table or watching: it waits for them
 	}
+	// A rated match plays on without anyone (the stand-ins play the
+	// people who left), so that leaving cannot keep it from being rated.
 	if t.match.AwaitingDeal() {
 		t.scheduleDeal(gen, after)
 		return
@@ -563,6 +568,7 @@ func (t *table) infoJSON() tableInfo {
 	if info.Hints = t.advice(); !info.Hints && !t.info.NoHints {
 		info.AdviceOff = "competition"
 	}
+	info.Unrated = t.unrated
 	if t.round != nil {
 		info.RecordsHidden = !access.Decide(access.HandList, access.Viewer{Kind: access.Anonymous}, t.subjectOf()).Allowed
 	}

@@ -192,13 +192,14 @@ func (s *API) handleUser(w http.ResponseWriter, r *http.Request) {
 // match to be on the leaderboard.
 const leaderboardActive = 90 * 24 * time.Hour
 
-// A leaderboard cursor is a place on the board: a rating's mu (exactly,
+// A leaderboard cursor is a place on the board: a rating's ordinal,
+// mu − 3σ, the board's order (exactly,
 // as Go formats a float64 shortest) and the account's ID, joined by "_"
 // ("31.25_AbC-dEf"). A page gives the cursors of its first and last rows
 // as prev and next; the ID is the random, URL-safe account ID, which
 // grants nothing.
 func leaderCursor(k store.LeaderKey) string {
-	return strconv.FormatFloat(k.Mu, 'g', -1, 64) + "_" + k.Account
+	return strconv.FormatFloat(k.Ordinal, 'g', -1, 64) + "_" + k.Account
 }
 
 // parseLeaderCursor reads a cursor; false for one that is not one.
@@ -213,12 +214,12 @@ func parseLeaderCursor(c string) (store.LeaderKey, bool) {
 			return store.LeaderKey{}, false
 		}
 	}
-	return store.LeaderKey{Mu: f, Account: id}, true
+	return store.LeaderKey{Ordinal: f, Account: id}, true
 }
 
 // handleLeaderboard answers GET /api/leaderboard?game=G[&after=C |
 // &before=C | &last=1][&limit=N]: a page of a game's settled, active
-// players, best first, paged by place (docs/ratings.md): the first page,
+// players, best (highest conservative rating, mu − 3σ) first, paged by place (docs/ratings.md): the first page,
 // the one after or before a cursor (a page's next and prev), or the last.
 func (s *API) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 	const op = "leaderboard"
@@ -278,11 +279,14 @@ func (s *API) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	type row struct {
-		Rank    int    `json:"rank"`
-		Name    string `json:"name"`
-		Rating  int    `json:"rating"`
-		Matches int    `json:"matches"`
-		Wins    int    `json:"wins"`
+		Rank   int    `json:"rank"`
+		Name   string `json:"name"`
+		Rating int    `json:"rating"`
+		// Floor is what the board ranks by, the conservative rating
+		// mu − 3σ, as shown (× rating.Scale, rounded).
+		Floor   int `json:"floor"`
+		Matches int `json:"matches"`
+		Wins    int `json:"wins"`
 	}
 	out := struct {
 		Game  string `json:"game"`
@@ -294,7 +298,8 @@ func (s *API) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		Rows  []row  `json:"rows"`
 	}{Game: v.String(), Limit: lq.Limit, Rank: page.Rank, More: page.More, Rows: []row{}}
 	for i, lr := range page.Rows {
-		out.Rows = append(out.Rows, row{Rank: page.Rank + i, Name: lr.Name, Rating: rating.Shown(lr.Rating), Matches: lr.Matches, Wins: lr.Wins})
+		out.Rows = append(out.Rows, row{Rank: page.Rank + i, Name: lr.Name, Rating: rating.Shown(lr.Rating),
+			Floor: int(math.Round(lr.Ordinal * rating.Scale)), Matches: lr.Matches, Wins: lr.Wins})
 	}
 	if n := len(page.Rows); n > 0 {
 		if page.Rank > 1 {

@@ -24,6 +24,9 @@ type Seat struct {
 	// N", the name every page shows, in its language); 0 for a person.
 	Bot   int  `json:"bot,omitempty"`
 	Taken bool `json:"taken"`
+	// Account: a signed-in person holds the seat, under their account's
+	// name (docs/accounts.md); a guest's seat and a bot's lack it.
+	Account bool `json:"account,omitempty"`
 	// Rating is a bot's fixed rating in the table's game (rating.Bot).
 	Rating *ratings.Shown `json:"rating,omitempty"`
 }
@@ -57,6 +60,10 @@ type Table struct {
 	Teams []int `json:"teams,omitempty"`
 	// Rated: the match changes the players' ratings (docs/ratings.md).
 	Rated bool `json:"rated,omitempty"`
+	// Unrated says why a rated table's match is played unrated:
+	// "pair_limit" (two of its accounts have played their rated matches
+	// of the game together today, docs/ratings.md); "" otherwise.
+	Unrated string `json:"unrated,omitempty"`
 	// Event is the ID of the event whose round the table plays
 	// (docs/events.md): it has no next match of its own.
 	Event string `json:"event,omitempty"`
@@ -77,7 +84,8 @@ func Public(t *store.Table, g *pitch.Game) Table {
 				name = "Bot " + strconv.Itoa(n)
 			}
 		}
-		si := Seat{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name, Bot: n, Taken: s.Kind == "bot" || s.TokenHash != nil}
+		si := Seat{Seat: s.Seat, Kind: s.Kind, Level: s.Level, Name: name, Bot: n, Taken: s.Kind == "bot" || s.TokenHash != nil,
+			Account: s.Account != ""}
 		if s.Kind == "bot" {
 			si.Rating = ratings.Bot(t.Variant, s.Level)
 		}

@@ -67,6 +67,15 @@ export function initLobby() {
 
   game.addEventListener('change', renderRules);
   renderRules();
+  // A rated match plays to the game's standard target (docs/ratings.md).
+  const rated = $('#rated');
+  const fixTarget = () => {
+    if (rated.checked) $('#target').value = GAMES[game.value].target;
+    $('#target').disabled = rated.checked;
+  };
+  rated.addEventListener('change', fixTarget);
+  game.addEventListener('change', fixTarget);
+  fixTarget();
   // The bots' fixed ratings (docs/ratings.md), beside each level.
   api('GET', '/api/ratings/bots').then((r) => { botRatings = r; renderSeats(); }).catch(() => {});
 

@@ -151,6 +151,7 @@ async function loadBoard() {
     h('td', { text: num(r.rank) }),
     h('td', {}, h('a', { href: '/u/' + encodeURIComponent(r.name), text: r.name })),
     h('td', { text: num(r.rating) }),
+    h('td', { text: num(r.floor) }),
     h('td', { text: num(r.matches) }))));
   $('#leaderboard-none').hidden = page.rows.length > 0;
   $('#leaderboard-top').disabled = $('#leaderboard-prev').disabled = !page.prev;

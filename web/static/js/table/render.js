@@ -102,8 +102,11 @@ function renderBanner(m) {
   // A rated match, once rated: each signed-in seat's new rating and change.
   const r = $('#rating-changes');
   const lines = m.match_over && m.ratings ? m.ratings.map((c) => t('table.ratingChange', { Name: seatName(c.seat), Rating: ratingText(c), Change: changeText(c.change) })) : [];
-  r.hidden = !lines.length;
-  setText(r, [m.table.rated ? t('table.rated') + ':' : '', ...lines].filter(Boolean).join(' '));
+  // A rated table's match played unrated (docs/ratings.md): say why, all along.
+  const UNRATED = { pair_limit: 'table.unrated.pair_limit' };
+  const unrated = m.table.rated && UNRATED[m.table.unrated] ? t(UNRATED[m.table.unrated]) : '';
+  r.hidden = !lines.length && !unrated;
+  setText(r, unrated || [m.table.rated ? t('table.rated') + ':' : '', ...lines].filter(Boolean).join(' '));
 }
 
 function renderInfo(m) {

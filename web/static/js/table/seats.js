@@ -47,7 +47,7 @@ export function renderFelt(m) {
       class: 'seat' + (turn ? ' turn' : '') + (i === m.seat ? ' me' : ''), role: 'group', 'aria-label': label,
       dataset: { seat: i, rel: relSeat(m, i) },
     },
-    h('div', { class: 's-name', title: nameOf(i) + (s.kind === 'bot' ? ' · ' + levelName(s.level) : '') },
+    h('div', { class: 's-name', title: nameOf(i) + (s.kind === 'bot' ? ' · ' + levelName(s.level) : '') + (s.account ? ' · ' + t('seat.account') : '') },
       h('span', { class: 's-num', text: seatNo(i) }), ' ', seatName(i), i === m.seat ? h('span', { class: 'you', text: ' ' + t('seat.youMark') }) : null),
     h('div', { class: 's-stats', title: stats }, h('span', { text: t('seat.points', { Count: scores[i] }) }), ' · ', h('span', { text: held })),
     badges.length || turn ? h('div', { class: 's-badges' }, badges,
