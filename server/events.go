@@ -48,6 +48,7 @@ func newEvents(p *play.Server, acct *accountapi.API, st store.Store, opts Option
 		Who:            who,
 		ProfileAccount: profile,
 		Held:           st.TournamentsHolding,
+		Names:          st,
 	})
 	acct.SetActivity(accountapi.Activity{
 		Events: func(ctx context.Context, id string) (any, error) { return api.AccountEvents(ctx, id, math.MaxInt32) },

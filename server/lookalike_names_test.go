@@ -87,6 +87,43 @@ func TestNameLookalikes(t *testing.T) {
 				t.Errorf("seat %d (%s %q): account %v, want %v", i, info.Seats[i].Kind, info.Seats[i].Name, info.Seats[i].Account, want)
 			}
 		}
+
+		// The same at an event and at the daily deals: a guest may not
+		// join under an account's name (or a look-alike) nor a bot's;
+		// a signed-in person joins under their account's name, whatever
+		// they type.
+		var ev struct{ ID string }
+		if err := json.Unmarshal(ts.browser().must(201, "POST", "/api/events", `{"variant":"ten-point","rounds":1,"end":"hands","hands":1,"movement":"mixed"}`), &ev); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			name string
+			want int
+			code string
+		}{
+			{"Аda-N", 409, "name_account"},
+			{"Bot 2", 400, "name_bot"},
+			{"Grace", 200, ""},
+		} {
+			b := guest.must(c.want, "POST", "/api/events/"+ev.ID+"/join", `{"name":`+jsonString(c.name)+`}`)
+			if c.code != "" && errCode(t, b) != c.code {
+				t.Errorf("a guest joining the event as %q: code %q, want %q: %s", c.name, errCode(t, b), c.code, b)
+			}
+			b = guest.must(c.want, "POST", "/api/daily/ten-point/play", `{"guest":"0123456789abcdef0123","name":`+jsonString(c.name)+`}`)
+			if c.code != "" && errCode(t, b) != c.code {
+				t.Errorf("a guest playing the daily deals as %q: code %q, want %q: %s", c.name, errCode(t, b), c.code, b)
+			}
+		}
+		ada.must(200, "POST", "/api/events/"+ev.ID+"/join", `{"name":"Caxap"}`)
+		var got struct {
+			Entries []struct{ Name string }
+		}
+		if err := json.Unmarshal(ada.must(200, "GET", "/api/events/"+ev.ID, ""), &got); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(got.Entries); n != 2 || got.Entries[1].Name != "Ada-N" {
+			t.Errorf("the event's people %+v: want Grace, then Ada-N under her account's name", got.Entries)
+		}
 	})
 }
 

@@ -258,6 +258,13 @@ func (d *Daily) handlePlay(w http.ResponseWriter, r *http.Request) {
 		d.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_name", nil))
 		return
 	}
+	if strings.HasPrefix(owner, guestPrefix) && d.cfg.Names != nil {
+		// A guest may not pass for a bot or an account (docs/accounts.md).
+		if err := httpx.GuestName(r.Context(), op, name, d.cfg.Names); err != nil {
+			d.writeError(w, r, err)
+			return
+		}
+	}
 	// again answers one who has played or is playing (the lock held).
 	again := func() {
 		i, m := e.OwnerEntry(owner), me(e, owner)

@@ -96,6 +96,9 @@ type Config struct {
 	Clock func() time.Time
 	// Who says whose request r is: its signed-in account's ID and name.
 	Who func(r *http.Request) (id, name string, ok bool)
+	// Names says whether a guest's name is an account's (or looks like
+	// one): a guest may not play under it. Nil: any name.
+	Names httpx.NameTaker
 	// ProfileAccount finds the account of a /api/users/{name} request;
 	// ok false: it has answered.
 	ProfileAccount func(w http.ResponseWriter, r *http.Request, op string) (*store.Account, bool)

@@ -97,6 +97,7 @@ type Event interface {
 // Store is what the API keeps of its own: which events a signed-in
 // player joined.
 type Store interface {
+	httpx.NameTaker // a guest's name may not be an account's
 	AddTournamentPlayer(ctx context.Context, account, tournament string, entry int) error
 	TournamentsOf(ctx context.Context, account string, limit int) ([]store.TournamentPlayer, error)
 }

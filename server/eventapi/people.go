@@ -94,6 +94,13 @@ func (a *API) handleJoin(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_name", nil))
 		return
 	}
+	if _, acctName, signedIn := a.cfg.Who(r); signedIn {
+		name = acctName // a signed-in person plays under their account's name
+	} else if err := httpx.GuestName(r.Context(), op, name, a.cfg.Store); err != nil {
+		// A guest may not pass for a bot or an account (docs/accounts.md).
+		a.writeError(w, r, err)
+		return
+	}
 	e, err := a.rt.Event(r.Context(), r.PathValue("id"))
 	if err != nil {
 		a.writeError(w, r, err)

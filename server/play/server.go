@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"pitch"
-	"pitch/account"
 	"pitch/bot"
 	"pitch/server/access"
 	"pitch/server/httpx"
@@ -502,21 +501,10 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err).With("bad_name", nil))
 		return
 	}
-	if !signedIn && account.ReservedGuestName(name) {
-		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%q looks like a bot's name (the table names its bots Bot 1, Bot 2, …): choose another", name).
-			With("name_bot", map[string]any{"Name": name}))
-		return
-	}
 	if !signedIn {
-		// A guest may not pass for an account (docs/accounts.md).
-		taken, err := s.store.NameTaken(r.Context(), name)
-		if err != nil {
-			s.writeError(w, r, httpx.StoreDown(op, err))
-			return
-		}
-		if taken {
-			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "%q is an account's name, or looks like one: sign in to it, or choose another name", name).
-				With("name_account", map[string]any{"Name": name}))
+		// A guest may not pass for a bot or an account (docs/accounts.md).
+		if err := httpx.GuestName(r.Context(), op, name, s.store); err != nil {
+			s.writeError(w, r, err)
 			return
 		}
 	}
