@@ -118,7 +118,7 @@ func TestBrowserPasswordAccount(t *testing.T) {
 	s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
 	// A refused password says why, in words.
 	s.fill("#signup-name", "Ada-Byron")
-	s.fill("#signup-password", "password")
+	s.fill("#signup-password", "1qaz2wsx3edc")
 	s.click("#signup-btn")
 	waitFor(t, "the common password refused", func() bool { return strings.Contains(s.text("#alert-text"), "most common") }, 10*time.Second)
 	s.expectRefused("/api/account/signup", 400)
