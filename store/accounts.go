@@ -345,7 +345,18 @@ func (s *sqlStore) DeleteAccount(ctx context.Context, id, anon string) error {
 
 // AccountStates implements Accounts.
 func (s *sqlStore) AccountStates(ctx context.Context, ids []string) (map[string]bool, error) {
-	out := map[string]bool{}
+	out, err := valuesByID[bool](ctx, s, `SELECT id, disabled FROM accounts WHERE id IN `, ids)
+	if err != nil {
+		return nil, fmt.Errorf("store: read accounts' states: %w", err)
+	}
+	return out, nil
+}
+
+// valuesByID runs query, a SELECT of an ID and one value ending in
+// "IN ", for ids, 500 at a time, and returns each ID's value (IDs not
+// found are absent).
+func valuesByID[V any](ctx context.Context, s *sqlStore, query string, ids []string) (map[string]V, error) {
+	out := map[string]V{}
 	const chunk = 500
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		for len(ids) > 0 {
@@ -355,20 +366,20 @@ func (s *sqlStore) AccountStates(ctx context.Context, ids []string) (map[string]
 			for i, id := range part {
 				args[i] = id
 			}
-			rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id, disabled FROM accounts WHERE id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`), args...)
+			rows, err := tx.QueryContext(ctx, s.d.q(query+`(?`+strings.Repeat(`, ?`, len(part)-1)+`)`), args...)
 			if err != nil {
 				return s.explain(err)
 			}
 			for rows.Next() {
 				var (
-					id       string
-					disabled bool
+					id string
+					v  V
 				)
-				if err := rows.Scan(&id, &disabled); err != nil {
+				if err := rows.Scan(&id, &v); err != nil {
 					rows.Close()
 					return err
 				}
-				out[id] = disabled
+				out[id] = v
 			}
 			rows.Close()
 			if err := rows.Err(); err != nil {
@@ -377,10 +388,7 @@ func (s *sqlStore) AccountStates(ctx context.Context, ids []string) (map[string]
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("store: read accounts' states: %w", err)
-	}
-	return out, nil
+	return out, err
 }
 
 // CreateSession implements Accounts.

@@ -489,38 +489,7 @@ func (s *sqlStore) TournamentsHolding(ctx context.Context, text string) ([]strin
 
 // TournamentVersions implements Store.
 func (s *sqlStore) TournamentVersions(ctx context.Context, ids []string) (map[string]int, error) {
-	out := map[string]int{}
-	const chunk = 500
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		for len(ids) > 0 {
-			part := ids[:min(chunk, len(ids))]
-			ids = ids[len(part):]
-			args := make([]any, len(part))
-			for i, id := range part {
-				args[i] = id
-			}
-			rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id, version FROM tournaments WHERE id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`), args...)
-			if err != nil {
-				return s.explain(err)
-			}
-			for rows.Next() {
-				var (
-					id string
-					v  int
-				)
-				if err := rows.Scan(&id, &v); err != nil {
-					rows.Close()
-					return err
-				}
-				out[id] = v
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return s.explain(err)
-			}
-		}
-		return nil
-	})
+	out, err := valuesByID[int](ctx, s, `SELECT id, version FROM tournaments WHERE id IN `, ids)
 	if err != nil {
 		return nil, fmt.Errorf("store: read events' versions: %w", err)
 	}
