@@ -318,7 +318,8 @@ type FairReport struct {
 	Checks   []string // the checks that held, in words
 	Problems []string // the checks that failed, in words: what is wrong
 	// Warnings are what the record admits that a checker should know
-	// although the deal checks: commitments abandoned before the deal.
+	// although the deal checks: commitments abandoned before the deal,
+	// and a deal with no player's value (the server's secret alone).
 	Warnings []string
 }
 
@@ -444,6 +445,11 @@ func VerifyFairness(r *Record) *FairReport {
 		bad("the record's actions do not replay under the rules, so pitch score refuses it: %v", err)
 	} else {
 		ok("the record's %d action(s) replay under the rules, as pitch score replays them", len(r.Actions))
+	}
+	if len(f.Contributions) == 0 {
+		// Nothing but the server's secret went into the seed: it could have
+		// drawn secrets until it liked a deal (docs/fairness.md).
+		rep.Warnings = append(rep.Warnings, "no player value: the server chose this deal")
 	}
 	if !valid {
 		return rep

@@ -25,7 +25,8 @@ import (
 // loaded), so the pages normally contribute while hand k is played; when
 // hand k ends, hand k+1 is dealt at once if every human seat has
 // contributed, else once the table's deal wait (2 s) has passed since the
-// deal fell due. The secret stays on the server, and in the store's deals,
+// deal fell due, or, while a seat whose page is connected has not sent
+// its value, a much longer wait (awaitsOnline). The secret stays on the server, and in the store's deals,
 // until the hand is over: then it is in the hand record and the state.
 
 // DefaultDealWait is how long a due deal waits for the contributions of
@@ -71,6 +72,24 @@ type Misbehave struct {
 	// ShiftDealer: the states name the seat after the real dealer with
 	// each commitment.
 	ShiftDealer bool
+	// ListEarly: every human seat is listed in fair.next.contributed
+	// from the start, before any page sends a value, and the values
+	// sent are not used.
+	ListEarly bool
+	// NoNext: the states never show the next deal's commitment
+	// (fair.next); the hand is dealt without the pages' values.
+	NoNext bool
+	// ClaimShared: the states say every deal is a duplicate round's
+	// ("shared": true) at an ordinary table, so the pages send nothing.
+	ClaimShared bool
+	// DealOther: the hand is played from another deck than the fair
+	// seed gives, and its record then shows the fair seed's deal, with
+	// actions that replay from it: a fair-looking record of a deal that
+	// was not played.
+	DealOther bool
+	// OmitDealer: neither the states nor the records name the dealer
+	// with the commitment.
+	OmitDealer bool
 }
 
 // misbehave is the server's Misbehave, or the honest zero value.
@@ -79,6 +98,40 @@ func (t *table) misbehave() Misbehave {
 		return *m
 	}
 	return Misbehave{}
+}
+
+// misrecord is the record a misbehaving server keeps of a finished hand
+// (Misbehave.DealOther): the fair seed's deal, played out by random legal
+// actions, in place of r, the hand played; r itself at an honest server.
+// The lock must be held.
+func (t *table) misrecord(r pitch.Record) pitch.Record {
+	if !t.misbehave().DealOther || t.dealt == nil {
+		return r
+	}
+	secret, err := pitch.ParseHex32(t.dealt.Secret, "the secret")
+	if err != nil {
+		return r
+	}
+	seed, err := pitch.FairSeed(secret, t.dealt.Contributions)
+	if err != nil {
+		return r
+	}
+	s, err := pitch.NewHand(t.game, r.Dealer, r.Scores, pitch.FairDeck(t.game, seed))
+	if err != nil {
+		return r
+	}
+	rng := pitch.NewRand(uint64(len(r.Actions)))
+	var acts []pitch.Action
+	for !s.Terminal() {
+		a := s.RandomAction(rng)
+		if s.Apply(a) != nil {
+			return r
+		}
+		acts = append(acts, a)
+	}
+	out := s.Record(acts)
+	out.Fairness = r.Fairness
+	return out
 }
 
 // storedPending is a pending deal as the store keeps it (store.Commitment).
@@ -214,7 +267,11 @@ func (t *table) dealWith(f *pitch.Fairness) error {
 	if err != nil {
 		return err
 	}
-	if err := t.match.DealNext(pitch.FairDeck(t.game, seed)); err != nil {
+	deck := pitch.FairDeck(t.game, seed)
+	if t.misbehave().DealOther {
+		deck = pitch.FairDeck(t.game, [32]byte(pitch.FairCommitment(seed))) // not the fair seed's deck
+	}
+	if err := t.match.DealNext(deck); err != nil {
 		return err
 	}
 	t.turnAt = time.Now()
@@ -257,9 +314,45 @@ func (t *table) scheduleDeal(gen int, after time.Duration) {
 	}
 	delay := after
 	if after == 0 && !t.allContributed() {
-		delay = max(time.Until(t.dueAt.Add(t.srv.opts.DealWait)), 0)
+		wait := t.srv.opts.DealWait
+		if t.awaitsOnline() {
+			wait = max(onlineWaitFactor*wait, minOnlineWait)
+		}
+		delay = max(time.Until(t.dueAt.Add(wait)), 0)
 	}
 	t.timer = time.AfterFunc(delay, func() { t.dealMove(gen) })
+}
+
+// A due deal waits for the value of a human seat whose page is connected
+// (awaitsOnline) this many times the deal wait, and at least
+// minOnlineWait: a connected page sends its value as soon as it sees the
+// commitment, and a value it sent and the deal left out fails its check
+// (docs/fairness.md), so an honest server does not deal without it
+// because a loaded machine was slow. Only a page stuck that long is dealt
+// without; seats with no connected page wait the deal wait alone.
+const (
+	onlineWaitFactor = 15
+	minOnlineWait    = 30 * time.Second
+)
+
+// awaitsOnline reports whether a seat whose page is connected to this
+// process, and said it contributes (hello "fair"), has not sent its value
+// for the pending deal. A server that cheats on
+// purpose (Misbehave) deals at the deal wait, as it always did. The lock
+// must be held.
+func (t *table) awaitsOnline() bool {
+	if t.pending == nil || t.round.sharesDeals() {
+		return false
+	}
+	if m := t.misbehave(); m.IgnoreValues || m.ListEarly || m.NoNext || m.ClaimShared {
+		return false
+	}
+	for c := range t.conns {
+		if _, ok := t.pending.contribs[c.seat]; c.fair && c.seat >= 0 && !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // dealMove deals the awaited hand unless something was scheduled since gen.
@@ -290,6 +383,9 @@ func (t *table) deal() error {
 	f := &pitch.Fairness{Algorithm: pitch.FairAlgorithm, Version: pitch.FairVersion, Commitment: p.commitment,
 		Secret: hex.EncodeToString(p.secret[:]), CommittedAt: p.committedAt.Format(pitch.FairTimeFormat),
 		Contributions: []pitch.Contribution{}, Dealer: &dealer}
+	if t.misbehave().OmitDealer {
+		f.Dealer = nil
+	}
 	latest := p.committedAt
 	for _, c := range p.contribs {
 		f.Contributions = append(f.Contributions, c)
@@ -396,7 +492,7 @@ func (t *table) contribute(seat int, commitment, value string) error {
 		return httpx.Errorf(httpx.Conflict, op, "seat %d has contributed to this deal already; a contribution cannot be changed", seat).
 			With("contributed_already", map[string]any{"Seat": seat})
 	}
-	if t.misbehave().IgnoreValues {
+	if m := t.misbehave(); m.IgnoreValues || m.ListEarly {
 		return nil
 	}
 	at := time.Now().UTC()
@@ -438,14 +534,26 @@ func (t *table) fairState() *wire.Fair {
 		return nil
 	}
 	out := &wire.Fair{Dealing: t.match.AwaitingDeal() && !t.over()}
-	if p := t.pending; p != nil && !t.over() {
+	if p := t.pending; p != nil && !t.over() && !t.misbehave().NoNext {
 		n := &wire.FairNext{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedText(),
 			Dealer: t.match.NextDealer(), Contributed: []int{}, Shared: t.round.sharesDeals()}
-		if t.misbehave().ShiftDealer {
+		m := t.misbehave()
+		if m.ShiftDealer {
 			n.Dealer = (n.Dealer + 1) % t.game.Seats()
 		}
+		if m.OmitDealer {
+			n.Dealer = wire.NoDealer
+		}
+		n.Shared = n.Shared || m.ClaimShared
 		for s := range p.contribs {
 			n.Contributed = append(n.Contributed, s)
+		}
+		if m.ListEarly {
+			for _, s := range t.info.Seats {
+				if s.Kind == "human" && !slices.Contains(n.Contributed, s.Seat) {
+					n.Contributed = append(n.Contributed, s.Seat)
+				}
+			}
 		}
 		slices.Sort(n.Contributed)
 		out.Next = n

@@ -62,6 +62,10 @@ type conn struct {
 	// (its hello said so; ready.go). Set before the connection joins its
 	// table.
 	summary bool
+	// fair: the client sends its random value for each commitment it is
+	// shown (hello.Fair): a due deal waits for it while it is connected
+	// (fair.go, awaitsOnline).
+	fair bool
 }
 
 // outMsg is a message waiting to be written.
@@ -494,6 +498,7 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 		}
 	}
 	c.summary = hello.Summary
+	c.fair = hello.Fair
 	t.mu.Lock()
 	var refused string
 	if c.seat, refused = t.seatOf(hello.Token, me, signedIn); refused != "" {

@@ -495,8 +495,10 @@ func appendFair(b []byte, f *Fair) []byte {
 		b = appendStr(b, n.Commitment)
 		b = append(b, `,"committed_at":`...)
 		b = appendStr(b, n.CommittedAt)
-		b = append(b, `,"dealer":`...)
-		b = strconv.AppendInt(b, int64(n.Dealer), 10)
+		if n.Dealer != NoDealer {
+			b = append(b, `,"dealer":`...)
+			b = strconv.AppendInt(b, int64(n.Dealer), 10)
+		}
 		b = append(b, `,"contributed":`...)
 		b = appendInts(b, n.Contributed)
 		if n.Shared {
