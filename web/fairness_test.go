@@ -378,6 +378,25 @@ func TestFairnessJSMatchesGo(t *testing.T) {
 		page("the commitment never shown", false, "was never shown its commitment", map[string]any{"neverShown": true})
 		page("the commitment shown only when due", false, "first shown only when the deal was to be made",
 			map[string]any{"commitment": f.Commitment, "dueOnly": true})
+		if len(f.Contributions) > 0 {
+			var humans []any
+			for s := range g.Seats() {
+				if s != f.Contributions[0].Seat {
+					humans = append(humans, s)
+				}
+			}
+			page("a value for a seat that was no person's", false, "which was not a person’s seat",
+				map[string]any{"commitment": f.Commitment, "humans": humans})
+			page("values from people's seats", true, "",
+				map[string]any{"commitment": f.Commitment, "humans": toAny(nil)})
+			cases[len(cases)-1].Mine["humans"] = func() []any {
+				var all []any
+				for s := range g.Seats() {
+					all = append(all, s)
+				}
+				return all
+			}()
+		}
 		page("no dealer shown with the commitment", false, "did not name the dealer",
 			map[string]any{"commitment": f.Commitment, "noDealer": true})
 		page("the dealer after the one before", true, "",
@@ -648,7 +667,8 @@ func (s *site) summaryVerdict() (string, string) {
 // in before the page sends, one that never shows the next commitment,
 // one that claims a duplicate round's shared deal at an ordinary table,
 // one that plays a deal and records another (fair-looking: pitch verify
-// passes it), one that leaves the dealer out, one that names another
+// passes it), one that leaves the dealer out, one that adds a value for a
+// bot's seat chosen after seeing the players' values (fair-looking too), one that names another
 // dealer with the commitment than the one that deals, one that switches
 // fair deals off (the deals are "not provable": plainly at a table that
 // never had them, as a failure at one the page saw dealing fairly). No
@@ -667,6 +687,7 @@ func TestBrowserDishonestServer(t *testing.T) {
 		{"claims a shared deal at an ordinary table", server.Misbehave{ClaimShared: true}, "bad", "belongs to no event"},
 		{"records another deal than the one played", server.Misbehave{DealOther: true}, "bad", "this page was dealt"},
 		{"leaves the dealer out", server.Misbehave{OmitDealer: true}, "bad", "did not name the dealer with this deal’s commitment"},
+		{"a bot's value chosen after the players'", server.Misbehave{BotValue: true}, "bad", "which was not a person’s seat"},
 		{"changes the dealer", server.Misbehave{ShiftDealer: true}, "bad", "as the dealer before the deal"},
 		{"fair deals off", server.Misbehave{FairOffFrom: 1}, "off", "Not provable"},
 	} {
@@ -683,7 +704,7 @@ func TestBrowserDishonestServer(t *testing.T) {
 			if tc.verdict == "bad" && !strings.HasPrefix(text, "⚠ NOT VERIFIED") {
 				t.Errorf("the summary says %q, want it to start ⚠ NOT VERIFIED", text)
 			}
-			if tc.cheat.DealOther {
+			if tc.cheat.DealOther || tc.cheat.BotValue {
 				// The record is fair-looking: only the page's memory shows the cheat.
 				if rep := pitch.VerifyFairness(fetchRecord(t, s.url, id, 1)); !rep.OK() {
 					t.Errorf("the cheat's record of hand 1 is not fair-looking: %q", rep.Problems)

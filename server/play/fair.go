@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -90,6 +91,10 @@ type Misbehave struct {
 	// OmitDealer: neither the states nor the records name the dealer
 	// with the commitment.
 	OmitDealer bool
+	// BotValue: at the deal, the server adds a value for the first bot's
+	// seat, chosen after seeing the players' values (a hash of them
+	// here; a real cheat would grind it until it liked the deal).
+	BotValue bool
 }
 
 // misbehave is the server's Misbehave, or the honest zero value.
@@ -132,6 +137,23 @@ func (t *table) misrecord(r pitch.Record) pitch.Record {
 	out := s.Record(acts)
 	out.Fairness = r.Fairness
 	return out
+}
+
+// botValue is the value a misbehaving server (Misbehave.BotValue) adds
+// for the first bot's seat, made from the players' values cs: chosen
+// after seeing them. The lock must be held.
+func (t *table) botValue(cs []pitch.Contribution, at time.Time) []pitch.Contribution {
+	for _, s := range t.info.Seats {
+		if s.Kind != "bot" {
+			continue
+		}
+		h := sha256.New()
+		for _, c := range cs {
+			h.Write([]byte(c.Value))
+		}
+		return []pitch.Contribution{{Seat: s.Seat, Name: s.Name, Value: hex.EncodeToString(h.Sum(nil)), At: at.Format(pitch.FairTimeFormat)}}
+	}
+	return nil
 }
 
 // storedPending is a pending deal as the store keeps it (store.Commitment).
@@ -392,6 +414,9 @@ func (t *table) deal() error {
 		if at, _ := time.Parse(time.RFC3339Nano, c.At); at.After(latest) {
 			latest = at
 		}
+	}
+	if t.misbehave().BotValue {
+		f.Contributions = append(f.Contributions, t.botValue(f.Contributions, now)...)
 	}
 	slices.SortFunc(f.Contributions, func(a, b pitch.Contribution) int { return a.Seat - b.Seat })
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)

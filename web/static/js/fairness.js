@@ -53,6 +53,7 @@ export const PROBLEMS = {
   notServed: 'the server does not give out the record of this finished hand ({{.Status}}): a finished hand’s record must be open to its players',
   handDiffers: 'the record deals you {{.Got}}; this page was dealt {{.Want}}',
   logDiffers: 'the record’s actions are not those this page saw played: {{.Action}} is not in the record in the order it was played',
+  notHuman: 'the record has a value for seat {{.Seat}}, which was not a person’s seat in anything this page saw before the deal: the server chose it',
   noDealerShown: 'the server did not name the dealer with this deal’s commitment before the deal',
   noDealerRecord: 'the record does not name the dealer with its commitment',
   rotation: 'the record’s dealer is seat {{.Dealer}}, but the deal passes to the left: after seat {{.Prev}} it is seat {{.Want}}’s',
@@ -114,6 +115,7 @@ const CATALOG = {
     notServed: 'fair.problem.notServed',
     handDiffers: 'fair.problem.handDiffers',
     logDiffers: 'fair.problem.logDiffers',
+    notHuman: 'fair.problem.notHuman',
     noDealerShown: 'fair.problem.noDealerShown',
     noDealerRecord: 'fair.problem.noDealerRecord',
     rotation: 'fair.problem.rotation',
@@ -335,6 +337,9 @@ function pageChecks(rec, f, mine, checks, problems) {
   if (mine.neverShown) problems.push(say('neverShown'));
   if (mine.dueOnly) problems.push(say('dueOnly'));
   if (mine.noDealer) problems.push(say('noDealerShown'));
+  if (Array.isArray(mine.humans) && mine.commitment) {
+    for (const c of cs) if (!mine.humans.includes(c.seat)) problems.push(say('notHuman', { Seat: c.seat + 1 }));
+  }
   if (mine.commitment && !Number.isInteger(f.dealer)) problems.push(say('noDealerRecord'));
   const seats = rec.deal.hands.length;
   if (Number.isInteger(mine.prevDealer) && mine.commitment) {
@@ -406,7 +411,8 @@ function actionKey(a) {
 // never shown one (neverShown) or shown one first only when the deal was
 // due (dueOnly), and, when seated, its seat, its value (sent: false when
 // the page knows the value never went out), whether the server listed the
-// seat before the page sent (listedFirst), the server's claim that the
+// seat before the page sent (listedFirst), the seats that were people's
+// in the states it saw before the deal (humans), the server's claim that the
 // deal is a duplicate round's (shared: {event, honoured}), the hand it was
 // dealt (dealt) and the actions it saw (log). It returns {ok, seed,
 // checks, problems, warnings}.

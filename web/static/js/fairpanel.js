@@ -167,6 +167,15 @@ export function onFairState(id, m, send) {
     }
     if (!Number.isInteger(f.next.dealer) || f.next.dealer < 0) { if (!mine.noDealer) { mine.noDealer = true; dirty = true; } } else if (!Number.isInteger(mine.dealer)) { mine.dealer = f.next.dealer; dirty = true; }
     if (seat >= 0 && !mine.value && mine.seat !== seat) { mine.seat = seat; dirty = true; }
+    // The seats that were people's in the states this page saw before the
+    // deal: only they may contribute (a value for a bot's seat is the
+    // server's own, chosen when it pleased).
+    const seats = (m.table && Array.isArray(m.table.seats)) ? m.table.seats : null;
+    if (seats) {
+      const humans = new Set(mine.humans || []);
+      for (const x of seats) if (x && x.kind === 'human' && Number.isInteger(x.seat)) humans.add(x.seat);
+      if (humans.size !== (mine.humans || []).length || !mine.humans) { mine.humans = [...humans].sort((a, b) => a - b); dirty = true; }
+    }
     if (f.next.shared && !mine.shared) { mine.shared = { event: (m.table && m.table.event) || '' }; dirty = true; }
     const listed = Array.isArray(f.next.contributed) && f.next.contributed.includes(seat);
     if (seat < 0 || m.match_over || f.next.shared) {
