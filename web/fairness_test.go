@@ -937,7 +937,8 @@ console.log(JSON.stringify({ sent, stored: JSON.parse(store['pitch.fair.T']), ho
 // the deal was due though the page watched the hand before, a value that
 // never went out (the page knows its connection was down), and a
 // finished hand's record the server says it does not have (404) each
-// fail, saying so (issue 39).
+// fail, saying so; a deal the server says is a duplicate round's counts
+// as one only when the table's event published its commitment (issue 39).
 func TestFairPageMemory(t *testing.T) {
 	node := nodePath()
 	if node == "" {
@@ -948,6 +949,11 @@ func TestFairPageMemory(t *testing.T) {
 		t.Fatalf("fairCase 5 has contributions %+v, want seat 0's first", f.Contributions)
 	}
 	rec, _ := json.Marshal(r)
+	r0, f0, _, _ := fairCase(t, 0) // no contributions: a duplicate round's deal
+	if len(f0.Contributions) != 0 {
+		t.Fatalf("fairCase 0 has contributions %+v", f0.Contributions)
+	}
+	rec0, _ := json.Marshal(r0)
 	mod, err := filepath.Abs("static/js/fairpanel.js")
 	if err != nil {
 		t.Fatal(err)
@@ -956,9 +962,15 @@ func TestFairPageMemory(t *testing.T) {
 const store = {};
 globalThis.localStorage = { getItem: (k) => store[k] ?? null, setItem: (k, v) => { store[k] = String(v); } };
 const { onFairState, verifyHand } = await import('file://` + filepath.ToSlash(mod) + `');
-const rec = ` + string(rec) + `;
+const rec = ` + string(rec) + `, rec0 = ` + string(rec0) + `;
 let status = 200;
-globalThis.fetch = async () => (status === 200 ? { ok: true, status, json: async () => structuredClone(rec) } : { ok: false, status, text: async () => 'no such hand' });
+const json = (v) => ({ ok: true, status: 200, json: async () => structuredClone(v) });
+globalThis.fetch = async (url) => {
+  if (url.startsWith('/api/events/E1')) return json({ commitments: [['00'.repeat(32)], [rec0.fairness.commitment]] });
+  if (url.startsWith('/api/events/E2')) return json({ commitments: [['00'.repeat(32)]] });
+  if (url.startsWith('/api/tables/S')) return json(rec0);
+  return status === 200 ? json(rec) : { ok: false, status, text: async () => 'no such hand' };
+};
 const V0 = rec.fairness.contributions[0].value, C = rec.fairness.commitment, D = rec.dealer, X = 'ab'.repeat(32);
 crypto.getRandomValues = (v) => { for (let i = 0; i < v.length; i++) v[i] = parseInt(V0.substr(2 * i, 2), 16); return v; };
 const sent = [];
@@ -992,6 +1004,18 @@ up = false;
 onFairState('T5', st({ fair: { dealing: true, next: next(1, C, []) } }), send);
 up = true;
 out.unsent = await verifyHand('T5', 1);
+// A duplicate round's deal ("shared"): honoured only when the table's
+// event published its commitment.
+const shared = (event) => ({ seat: 0, sheet: [], table: event ? { event } : {}, view: {}, log: [],
+  fair: { dealing: true, next: { hand: 1, commitment: rec0.fairness.commitment, dealer: rec0.dealer, contributed: [], shared: true } } });
+const before = sent.length;
+onFairState('S1', shared('E1'), send);
+onFairState('S2', shared('E2'), send);
+onFairState('S3', shared(''), send);
+out.sentShared = sent.length - before;
+out.shared = await verifyHand('S1', 1);
+out.sharedUnpublished = await verifyHand('S2', 1);
+out.sharedNoEvent = await verifyHand('S3', 1);
 // The record of a finished hand is not served.
 status = 404;
 out.gone = await verifyHand('T1', 1);
@@ -1012,8 +1036,8 @@ console.log(JSON.stringify(out));
 		Scope    string   `json:"scope"`
 	}
 	var got struct {
-		SentBeforeListed, SentHonest, SentListed int
-		Honest, Listed, Never, Due, Unsent, Gone verdict
+		SentBeforeListed, SentHonest, SentListed, SentShared                               int
+		Honest, Listed, Never, Due, Unsent, Gone, Shared, SharedUnpublished, SharedNoEvent verdict
 	}
 	if err := json.Unmarshal(outb, &got); err != nil {
 		t.Fatalf("%v: %s", err, outb)
@@ -1024,6 +1048,12 @@ console.log(JSON.stringify(out));
 	if c := strings.Join(got.Honest.Checks, "\n"); !got.Honest.OK || got.Honest.Scope != "seated" ||
 		!strings.Contains(c, "your own random value is in the deal") || !strings.Contains(c, "the hand this page was dealt") || !strings.Contains(c, "every action this page saw") {
 		t.Errorf("the honest deal: %+v", got.Honest)
+	}
+	if got.SentShared != 0 {
+		t.Errorf("pages shown a shared deal sent %d value(s)", got.SentShared)
+	}
+	if !got.Shared.OK || !strings.Contains(strings.Join(got.Shared.Checks, " "), "the event published") {
+		t.Errorf("a shared deal the event published: %+v", got.Shared)
 	}
 	if got.SentListed != 0 {
 		t.Errorf("a page its seat listed before it sent sent %d value(s)", got.SentListed)
@@ -1038,6 +1068,8 @@ console.log(JSON.stringify(out));
 		{"shown only when due", got.Due, "first shown only when the deal was to be made"},
 		{"a value that never went out", got.Unsent, "its connection was down"},
 		{"a record not served", got.Gone, "does not give out the record of this finished hand (404"},
+		{"shared, not published by the event", got.SharedUnpublished, "the event has not published its commitment"},
+		{"shared at a table of no event", got.SharedNoEvent, "this table belongs to no event"},
 	} {
 		if p := strings.Join(c.v.Problems, " "); c.v.OK || !strings.Contains(p, c.want) {
 			t.Errorf("%s: %+v, want a failure saying %q", c.name, c.v, c.want)
