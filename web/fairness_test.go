@@ -566,6 +566,7 @@ func TestBrowserFairDeal(t *testing.T) {
 	}
 	id := loc[strings.LastIndex(loc, "/")+1:]
 	s.join("Ada")
+	s.waitSeated(id) // the deal falls due with the next join: this page has had its chance first
 	res, err := http.Post(s.url+"/api/tables/"+id+"/join", "application/json", strings.NewReader(`{"name":"Gone","seat":1}`))
 	if err != nil || res.StatusCode != 200 {
 		t.Fatalf("the second person's join: %v %v", err, res)
@@ -648,6 +649,19 @@ func TestBrowserFairDeal(t *testing.T) {
 	}
 }
 
+// waitSeated waits until this page, at table id, has seen itself seated
+// before hand 1's deal (fairpanel.js keeps "seated" in its memory of the
+// deal, in the same step as it sends its value's hash): a test then lets
+// the deal fall due, so that no verdict depends on how fast the page was.
+func (s *site) waitSeated(id string) {
+	s.t.Helper()
+	waitFor(s.t, "the page seated before hand 1", func() bool {
+		var seated bool
+		s.eval(fmt.Sprintf(`String(!!((JSON.parse(localStorage.getItem('pitch.fair.%s') || '{}')[1] || {}).seated))`, id), &seated)
+		return seated
+	}, 20*time.Second)
+}
+
 // summaryVerdict waits for the hand summary's check and returns its
 // outcome (data-verified: ok, warn, bad, off) and its text.
 func (s *site) summaryVerdict() (string, string) {
@@ -693,9 +707,23 @@ func TestBrowserDishonestServer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cheat := tc.cheat
-			s := newSiteWith(t, func(o *server.Options) { o.Misbehave = &cheat })
-			id := s.createTable("auction", 4, "")
+			s := newSiteWith(t, func(o *server.Options) {
+				o.Misbehave = &cheat
+				o.AwayDelay = 10 * time.Millisecond // a stand-in plays for the person who never came
+			})
+			// The deal falls due only once seat 2 is taken, which the test
+			// does when this page has seen itself seated before hand 1 (and
+			// so sent what it sends): whatever the machine's speed, the page
+			// has had its chance before the cheat deals.
+			s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
+			id := s.createAPI(`{"variant":"auction","seats":[{"kind":"human"},{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"}]}`)
+			s.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#join-name")))
+			s.eval(`localStorage.setItem('pitch.speed', 'instant'), 'true'`, new(bool))
 			s.join("Ada")
+			if tc.cheat.FairOffFrom == 0 {
+				s.waitSeated(id)
+			}
+			s.joinAPI(id, 1, "Gone")
 			s.playUntilOurBid(nil)
 			got, text := s.summaryVerdict()
 			if got != tc.verdict || !strings.Contains(text, tc.want) {
@@ -723,6 +751,41 @@ func TestBrowserDishonestServer(t *testing.T) {
 				return strings.Contains(s.text(`#fair-panel:not([hidden]) .fair-verdict[data-verified="bad"]`), "NOT PROVABLE")
 			}, 20*time.Second)
 		})
+	}
+}
+
+// TestBrowserAbsentValue: at a table of this page's person, a person who
+// joined and never came, and bots, a server that adds a value for the
+// absent person's seat at the deal, chosen after seeing the page's value
+// (issue 39, item 1), is caught: the page saw the contributors frozen,
+// each with the hash of its value, before it revealed its own, and the
+// absent seat was not among them. The record is fair-looking: pitch
+// verify passes it.
+func TestBrowserAbsentValue(t *testing.T) {
+	s := newSiteWith(t, func(o *server.Options) {
+		o.DealWait = time.Second
+		o.AwayDelay = 10 * time.Millisecond
+		o.Misbehave = &server.Misbehave{AbsentValue: true}
+	})
+	s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
+	id := s.createAPI(`{"variant":"auction","seats":[{"kind":"human"},{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"}]}`)
+	s.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#join-name")))
+	s.eval(`localStorage.setItem('pitch.speed', 'instant'), 'true'`, new(bool))
+	s.join("Ada")
+	s.waitSeated(id)
+	s.joinAPI(id, 1, "Gone")
+	s.playUntilOurBid(nil)
+	got, text := s.summaryVerdict()
+	if got != "bad" || !strings.Contains(text, "a value for seat 2 that was not among the values committed to") {
+		t.Errorf("the summary says %s: %q", got, text)
+	}
+	rec := fetchRecord(t, s.url, id, 1)
+	if rep := pitch.VerifyFairness(rec); !rep.OK() {
+		t.Errorf("the cheat's record is not fair-looking: %q", rep.Problems)
+	}
+	f, _ := pitch.ParseFairness(rec.Fairness)
+	if !slices.ContainsFunc(f.Contributions, func(c pitch.Contribution) bool { return c.Seat == 1 }) {
+		t.Errorf("the cheat added no value for the absent seat: %+v", f.Contributions)
 	}
 }
 
@@ -937,7 +1000,10 @@ console.log(JSON.stringify({ sent, stored: JSON.parse(store['pitch.fair.T']), ho
 // the deal was due though the page watched the hand before, a value that
 // never went out (the page knows its connection was down), and a
 // finished hand's record the server says it does not have (404) each
-// fail, saying so; a deal the server says is a duplicate round's counts
+// fail, saying so; the page commits to its value's hash first and reveals
+// the value only once the contributors are frozen with it in, and fails a
+// record with a value outside that list; a deal the server says is a
+// duplicate round's counts
 // as one only when the table's event published its commitment (issue 39).
 func TestFairPageMemory(t *testing.T) {
 	node := nodePath()
@@ -1004,6 +1070,24 @@ up = false;
 onFairState('T5', st({ fair: { dealing: true, next: next(1, C, []) } }), send);
 up = true;
 out.unsent = await verifyHand('T5', 1);
+// Commit, then reveal: the page sends its value's hash, and its value
+// only once the contributors are frozen with that hash in; a record with
+// a value outside the frozen list fails.
+const { valueHash } = await import('file://` + filepath.ToSlash(filepath.Join(filepath.Dir(mod), "fairness.js")) + `');
+const H0 = valueHash(V0);
+const cr = (hashes, frozen, contributed) => st({ fair: { dealing: true, next: { ...next(1, C, contributed), hashes, frozen } } });
+const msgs = [];
+const send2 = (m) => { msgs.push(m); return true; };
+onFairState('R1', cr([], false, []), send2);
+onFairState('R1', cr([{ seat: 0, hash: H0 }], false, []), send2);
+out.beforeFreeze = msgs.map((m) => Object.keys(m).sort().join(','));
+onFairState('R1', cr([{ seat: 0, hash: H0 }], true, []), send2);
+onFairState('R1', cr([{ seat: 0, hash: H0 }], true, [0]), send2);
+out.afterFreeze = msgs.map((m) => Object.keys(m).sort().join(','));
+out.revealed = msgs.length === 2 && msgs[1].value === V0 && msgs[0].hash === H0;
+out.committed = await verifyHand('R1', 1); // rec has seat 2's value too, not in the frozen list
+onFairState('R2', cr([{ seat: 0, hash: H0 }], false, []), send2); // listed before this page committed
+out.committedListedFirst = await verifyHand('R2', 1);
 // A duplicate round's deal ("shared"): honoured only when the table's
 // event published its commitment.
 const shared = (event) => ({ seat: 0, sheet: [], table: event ? { event } : {}, view: {}, log: [],
@@ -1036,6 +1120,9 @@ console.log(JSON.stringify(out));
 		Scope    string   `json:"scope"`
 	}
 	var got struct {
+		BeforeFreeze, AfterFreeze                                                          []string
+		Revealed                                                                           bool
+		Committed, CommittedListedFirst                                                    verdict
 		SentBeforeListed, SentHonest, SentListed, SentShared                               int
 		Honest, Listed, Never, Due, Unsent, Gone, Shared, SharedUnpublished, SharedNoEvent verdict
 	}
@@ -1048,6 +1135,15 @@ console.log(JSON.stringify(out));
 	if c := strings.Join(got.Honest.Checks, "\n"); !got.Honest.OK || got.Honest.Scope != "seated" ||
 		!strings.Contains(c, "your own random value is in the deal") || !strings.Contains(c, "the hand this page was dealt") || !strings.Contains(c, "every action this page saw") {
 		t.Errorf("the honest deal: %+v", got.Honest)
+	}
+	if fmt.Sprint(got.BeforeFreeze) != "[commitment,hash,type]" || fmt.Sprint(got.AfterFreeze) != "[commitment,hash,type commitment,type,value]" || !got.Revealed {
+		t.Errorf("commit then reveal: sent %v before the freeze, %v after (revealed %v); want the hash, then the value once frozen", got.BeforeFreeze, got.AfterFreeze, got.Revealed)
+	}
+	if p := strings.Join(got.Committed.Problems, " "); got.Committed.OK || !strings.Contains(p, "a value for seat 3 that was not among the values committed to") || strings.Contains(p, "seat 1 that") {
+		t.Errorf("a record with a value outside the frozen list: %+v", got.Committed)
+	}
+	if p := strings.Join(got.CommittedListedFirst.Problems, " "); got.CommittedListedFirst.OK || !strings.Contains(p, "before this page sent one") {
+		t.Errorf("a hash listed for the page's seat before it committed: %+v", got.CommittedListedFirst)
 	}
 	if got.SentShared != 0 {
 		t.Errorf("pages shown a shared deal sent %d value(s)", got.SentShared)

@@ -501,6 +501,26 @@ func appendFair(b []byte, f *Fair) []byte {
 		}
 		b = append(b, `,"contributed":`...)
 		b = appendInts(b, n.Contributed)
+		b = append(b, `,"hashes":`...)
+		if n.Hashes == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, h := range n.Hashes {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"seat":`...)
+				b = strconv.AppendInt(b, int64(h.Seat), 10)
+				b = append(b, `,"hash":`...)
+				b = appendStr(b, h.Hash)
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		if n.Frozen {
+			b = append(b, `,"frozen":true`...)
+		}
 		if n.Shared {
 			b = append(b, `,"shared":true`...)
 		}

@@ -35,6 +35,9 @@ type ClientMsg struct {
 	// contribute: the commitment the page saw and its random value (hex)
 	Commitment string `json:"commitment,omitempty"`
 	Value      string `json:"value,omitempty"`
+	// contribute: the SHA-256 of the random value (hex), sent first; the
+	// value follows once the contributors are frozen (docs/fairness.md)
+	Hash string `json:"hash,omitempty"`
 }
 
 // State is sent to a connection after every change it may see.
@@ -248,9 +251,20 @@ type FairNext struct {
 	CommittedAt string `json:"committed_at"`
 	Dealer      int    `json:"dealer"` // the seat that deals it, bound to the commitment; NoDealer (only a cheating test server) leaves it out
 	Contributed []int  `json:"contributed"`
+	// Hashes are the contributors and the SHA-256 of each one's value,
+	// committed before any value is revealed, in seat order.
+	Hashes []FairHash `json:"hashes"`
+	// Frozen: no more contributors; those in Hashes reveal their values.
+	Frozen bool `json:"frozen,omitempty"`
 	// Shared: the deal of a duplicate round, the same commitment at
 	// every table of the round; the pages send no values.
 	Shared bool `json:"shared,omitempty"`
+}
+
+// FairHash is one contributor to a deal and the SHA-256 of its value.
+type FairHash struct {
+	Seat int    `json:"seat"`
+	Hash string `json:"hash"`
 }
 
 // NoDealer as FairNext.Dealer leaves the dealer out of the state: only a

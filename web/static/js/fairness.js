@@ -53,6 +53,7 @@ export const PROBLEMS = {
   notServed: 'the server does not give out the record of this finished hand ({{.Status}}): a finished hand’s record must be open to its players',
   handDiffers: 'the record deals you {{.Got}}; this page was dealt {{.Want}}',
   logDiffers: 'the record’s actions are not those this page saw played: {{.Action}} is not in the record in the order it was played',
+  notCommitted: 'the record has a value for seat {{.Seat}} that was not among the values committed to when the contributors were frozen, as this page saw them: it could have been chosen after the others were revealed',
   notHuman: 'the record has a value for seat {{.Seat}}, which was not a person’s seat in anything this page saw before the deal: the server chose it',
   noDealerShown: 'the server did not name the dealer with this deal’s commitment before the deal',
   noDealerRecord: 'the record does not name the dealer with its commitment',
@@ -115,6 +116,7 @@ const CATALOG = {
     notServed: 'fair.problem.notServed',
     handDiffers: 'fair.problem.handDiffers',
     logDiffers: 'fair.problem.logDiffers',
+    notCommitted: 'fair.problem.notCommitted',
     notHuman: 'fair.problem.notHuman',
     noDealerShown: 'fair.problem.noDealerShown',
     noDealerRecord: 'fair.problem.noDealerRecord',
@@ -190,6 +192,60 @@ export function hexToBytes(h) {
 
 export function bytesToHex(b) {
   return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+// K are SHA-256's round constants.
+const K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+// sha256Sync is SHA-256 of bytes, computed at once (no promise), for the
+// page's commitment to its own value as it sends it, and for checking a
+// record against the hashes it saw frozen.
+export function sha256Sync(bytes) {
+  const n = bytes.length, total = Math.ceil((n + 9) / 64) * 64;
+  const m = new Uint8Array(total);
+  m.set(bytes);
+  m[n] = 0x80;
+  const dv = new DataView(m.buffer);
+  dv.setUint32(total - 8, Math.floor(n / 0x20000000));
+  dv.setUint32(total - 4, (n * 8) >>> 0);
+  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const w = new Uint32Array(64);
+  const rotr = (x, r) => (x >>> r) | (x << (32 - r));
+  for (let off = 0; off < total; off += 64) {
+    for (let i = 0; i < 16; i++) w[i] = dv.getUint32(off + 4 * i);
+    for (let i = 16; i < 64; i++) {
+      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
+      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
+    }
+    let [a, b, c, d, e, f, g, hh] = h;
+    for (let i = 0; i < 64; i++) {
+      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) >>> 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+      hh = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+  }
+  const out = new Uint8Array(32);
+  const ov = new DataView(out.buffer);
+  for (let i = 0; i < 8; i++) ov.setUint32(4 * i, h[i]);
+  return out;
+}
+
+// valueHash is SHA-256 of a value written as 64 hexadecimal digits, in
+// hex, as the states list a contributor's commitment; '' for no value.
+export function valueHash(valueHex) {
+  const b = hexToBytes(valueHex);
+  return b ? bytesToHex(sha256Sync(b)) : '';
 }
 
 async function sha256(bytes) {
@@ -337,6 +393,14 @@ function pageChecks(rec, f, mine, checks, problems) {
   if (mine.neverShown) problems.push(say('neverShown'));
   if (mine.dueOnly) problems.push(say('dueOnly'));
   if (mine.noDealer) problems.push(say('noDealerShown'));
+  if (Array.isArray(mine.frozen)) {
+    const before = problems.length;
+    for (const c of cs) {
+      const e = mine.frozen.find((x) => x.seat === c.seat);
+      if (!e || e.hash !== valueHash(String(c.value).toLowerCase())) problems.push(say('notCommitted', { Seat: c.seat + 1 }));
+    }
+    if (problems.length === before) checks.push('every value in the record was committed to before any was revealed, as this page saw the contributors frozen');
+  }
   if (Array.isArray(mine.humans) && mine.commitment) {
     for (const c of cs) if (!mine.humans.includes(c.seat)) problems.push(say('notHuman', { Seat: c.seat + 1 }));
   }
@@ -361,11 +425,11 @@ function pageChecks(rec, f, mine, checks, problems) {
     } else if (!mine.value) {
       problems.push(say('noValue'));
     } else if (found && String(found.value).toLowerCase() === mine.value.toLowerCase()) {
-      if (mine.sent === false) problems.push(say('unsent')); // cannot be: it never went out
+      if (mine.sent === false) problems.push(say('unsent')); // it never went out: not this page's doing
       else checks.push('your own random value is in the deal');
     } else if (found) {
       problems.push(say('notMine', { Value: mine.value }));
-    } else if (mine.sent === false) {
+    } else if (mine.sent === false || mine.revealFailed) {
       problems.push(say('unsent'));
     } else {
       problems.push(say('ignored', { Value: mine.value }));
@@ -411,7 +475,8 @@ function actionKey(a) {
 // never shown one (neverShown) or shown one first only when the deal was
 // due (dueOnly), and, when seated, its seat, its value (sent: false when
 // the page knows the value never went out), whether the server listed the
-// seat before the page sent (listedFirst), the seats that were people's
+// seat before the page sent (listedFirst), the contributors and their
+// values' hashes as it saw them frozen (frozen), the seats that were people's
 // in the states it saw before the deal (humans), the server's claim that the
 // deal is a duplicate round's (shared: {event, honoured}), the hand it was
 // dealt (dealt) and the actions it saw (log). It returns {ok, seed,

@@ -5,7 +5,7 @@
 // only when it draws, so that Node can import it too (the tests run
 // onFairState and verifyHand).
 
-import { bytesToHex, verifyRecord, PROBLEMS, translate as translateCheck } from './fairness.js';
+import { bytesToHex, valueHash, verifyRecord, PROBLEMS, translate as translateCheck } from './fairness.js';
 
 const fillText = (text, p) => text.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, k) => (p && k in p ? String(p[k]) : ''));
 
@@ -140,6 +140,7 @@ export function onFairState(id, m, send) {
     const upcoming = f.next ? f.next.hand : dealtUpTo + 1;
     const e = entry(upcoming);
     if (!e.watched) { e.watched = true; dirty = true; }
+    if (seat >= 0 && !e.seated) { e.seated = true; dirty = true; } // seated before this deal
   }
   if (inPlay) {
     const e = entry(inPlay);
@@ -162,7 +163,7 @@ export function onFairState(id, m, send) {
       // The server drew again: keep what it showed first, for the check.
       (mine.replaced = mine.replaced || []).push({ commitment: mine.commitment, afterValue: !!mine.value && mine.sent !== false });
       mine.commitment = f.next.commitment;
-      for (const k of ['value', 'acked', 'sent', 'listedFirst']) delete mine[k];
+      for (const k of ['value', 'hash', 'acked', 'sent', 'listedFirst', 'revealed', 'revealFailed', 'frozen']) delete mine[k];
       dirty = true;
     }
     if (!Number.isInteger(f.next.dealer) || f.next.dealer < 0) { if (!mine.noDealer) { mine.noDealer = true; dirty = true; } } else if (!Number.isInteger(mine.dealer)) { mine.dealer = f.next.dealer; dirty = true; }
@@ -178,20 +179,49 @@ export function onFairState(id, m, send) {
     }
     if (f.next.shared && !mine.shared) { mine.shared = { event: (m.table && m.table.event) || '' }; dirty = true; }
     const listed = Array.isArray(f.next.contributed) && f.next.contributed.includes(seat);
+    // The contributors and their values' hashes, committed before any
+    // value is revealed (null: a server of before, values sent at once).
+    const hashes = Array.isArray(f.next.hashes) ? f.next.hashes : null;
+    if (f.next.frozen && hashes && !mine.frozen) { mine.frozen = hashes.map((h) => ({ seat: h.seat, hash: h.hash })); dirty = true; }
+    const mineListed = hashes ? hashes.find((h) => h.seat === seat) : null;
+    const draw = () => {
+      const v = new Uint8Array(32);
+      crypto.getRandomValues(v);
+      mine.value = bytesToHex(v);
+      mine.hash = valueHash(mine.value);
+    };
     if (seat < 0 || m.match_over || f.next.shared) {
       // a spectator sends nothing; a shared deal (duplicate) takes none
-    } else if (listed) {
-      if (mine.value && mine.sent !== false) { if (!mine.acked) { mine.acked = true; dirty = true; } } else if (!mine.listedFirst) { mine.listedFirst = true; dirty = true; }
-    } else if (!mine.value || mine.sent === false || m.fresh) {
-      if (!mine.value) {
-        const v = new Uint8Array(32);
-        crypto.getRandomValues(v);
-        mine.value = bytesToHex(v);
+    } else if (!hashes) {
+      if (listed) {
+        if (mine.value && mine.sent !== false) { if (!mine.acked) { mine.acked = true; dirty = true; } } else if (!mine.listedFirst) { mine.listedFirst = true; dirty = true; }
+      } else if (!mine.value || mine.sent === false || m.fresh) {
+        if (!mine.value) draw();
+        mine.sent = true;
+        saveMine(id, all); // kept, as sent, before it is sent
+        if (send({ type: 'contribute', commitment: mine.commitment, value: mine.value }) === false) mine.sent = false; // it did not go out
+        dirty = true;
       }
-      mine.sent = true;
-      saveMine(id, all); // kept, as sent, before it is sent
-      if (send({ type: 'contribute', commitment: mine.commitment, value: mine.value }) === false) mine.sent = false; // it did not go out
-      dirty = true;
+    } else if ((listed || mineListed) && (!mine.value || mine.sent === false)) {
+      if (!mine.listedFirst) { mine.listedFirst = true; dirty = true; } // listed before this page committed
+    } else {
+      // First the value's hash, while the contributors are not frozen…
+      if (!f.next.frozen && !mineListed && (!mine.value || mine.sent === false || m.fresh)) {
+        if (!mine.value) draw();
+        mine.sent = true;
+        saveMine(id, all); // kept, as sent, before it is sent
+        if (send({ type: 'contribute', commitment: mine.commitment, hash: mine.hash }) === false) mine.sent = false;
+        dirty = true;
+      }
+      if (mineListed && mineListed.hash === mine.hash && !mine.acked) { mine.acked = true; dirty = true; }
+      // …then, once they are frozen with this page's hash in, the value.
+      if (f.next.frozen && mineListed && mineListed.hash === mine.hash && !listed && (!mine.revealed || mine.revealFailed || m.fresh)) {
+        mine.revealed = true;
+        delete mine.revealFailed;
+        saveMine(id, all);
+        if (send({ type: 'contribute', commitment: mine.commitment, value: mine.value }) === false) mine.revealFailed = true;
+        dirty = true;
+      }
     }
   }
   if (dirty) saveMine(id, all);
