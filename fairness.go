@@ -196,6 +196,9 @@ func FairDeck(g *Game, seed [32]byte) []Card {
 // ParseFairness reads a fairness object strictly: every field present and
 // none unknown.
 func ParseFairness(raw json.RawMessage) (*Fairness, error) {
+	if err := exactFields(raw); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var f Fairness
@@ -239,13 +242,84 @@ func ParseFairness(raw json.RawMessage) (*Fairness, error) {
 	return &f, nil
 }
 
+// fairFields are the field names of a fairness object, a contribution
+// and an abandoned commitment, exactly as written (docs/fairness.md).
+var fairFields = map[string][]string{
+	"fairness":     {"algorithm", "version", "commitment", "secret", "committed_at", "contributions", "dealt_at", "dealer", "abandoned"},
+	"contribution": {"seat", "name", "value", "at"},
+	"abandoned":    {"commitment", "secret", "committed_at"},
+}
+
+// exactFields refuses a field name that is not exactly one of
+// fairFields: encoding/json matches names regardless of case, so
+// "Secret" would otherwise read as "secret". (A name given twice is read
+// as its last copy, as the page's JSON.parse reads it.)
+func exactFields(raw json.RawMessage) error {
+	check := func(obj json.RawMessage, kind, path string) error {
+		keys, err := objectKeys(obj)
+		if err != nil {
+			return nil // not an object: the decoder says what is wrong
+		}
+		for _, k := range keys {
+			if !slices.Contains(fairFields[kind], k) {
+				return fmt.Errorf("the fairness object does not read: unknown field %q%s (field names are exact, in lower case); %s has %s", k, path, kind, strings.Join(fairFields[kind], ", "))
+			}
+		}
+		return nil
+	}
+	if err := check(raw, "fairness", ""); err != nil {
+		return err
+	}
+	var lists struct {
+		Contributions []json.RawMessage `json:"contributions"`
+		Abandoned     []json.RawMessage `json:"abandoned"`
+	}
+	if json.Unmarshal(raw, &lists) != nil {
+		return nil // the decoder says what is wrong
+	}
+	for i, c := range lists.Contributions {
+		if err := check(c, "contribution", fmt.Sprintf(" in contribution %d", i+1)); err != nil {
+			return err
+		}
+	}
+	for i, a := range lists.Abandoned {
+		if err := check(a, "abandoned", fmt.Sprintf(" in abandoned commitment %d", i+1)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// objectKeys returns the keys of a JSON object in the order written.
+func objectKeys(raw json.RawMessage) ([]string, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("not an object")
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := t.(string)
+		keys = append(keys, k)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}
+
 // FairReport is what VerifyFairness found.
 type FairReport struct {
 	Seed     string   // the deal's seed in hex, once worked out
 	Checks   []string // the checks that held, in words
 	Problems []string // the checks that failed, in words: what is wrong
 	// Warnings are what the record admits that a checker should know
-	// although the deal checks: commitments abandoned before the deal.
+	// although the deal checks: commitments abandoned before the deal,
+	// and a deal with no player's value (the server's secret alone).
 	Warnings []string
 }
 
@@ -257,8 +331,9 @@ func (r *FairReport) OK() bool { return len(r.Problems) == 0 && len(r.Checks) > 
 // commitment, the commitment was published before every contribution and
 // the deal after them, the contributions are from seats of the game in
 // ascending order, the dealer is the one committed to, and the deal of
-// the seed is exactly the record's hands, widow and stock. Abandoned
-// commitments are checked and reported as warnings.
+// the seed is exactly the record's hands, widow and stock, and the
+// record's actions replay under the rules (as `pitch score` replays them).
+// Abandoned commitments are checked and reported as warnings.
 func VerifyFairness(r *Record) *FairReport {
 	rep := &FairReport{}
 	bad := func(format string, args ...any) { rep.Problems = append(rep.Problems, fmt.Sprintf(format, args...)) }
@@ -364,6 +439,17 @@ func VerifyFairness(r *Record) *FairReport {
 		case okA:
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the server dropped commitment %s (published %s) and drew again before this deal", a.Commitment, a.CommittedAt))
 		}
+	}
+	// The actions: a record that pitch score refuses proves no hand.
+	if _, err := r.State(); err != nil {
+		bad("the record's actions do not replay under the rules, so pitch score refuses it: %v", err)
+	} else {
+		ok("the record's %d action(s) replay under the rules, as pitch score replays them", len(r.Actions))
+	}
+	if len(f.Contributions) == 0 {
+		// Nothing but the server's secret went into the seed: it could have
+		// drawn secrets until it liked a deal (docs/fairness.md).
+		rep.Warnings = append(rep.Warnings, "no player value: the server chose this deal")
 	}
 	if !valid {
 		return rep

@@ -376,3 +376,64 @@ func TestVerifyFairness(t *testing.T) {
 		t.Errorf("an unknown field: %+v", rep)
 	}
 }
+
+// TestVerifyFairnessStrict: VerifyFairness refuses a record that pitch
+// score refuses (an action the rules do not allow, or actions in the wrong
+// order: a deal played otherwise than the record says), and matches field
+// names exactly: "Secret" is not "secret", although encoding/json would
+// read it as such.
+func TestVerifyFairnessStrict(t *testing.T) {
+	for k, g := range []*Game{MustNewGame(Auction), MustNewGame(TenPoint), MustNewGame(Pawnee)} {
+		r, _ := fairRecord(t, g, k)
+		raw, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(name, want string, change func(m, fm map[string]any)) {
+			t.Helper()
+			var m map[string]any
+			_ = json.Unmarshal(raw, &m)
+			change(m, m["fairness"].(map[string]any))
+			b, _ := json.Marshal(m)
+			rec, err := ReadRecord(bytes.NewReader(b))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			rep := VerifyFairness(rec)
+			if rep.OK() || !strings.Contains(strings.Join(rep.Problems, "\n"), want) {
+				t.Errorf("%s, %s: ok=%v problems %q, want one saying %q", g.Variant, name, rep.OK(), rep.Problems, want)
+			}
+			if _, serr := ScoreRecord(bytes.NewReader(b)); serr == nil && strings.Contains(want, "pitch score refuses") {
+				t.Errorf("%s, %s: pitch score accepts the record", g.Variant, name)
+			}
+		}
+		acts := func(m map[string]any) []any { return m["actions"].([]any) }
+		check("two actions swapped", "pitch score refuses", func(m, fm map[string]any) {
+			a := acts(m)
+			a[0], a[1] = a[1], a[0]
+		})
+		check("a card played that was never dealt to its seat", "pitch score refuses", func(m, fm map[string]any) {
+			a := acts(m)
+			last := a[len(a)-1].(map[string]any)
+			other := m["deal"].(map[string]any)["hands"].([]any)[(int(last["seat"].(float64))+1)%g.Seats()].([]any)[0]
+			last["play"] = other
+		})
+		check("an action by the wrong seat", "pitch score refuses", func(m, fm map[string]any) {
+			a := acts(m)[0].(map[string]any)
+			a["seat"] = float64((int(a["seat"].(float64)) + 1) % g.Seats())
+		})
+		check("Secret for secret", `unknown field "Secret"`, func(m, fm map[string]any) {
+			fm["Secret"] = fm["secret"]
+			delete(fm, "secret")
+		})
+		check("Value for value in a contribution", `unknown field "Value" in contribution 1`, func(m, fm map[string]any) {
+			c := fm["contributions"].([]any)[0].(map[string]any)
+			c["Value"] = c["value"]
+			delete(c, "value")
+		})
+		check("DEALT_AT", `unknown field "DEALT_AT"`, func(m, fm map[string]any) {
+			fm["DEALT_AT"] = fm["dealt_at"]
+			delete(fm, "dealt_at")
+		})
+	}
+}

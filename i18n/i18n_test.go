@@ -256,7 +256,7 @@ var properNames = regexp.MustCompile(`Pawnee Ten Point Call Your Partner Pitch|1
 // (or loanwords it uses as they are): they are no sign of English left.
 var sharedWords = map[string][]string{
 	"fr": {"plus", "pause", "table", "tables", "points", "point", "score", "scores", "joker", "jokers", "non", "message", "messages", "minute", "minutes",
-		"contribution", "contributions", "options", "place", "code", "match", "total", "duplicate", "club", "face", "page", "pages", "version", "six", "expert", "action", "moment", "date", "menu", "continue", "secret", "pts", "site"},
+		"contribution", "contributions", "options", "place", "code", "match", "total", "duplicate", "club", "face", "page", "pages", "version", "six", "expert", "action", "moment", "date", "menu", "continue", "secret", "pts", "site", "chose"},
 	"it": {"non", "match", "decide", "server", "link", "file", "replay", "offline", "timer", "database", "default", "menu", "score", "account", "password", "passkey"},
 	"ms": {"joker", "log", "menu"},
 }

@@ -510,8 +510,8 @@ func fairHandRecord(t *testing.T) (map[string]any, *pitch.Fairness) {
 
 // `pitch verify` passes an honest record and names what fails in a
 // tampered one (secret, contribution, a swapped card, a commitment
-// published after a contribution), exit 1; `pitch score` ignores the
-// proof.
+// published after a contribution, actions pitch score refuses, a field
+// name in another case), exit 1; `pitch score` ignores the proof.
 func TestVerify(t *testing.T) {
 	rec, f := fairHandRecord(t)
 	write := func(m map[string]any) string {
@@ -558,6 +558,14 @@ func TestVerify(t *testing.T) {
 		{"commitment after the contributions", with(func(m, fm map[string]any) { fm["committed_at"] = "2026-03-01T10:00:00.500000Z" }),
 			"FAILED: seat 1's contribution (2026-03-01T10:00:00.200000Z) is dated before the commitment was published"},
 		{"no proof", with(func(m, fm map[string]any) { delete(m, "fairness") }), "FAILED: the record has no fairness object"},
+		{"actions swapped (pitch score refuses it)", with(func(m, fm map[string]any) {
+			a := m["actions"].([]any)
+			a[0], a[1] = a[1], a[0]
+		}), "FAILED: the record's actions do not replay under the rules, so pitch score refuses it"},
+		{"Secret for secret", with(func(m, fm map[string]any) {
+			fm["Secret"] = fm["secret"]
+			delete(fm, "secret")
+		}), `FAILED: the fairness object does not read: unknown field "Secret"`},
 		{"not a record", "{", "FAILED: the hand record does not read"},
 	} {
 		code, out, _ := runCmd(t, tc.record, "verify")

@@ -20,9 +20,12 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"table was dealt fairly (docs/fairness.md): the revealed secret's SHA-256 is\n"+
 			"the commitment published before the deal, the commitment came before every\n"+
 			"player's contribution, and re-dealing the seed made of the secret and the\n"+
-			"contributions gives exactly the record's hands, widow and stock. Reads FILE,\n"+
+			"contributions gives exactly the record's hands, widow and stock, and the\n"+
+			"actions replay under the rules (a record pitch score refuses fails). Field\n"+
+			"names are matched exactly. Reads FILE,\n"+
 			"or standard input without one. Prints each check (and a WARNING for each\n"+
-			"commitment the server abandoned before the deal); exit 0 when all hold, 1\n"+
+			"commitment the server abandoned before the deal, and for a deal no player's\n"+
+			"value went into); exit 0 when all hold, 1\n"+
 			"when one fails (saying what), 2 for a usage error.\n\n"+
 			"example:\n"+
 			"  curl -s http://localhost:8080/api/tables/ID/hands/1 | pitch verify")
@@ -62,7 +65,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if len(rep.Warnings) > 0 {
-		fmt.Fprintln(stdout, "verified, with the warnings above: the deal is the one the commitment and the contributions fixed, but the server drew another commitment first")
+		fmt.Fprintln(stdout, "verified, with the warnings above: the deal is the one the commitment and the contributions fixed, but read the warnings: they say what the record does not prove")
 		return 0
 	}
 	fmt.Fprintln(stdout, "verified: the deal is the one the commitment and the contributions fixed")

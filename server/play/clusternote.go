@@ -310,7 +310,11 @@ type serverNote struct {
 	Commitment  string               `json:"commitment,omitempty"`
 	CommittedAt time.Time            `json:"committed_at,omitzero"`
 	Contribs    []pitch.Contribution `json:"contribs,omitempty"`
-	Chat        *chatMsg             `json:"chat,omitempty"`
+	// commit and contribute: the contributors' hashes of their values;
+	// commit: whether they are frozen (fair.go).
+	Hashes map[int]string `json:"hashes,omitempty"`
+	Frozen bool           `json:"frozen,omitempty"`
+	Chat   *chatMsg       `json:"chat,omitempty"`
 	// timer: the turn timer of event Seq runs out in LeftMS
 	// milliseconds (-1: it was stopped).
 	Seq    int   `json:"seq,omitempty"`
@@ -347,12 +351,12 @@ func (t *table) announce() {
 	if t.srv.cl == nil || !t.driving || p == nil || p.secret == [32]byte{} {
 		return
 	}
-	key := fmt.Sprintf("%s/%d", p.commitment, len(p.contribs))
+	key := fmt.Sprintf("%s/%d/%d/%v", p.commitment, len(p.contribs), len(p.hashes), p.frozen)
 	if key == t.announced {
 		return
 	}
 	t.announced = key
-	m := serverNote{Type: "commit", Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedAt}
+	m := serverNote{Type: "commit", Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedAt, Hashes: p.hashes, Frozen: p.frozen}
 	for _, c := range p.contribs {
 		m.Contribs = append(m.Contribs, c)
 	}
@@ -392,11 +396,17 @@ func (s *Server) onServerNote(t *table, text string) {
 			if p != nil {
 				t.supersede(p.commitment)
 			}
-			p = &pendingDeal{hand: m.Hand, commitment: m.Commitment, committedAt: m.CommittedAt, contribs: map[int]pitch.Contribution{}}
+			p = &pendingDeal{hand: m.Hand, commitment: m.Commitment, committedAt: m.CommittedAt, contribs: map[int]pitch.Contribution{}, hashes: map[int]string{}}
 			t.pending = p
 		}
 		for _, c := range m.Contribs {
 			p.contribs[c.Seat] = c
+		}
+		for seat, h := range m.Hashes {
+			p.hashes[seat] = h
+		}
+		if m.Frozen && !p.frozen {
+			p.frozen, p.frozenAt = true, time.Now()
 		}
 		t.broadcast()
 	case "contribute":
@@ -404,9 +414,21 @@ func (s *Server) onServerNote(t *table, text string) {
 		if p == nil || p.commitment != m.Commitment {
 			return
 		}
+		for seat, h := range m.Hashes {
+			if _, ok := p.hashes[seat]; !ok && !p.frozen {
+				p.hashes[seat] = h
+			}
+		}
 		for _, c := range m.Contribs {
+			if h, ok := p.hashes[c.Seat]; ok && h != valueHash(c.Value) {
+				continue // not the value committed to
+			}
 			if _, ok := p.contribs[c.Seat]; !ok {
+				if _, ok := p.hashes[c.Seat]; !ok && p.frozen {
+					continue // late: the contributors are frozen
+				}
 				p.contribs[c.Seat] = c
+				p.hashes[c.Seat] = valueHash(c.Value)
 			}
 		}
 		if t.driving && p.secret != [32]byte{} {

@@ -289,6 +289,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 		r := next.Record(append(append([]pitch.Action(nil), t.match.HandActions()...), a))
 		if t.dealt != nil && !t.fairOff() {
 			r.Fairness, _ = json.Marshal(t.dealt) // the proof of the deal, its secret revealed
+			r = t.misrecord(r)                    // an honest server's record is r itself
 		}
 		rec, err := json.Marshal(r)
 		if err != nil {

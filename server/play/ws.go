@@ -67,6 +67,10 @@ type conn struct {
 	// (its hello said so; ready.go). Set before the connection joins its
 	// table.
 	summary bool
+	// fair: the client sends its random value for each commitment it is
+	// shown (hello.Fair): a due deal waits for it while it is connected
+	// (fair.go, awaitsOnline).
+	fair bool
 }
 
 // outMsg is a message waiting to be written.
@@ -503,6 +507,7 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 		}
 	}
 	c.summary = hello.Summary
+	c.fair = hello.Fair
 	t.mu.Lock()
 	var refused string
 	if c.seat, refused = t.seatOf(hello.Token, me, signedIn); refused != "" {
@@ -802,13 +807,25 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			return
 		}
 		t.mu.Lock()
-		err := t.contribute(c.seat, m.Commitment, m.Value)
+		var err error
+		if m.Hash != "" && m.Value == "" {
+			err = t.commitValue(c.seat, m.Commitment, m.Hash) // first the value's hash; the value once the contributors are frozen
+		} else {
+			err = t.contribute(c.seat, m.Commitment, m.Value)
+		}
 		if err != nil && t.wasSuperseded(m.Commitment) {
 			err = nil // the driver changed: the page contributes to the new commitment once it sees it
 		}
 		if p := t.pending; err == nil && p != nil && !t.drives() {
+			note := serverNote{Type: "contribute", Commitment: p.commitment}
 			if got, ok := p.contribs[c.seat]; ok { // to the driver (cluster.go)
-				t.tell(serverNote{Type: "contribute", Commitment: p.commitment, Contribs: []pitch.Contribution{got}})
+				note.Contribs = []pitch.Contribution{got}
+			}
+			if h, ok := p.hashes[c.seat]; ok {
+				note.Hashes = map[int]string{c.seat: h}
+			}
+			if note.Contribs != nil || note.Hashes != nil {
+				t.tell(note)
 			}
 		}
 		t.mu.Unlock()

@@ -495,10 +495,32 @@ func appendFair(b []byte, f *Fair) []byte {
 		b = appendStr(b, n.Commitment)
 		b = append(b, `,"committed_at":`...)
 		b = appendStr(b, n.CommittedAt)
-		b = append(b, `,"dealer":`...)
-		b = strconv.AppendInt(b, int64(n.Dealer), 10)
+		if n.Dealer != NoDealer {
+			b = append(b, `,"dealer":`...)
+			b = strconv.AppendInt(b, int64(n.Dealer), 10)
+		}
 		b = append(b, `,"contributed":`...)
 		b = appendInts(b, n.Contributed)
+		b = append(b, `,"hashes":`...)
+		if n.Hashes == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, h := range n.Hashes {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"seat":`...)
+				b = strconv.AppendInt(b, int64(h.Seat), 10)
+				b = append(b, `,"hash":`...)
+				b = appendStr(b, h.Hash)
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		if n.Frozen {
+			b = append(b, `,"frozen":true`...)
+		}
 		if n.Shared {
 			b = append(b, `,"shared":true`...)
 		}

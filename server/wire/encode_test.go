@@ -26,7 +26,8 @@ func TestStateEncodingStrings(t *testing.T) {
 		}
 	}
 	zero := []State{{}, {Type: "state", Seq: 3}, {Type: "state", NextTable: "<x>", Paused: true, Reading: []int{1, 2},
-		LastHand: &HandSummary{}, Fair: &Fair{Next: &FairNext{Shared: true}}}}
+		LastHand: &HandSummary{}, Fair: &Fair{Next: &FairNext{Shared: true}}},
+		{Fair: &Fair{Next: &FairNext{Hashes: []FairHash{{Seat: 0, Hash: "ab"}, {Seat: 2, Hash: "cd"}}, Frozen: true, Contributed: []int{2}}}}}
 	for _, m := range zero {
 		want, err := json.Marshal(m)
 		if err != nil {

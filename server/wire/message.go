@@ -26,11 +26,18 @@ type ClientMsg struct {
 	// hello: this client shows each hand's summary and sends "ready" when
 	// its person has closed it (play's ready.go)
 	Summary bool `json:"summary,omitempty"`
+	// hello: this client sends its random value for each commitment it
+	// is shown (docs/fairness.md): a due deal waits for it while it is
+	// connected, rather than the deal wait alone
+	Fair bool `json:"fair,omitempty"`
 	// ready: the hand whose summary was closed
 	Hand int `json:"hand,omitempty"`
 	// contribute: the commitment the page saw and its random value (hex)
 	Commitment string `json:"commitment,omitempty"`
 	Value      string `json:"value,omitempty"`
+	// contribute: the SHA-256 of the random value (hex), sent first; the
+	// value follows once the contributors are frozen (docs/fairness.md)
+	Hash string `json:"hash,omitempty"`
 }
 
 // State is sent to a connection after every change it may see.
@@ -242,12 +249,27 @@ type FairNext struct {
 	Hand        int    `json:"hand"`
 	Commitment  string `json:"commitment"`
 	CommittedAt string `json:"committed_at"`
-	Dealer      int    `json:"dealer"` // the seat that deals it, bound to the commitment
+	Dealer      int    `json:"dealer"` // the seat that deals it, bound to the commitment; NoDealer (only a cheating test server) leaves it out
 	Contributed []int  `json:"contributed"`
+	// Hashes are the contributors and the SHA-256 of each one's value,
+	// committed before any value is revealed, in seat order.
+	Hashes []FairHash `json:"hashes"`
+	// Frozen: no more contributors; those in Hashes reveal their values.
+	Frozen bool `json:"frozen,omitempty"`
 	// Shared: the deal of a duplicate round, the same commitment at
 	// every table of the round; the pages send no values.
 	Shared bool `json:"shared,omitempty"`
 }
+
+// FairHash is one contributor to a deal and the SHA-256 of its value.
+type FairHash struct {
+	Seat int    `json:"seat"`
+	Hash string `json:"hash"`
+}
+
+// NoDealer as FairNext.Dealer leaves the dealer out of the state: only a
+// server that cheats on purpose for the tests does (play.Misbehave).
+const NoDealer = -1
 
 // FairHand is the commitment of the hand in play.
 type FairHand struct {

@@ -8,6 +8,8 @@
 
 // PROBLEMS are what the verifier may find wrong, with their parameters
 // written {{.Name}}; a translation may replace them, like TEXT (fairpanel.js).
+// Seats are numbered from 1, as the page shows them (a record's seat 0 is
+// seat 1 here).
 export const PROBLEMS = {
   noFairness: 'the record has no fairness object',
   algorithm: 'the algorithm is {{.Algorithm}} version {{.Version}}; this verifier knows {{.Known}} version {{.KnownVersion}}',
@@ -19,7 +21,7 @@ export const PROBLEMS = {
   committedAt: 'committed_at is not a time',
   dealtAt: 'dealt_at is not a time',
   dealBefore: 'the deal is dated before the commitment was published',
-  badSeat: 'a contribution is from seat {{.Seat}}; the seats are 0 to {{.Last}}',
+  badSeat: 'a contribution is from seat {{.Seat}}; the seats are 1 to {{.Last}}',
   badTime: 'seat {{.Seat}}’s contribution time is not a time',
   early: 'seat {{.Seat}}’s contribution is dated before the commitment was published',
   late: 'seat {{.Seat}}’s contribution is dated after the deal',
@@ -39,7 +41,23 @@ export const PROBLEMS = {
   badValue: 'seat {{.Seat}}’s value is not 64 hexadecimal digits',
   dealer: 'the dealer named with the commitment is seat {{.Named}}, but the record’s dealer is seat {{.Dealer}}',
   dealerShown: 'this page was shown seat {{.Shown}} as the dealer before the deal; the record’s dealer is seat {{.Dealer}}',
-  ignored: 'your random value ({{.Value}}) was sent before the deal and the record does not have it: the server dealt without it',
+  ignored: 'your random value ({{.Value}}) was sent to the server and the record does not have it: the server dealt without it',
+  unsent: 'this page could not send its random value before the deal (its connection was down), so no value of yours is in this deal: the server alone may have chosen it',
+  noValue: 'you were seated and this page sent no random value for this deal, so no value of yours is in it: the server alone may have chosen it',
+  listedFirst: 'the server listed your seat’s value as in before this page sent one: no value of yours is in this deal',
+  neverShown: 'this page was at the table before this deal and was never shown its commitment: the server dealt without publishing one first',
+  dueOnly: 'this deal’s commitment was first shown only when the deal was to be made, not while the hand before was played: it must be published a hand ahead',
+  redrawn: 'the server replaced this hand’s commitment {{.Old}} after this page sent its value for it: it drew the secret it dealt from after seeing your value',
+  sharedNoEvent: 'the server said this deal is a duplicate round’s, taking no values, but this table belongs to no event',
+  sharedNotPublished: 'the server said this deal is a duplicate round’s, taking no values, but the event has not published its commitment for it',
+  notServed: 'the server does not give out the record of this finished hand ({{.Status}}): a finished hand’s record must be open to its players',
+  handDiffers: 'the record deals you {{.Got}}; this page was dealt {{.Want}}',
+  logDiffers: 'the record’s actions are not those this page saw played: {{.Action}} is not in the record in the order it was played',
+  notCommitted: 'the record has a value for seat {{.Seat}} that was not among the values committed to when the contributors were frozen, as this page saw them: it could have been chosen after the others were revealed',
+  notHuman: 'the record has a value for seat {{.Seat}}, which was not a person’s seat in anything this page saw before the deal: the server chose it',
+  noDealerShown: 'the server did not name the dealer with this deal’s commitment before the deal',
+  noDealerRecord: 'the record does not name the dealer with its commitment',
+  rotation: 'the record’s dealer is seat {{.Dealer}}, but the deal passes to the left: after seat {{.Prev}} it is seat {{.Want}}’s',
   replaced: 'the server replaced this hand’s commitment before the deal: this page was shown {{.Old}} first, and the record does not list it as abandoned',
   stockSize: 'the stock: the record has {{.Got}} cards; the deal gives {{.Want}}',
   badAbandoned: 'abandoned commitment {{.Commitment}}: its secret does not give it, or its time is not before the deal’s commitment',
@@ -50,7 +68,7 @@ export const PROBLEMS = {
 export const WARNINGS = {
   abandoned: 'the server dropped commitment {{.Commitment}} and drew again before this deal',
   replacedListed: 'the server replaced the commitment this page was shown first ({{.Old}}) before the deal; the record lists it as abandoned',
-  late: 'your random value reached the server after the deal and was not used',
+  noValue: 'no player value: the server chose this deal',
 };
 
 // CATALOG names each string's message in the catalogs (i18n/locales).
@@ -87,6 +105,22 @@ const CATALOG = {
     dealer: 'fair.problem.dealer',
     dealerShown: 'fair.problem.dealerShown',
     ignored: 'fair.problem.ignored',
+    unsent: 'fair.problem.unsent',
+    noValue: 'fair.problem.noValue',
+    listedFirst: 'fair.problem.listedFirst',
+    neverShown: 'fair.problem.neverShown',
+    dueOnly: 'fair.problem.dueOnly',
+    redrawn: 'fair.problem.redrawn',
+    sharedNoEvent: 'fair.problem.sharedNoEvent',
+    sharedNotPublished: 'fair.problem.sharedNotPublished',
+    notServed: 'fair.problem.notServed',
+    handDiffers: 'fair.problem.handDiffers',
+    logDiffers: 'fair.problem.logDiffers',
+    notCommitted: 'fair.problem.notCommitted',
+    notHuman: 'fair.problem.notHuman',
+    noDealerShown: 'fair.problem.noDealerShown',
+    noDealerRecord: 'fair.problem.noDealerRecord',
+    rotation: 'fair.problem.rotation',
     replaced: 'fair.problem.replaced',
     stockSize: 'fair.problem.stockSize',
     badAbandoned: 'fair.problem.badAbandoned',
@@ -94,7 +128,7 @@ const CATALOG = {
   warnings: {
     abandoned: 'fair.warning.abandoned',
     replacedListed: 'fair.warning.replacedListed',
-    late: 'fair.warning.late',
+    noValue: 'fair.warning.noValue',
   },
 };
 
@@ -158,6 +192,60 @@ export function hexToBytes(h) {
 
 export function bytesToHex(b) {
   return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+// K are SHA-256's round constants.
+const K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+// sha256Sync is SHA-256 of bytes, computed at once (no promise), for the
+// page's commitment to its own value as it sends it, and for checking a
+// record against the hashes it saw frozen.
+export function sha256Sync(bytes) {
+  const n = bytes.length, total = Math.ceil((n + 9) / 64) * 64;
+  const m = new Uint8Array(total);
+  m.set(bytes);
+  m[n] = 0x80;
+  const dv = new DataView(m.buffer);
+  dv.setUint32(total - 8, Math.floor(n / 0x20000000));
+  dv.setUint32(total - 4, (n * 8) >>> 0);
+  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const w = new Uint32Array(64);
+  const rotr = (x, r) => (x >>> r) | (x << (32 - r));
+  for (let off = 0; off < total; off += 64) {
+    for (let i = 0; i < 16; i++) w[i] = dv.getUint32(off + 4 * i);
+    for (let i = 16; i < 64; i++) {
+      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
+      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
+    }
+    let [a, b, c, d, e, f, g, hh] = h;
+    for (let i = 0; i < 64; i++) {
+      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) >>> 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+      hh = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+  }
+  const out = new Uint8Array(32);
+  const ov = new DataView(out.buffer);
+  for (let i = 0; i < 8; i++) ov.setUint32(4 * i, h[i]);
+  return out;
+}
+
+// valueHash is SHA-256 of a value written as 64 hexadecimal digits, in
+// hex, as the states list a contributor's commitment; '' for no value.
+export function valueHash(valueHex) {
+  const b = hexToBytes(valueHex);
+  return b ? bytesToHex(sha256Sync(b)) : '';
 }
 
 async function sha256(bytes) {
@@ -296,14 +384,103 @@ function recordHex(h, field, key, p, problems) {
   return b;
 }
 
+// pageChecks adds to checks and problems what this page's own memory of
+// the deal (mine, see verifyRecord) says of record rec (fairness object
+// f). None of it depends on how fast anything was: only on what the page
+// saw, sent and was dealt.
+function pageChecks(rec, f, mine, checks, problems) {
+  const cs = f.contributions;
+  if (mine.neverShown) problems.push(say('neverShown'));
+  if (mine.dueOnly) problems.push(say('dueOnly'));
+  if (mine.noDealer) problems.push(say('noDealerShown'));
+  if (Array.isArray(mine.frozen)) {
+    const before = problems.length;
+    for (const c of cs) {
+      const e = mine.frozen.find((x) => x.seat === c.seat);
+      if (!e || e.hash !== valueHash(String(c.value).toLowerCase())) problems.push(say('notCommitted', { Seat: c.seat + 1 }));
+    }
+    if (problems.length === before) checks.push('every value in the record was committed to before any was revealed, as this page saw the contributors frozen');
+  }
+  if (Array.isArray(mine.humans) && mine.commitment) {
+    for (const c of cs) if (!mine.humans.includes(c.seat)) problems.push(say('notHuman', { Seat: c.seat + 1 }));
+  }
+  if (mine.commitment && !Number.isInteger(f.dealer)) problems.push(say('noDealerRecord'));
+  const seats = rec.deal.hands.length;
+  if (Number.isInteger(mine.prevDealer) && mine.commitment) {
+    const want = (mine.prevDealer + 1) % seats;
+    if (rec.dealer !== want) problems.push(say('rotation', { Dealer: rec.dealer + 1, Prev: mine.prevDealer + 1, Want: want + 1 }));
+    else checks.push('the dealer is the one the rotation gives');
+  }
+  const seated = Number.isInteger(mine.seat) && mine.seat >= 0;
+  if (seated && mine.commitment) {
+    const shared = mine.shared; // the server said the deal is a duplicate round's
+    const found = cs.find((c) => c.seat === mine.seat);
+    if (shared && !shared.honoured) {
+      problems.push(say(shared.event ? 'sharedNotPublished' : 'sharedNoEvent'));
+    } else if (shared) {
+      checks.push('the commitment is one the event published for this deal before the round');
+      if (found) problems.push(say('notMine', { Value: found.value }));
+    } else if (mine.listedFirst && !mine.value) {
+      problems.push(say('listedFirst'));
+    } else if (!mine.value) {
+      problems.push(say('noValue'));
+    } else if (found && String(found.value).toLowerCase() === mine.value.toLowerCase()) {
+      if (mine.sent === false) problems.push(say('unsent')); // it never went out: not this page's doing
+      else checks.push('your own random value is in the deal');
+    } else if (found) {
+      problems.push(say('notMine', { Value: mine.value }));
+    } else if (mine.sent === false || mine.revealFailed) {
+      problems.push(say('unsent'));
+    } else {
+      problems.push(say('ignored', { Value: mine.value }));
+    }
+  }
+  if (seated && Array.isArray(mine.dealt) && Array.isArray(rec.deal.hands[mine.seat])) {
+    const want = setText(mine.dealt), got = setText(rec.deal.hands[mine.seat]);
+    if (want !== got) problems.push(say('handDiffers', { Got: got, Want: want }));
+    else checks.push('the record deals you the hand this page was dealt');
+  }
+  if (Array.isArray(mine.log)) {
+    const acts = (Array.isArray(rec.actions) ? rec.actions : []).map(actionKey);
+    let k = 0, bad = '';
+    for (const a of mine.log) {
+      const key = actionKey(a);
+      while (k < acts.length && acts[k] !== key) k++;
+      if (k === acts.length) { bad = key; break; }
+      k++;
+    }
+    if (bad) problems.push(say('logDiffers', { Action: bad }));
+    else if (mine.log.length) checks.push('the record has every action this page saw played, in order');
+  }
+}
+
+// actionKey writes a hand-record action as text that does not depend on
+// the order of its fields or the case of its cards.
+function actionKey(a) {
+  if (!a || typeof a !== 'object') return String(a);
+  const out = {};
+  for (const k of Object.keys(a).sort()) {
+    const v = a[k];
+    out[k] = typeof v === 'string' ? (cardNumber(v) >= 0 && k !== 'trump' ? cardName(cardNumber(v)) : v.toUpperCase())
+      : Array.isArray(v) ? v.map((c) => (cardNumber(c) >= 0 ? cardName(cardNumber(c)) : c)).sort() : v;
+  }
+  return JSON.stringify(out);
+}
+
 // verifyRecord checks a hand record's fairness object by itself
 // (docs/fairness.md, "Checking a hand"); mine is what this page knows of
 // the deal, when it watched the table: the commitment it was shown before
-// the deal (and any it was shown first, replaced), the dealer shown with
-// it, and, when it contributed, its seat and value — acked: the server
-// said it had the value; early: it was sent before the deal fell due or
-// well before the deal was seen. It returns {ok, seed, checks, problems,
-// warnings}.
+// the deal (and any it was shown first, replaced — afterValue: after it
+// had sent its value for it), the dealer shown with it, whether it was
+// never shown one (neverShown) or shown one first only when the deal was
+// due (dueOnly), and, when seated, its seat, its value (sent: false when
+// the page knows the value never went out), whether the server listed the
+// seat before the page sent (listedFirst), the contributors and their
+// values' hashes as it saw them frozen (frozen), the seats that were people's
+// in the states it saw before the deal (humans), the server's claim that the
+// deal is a duplicate round's (shared: {event, honoured}), the hand it was
+// dealt (dealt) and the actions it saw (log). It returns {ok, seed,
+// checks, problems, warnings}.
 export async function verifyRecord(rec, mine) {
   const checks = [], problems = [], warnings = [];
   const out = () => ({ ok: problems.length === 0 && checks.length > 0, seed, checks, problems, warnings });
@@ -338,7 +515,7 @@ export async function verifyRecord(rec, mine) {
     else checks.push('the commitment is the SHA-256 of the revealed secret');
   }
   if (f.dealer !== undefined && f.dealer !== null) {
-    if (f.dealer !== rec.dealer) problems.push(say('dealer', { Named: f.dealer, Dealer: rec.dealer }));
+    if (f.dealer !== rec.dealer) problems.push(say('dealer', { Named: f.dealer + 1, Dealer: rec.dealer + 1 }));
     else checks.push('the dealer is the one named with the commitment');
   }
   if (mine && mine.commitment) {
@@ -349,7 +526,7 @@ export async function verifyRecord(rec, mine) {
     }
   }
   if (mine && Number.isInteger(mine.dealer)) {
-    if (mine.dealer !== rec.dealer) problems.push(say('dealerShown', { Shown: mine.dealer, Dealer: rec.dealer }));
+    if (mine.dealer !== rec.dealer) problems.push(say('dealerShown', { Shown: mine.dealer + 1, Dealer: rec.dealer + 1 }));
     else checks.push('the dealer is the one this page was shown before the deal');
   }
   // The order: commitment, then contributions, then the deal.
@@ -361,22 +538,22 @@ export async function verifyRecord(rec, mine) {
   if (order && dealt < committed) { problems.push(say('dealBefore')); order = false; }
   cs.forEach((c, i) => {
     if (c.seat < 0 || c.seat >= seats) {
-      problems.push(say('badSeat', { Seat: c.seat, Last: seats - 1 }));
+      problems.push(say('badSeat', { Seat: c.seat + 1, Last: seats }));
       valid = order = false;
       return;
     }
     if (i > 0 && cs[i - 1].seat >= c.seat) {
-      problems.push(say('order', { Seat: c.seat, Prev: cs[i - 1].seat }));
+      problems.push(say('order', { Seat: c.seat + 1, Prev: cs[i - 1].seat + 1 }));
       valid = false;
     }
-    if (!recordHex(c.value, 'contributions[' + i + '].value', 'badValue', { Seat: c.seat }, problems)) valid = false;
+    if (!recordHex(c.value, 'contributions[' + i + '].value', 'badValue', { Seat: c.seat + 1 }, problems)) valid = false;
     const at = micros(c.at);
-    if (at === null) { problems.push(say('badTime', { Seat: c.seat })); order = false; return; }
+    if (at === null) { problems.push(say('badTime', { Seat: c.seat + 1 })); order = false; return; }
     if (committed !== null && at < committed) {
-      problems.push(say('early', { Seat: c.seat }));
+      problems.push(say('early', { Seat: c.seat + 1 }));
       order = false;
     }
-    if (dealt !== null && at > dealt) { problems.push(say('late', { Seat: c.seat })); order = false; }
+    if (dealt !== null && at > dealt) { problems.push(say('late', { Seat: c.seat + 1 })); order = false; }
   });
   if (order) checks.push('the commitment was published before the contributions, and the deal made after them');
   const abandoned = f.abandoned || [];
@@ -393,16 +570,12 @@ export async function verifyRecord(rec, mine) {
     }
   }
   for (const old of (mine && mine.replaced) || []) {
-    if (abandoned.some((a) => a.commitment === String(old.commitment).toLowerCase())) warnings.push(warn('replacedListed', { Old: old.commitment }));
+    if (old.afterValue) problems.push(say('redrawn', { Old: old.commitment }));
+    else if (abandoned.some((a) => a.commitment === String(old.commitment).toLowerCase())) warnings.push(warn('replacedListed', { Old: old.commitment }));
     else problems.push(say('replaced', { Old: old.commitment }));
   }
-  if (mine && mine.value) {
-    const found = cs.find((c) => c.seat === mine.seat);
-    if (found && String(found.value).toLowerCase() === mine.value.toLowerCase()) checks.push('your own random value is in the deal');
-    else if (mine.acked || found) problems.push(say('notMine', { Value: mine.value }));
-    else if (mine.early) problems.push(say('ignored', { Value: mine.value }));
-    else warnings.push(warn('late'));
-  }
+  if (mine) pageChecks(rec, f, mine, checks, problems);
+  if (cs.length === 0) warnings.push(warn('noValue'));
   if (!valid) return out();
   let seedBytes;
   try {
@@ -417,7 +590,7 @@ export async function verifyRecord(rec, mine) {
   const before = problems.length;
   deal.hands.forEach((h, i) => {
     const want = setText(h.map(cardName)), got = setText(hands[i] || []);
-    if (want !== got) problems.push(say('hand', { Seat: i, Got: got, Want: want }));
+    if (want !== got) problems.push(say('hand', { Seat: i + 1, Got: got, Want: want }));
   });
   if (variant === 'pawnee') {
     const want = setText(deal.rest.map(cardName)), got = setText(rec.deal.widow || []);

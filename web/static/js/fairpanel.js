@@ -5,7 +5,9 @@
 // only when it draws, so that Node can import it too (the tests run
 // onFairState and verifyHand).
 
-import { bytesToHex, verifyRecord, translate as translateCheck } from './fairness.js';
+import { bytesToHex, valueHash, verifyRecord, PROBLEMS, translate as translateCheck } from './fairness.js';
+
+const fillText = (text, p) => text.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, k) => (p && k in p ? String(p[k]) : ''));
 
 // TEXT holds every string this module shows (English); a translation may
 // replace them (Object.assign(TEXT, …)) before the table is drawn.
@@ -22,7 +24,9 @@ export const TEXT = {
   copied: 'Copied',
   verify: 'Verify',
   verifying: 'Verifying…',
-  ok: '✓ Verified: this deal is the one the commitment and the players’ values fixed.',
+  ok: '✓ Verified: your own random value is in this deal, and the deal is the one the commitment shown before it and the values fixed.',
+  okWatched: '✓ Verified as a spectator: the deal is the one the commitment shown before it and the record’s values fixed; this page sent no value of its own, so it cannot tell whether a player’s value was left out.',
+  okRecord: '✓ The record checks: its deal is the one its commitment and values give. This page did not watch the deal, so it cannot tell when the commitment was published or whether a value was left out.',
   bad: '⚠ NOT VERIFIED: ',
   hands: 'Finished hands:',
   handN: 'Hand ',
@@ -51,6 +55,8 @@ const CATALOG = {
     verify: 'fair.verify',
     verifying: 'fair.verifying',
     ok: 'fair.ok',
+    okWatched: 'fair.okWatched',
+    okRecord: 'fair.okRecord',
     bad: 'fair.bad',
     hands: 'fair.hands',
     handN: 'fair.handN',
@@ -82,10 +88,6 @@ export function translate(t) {
 
 const mineKey = (id) => 'pitch.fair.' + id;
 
-// LATE_MS: a value sent this long before the page saw the deal reached
-// the server before the deal, whatever the server says.
-const LATE_MS = 1500;
-
 function loadMine(id) {
   try { return JSON.parse(localStorage.getItem(mineKey(id))) || {}; } catch (e) { return {}; }
 }
@@ -104,53 +106,120 @@ function mineFor(id) {
 }
 
 // onFairState is called with every state as it arrives, seated or
-// watching: it remembers the commitment and the dealer shown before each
-// deal — never replacing a commitment silently — and, for a seated page,
-// sends the page's own random value for the commitment (again after a
-// reconnection, m.fresh, when the server does not list it). send is a
-// message sender that says whether the message went out.
+// watching. It remembers, for each deal, what the page saw: the
+// commitment and the dealer shown before it (never replacing a
+// commitment silently), whether it watched the table before the deal
+// and was never shown a commitment (neverShown) or was shown one first
+// only when the deal was due though it watched the hand before
+// (dueOnly); for a seated page, its own random value, sent for the
+// commitment (again after a reconnection, m.fresh, when the server does
+// not list it) and whether it went out, whether the server listed the
+// seat before the page sent (listedFirst), the server's word that the
+// deal is a duplicate round's (shared), the hand it was dealt and the
+// actions it saw played. Nothing here is a time: no verdict depends on
+// how fast the page, the network or the server was. send is a message
+// sender that says whether the message went out.
 export function onFairState(id, m, send) {
   const f = m && m.fair;
   if (!f) return; // a table without fair deals: renderFair says so
   const all = mineFor(id);
   let dirty = false;
+  const entry = (n) => {
+    if (!all[n]) { all[n] = {}; dirty = true; }
+    return all[n];
+  };
   if (!all.table) { all.table = { fair: true }; dirty = true; }
-  // Deals this page now sees made: a value it sent well before is early.
-  const dealtUpTo = f.next ? f.next.hand - 1 : f.last ? f.last.hand : 0;
+  const seat = Number.isInteger(m.seat) ? m.seat : -1;
+  const inPlay = f.hand ? f.hand.hand : 0;
+  const dealtUpTo = inPlay || (f.last ? f.last.hand : 0);
+  // Deals made that this page watched coming and was shown no commitment for.
   for (const [k, e] of Object.entries(all)) {
-    if (!/^\d+$/.test(k) || Number(k) > dealtUpTo || e.seenDealt) continue;
-    e.seenDealt = Date.now();
-    if (e.sentAt && e.seenDealt - e.sentAt > LATE_MS) e.early = true;
-    dirty = true;
+    if (/^\d+$/.test(k) && Number(k) <= dealtUpTo && e.watched && !e.commitment && !e.neverShown) { e.neverShown = true; dirty = true; }
+  }
+  if (!m.match_over) {
+    const upcoming = f.next ? f.next.hand : dealtUpTo + 1;
+    const e = entry(upcoming);
+    if (!e.watched) { e.watched = true; dirty = true; }
+    if (seat >= 0 && !e.seated) { e.seated = true; dirty = true; } // seated before this deal
+  }
+  if (inPlay) {
+    const e = entry(inPlay);
+    if (!e.playing) { e.playing = true; dirty = true; }
+    const v = m.view || {};
+    if (seat >= 0 && !e.dealt && v.phase === 'bid' && Array.isArray(v.hand)) { e.dealt = v.hand.slice(); dirty = true; } // as dealt: nothing taken or thrown yet
+    const log = (Array.isArray(m.log) ? m.log : []).filter((x) => x && x.action).map((x) => x.action);
+    if (log.length > ((e.log && e.log.length) || 0)) { e.log = log; dirty = true; }
   }
   if (f.next) {
     const n = f.next.hand;
-    let mine = all[n];
-    if (!mine) {
-      mine = all[n] = { commitment: f.next.commitment, seat: m.seat };
+    const mine = entry(n);
+    if (!mine.commitment) {
+      mine.commitment = f.next.commitment;
+      mine.seat = seat;
+      // Shown first only when due, though this page watched the hand before in play.
+      if (f.dealing && n >= 2 && all[n - 1] && all[n - 1].playing) mine.dueOnly = true;
       dirty = true;
     } else if (mine.commitment !== f.next.commitment) {
       // The server drew again: keep what it showed first, for the check.
-      (mine.replaced = mine.replaced || []).push({ commitment: mine.commitment });
+      (mine.replaced = mine.replaced || []).push({ commitment: mine.commitment, afterValue: !!mine.value && mine.sent !== false });
       mine.commitment = f.next.commitment;
-      for (const k of ['value', 'acked', 'early', 'sentAt']) delete mine[k];
+      for (const k of ['value', 'hash', 'acked', 'sent', 'listedFirst', 'revealed', 'revealFailed', 'frozen']) delete mine[k];
       dirty = true;
     }
-    if (Number.isInteger(f.next.dealer) && !Number.isInteger(mine.dealer)) { mine.dealer = f.next.dealer; dirty = true; }
-    if (m.seat >= 0 && !mine.value && mine.seat !== m.seat) { mine.seat = m.seat; dirty = true; }
-    if (m.seat >= 0 && f.next.contributed.includes(m.seat)) {
-      if (mine.value && !mine.acked) { mine.acked = true; dirty = true; }
-    } else if (m.seat >= 0 && !m.match_over && !f.next.shared && (!mine.value || m.fresh)) { // a shared deal (duplicate) takes none
-      if (!mine.value) {
-        const v = new Uint8Array(32);
-        crypto.getRandomValues(v);
-        mine.value = bytesToHex(v);
+    if (!Number.isInteger(f.next.dealer) || f.next.dealer < 0) { if (!mine.noDealer) { mine.noDealer = true; dirty = true; } } else if (!Number.isInteger(mine.dealer)) { mine.dealer = f.next.dealer; dirty = true; }
+    if (seat >= 0 && !mine.value && mine.seat !== seat) { mine.seat = seat; dirty = true; }
+    // The seats that were people's in the states this page saw before the
+    // deal: only they may contribute (a value for a bot's seat is the
+    // server's own, chosen when it pleased).
+    const seats = (m.table && Array.isArray(m.table.seats)) ? m.table.seats : null;
+    if (seats) {
+      const humans = new Set(mine.humans || []);
+      for (const x of seats) if (x && x.kind === 'human' && Number.isInteger(x.seat)) humans.add(x.seat);
+      if (humans.size !== (mine.humans || []).length || !mine.humans) { mine.humans = [...humans].sort((a, b) => a - b); dirty = true; }
+    }
+    if (f.next.shared && !mine.shared) { mine.shared = { event: (m.table && m.table.event) || '' }; dirty = true; }
+    const listed = Array.isArray(f.next.contributed) && f.next.contributed.includes(seat);
+    // The contributors and their values' hashes, committed before any
+    // value is revealed (null: a server of before, values sent at once).
+    const hashes = Array.isArray(f.next.hashes) ? f.next.hashes : null;
+    if (f.next.frozen && hashes && !mine.frozen) { mine.frozen = hashes.map((h) => ({ seat: h.seat, hash: h.hash })); dirty = true; }
+    const mineListed = hashes ? hashes.find((h) => h.seat === seat) : null;
+    const draw = () => {
+      const v = new Uint8Array(32);
+      crypto.getRandomValues(v);
+      mine.value = bytesToHex(v);
+      mine.hash = valueHash(mine.value);
+    };
+    if (seat < 0 || m.match_over || f.next.shared) {
+      // a spectator sends nothing; a shared deal (duplicate) takes none
+    } else if (!hashes) {
+      if (listed) {
+        if (mine.value && mine.sent !== false) { if (!mine.acked) { mine.acked = true; dirty = true; } } else if (!mine.listedFirst) { mine.listedFirst = true; dirty = true; }
+      } else if (!mine.value || mine.sent === false || m.fresh) {
+        if (!mine.value) draw();
+        mine.sent = true;
+        saveMine(id, all); // kept, as sent, before it is sent
+        if (send({ type: 'contribute', commitment: mine.commitment, value: mine.value }) === false) mine.sent = false; // it did not go out
         dirty = true;
       }
-      saveMine(id, all); // kept before it is sent
-      if (send({ type: 'contribute', commitment: mine.commitment, value: mine.value }) !== false) {
-        if (!f.dealing) mine.early = true; // sent before the deal fell due
-        if (!mine.sentAt) mine.sentAt = Date.now();
+    } else if ((listed || mineListed) && (!mine.value || mine.sent === false)) {
+      if (!mine.listedFirst) { mine.listedFirst = true; dirty = true; } // listed before this page committed
+    } else {
+      // First the value's hash, while the contributors are not frozen…
+      if (!f.next.frozen && !mineListed && (!mine.value || mine.sent === false || m.fresh)) {
+        if (!mine.value) draw();
+        mine.sent = true;
+        saveMine(id, all); // kept, as sent, before it is sent
+        if (send({ type: 'contribute', commitment: mine.commitment, hash: mine.hash }) === false) mine.sent = false;
+        dirty = true;
+      }
+      if (mineListed && mineListed.hash === mine.hash && !mine.acked) { mine.acked = true; dirty = true; }
+      // …then, once they are frozen with this page's hash in, the value.
+      if (f.next.frozen && mineListed && mineListed.hash === mine.hash && !listed && (!mine.revealed || mine.revealFailed || m.fresh)) {
+        mine.revealed = true;
+        delete mine.revealFailed;
+        saveMine(id, all);
+        if (send({ type: 'contribute', commitment: mine.commitment, value: mine.value }) === false) mine.revealFailed = true;
         dirty = true;
       }
     }
@@ -166,9 +235,36 @@ export async function verifyHand(id, n, token) {
   const headers = { Accept: 'application/json' };
   if (token) headers['Pitch-Seat'] = token;
   const res = await fetch('/api/tables/' + encodeURIComponent(id) + '/hands/' + n, { headers });
+  if (res.status === 404) {
+    // The server says the finished hand has no record: that is a verdict.
+    const status = res.status + ' ' + (await res.text()).slice(0, 200);
+    return { ok: false, seed: '', checks: [], warnings: [], problems: [fillText(PROBLEMS.notServed, { Status: status })], scope: 'record' };
+  }
   if (!res.ok) throw new Error(res.status + ' ' + (await res.text()).slice(0, 200));
   const rec = await res.json();
-  return verifyRecord(rec, mineFor(id)[n]);
+  const all = mineFor(id);
+  const mine = all[n] ? { ...all[n] } : null;
+  if (mine && mine.shared && rec && rec.fairness) mine.shared = { ...mine.shared, honoured: await publishedShared(mine.shared.event, n, rec.fairness.commitment) };
+  if (mine && all[n - 1] && Number.isInteger(all[n - 1].dealer)) mine.prevDealer = all[n - 1].dealer;
+  const r = await verifyRecord(rec, mine);
+  r.scope = !mine || !mine.commitment ? 'record' : mine.seat >= 0 ? 'seated' : 'watched';
+  return r;
+}
+
+// publishedShared reports whether event (its ID) published commitment as
+// deal n of one of its rounds, as its page shows them (GET
+// /api/events/ID's commitments): only then is a deal that takes no
+// values a duplicate round's.
+async function publishedShared(event, n, commitment) {
+  if (!event) return false;
+  try {
+    const res = await fetch('/api/events/' + encodeURIComponent(event), { headers: { Accept: 'application/json' } });
+    if (!res.ok) return false;
+    const ev = await res.json();
+    return (ev.commitments || []).some((round) => Array.isArray(round) && round[n - 1] === commitment);
+  } catch (e) {
+    return false;
+  }
 }
 
 const results = {}; // "id/n" → the result shown, once verified
@@ -180,9 +276,11 @@ function showResult(el, r) {
   el.classList.toggle('fair-warn', warned);
   el.classList.toggle('fair-bad', !r.ok);
   el.classList.remove('fair-off');
-  el.textContent = !r.ok ? TEXT.bad + r.problems.concat(r.warnings || []).join('; ') : warned ? TEXT.warn + r.warnings.join('; ') : TEXT.ok;
+  const ok = r.scope === 'record' ? TEXT.okRecord : r.scope === 'watched' ? TEXT.okWatched : TEXT.ok;
+  el.textContent = !r.ok ? TEXT.bad + r.problems.concat(r.warnings || []).join('; ') : warned ? TEXT.warn + r.warnings.join('; ') : ok;
   el.dataset.checks = r.checks.concat(r.seed ? ['seed ' + r.seed] : []).join('\n'); // for tools and tests: English, so not a tooltip
   el.dataset.verified = !r.ok ? 'bad' : warned ? 'warn' : 'ok';
+  el.dataset.scope = r.scope || '';
 }
 
 // showOff says in el that the deals of table id cannot be checked: plainly
@@ -281,10 +379,11 @@ export function renderFair(box, m, id) {
   }
   if (f.next) {
     const seat = m.table && m.table.seats && m.table.seats[f.next.dealer];
-    const dealer = Number.isInteger(f.next.dealer) ? ' (' + TEXT.dealer + ' ' + ((seat && seat.name) || '#' + f.next.dealer) + ')' : '';
+    const dealer = Number.isInteger(f.next.dealer) ? ' (' + TEXT.dealer + ' ' + ((seat && seat.name) || '#' + (f.next.dealer + 1)) + ')' : '';
     parts.push(copyable((f.dealing ? TEXT.handN + f.next.hand : TEXT.nextDeal) + dealer + ', ' + TEXT.commitment, f.next.commitment, 'next'));
     if (f.dealing) parts.push(Object.assign(document.createElement('p'), { className: 'hint fair-dealing', textContent: TEXT.dealing }));
-    if (m.seat >= 0 && f.next.contributed.includes(m.seat)) parts.push(Object.assign(document.createElement('p'), { className: 'hint', textContent: TEXT.sent }));
+    const mineNext = all[f.next.hand] || {};
+    if (m.seat >= 0 && mineNext.acked && f.next.contributed.includes(m.seat)) parts.push(Object.assign(document.createElement('p'), { className: 'hint', textContent: TEXT.sent }));
     if (f.next.shared) parts.push(Object.assign(document.createElement('p'), { className: 'hint fair-shared', textContent: TEXT.shared }));
   }
   if (f.hand) parts.push(copyable(TEXT.thisHand + ' (' + TEXT.handN.toLowerCase() + f.hand.hand + '), ' + TEXT.commitment, f.hand.commitment, 'hand'));

@@ -39,7 +39,7 @@ export function connect() {
     app.justConnected = true;
     // summary: this page shows each hand's summary and says when it is
     // closed, so that the table waits for it (see sayReady).
-    const hello = { type: 'hello', summary: true };
+    const hello = { type: 'hello', summary: true, fair: true }; // fair: it sends a random value for each commitment (fairpanel.js)
     if (app.token) hello.token = app.token;
     ws.send(JSON.stringify(hello));
   };
