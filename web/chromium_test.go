@@ -116,10 +116,17 @@ func stopChromium() {
 	chromium.ctx, chromium.cancel = nil, nil
 }
 
+// hangAfter is when a browser test that takes d on a quiet machine is
+// taken to hang: three times d. A test's budget only stops a test that
+// would otherwise wait for good, never decides a verdict, and a 2-core
+// machine loaded beside the tests (CI's, or one shared with other work)
+// has stretched a 100 s test past 100 s.
+func hangAfter(d time.Duration) time.Duration { return 3 * d }
+
 // newTab opens a tab of the shared browser in a new browser context (a
 // fresh profile: no cookies, no storage) for a test that may take up to d
-// in all. The tab and its context close when the test ends, or when d has
-// passed, which fails whatever the test still does in it.
+// in all. The tab and its context close when the test ends, or when
+// hangAfter(d) has passed, which fails whatever the test still does in it.
 //
 // newTab makes the test parallel: a browser test spends most of its time
 // waiting for bots, the page's pace and the network, so several run side
@@ -138,7 +145,7 @@ func newTab(t *testing.T, d time.Duration) context.Context {
 		}
 	}
 	bctx := sharedChromium(t)
-	tctx, cancel := context.WithTimeout(bctx, d)
+	tctx, cancel := context.WithTimeout(bctx, hangAfter(d))
 	t.Cleanup(cancel)
 	tab, tcancel := chromedp.NewContext(tctx, chromedp.WithNewBrowserContext())
 	t.Cleanup(tcancel)

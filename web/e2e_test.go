@@ -136,7 +136,7 @@ func newSiteWith(t *testing.T, tweak func(*server.Options)) *site {
 func newSiteFor(t *testing.T, d time.Duration, tweak func(*server.Options)) *site {
 	t.Helper()
 	tab := newTab(t, d) // first: it skips the test when no Chromium is installed
-	ctx, cancel := context.WithTimeout(context.Background(), d)
+	ctx, cancel := context.WithTimeout(context.Background(), hangAfter(d))
 	t.Cleanup(cancel)
 
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pitch.db"))
