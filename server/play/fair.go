@@ -572,28 +572,41 @@ func (t *table) storedDeal(ctx context.Context, p *pendingDeal) (*pitch.Fairness
 	return nil, fmt.Errorf("hand %d: the store says it is dealt, but holds no deal of it", p.hand)
 }
 
+// awaiting returns the pending deal that a contribution given for
+// commitment (the one the page saw) goes to; late when that deal was made
+// already (the states said who was in: nothing to do), an error when no
+// deal awaits contributions or the commitment is another's. The lock
+// must be held.
+func (t *table) awaiting(op, commitment string) (p *pendingDeal, late bool, err error) {
+	for _, done := range []*pitch.Fairness{t.dealt, t.lastFair} {
+		if done != nil && strings.EqualFold(commitment, done.Commitment) {
+			// Late: the deal was made without it, perhaps before the
+			// next commitment is here.
+			return nil, true, nil
+		}
+	}
+	if t.pending == nil || t.over() {
+		return nil, false, httpx.Errorf(httpx.Conflict, op, "no deal awaits contributions at this table").With("no_deal_pending", nil)
+	}
+	if t.round.sharesDeals() {
+		return nil, false, httpx.Errorf(httpx.Conflict, op, "this table plays the deals of a duplicate round, the same at every table and committed to when the round began: it takes no values").
+			With("shared_deals", nil)
+	}
+	p = t.pending
+	if !strings.EqualFold(commitment, p.commitment) {
+		return nil, false, httpx.Errorf(httpx.Conflict, op, "commitment %.16s… is not the one awaiting contributions (%.16s…, for hand %d): contribute to the commitment of the newest state", commitment, p.commitment, p.hand).
+			With("stale_commitment", map[string]any{"Hand": p.hand})
+	}
+	return p, false, nil
+}
+
 // contribute takes seat's value for the pending deal, given for the
 // commitment the page saw. The lock must be held.
 func (t *table) contribute(seat int, commitment, value string) error {
 	const op = "table.contribute"
-	for _, done := range []*pitch.Fairness{t.dealt, t.lastFair} {
-		if done != nil && strings.EqualFold(commitment, done.Commitment) {
-			// Late: the deal was made without it (the states said who was
-			// in), perhaps before the next commitment is here.
-			return nil
-		}
-	}
-	if t.pending == nil || t.over() {
-		return httpx.Errorf(httpx.Conflict, op, "no deal awaits contributions at this table").With("no_deal_pending", nil)
-	}
-	if t.round.sharesDeals() {
-		return httpx.Errorf(httpx.Conflict, op, "this table plays the deals of a duplicate round, the same at every table and committed to when the round began: it takes no values").
-			With("shared_deals", nil)
-	}
-	p := t.pending
-	if !strings.EqualFold(commitment, p.commitment) {
-		return httpx.Errorf(httpx.Conflict, op, "commitment %.16s… is not the one awaiting contributions (%.16s…, for hand %d): contribute to the commitment of the newest state", commitment, p.commitment, p.hand).
-			With("stale_commitment", map[string]any{"Hand": p.hand})
+	p, late, err := t.awaiting(op, commitment)
+	if late || err != nil {
+		return err
 	}
 	v, err := pitch.ParseHex32(value, "value")
 	if err != nil {
@@ -657,22 +670,9 @@ func (t *table) contribute(seat int, commitment, value string) error {
 // contributors are frozen (contribute). The lock must be held.
 func (t *table) commitValue(seat int, commitment, hash string) error {
 	const op = "table.commit"
-	for _, done := range []*pitch.Fairness{t.dealt, t.lastFair} {
-		if done != nil && strings.EqualFold(commitment, done.Commitment) {
-			return nil // late: dealt without it
-		}
-	}
-	if t.pending == nil || t.over() {
-		return httpx.Errorf(httpx.Conflict, op, "no deal awaits contributions at this table").With("no_deal_pending", nil)
-	}
-	if t.round.sharesDeals() {
-		return httpx.Errorf(httpx.Conflict, op, "this table plays the deals of a duplicate round, the same at every table and committed to when the round began: it takes no values").
-			With("shared_deals", nil)
-	}
-	p := t.pending
-	if !strings.EqualFold(commitment, p.commitment) {
-		return httpx.Errorf(httpx.Conflict, op, "commitment %.16s… is not the one awaiting contributions (%.16s…, for hand %d): contribute to the commitment of the newest state", commitment, p.commitment, p.hand).
-			With("stale_commitment", map[string]any{"Hand": p.hand})
+	p, late, err := t.awaiting(op, commitment)
+	if late || err != nil {
+		return err
 	}
 	h, err := pitch.ParseHex32(hash, "hash")
 	if err != nil {
