@@ -401,6 +401,9 @@ func (t *table) schedule(after time.Duration) {
 		delay = t.botDelay()
 	case t.seatOnline(turn) == 0:
 		delay = t.srv.opts.AwayDelay
+	case t.info.TurnTimer > 0 && t.late(turn):
+		t.waitLate(gen) // its clock starts when its person closes the summary (ready.go)
+		return
 	case t.info.TurnTimer > 0:
 		// The turn's clock starts once: someone connecting or leaving
 		// does not wind it back.
@@ -583,6 +586,7 @@ type stateShared struct {
 	summary *wire.HandSummary // the last hand's, its head encoded; nil before
 	timer   *wire.Timer       // the turn timer, while one runs
 	reading []int             // who is reading the last hand's summary
+	readMS  int64             // how long the table still waits for them
 	fair    *wire.Fair        // the fair deals, nil without
 	over    bool              // play has ended
 	full    bool              // every human seat is taken
@@ -594,7 +598,8 @@ type stateShared struct {
 // shared makes the parts of a state that every seat shares. The lock
 // must be held.
 func (t *table) shared() *stateShared {
-	sh := &stateShared{s: t.match.State(), over: t.over(), full: t.full(), winner: t.match.Winner(), reading: t.readers(), fair: t.fairState()}
+	sh := &stateShared{s: t.match.State(), over: t.over(), full: t.full(), winner: t.match.Winner(), reading: t.readers(), fair: t.fairState(),
+		readMS: t.readingLeft().Milliseconds()}
 	if sh.fair != nil {
 		sh.fair.Encode() // once for every seat
 	}
@@ -699,6 +704,7 @@ func (t *table) stateBase(sh *stateShared, seat int) (m wire.State, lastView boo
 		lastView = len(t.logs[0]) == 0 || sh.over
 	}
 	m.Reading = sh.reading
+	m.ReadingLeftMS = sh.readMS
 	m.Paused = sh.paused
 	m.Timer = sh.timer
 	m.NextTable = t.info.Next

@@ -122,6 +122,10 @@ func AppendStateViews(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON) ([
 		b = append(b, `,"reading":`...)
 		b = appendInts(b, m.Reading)
 	}
+	if m.ReadingLeftMS != 0 {
+		b = append(b, `,"reading_left_ms":`...)
+		b = strconv.AppendInt(b, m.ReadingLeftMS, 10)
+	}
 	if m.Paused {
 		b = append(b, `,"paused":true`...)
 	}

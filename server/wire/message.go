@@ -75,6 +75,10 @@ type State struct {
 	// summary: play waits for them (play's ready.go). Absent when it waits for
 	// nobody.
 	Reading []int `json:"reading,omitempty"`
+	// ReadingLeftMS is how long, in milliseconds, the table still waits
+	// for them before it goes on (the summary shows it, and closes itself
+	// when it runs out). Absent with Reading.
+	ReadingLeftMS int64 `json:"reading_left_ms,omitempty"`
 	// Paused: the table's event is paused by its host; nobody may act
 	// until it resumes (docs/events.md).
 	Paused bool `json:"paused,omitempty"`
