@@ -347,6 +347,8 @@ type wire struct {
 	Reading []int     `json:"reading"`
 	// ReadingLeftMS: how long the table still waits for its readers.
 	ReadingLeftMS int64 `json:"reading_left_ms"`
+	// Invited: the seats invited to a new match, not yet come.
+	Invited []int `json:"invited"`
 	// chat and hint messages
 	Name    string `json:"name"`
 	Text    string `json:"text"`

@@ -91,6 +91,10 @@ func AppendStateViews(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON) ([
 	}
 	b = append(b, `,"waiting":`...)
 	b = strconv.AppendBool(b, m.Waiting)
+	if len(m.Invited) > 0 {
+		b = append(b, `,"invited":`...)
+		b = appendInts(b, m.Invited)
+	}
 	if t := m.Timer; t != nil {
 		b = append(b, `,"timer":{"seat":`...)
 		b = strconv.AppendInt(b, int64(t.Seat), 10)

@@ -56,7 +56,10 @@ type State struct {
 	Over     bool              `json:"match_over"`
 	Winner   []int             `json:"winner"`
 	Away     []bool            `json:"away"`    // seats a bot is playing for just now
-	Waiting  bool              `json:"waiting"` // play waits for human seats to be taken
+	Waiting  bool              `json:"waiting"` // play waits for human seats to be taken (or Invited)
+	// Invited are the seats of a new match (a rematch) whose people have
+	// not accepted it yet: play waits for them.
+	Invited []int `json:"invited,omitempty"`
 	// Timer is the turn timer of the seat to act, while one runs.
 	Timer *Timer `json:"timer,omitempty"`
 	// Refusals says, for the seat to act in play, why each card of its hand
