@@ -7,7 +7,7 @@
 // Each at most once a turn. For the tests, #table-view counts what was
 // done: data-alerts (title and icon), data-sounds and data-vibrations.
 
-import { $, store, setText } from '../util.js';
+import { $, store } from '../util.js';
 import { t } from '../i18n.js';
 import { app, isMyTurn } from './state.js';
 
@@ -70,8 +70,7 @@ export function initSound() {
   const b = $('#sound');
   const draw = () => {
     const on = soundOn();
-    b.setAttribute('aria-pressed', String(on));
-    setText(b, on ? '🔔' : '🔕');
+    b.setAttribute('aria-pressed', String(on)); // the CSS shows its icon
     b.title = t(on ? 'table.soundOn' : 'table.soundOff');
   };
   draw();
