@@ -345,6 +345,10 @@ type wire struct {
 	NextBy  *int      `json:"next_by"`
 	Fair    *fairWire `json:"fair"`
 	Reading []int     `json:"reading"`
+	// ReadingLeftMS: how long the table still waits for its readers.
+	ReadingLeftMS int64 `json:"reading_left_ms"`
+	// Invited: the seats invited to a new match, not yet come.
+	Invited []int `json:"invited"`
 	// chat and hint messages
 	Name    string `json:"name"`
 	Text    string `json:"text"`

@@ -186,6 +186,8 @@ func TestRatedRematchPairBound(t *testing.T) {
 			if err := json.Unmarshal(ada.must(201, "POST", "/api/tables/"+tb.ID+"/rematch", `{}`), &next); err != nil {
 				t.Fatal(err)
 			}
+			// Bob accepts Ada's invitation: the match waits for him until then.
+			bob.must(200, "POST", "/api/tables/"+tb.ID+"/rematch", `{}`)
 			tb.ID = next.ID
 		}
 	})

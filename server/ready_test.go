@@ -79,3 +79,81 @@ func TestReadyAfterSummary(t *testing.T) {
 		checkMessages(t, ts.st, tab.ID, h.clients)
 	})
 }
+
+// TestReadyLateClock: a person still reading a hand's summary when the
+// wait's bound passes is not played for. The states say how long the
+// table waits (reading_left_ms); at the bound it goes on, but when the
+// reader's turn comes no turn timer runs and no stand-in moves until they
+// say ready, and then the timer has its whole time. A page that never says
+// ready gets the clock one more ReadyWait after the bound.
+func TestReadyLateClock(t *testing.T) {
+	forEachStore(t, func(t *testing.T, fresh func(*testing.T) string) {
+		opts := fastOptions()
+		opts.ReadyWait = 4 * time.Second
+		ts := startServer(t, fresh(t), opts)
+		tab := ts.create(`{"variant":"auction","options":{"target":21},"turn_timer":1,"seats":` + seatsBody("h", "easy", "easy", "easy") + `}`)
+		h := newHub(t, ts, tab.ID, 7)
+		h.summary = true
+		still := false // seat 0 makes no move of its own: the table's timer plays for it
+		h.hold = func(c *client, m *wire) bool { return still }
+		c0 := h.connect("seat 0", 0, ts.join(tab.ID, 0, "Ann"), true)
+		h.run(30*time.Second, "hand 1 to end", func() bool { return c0.last != nil && len(c0.last.Sheet) == 1 })
+		ended, seq := time.Now(), c0.last.Seq
+		still = true
+		if left := c0.last.ReadingLeftMS; left <= 0 || left > opts.ReadyWait.Milliseconds() {
+			t.Errorf("after hand 1 the state says reading_left_ms %d, want within (0, %d]", left, opts.ReadyWait.Milliseconds())
+		}
+		myTurn := func() bool { return c0.last.Seq > seq && c0.last.View.Turn == 0 && len(c0.last.Legal) > 0 }
+		h.run(20*time.Second, "seat 0's turn after the bound", myTurn)
+		if waited := time.Since(ended); waited < opts.ReadyWait-100*time.Millisecond {
+			t.Errorf("play went on %v after the hand ended, before the %v bound", waited, opts.ReadyWait)
+		}
+		if c0.last.Reading != nil || c0.last.ReadingLeftMS != 0 {
+			t.Errorf("after the bound the state says reading %v, reading_left_ms %d", c0.last.Reading, c0.last.ReadingLeftMS)
+		}
+		turnSeq := c0.last.Seq
+		// Past the turn timer: seat 0 still reads, and nothing is played
+		// for it (the late bound, 2*ReadyWait after the hand, is further).
+		time.Sleep(1500 * time.Millisecond)
+		h.run(time.Second, "the messages of that pause", func() bool { return len(h.in) == 0 })
+		if time.Since(ended) >= 2*opts.ReadyWait {
+			t.Skip("the machine was too slow to see the pause before the late bound")
+		}
+		if c0.last.Seq != turnSeq {
+			t.Fatalf("while seat 0 read the summary after the bound, a move was made for it (seq %d to %d)", turnSeq, c0.last.Seq)
+		}
+		for _, m := range c0.msgs {
+			if m.Type == "state" && m.Seq == turnSeq && m.Timer != nil {
+				t.Errorf("a turn timer %+v ran for seat 0 while it read the summary", *m.Timer)
+			}
+		}
+		c0.send(map[string]any{"type": "ready", "hand": 1})
+		readyAt := time.Now()
+		h.run(10*time.Second, "seat 0's clock after ready", func() bool { return c0.last.Timer != nil || c0.last.Seq != turnSeq })
+		if tm := c0.last.Timer; tm == nil || tm.Seat != 0 || tm.LeftMS < tm.TotalMS/2 || tm.TotalMS != 1000 {
+			t.Fatalf("after ready the timer is %+v, want seat 0's whole second", tm)
+		}
+		h.run(10*time.Second, "the timer's move for seat 0", func() bool { return c0.last.Seq != turnSeq })
+		if took := time.Since(readyAt); took < 900*time.Millisecond {
+			t.Errorf("the timer played for seat 0 %v after it said ready, want its whole second", took)
+		}
+		if e := c0.last.Log[len(c0.last.Log)-1]; e.Seat != 0 || e.By != "timer" {
+			t.Errorf("seat 0's move after ready is %+v, want one by the timer", e)
+		}
+
+		// Hand 2: seat 0 never says ready: its clock starts at the late
+		// bound, and the timer plays for it then.
+		h.run(90*time.Second, "hand 2 to end", func() bool { return len(c0.last.Sheet) == 2 })
+		if c0.last.Over {
+			checkMessages(t, ts.st, tab.ID, h.clients)
+			return
+		}
+		ended, seq = time.Now(), c0.last.Seq
+		h.run(20*time.Second, "seat 0's turn in hand 3", myTurn)
+		h.run(20*time.Second, "seat 0's clock at the late bound", func() bool { return c0.last.Timer != nil && c0.last.Timer.Seat == 0 })
+		if waited := time.Since(ended); waited < 2*opts.ReadyWait-100*time.Millisecond {
+			t.Errorf("seat 0's clock started %v after hand 2 ended, before the late bound %v", waited, 2*opts.ReadyWait)
+		}
+		checkMessages(t, ts.st, tab.ID, h.clients)
+	})
+}

@@ -24,8 +24,10 @@ type rematchReq struct {
 // handleRematch starts the next match of a finished table with the same
 // game, seats and people: the new table copies the seats (and the hashes
 // of the players' tokens, so that each keeps its seat), and the old one
-// points to it, so that everyone at it follows. Asked twice, it answers
-// with the same new table.
+// points to it. The others are invited, not moved: the new match waits
+// (invited) until each of them accepts, by asking here too or by
+// connecting to the new table. Asked again, it answers with the same new
+// table (and accepts for the seat that asks).
 func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	const op = "rematch"
 	var req rematchReq
@@ -68,6 +70,11 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if cur != "" {
+		if nt, err := s.table(r.Context(), cur); err == nil {
+			nt.mu.Lock()
+			nt.accept(seat)
+			nt.mu.Unlock()
+		}
 		httpx.WriteJSON(w, http.StatusOK, map[string]string{"id": cur, "url": "/t/" + cur})
 		return
 	}
@@ -91,10 +98,14 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.StoreDown(op, err))
 		return
 	}
-	if _, err := s.load(ctx, next); err != nil { // rated, unless the pair bound says otherwise (checkPairs)
+	nt, err := s.load(ctx, next) // rated, unless the pair bound says otherwise (checkPairs)
+	if err != nil {
 		s.writeError(w, r, httpx.Unexpected(op, err))
 		return
 	}
+	nt.mu.Lock()
+	nt.invite(seat)
+	nt.mu.Unlock()
 	t.mu.Lock()
 	t.info.Next = next.ID
 	t.nextBy = seat + 1
@@ -102,6 +113,43 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	t.broadcast()
 	t.mu.Unlock()
 	httpx.WriteJSON(w, http.StatusCreated, map[string]string{"id": next.ID, "url": "/t/" + next.ID})
+}
+
+// invite marks, at a new match, the human seats other than by (the seat
+// that started it) as invited: play waits until each has accepted. The
+// lock must be held.
+func (t *table) invite(by int) {
+	for _, st := range t.info.Seats {
+		if st.Kind == "human" && st.Seat != by && t.seatOnline(st.Seat) == 0 {
+			t.invited[st.Seat] = true
+		}
+	}
+	t.schedule(0)
+	t.broadcast()
+}
+
+// accept records that seat's person has accepted the new match (asked for
+// it too, or came to its table): when nobody is left invited, play starts.
+// The lock must be held.
+func (t *table) accept(seat int) {
+	if seat < 0 || seat >= len(t.invited) || !t.invited[seat] {
+		return
+	}
+	t.invited[seat] = false
+	t.schedule(0)
+	t.broadcast()
+}
+
+// inviting lists the seats invited to this new match that have not
+// accepted yet, in order; nil for none. The lock must be held.
+func (t *table) inviting() []int {
+	var out []int
+	for s, v := range t.invited {
+		if v {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // newSeed draws a match seed (C-6) from crypto/rand.

@@ -107,6 +107,10 @@ type table struct {
 	// nextBy is 1 + the seat that started the next match here, 0 when
 	// unknown (kept in memory only: a restart forgets it).
 	nextBy int
+	// invited are the seats of this new match (rematch.go) whose people
+	// have not accepted it yet: play waits for them. Kept in memory only,
+	// like nextBy.
+	invited [pitch.MaxSeats]bool
 	// superseded are commitments of deals dropped by a change of driver:
 	// a page's late contribution to one is ignored, not refused.
 	superseded []string
@@ -258,7 +262,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	if t.round.held() {
 		return httpx.Errorf(httpx.Conflict, op, "the host has paused the event: play resumes when they resume it").With("event_paused", nil)
 	}
-	if !t.full() {
+	if !t.full() || t.inviting() != nil {
 		return httpx.Errorf(httpx.Conflict, op, "waiting for every human seat to be taken: play starts when all have joined").With("waiting_players", nil)
 	}
 	if int(a.Seat) != seat {
@@ -372,8 +376,8 @@ func (t *table) schedule(after time.Duration) {
 	gen := t.gen
 	deadline := t.deadline
 	t.deadline = time.Time{}
-	if t.over() || !t.full() || t.info.Closed {
-		return // play starts when every human seat is taken
+	if t.over() || !t.full() || t.info.Closed || t.inviting() != nil {
+		return // play starts when every human seat is taken (and every invited person has come)
 	}
 	if !t.drives() {
 		return // another process drives the table (cluster.go)
@@ -401,6 +405,9 @@ func (t *table) schedule(after time.Duration) {
 		delay = t.botDelay()
 	case t.seatOnline(turn) == 0:
 		delay = t.srv.opts.AwayDelay
+	case t.info.TurnTimer > 0 && t.late(turn):
+		t.waitLate(gen) // its clock starts when its person closes the summary (ready.go)
+		return
 	case t.info.TurnTimer > 0:
 		// The turn's clock starts once: someone connecting or leaving
 		// does not wind it back.
@@ -583,9 +590,11 @@ type stateShared struct {
 	summary *wire.HandSummary // the last hand's, its head encoded; nil before
 	timer   *wire.Timer       // the turn timer, while one runs
 	reading []int             // who is reading the last hand's summary
+	readMS  int64             // how long the table still waits for them
 	fair    *wire.Fair        // the fair deals, nil without
 	over    bool              // play has ended
 	full    bool              // every human seat is taken
+	invited []int             // the seats invited to this new match, not yet come
 	nextBy  *int              // the seat that started the next match
 	winner  []int             // the match's winners
 	paused  bool              // the event is paused
@@ -594,7 +603,8 @@ type stateShared struct {
 // shared makes the parts of a state that every seat shares. The lock
 // must be held.
 func (t *table) shared() *stateShared {
-	sh := &stateShared{s: t.match.State(), over: t.over(), full: t.full(), winner: t.match.Winner(), reading: t.readers(), fair: t.fairState()}
+	sh := &stateShared{s: t.match.State(), over: t.over(), full: t.full(), winner: t.match.Winner(), reading: t.readers(), fair: t.fairState(),
+		readMS: t.readingLeft().Milliseconds(), invited: t.inviting()}
 	if sh.fair != nil {
 		sh.fair.Encode() // once for every seat
 	}
@@ -687,7 +697,7 @@ func (t *table) stateBase(sh *stateShared, seat int) (m wire.State, lastView boo
 	s := sh.s
 	m = wire.State{Type: "state", Seat: seat, Table: t.tableRaw, Seq: t.seq, HandNo: len(t.match.Records()) + 1,
 		Log: t.logs[seat+1], Sheet: t.sheetRaw,
-		Over: sh.over, Winner: sh.winner, Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !sh.full}
+		Over: sh.over, Winner: sh.winner, Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !sh.full || sh.invited != nil, Invited: sh.invited}
 	if sh.over {
 		m.HandNo--
 		m.Log = t.lastLogs[seat+1]
@@ -699,6 +709,7 @@ func (t *table) stateBase(sh *stateShared, seat int) (m wire.State, lastView boo
 		lastView = len(t.logs[0]) == 0 || sh.over
 	}
 	m.Reading = sh.reading
+	m.ReadingLeftMS = sh.readMS
 	m.Paused = sh.paused
 	m.Timer = sh.timer
 	m.NextTable = t.info.Next

@@ -534,6 +534,7 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 	if c.seat >= 0 {
 		t.online[c.seat]++
 		t.away[c.seat] = false
+		t.invited[c.seat] = false // came to the new match: accepted (rematch.go)
 	}
 	t.presenceChanged()
 	t.schedule(0) // a returning player takes the seat back; a paused table wakes

@@ -91,6 +91,10 @@ func AppendStateViews(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON) ([
 	}
 	b = append(b, `,"waiting":`...)
 	b = strconv.AppendBool(b, m.Waiting)
+	if len(m.Invited) > 0 {
+		b = append(b, `,"invited":`...)
+		b = appendInts(b, m.Invited)
+	}
 	if t := m.Timer; t != nil {
 		b = append(b, `,"timer":{"seat":`...)
 		b = strconv.AppendInt(b, int64(t.Seat), 10)
@@ -121,6 +125,10 @@ func AppendStateViews(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON) ([
 	if len(m.Reading) > 0 {
 		b = append(b, `,"reading":`...)
 		b = appendInts(b, m.Reading)
+	}
+	if m.ReadingLeftMS != 0 {
+		b = append(b, `,"reading_left_ms":`...)
+		b = strconv.AppendInt(b, m.ReadingLeftMS, 10)
 	}
 	if m.Paused {
 		b = append(b, `,"paused":true`...)

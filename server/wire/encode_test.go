@@ -25,7 +25,7 @@ func TestStateEncodingStrings(t *testing.T) {
 			t.Errorf("appendLogEntry = %s, want %s", got, want)
 		}
 	}
-	zero := []State{{}, {Type: "state", Seq: 3}, {Type: "state", NextTable: "<x>", Paused: true, Reading: []int{1, 2},
+	zero := []State{{}, {Type: "state", Seq: 3}, {Type: "state", NextTable: "<x>", Paused: true, Reading: []int{1, 2}, ReadingLeftMS: 1234, Invited: []int{3},
 		LastHand: &HandSummary{}, Fair: &Fair{Next: &FairNext{Shared: true}}},
 		{Fair: &Fair{Next: &FairNext{Hashes: []FairHash{{Seat: 0, Hash: "ab"}, {Seat: 2, Hash: "cd"}}, Frozen: true, Contributed: []int{2}}}}}
 	for _, m := range zero {

@@ -56,7 +56,10 @@ type State struct {
 	Over     bool              `json:"match_over"`
 	Winner   []int             `json:"winner"`
 	Away     []bool            `json:"away"`    // seats a bot is playing for just now
-	Waiting  bool              `json:"waiting"` // play waits for human seats to be taken
+	Waiting  bool              `json:"waiting"` // play waits for human seats to be taken (or Invited)
+	// Invited are the seats of a new match (a rematch) whose people have
+	// not accepted it yet: play waits for them.
+	Invited []int `json:"invited,omitempty"`
 	// Timer is the turn timer of the seat to act, while one runs.
 	Timer *Timer `json:"timer,omitempty"`
 	// Refusals says, for the seat to act in play, why each card of its hand
@@ -75,6 +78,10 @@ type State struct {
 	// summary: play waits for them (play's ready.go). Absent when it waits for
 	// nobody.
 	Reading []int `json:"reading,omitempty"`
+	// ReadingLeftMS is how long, in milliseconds, the table still waits
+	// for them before it goes on (the summary shows it, and closes itself
+	// when it runs out). Absent with Reading.
+	ReadingLeftMS int64 `json:"reading_left_ms,omitempty"`
 	// Paused: the table's event is paused by its host; nobody may act
 	// until it resumes (docs/events.md).
 	Paused bool `json:"paused,omitempty"`

@@ -8,7 +8,10 @@
 // render() and the banner, facts and status; seats.js the felt (seat
 // boxes, the trick, the countdown); controls.js the action panel and the
 // hand; panels.js the score sheet, the side panels and the chat;
-// endhand.js a hand's summary.
+// endhand.js a hand's summary (and its countdown to the next hand);
+// invite.js the invitation to a next match another person started;
+// alert.js the turn told in a hidden tab (title, icon, vibration) and the
+// sound button.
 
 import { gameName, $, h, store, api, showError, setText, roving } from './util.js';
 import { translate as translateFair } from './fairpanel.js';
@@ -19,7 +22,8 @@ import { connect, reconnectNow, copyInvite, join } from './table/connection.js';
 import { render } from './table/render.js';
 import { placeSeats, tick } from './table/seats.js';
 import { sendChat } from './table/panels.js';
-import { summaryClosed, showSummary } from './table/endhand.js';
+import { summaryClosed, showSummary, summaryTick } from './table/endhand.js';
+import { initSound } from './table/alert.js';
 
 // initTable opens the table page for table id.
 export async function initTable(id) {
@@ -41,9 +45,7 @@ export async function initTable(id) {
   const sp = $('#speed');
   sp.value = speed();
   sp.addEventListener('change', () => store.set('pitch.speed', sp.value));
-  const snd = $('#sound');
-  snd.checked = store.get('pitch.sound') === 'on';
-  snd.addEventListener('change', () => store.set('pitch.sound', snd.checked ? 'on' : 'off'));
+  initSound();
   $('#chat-form').addEventListener('submit', (ev) => { ev.preventDefault(); sendChat($('#chat-text').value); });
   for (const b of document.querySelectorAll('#chat-quick button')) b.addEventListener('click', () => sendChat(b.textContent));
   $('#chat-text').placeholder = t('chat.placeholder');
@@ -67,7 +69,7 @@ export async function initTable(id) {
   } catch (e) { app.moved = ''; }
   new ResizeObserver(() => placeSeats()).observe($('#felt'));
   window.addEventListener('resize', () => placeSeats()); // seat boxes change size with the screen too
-  setInterval(tick, 250);
+  setInterval(() => { tick(); summaryTick(); }, 250);
 
   try {
     const info = await api('GET', '/api/tables/' + encodeURIComponent(id));

@@ -37,6 +37,7 @@ export function connect() {
   setConn('connecting');
   ws.onopen = () => {
     app.justConnected = true;
+    app.readySent = 0; // a new connection: say ready again (pacing.js)
     // summary: this page shows each hand's summary and says when it is
     // closed, so that the table waits for it (see sayReady).
     const hello = { type: 'hello', summary: true, fair: true }; // fair: it sends a random value for each commitment (fairpanel.js)
@@ -156,12 +157,16 @@ export async function join(ev) {
   }
 }
 
-// playAgain asks the server for a new match with the same seats; every
-// seated player follows to it (next_table in the state).
+// playAgain asks the server for a new match with the same seats, and goes
+// there; the others are invited to it (invite.js). Once another person
+// has started it, the same request accepts their invitation.
 export async function playAgain() {
+  const m = app.m;
+  let by = m ? m.seat : -1;
+  if (m && m.next_table) by = m.next_by == null ? -1 : m.next_by;
   try {
     const res = await api('POST', '/api/tables/' + encodeURIComponent(app.id) + '/rematch', { token: app.token });
-    follow(res.id, app.m ? app.m.seat : -1);
+    follow(res.id, by);
   } catch (e) {
     showError(t('again.err', { Why: e.message }));
   }

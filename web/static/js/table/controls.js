@@ -8,6 +8,7 @@ import {
 import { t, num } from '../i18n.js';
 import { app, nameOf, isMoon, describeVerb } from './state.js';
 import { sendMsg, send, playAgain } from './connection.js';
+import { invitation, inviteNodes } from './invite.js';
 import { render } from './render.js';
 
 // ---------- the action panel ----------
@@ -27,7 +28,10 @@ export function renderActions(m, act) {
     box.append(h('p', {}, h('a', { href: '/e/' + encodeURIComponent(m.table.event), 'data-key': 'event' }, t('event.back'))));
   } else if (m.match_over) {
     box.append(h('p', { text: t('status.over') }));
-    if (m.seat >= 0) box.append(actionButton(t('again.button'), 'again', playAgain, { cls: 'primary', title: t('again.title') }));
+    const by = invitation(m);
+    if (by !== null && !app.stayed) box.append(...inviteNodes(m, by));
+    else if (by !== null) box.append(actionButton(t('again.joinNew'), 'join-next', playAgain, { cls: 'primary' }));
+    else if (m.seat >= 0) box.append(actionButton(t('again.button'), 'again', playAgain, { cls: 'primary', title: t('again.title') }));
     else box.append(h('p', {}, h('a', { href: '/' }, t('again.newTable'))));
   } else if (m.waiting) {
     box.append(h('p', { class: 'hint', text: t('actions.waiting') }));

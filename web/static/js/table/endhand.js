@@ -8,13 +8,53 @@ import { t, num } from '../i18n.js';
 import { app, seenKey, seatName, nameOf, isTeamGame, isMoon, myAction, signed } from './state.js';
 import { notice } from './pacing.js';
 import { focusNext } from './render.js';
+import { renderSummaryInvite } from './invite.js';
 
 // ---------- the end of a hand ----------
 
 // sayReady tells the server that this person has closed the summary of
 // hand n, so that play goes on (the server waits for it, up to a bound).
 export function sayReady(n) {
-  if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify({ type: 'ready', hand: n }));
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) {
+    app.ws.send(JSON.stringify({ type: 'ready', hand: n }));
+    app.readySent = n;
+  }
+}
+
+// readingFrom follows the newest state's wait for this seat's summary:
+// while the table waits for it, the moment the wait ends (reading_left_ms
+// from the state's arrival: no clocks compared); once the table waits no
+// longer, the summary that showed the countdown closes (summaryTick).
+export function readingFrom(m) {
+  const lh = m.last_hand;
+  if (m.seat >= 0 && lh && m.reading && m.reading.includes(m.seat) && m.reading_left_ms > 0) {
+    app.readBy = { hand: lh.hand, at: performance.now() + m.reading_left_ms };
+  } else if (app.readBy) {
+    app.readBy.at = 0;
+  }
+  summaryTick();
+}
+
+// summaryTick shows, on a summary that opened by itself, how long is left
+// before the table goes on ("Next hand in 12 s"), and closes it when that
+// has run out, so that the person sees the table and their own turn timer
+// (closing it says ready: the server starts this seat's clock then).
+export function summaryTick() {
+  const dlg = $('#summary'), line = $('#summary-next');
+  const rb = app.readBy;
+  if (!rb || !dlg.open || !app.summaryAuto || app.summaryHand !== rb.hand) {
+    line.hidden = true;
+    return;
+  }
+  const left = rb.at - performance.now();
+  if (left <= 0) {
+    app.readBy = null;
+    line.hidden = true;
+    dlg.close();
+    return;
+  }
+  setText(line, t('summary.nextIn', { Count: Math.ceil(left / 1000) }));
+  line.hidden = false;
 }
 
 // summaryClosed: the person has read the summary. Play goes on, and the
@@ -43,8 +83,16 @@ function handHeadline(lh) {
   return t('summary.headline', { N: lh.hand, Result: result });
 }
 
-export function showSummary(lh) {
+// showSummary opens the summary of finished hand lh: by itself at the end
+// of a hand, or when the person asks (manual: the score sheet's "Last
+// hand"), which shows no countdown and never closes by itself.
+export function showSummary(lh, manual) {
   const m = app.m;
+  app.summaryHand = lh.hand;
+  app.summaryAuto = !manual;
+  // The wait ended before the summary could open (a page shown late): it
+  // stays open, and the server holds this seat's clock until it closes.
+  if (!manual && app.readBy && app.readBy.hand === lh.hand && app.readBy.at <= performance.now()) app.readBy = null;
   const n = m.table.seats.length;
   const variant = m.table.variant;
   const body = $('#summary-body');
@@ -93,9 +141,11 @@ export function showSummary(lh) {
   // Hidden until the round is over (the server says when): no links.
   $('#summary-record').hidden = $('#summary-replay').hidden = !!m.table.records_hidden;
   summaryFair($('#summary-fair'), m, app.id, lh.hand, app.token); // checked here, not taken on trust; or not provable
+  renderSummaryInvite(m);
   const dlg = $('#summary');
   if (!dlg.open) {
     if (typeof dlg.showModal === 'function') dlg.showModal(); else dlg.setAttribute('open', '');
   }
+  summaryTick();
   $('#summary-close').focus();
 }

@@ -9,7 +9,8 @@ import { t } from '../i18n.js';
 import { app, reducedMotion, sleep, pace, seenKey, describeVerb, describe, isMyTurn } from './state.js';
 import { sendMsg, follow } from './connection.js';
 import { render } from './render.js';
-import { sayReady, endOfHand } from './endhand.js';
+import { sayReady, endOfHand, readingFrom } from './endhand.js';
+import { turnCame, onNewest } from './alert.js';
 
 // ---------- pacing: the server's states, played out ----------
 
@@ -20,6 +21,8 @@ export function onState(m) {
   onFairState(app.id, m, sendMsg); // this page's random value for a new deal, at once
   app.latest = m;
   app.latestAt = performance.now();
+  onNewest(m); // a turn in a hidden tab is told at once
+  readingFrom(m);
   app.queue.push(m);
   if (!app.playing) playQueue();
 }
@@ -120,7 +123,9 @@ function show(m, fresh, done) {
     if (m.view.phase !== 'call') { app.picked = ''; app.pickSuit = ''; }
     if (m.seq !== (prev && prev.seq)) app.hint = null;
   }
-  if (m.next_table && m.seat >= 0 && !app.followed) {
+  // This person started the next match (on another page): go there. The
+  // others are invited instead (invite.js).
+  if (m.next_table && m.seat >= 0 && m.next_by === m.seat && !app.followed) {
     app.followed = true;
     follow(m.next_table, m.next_by == null ? -1 : m.next_by);
     return;
@@ -129,12 +134,13 @@ function show(m, fresh, done) {
   for (const e of fresh) announce(describe(e));
   tellAway(m, fresh);
   render();
-  if (isMyTurn(m) && !(prev && isMyTurn(prev) && prev.seq === m.seq)) yourTurn();
+  if (isMyTurn(m) && !(prev && isMyTurn(prev) && prev.seq === m.seq)) turnCame(m);
   if (app.moved && !m.ended) { notice(app.moved); app.moved = ''; }
-  // The server waits for this seat to read the last hand's summary: say
-  // ready at once when it has been read (or this page shows none).
+  // The last hand's summary has been read (or this page shows none): say
+  // ready once a connection, so that the server waits for this seat no
+  // longer, nor holds its clock after the wait's bound.
   const lh = m.last_hand;
-  if (!m.ended && lh && m.reading && m.reading.includes(m.seat) && lh.hand <= app.seenHand && !$('#summary').open) sayReady(lh.hand);
+  if (!m.ended && !m.match_over && lh && m.seat >= 0 && lh.hand <= app.seenHand && !$('#summary').open && app.readySent !== lh.hand) sayReady(lh.hand);
 }
 
 // flyIn moves the trick's new cards from their players' seats.
@@ -172,23 +178,6 @@ async function gather(winner) {
 }
 
 // ---------- turns, time, notices ----------
-
-// yourTurn tells a player it is their turn: the title (in render), and a
-// short tone if they turned sound on.
-function yourTurn() {
-  if (store.get('pitch.sound') !== 'on') return;
-  try {
-    const ctx = yourTurn.ctx || (yourTurn.ctx = new AudioContext());
-    const o = ctx.createOscillator(), g = ctx.createGain();
-    o.frequency.value = 660;
-    g.gain.setValueAtTime(0.08, ctx.currentTime);
-    g.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.25);
-    o.connect(g).connect(ctx.destination);
-    o.start();
-    o.stop(ctx.currentTime + 0.26);
-  } catch (e) { /* no audio here */ }
-}
-
 
 // announce says a move to screen readers (the live region).
 function announce(text) {

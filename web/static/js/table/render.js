@@ -11,6 +11,8 @@ import { app, seatName, nameOf, isMoon, myAction } from './state.js';
 import { renderFelt, tick } from './seats.js';
 import { renderActions, renderHand } from './controls.js';
 import { renderSheet, renderLastTrick, renderOut, renderLog, renderChat, renderRecords } from './panels.js';
+import { setTitle } from './alert.js';
+import { renderSummaryInvite } from './invite.js';
 
 // ---------- rendering ----------
 
@@ -30,7 +32,7 @@ export function render() {
   tv.classList.toggle('offline', !app.online);
   const opts = m.table.options || {};
   setText($('#t-title'), gameName(m.table.variant) + ' · ' + t('table.target', { Target: opts.target }) + ' · ' + t('table.handNo', { N: m.hand_no }));
-  document.title = t(act ? 'title.yourTurn' : 'title.table', { Game: gameName(m.table.variant) });
+  setTitle(t(act ? 'title.yourTurn' : 'title.table', { Game: gameName(m.table.variant) }));
 
   renderJoin(m);
   renderBanner(m);
@@ -45,6 +47,7 @@ export function render() {
   renderRecords(m);
   renderFair($('#fair'), m, app.id);
   renderChat();
+  renderSummaryInvite(m);
   $('#show-last').hidden = !m.last_hand;
   renderStatus(m, act);
   tick();
@@ -91,6 +94,9 @@ function renderBanner(m) {
     text = w.length ? t('banner.over', { Who: w.join(' & '), Count: w.length }) : t('banner.overNone');
     if (m.winner && m.winner.includes(m.seat)) text += ' ' + t('banner.wellPlayed');
     cls += ' over';
+  } else if (m.invited && m.invited.length) { // a new match waits for those invited to it
+    text = t('again.waitingFor', { Who: m.invited.map(nameOf).join(', ') });
+    cls += ' waiting';
   } else if (m.waiting) {
     const free = freeSeats(m).map((s) => t('seat.n', { N: seatNo(s.seat) }));
     text = t('banner.waiting', { Seats: free.join(', '), Count: free.length });

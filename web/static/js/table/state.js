@@ -16,6 +16,13 @@ export const app = {
   pending: false, picked: '', pickSuit: '', chosen: new Set(), discardKey: '', passMode: false,
   seenHand: null, recordsFor: -1, watch: false, status: '', restarting: false,
   focusNext: false, hint: null, chat: [], justConnected: false, followed: false, online: false,
+  // The end of a hand (endhand.js): when the table stops waiting for this
+  // seat's summary ({hand, at}: performance.now() time, 0 once over), the
+  // summary on screen (its hand, and whether it opened by itself), and
+  // the last hand this connection said ready for.
+  readBy: null, summaryHand: 0, summaryAuto: false, readySent: 0,
+  // The next match (invite.js): this person chose to stay here for now.
+  stayed: false,
 };
 
 // PACE is how long each kind of step stays on screen, per speed setting
