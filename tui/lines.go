@@ -27,8 +27,11 @@ import (
 func RunLines(m *Model, in io.Reader, out io.Writer) error {
 	m.lines = true
 	sc := bufio.NewScanner(in)
-	for {
+	for first := true; ; first = false {
 		for m.botMove() {
+		}
+		if !first {
+			fmt.Fprintln(out) // a blank line between screens
 		}
 		if _, err := fmt.Fprintln(out, m.Render()); err != nil {
 			return err

@@ -405,5 +405,7 @@ func (m *Model) renderRecap(add func(string), s *pitch.State) {
 	if r.Winner != nil {
 		add(m.t("tui.matchWon", "Who", m.names(r.Winner)))
 	}
-	add(m.t("tui.continue"))
+	if !m.lines || r.Winner == nil { // line mode ends with the match
+		add(m.t("tui.continue"))
+	}
 }
