@@ -50,10 +50,10 @@ func Interactive(getenv func(string) string, terminal bool) bool {
 var suitSym = [...]string{pitch.Clubs: "♣", pitch.Diamonds: "♦", pitch.Hearts: "♥", pitch.Spades: "♠"}
 
 const (
-	red    = "\x1b[31m"
-	dim    = "\x1b[2m"
-	undim  = "\x1b[22m"
-	noFg   = "\x1b[39m"
+	red   = "\x1b[31m"
+	dim   = "\x1b[2m"
+	undim = "\x1b[22m"
+	noFg  = "\x1b[39m"
 )
 
 // card is c as the look draws it.

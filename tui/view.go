@@ -108,6 +108,9 @@ func (m *Model) Render() string {
 		// Only on a terminal too small for the table: the top of it.
 		lines = lines[:h]
 	}
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
 	return strings.Join(lines, "\n")
 }
 
