@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"runtime"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -23,7 +24,8 @@ type Look struct {
 // DetectLook decides how to draw cards from the environment (getenv) and
 // whether standard output is a terminal:
 //
-//   - not a terminal (a pipe, a file), or TERM unset or "dumb": letters,
+//   - not a terminal (a pipe, a file), or TERM "dumb" or unset (but on
+//     Windows, whose consoles set none): letters,
 //     no escape codes (and `pitch play` reads lines instead of keys);
 //   - NO_COLOR set to anything but "" (no-color.org): letters, no colour;
 //   - otherwise: suit symbols, hearts and diamonds in red.
@@ -40,10 +42,10 @@ func DetectLook(getenv func(string) string, terminal bool) Look {
 
 // Interactive reports whether the terminal can be driven by keys and
 // escape codes: standard output is a terminal and TERM names one other
-// than "dumb".
+// than "dumb" (on Windows, where consoles set no TERM, any but "dumb").
 func Interactive(getenv func(string) string, terminal bool) bool {
 	term := getenv("TERM")
-	return terminal && term != "" && term != "dumb"
+	return terminal && term != "dumb" && (term != "" || runtime.GOOS == "windows")
 }
 
 // suitSym is each suit's symbol, in the order of pitch.Suit.
