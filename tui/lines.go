@@ -68,7 +68,7 @@ func (m *Model) line(text string) bool {
 	choices := m.choices()
 	switch {
 	case m.match.State().Phase() == pitch.PhaseCall:
-		m.typed = typedCard(text)
+		m.typed = text
 		m.key("enter")
 		return true
 	case m.multi():
@@ -87,7 +87,7 @@ func (m *Model) line(text string) bool {
 	}
 	for i, a := range choices {
 		if n, err := strconv.Atoi(text); (err == nil && n == i+1) ||
-			(a.Kind == pitch.ActPlay && typedCard(text) == a.Card.String()) {
+			(a.Kind == pitch.ActPlay && isCard(text, a.Card)) {
 			m.cursor = i
 			m.key("enter")
 			return true
@@ -95,15 +95,6 @@ func (m *Model) line(text string) bool {
 	}
 	m.msg = m.t("tui.badChoice", "Typed", text, "Max", len(choices))
 	return true
-}
-
-// typedCard is a card as typed, in the engine's letters: "10h" is "TH".
-func typedCard(s string) string {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	if strings.HasPrefix(s, "10") {
-		s = "T" + s[2:]
-	}
-	return s
 }
 
 // pickCard is the card a typed word names among choices: its number, or
@@ -116,9 +107,16 @@ func pickCard(word string, choices []pitch.Action) (pitch.Card, bool) {
 		return pitch.NoCard, false
 	}
 	for _, a := range choices {
-		if a.Card.String() == typedCard(word) {
+		if isCard(word, a.Card) {
 			return a.Card, true
 		}
 	}
 	return pitch.NoCard, false
+}
+
+// isCard reports whether word names c as people type cards (C-3: "AH",
+// "th" or "10H").
+func isCard(word string, c pitch.Card) bool {
+	got, err := pitch.ParseCard(word)
+	return err == nil && got == c
 }

@@ -141,6 +141,9 @@ func pad(s string, w int) string {
 	return s
 }
 
+// nbHyphen stands for a hyphen while a line is wrapped.
+const nbHyphen = "\u2011"
+
 // wrap breaks text into lines of at most width columns, at spaces where
 // it can (Japanese, with none, anywhere), keeping escape codes whole.
 func wrap(text string, width int) []string {
@@ -150,8 +153,10 @@ func wrap(text string, width int) []string {
 			out = append(out, line)
 			continue
 		}
+		// No break at a hyphen: not in a rule ID (PW-DIS-2) nor a score (-2).
+		line = strings.ReplaceAll(line, "-", nbHyphen)
 		for _, l := range strings.Split(ansi.Wrap(line, width, ""), "\n") {
-			out = append(out, strings.TrimRight(l, " "))
+			out = append(out, strings.ReplaceAll(strings.TrimRight(l, " "), nbHyphen, "-"))
 		}
 	}
 	return out

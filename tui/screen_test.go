@@ -142,7 +142,7 @@ func TestSeatsFromOne(t *testing.T) {
 	}
 }
 
-// TestCardLook: letters are the engine's codes; symbols are the rank and
+// TestCardLook: letters are the engine's codes (C-3); symbols are the rank and
 // the suit's symbol, 10 for the ten, hearts and diamonds in red, jokers
 // by name, as the web table writes cards in running text.
 func TestCardLook(t *testing.T) {
@@ -200,8 +200,9 @@ func TestDetectLook(t *testing.T) {
 
 // TestTrickShownAsPlayed: each card played to the trick shows in the row
 // of the seat that played it, at once; between tricks the rows show the
-// last trick in brackets and a line names who took it; the facts say
-// which trick of 6 it is (AP-PLAY, as the web table shows the trick).
+// last trick in brackets and a line names who took it (the taker the
+// engine decided, AP-PLAY-3); the facts say which trick of 6 it is, as
+// the web table shows the trick.
 func TestTrickShownAsPlayed(t *testing.T) {
 	g := pitch.MustNewGame(pitch.Auction)
 	m, err := New(Config{Game: g, Seat: 0, Level: "easy", Seed: 11})
@@ -327,5 +328,32 @@ func TestLinesMode(t *testing.T) {
 				t.Error("a seat or a choice numbered from 0")
 			}
 		})
+	}
+}
+
+// TestWrap: a long line is broken at spaces, or anywhere in Japanese,
+// into lines of at most the width, never at a hyphen (a rule ID, a
+// negative score), and loses nothing but the spaces it breaks at.
+func TestWrap(t *testing.T) {
+	for _, text := range []string{
+		"その捨て方はできません。保護されたカードを残して4枚捨ててください（PW-DIS-2）。",
+		"That discard is not allowed: discard 4 cards, keeping the protected ones (PW-DIS-2), score -12.",
+		"Your hand: " + red + "A♥" + noFg + " K♠ " + red + "10♦" + noFg + " 9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣",
+	} {
+		for _, width := range []int{20, 33} {
+			lines := wrap(text, width)
+			for _, l := range lines {
+				if Width(l) > width {
+					t.Errorf("%q is %d columns, more than %d", l, Width(l), width)
+				}
+			}
+			joined := strings.Join(lines, "\n")
+			if !strings.Contains(joined, "PW-DIS-2") && strings.Contains(text, "PW-DIS-2") || strings.Contains(text, "-12") && !strings.Contains(joined, "-12") {
+				t.Errorf("broken at a hyphen: %q", lines)
+			}
+			if strings.Join(strings.Fields(strings.ReplaceAll(joined, "\n", "")), "") != strings.Join(strings.Fields(text), "") {
+				t.Errorf("wrapping %q lost something: %q", text, lines)
+			}
+		}
 	}
 }

@@ -228,7 +228,7 @@ func (m *Model) decision(choices []pitch.Action) (pitch.Action, bool) {
 	seat := m.cfg.Seat
 	switch s.Phase() {
 	case pitch.PhaseCall:
-		c, err := pitch.ParseCard(typedCard(m.typed))
+		c, err := pitch.ParseCard(m.typed)
 		if err != nil {
 			m.msg = m.t("tui.badCard", "Typed", m.typed)
 			return pitch.Action{}, false
