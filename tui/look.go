@@ -76,7 +76,7 @@ func (m *Model) card(c pitch.Card) string {
 		rank = "10"
 	}
 	text := rank + suitSym[c.Suit()]
-	if l.Color && (c.Suit() == pitch.Hearts || c.Suit() == pitch.Diamonds) {
+	if l.Color && c.Suit().Red() {
 		return red + text + noFg
 	}
 	return text
@@ -118,7 +118,7 @@ func (m *Model) suitName(s pitch.Suit) string {
 		return name
 	}
 	sym := suitSym[s]
-	if m.cfg.Look.Color && (s == pitch.Hearts || s == pitch.Diamonds) {
+	if m.cfg.Look.Color && s.Red() {
 		sym = red + sym + noFg
 	}
 	return sym + " " + name

@@ -357,3 +357,32 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalInLanguage: a refused move (C-7) is said by its error code's
+// message in the screen's language, its card in the screen's look, its
+// seats counted from 1; an error with no code keeps the engine's words.
+func TestRefusalInLanguage(t *testing.T) {
+	m, err := New(Config{Game: pitch.MustNewGame(pitch.Auction), Seat: 0, Seed: 2, Lang: "fr", Look: colour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.Match().State()
+	m.apply(pitch.Play(s.Turn(), (s.Game().Deck() &^ s.Hand(s.Turn())).First())) // not held, and bidding besides
+	if m.msg == "" || strings.Contains(m.msg, "seat ") {
+		t.Fatalf("refusal %q: not in French", m.msg)
+	}
+	fr := i18n.New("fr")
+	held := (s.Game().Deck() &^ s.Hand(0)).First()
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&pitch.ActionError{Code: "not_held", Params: map[string]any{"Card": held.String()}}, fr.T("err.not_held", map[string]any{"Card": m.card(held)})},
+		{&pitch.ActionError{Code: "not_your_turn", Rule: "C-7", Params: map[string]any{"Turn": 2, "Phase": "bid"}}, "c’est à la place 3 de jouer"},
+		{&pitch.ActionError{Code: "no_such_code", Problem: "the engine's words"}, "the engine's words"},
+	} {
+		if got := m.refusal(tc.err); !strings.Contains(got, tc.want) {
+			t.Errorf("%v reads %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}

@@ -300,13 +300,15 @@ func (m *Model) refusal(err error) string {
 		case string:
 			if c, err := pitch.ParseCard(v); err == nil {
 				kv = append(kv, k, m.card(c))
+			} else if i := strings.Index("CDHS", v); k == "Suit" && len(v) == 1 && i >= 0 {
+				kv = append(kv, k, m.suitName(pitch.Suit(i)))
 			} else {
 				kv = append(kv, k, v)
 			}
 		case []int:
 			kv = append(kv, k, ints(v, "%d", ", "))
 		case int:
-			if k == "Seat" {
+			if k == "Seat" || k == "Turn" {
 				v++ // people count seats from 1
 			}
 			kv = append(kv, k, v)
