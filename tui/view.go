@@ -245,7 +245,7 @@ func (m *Model) seatRows(v *pitch.View, s *pitch.State) []string {
 		if seat == v.Turn && m.recap == nil && !m.match.Over() {
 			ms = append(ms, strings.TrimSpace(m.t("tui.mark.toAct")))
 		}
-		marks[seat] = strings.Join(ms, ", ")
+		marks[seat] = strings.Join(ms, m.t("tui.sep"))
 	}
 	nameW, statW, cardW := widest(names), widest(stats), widest(played)
 	rows := make([]string, n)
@@ -347,7 +347,7 @@ func (m *Model) bidPrompt(legal []pitch.Action) string {
 	}
 	which := m.t("tui.exactly", "Bid", bids[0])
 	if len(bids) > 1 {
-		which = m.t("tui.or", "List", strings.Join(bids[:len(bids)-1], ", "), "Last", bids[len(bids)-1])
+		which = m.t("tui.or", "List", strings.Join(bids[:len(bids)-1], m.t("tui.sep")), "Last", bids[len(bids)-1])
 	}
 	return m.t("tui.forced", "Bids", which) + "\n" + m.t("tui.bidPrompt")
 }
@@ -361,7 +361,7 @@ func (m *Model) renderFill(add func(string), s *pitch.State) {
 	for seat := range s.Seats() {
 		drew = append(drew, m.t("tui.drew", "Who", m.seatName(seat), "Count", v.FillGot[seat]))
 	}
-	add(m.t("tui.fill", "Drew", strings.Join(drew, ", ")))
+	add(m.t("tui.fill", "Drew", strings.Join(drew, m.t("tui.sep"))))
 	add(m.t("tui.stockLeft", "Count", v.StockLeft))
 }
 
