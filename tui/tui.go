@@ -4,6 +4,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -21,11 +22,12 @@ import (
 // Config sets up a match.
 type Config struct {
 	Game  *pitch.Game
-	Seat  int    // the human's seat
+	Seat  int    // the human's seat, from 0 (the screen numbers seats from 1)
 	Level string // bot level for the other seats: easy, medium or hard
 	Seed  uint64
 	Delay time.Duration // pause before a bot acts, so people can follow
 	Lang  string        // the language of the screen (i18n); "" for English
+	Look  Look          // how cards are drawn; the zero Look is letters without escape codes
 }
 
 // Model is the bubbletea model of a match in the terminal.
@@ -47,6 +49,9 @@ type Model struct {
 	thinking bool          // a bot move is scheduled
 	quit     bool
 	p        *i18n.Printer // says the screen's words in cfg.Lang
+	width    int           // the terminal's size, once it has said (0 before)
+	height   int
+	lines    bool // line mode (RunLines): choices numbered for typing
 }
 
 // t says message id of the catalog with its parameters, given as name,
@@ -65,7 +70,7 @@ type botMsg struct{}
 // New returns the model of a fresh match.
 func New(cfg Config) (*Model, error) {
 	if cfg.Seat < 0 || cfg.Seat >= cfg.Game.Seats() {
-		return nil, fmt.Errorf("seat %d is not a seat: seats are 0 to %d", cfg.Seat, cfg.Game.Seats()-1)
+		return nil, fmt.Errorf("seat %d is not a seat: seats are 1 to %d", cfg.Seat+1, cfg.Game.Seats())
 	}
 	if cfg.Level == "" {
 		cfg.Level = "medium"
@@ -107,16 +112,28 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case botMsg:
 		m.thinking = false
-		s := m.match.State()
-		if m.match.Over() || m.recap != nil || s.Turn() == m.cfg.Seat {
+		if !m.botMove() {
 			return m, nil
 		}
-		m.apply(bot.Decide(m.bots[s.Turn()], s, m.rng))
 		return m, m.schedule()
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
 		return m.key(msg.String())
 	}
 	return m, nil
+}
+
+// botMove lets the bot whose turn it is make its move, and reports
+// whether one did (none does while the human is to act, a hand's result
+// is shown or the match is over).
+func (m *Model) botMove() bool {
+	s := m.match.State()
+	if m.match.Over() || m.recap != nil || s.Turn() == m.cfg.Seat {
+		return false
+	}
+	m.apply(bot.Decide(m.bots[s.Turn()], s, m.rng))
+	return true
 }
 
 func (m *Model) key(k string) (tea.Model, tea.Cmd) {
@@ -213,7 +230,7 @@ func (m *Model) decision(choices []pitch.Action) (pitch.Action, bool) {
 	case pitch.PhaseCall:
 		c, err := pitch.ParseCard(m.typed)
 		if err != nil {
-			m.msg = err.Error()
+			m.msg = m.t("tui.badCard", "Typed", m.typed)
 			return pitch.Action{}, false
 		}
 		return pitch.Call(seat, c), true
@@ -237,7 +254,7 @@ func (m *Model) apply(a pitch.Action) {
 	hands := len(m.match.Records())
 	forced := a.Kind == pitch.ActBid && !slices.Contains(m.match.State().Legal(nil), pitch.Pass(int(a.Seat)))
 	if err := m.match.Apply(a); err != nil {
-		m.msg = err.Error() // C-7: the refusal says what is allowed
+		m.msg = m.refusal(err) // C-7: the refusal says what is allowed
 		return
 	}
 	m.msg, m.cursor, m.chosen, m.typed, m.advice = "", 0, 0, "", nil
@@ -255,23 +272,70 @@ func (m *Model) apply(a pitch.Action) {
 			made = m.t("tui.made")
 		}
 		m.sheet = append(m.sheet, m.t("tui.sheetLine", "N", fmt.Sprintf("%2d", len(m.match.Records())),
-			"Who", m.seatName(r.Bidder), "Bid", r.Bid, "Made", made, "Deltas", ints(r.Delta), "Scores", ints(r.Scores)))
+			"Who", m.seatName(r.Bidder), "Bid", r.Bid, "Made", made, "Deltas", ints(r.Delta, "%+d", " "), "Scores", ints(r.Scores, "%d", " ")))
 	}
 }
 
-func ints(xs []int) string {
+// refusal is a refused action in the screen's language: its code's
+// message (err.CODE, as the web table says it) with its parameters in
+// words of the language, or the engine's English when the catalog has no
+// message for the code.
+func (m *Model) refusal(err error) string {
+	var ae *pitch.ActionError
+	if !errors.As(err, &ae) || ae.Code == "" {
+		return err.Error()
+	}
+	id := "err." + ae.Code
+	kv := []any{"Rule", ae.Rule}
+	for k, v := range ae.Params {
+		switch v := v.(type) {
+		case []string:
+			var cs []pitch.Card
+			for _, x := range v {
+				if c, err := pitch.ParseCard(x); err == nil {
+					cs = append(cs, c)
+				}
+			}
+			kv = append(kv, k, m.cardList(cs))
+		case string:
+			if c, err := pitch.ParseCard(v); err == nil {
+				kv = append(kv, k, m.card(c))
+			} else if i := strings.Index("CDHS", v); k == "Suit" && len(v) == 1 && i >= 0 {
+				kv = append(kv, k, m.suitName(pitch.Suit(i)))
+			} else {
+				kv = append(kv, k, v)
+			}
+		case []int:
+			kv = append(kv, k, ints(v, "%d", ", "))
+		case int:
+			if k == "Seat" || k == "Turn" {
+				v++ // people count seats from 1
+			}
+			kv = append(kv, k, v)
+		default:
+			kv = append(kv, k, v)
+		}
+	}
+	if text := m.t(id, kv...); text != id {
+		return text
+	}
+	return ae.Problem
+}
+
+// ints writes xs with format, joined by sep.
+func ints(xs []int, format, sep string) string {
 	parts := make([]string, len(xs))
 	for i, x := range xs {
-		parts[i] = fmt.Sprintf("%+d", x)
+		parts[i] = fmt.Sprintf(format, x)
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, sep)
 }
 
 func (m *Model) seatName(seat int) string {
 	if seat == m.cfg.Seat {
 		return m.t("tui.you")
 	}
-	return m.t("tui.seatN", "N", seat)
+	return m.t("tui.seatN", "N", seat+1)
 }
 
 // describe tells an action as the table sees it ("you bid 2", "seat 3
@@ -295,7 +359,7 @@ func (m *Model) what(a pitch.Action, you bool) string {
 	case pitch.ActPass:
 		return m.t(keys["pass"])
 	case pitch.ActCall:
-		return m.t(keys["call"], "Card", a.Card.String())
+		return m.t(keys["call"], "Card", m.card(a.Card))
 	case pitch.ActTrump:
 		return m.t(keys["trump"], "Suit", m.suitName(a.Suit))
 	case pitch.ActGiveStock:
@@ -305,16 +369,16 @@ func (m *Model) what(a pitch.Action, you bool) string {
 		return m.t(keys["keep"])
 	case pitch.ActDiscard:
 		if you || m.cfg.Game.Variant == pitch.TenPoint {
-			return m.t(keys["discard"], "Cards", a.Cards.String())
+			return m.t(keys["discard"], "Cards", m.cards(a.Cards))
 		}
 		return m.t("tui.they.discardN", "Count", a.Cards.Len())
 	case pitch.ActPassTrumps:
 		if you || (int(a.Seat)+2)%4 == m.cfg.Seat {
-			return m.t(keys["passTrumps"], "Cards", a.Cards.String())
+			return m.t(keys["passTrumps"], "Cards", m.cards(a.Cards))
 		}
 		return m.t("tui.they.passTrumpsN", "Count", a.Cards.Len())
 	case pitch.ActPlay:
-		return m.t(keys["play"], "Card", a.Card.String())
+		return m.t(keys["play"], "Card", m.card(a.Card))
 	}
 	return m.t(keys["nothing"])
 }
@@ -331,7 +395,7 @@ func (m *Model) advise() {
 		if i == maxAdvice {
 			break
 		}
-		line := fmt.Sprintf("%-36s %s", m.what(o.Action, true), m.t("tui.adviceLine", "Points", fmt.Sprintf("%+.2f", o.Value)))
+		line := pad(m.what(o.Action, true), 30) + " " + m.t("tui.adviceLine", "Points", fmt.Sprintf("%+.2f", o.Value))
 		if o.Action.Kind == pitch.ActBid && o.Won > 0 {
 			line += m.t("tui.adviceMake", "Pct", fmt.Sprintf("%.0f", 100*o.Made))
 		}

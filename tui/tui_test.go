@@ -163,7 +163,7 @@ func TestPlayRefusalShown(t *testing.T) {
 	}
 	before := *m.Match().State()
 	press(t, m, "enter") // nothing toggled: refused
-	if !strings.Contains(m.msg, "must discard 4 cards") {
+	if !strings.Contains(m.msg, "discard 4 cards") || !strings.Contains(m.msg, "(PW-DIS-2)") {
 		t.Errorf("message %q does not say what to discard", m.msg)
 	}
 	if *m.Match().State() != before {
@@ -173,7 +173,7 @@ func TestPlayRefusalShown(t *testing.T) {
 
 func TestNewRefusesBadConfig(t *testing.T) {
 	g := pitch.MustNewGame(pitch.TenPoint)
-	if _, err := New(Config{Game: g, Seat: 4}); err == nil || !strings.Contains(err.Error(), "seats are 0 to 3") {
+	if _, err := New(Config{Game: g, Seat: 4}); err == nil || !strings.Contains(err.Error(), "seats are 1 to 4") {
 		t.Errorf("seat 4: err = %v", err)
 	}
 	if _, err := New(Config{Game: g, Level: "master"}); err == nil || !strings.Contains(err.Error(), "easy, medium, hard, expert") {
@@ -208,7 +208,7 @@ func TestPlayWords(t *testing.T) {
 	me, other := m.cfg.Seat, (m.cfg.Seat+1)%4
 	for a, want := range map[pitch.Action]string{
 		pitch.Bid(me, 2): "you bid 2", pitch.Pass(me): "you pass", pitch.Play(me, pitch.MustParseCard("KD")): "you play KD",
-		pitch.Bid(other, 2): fmt.Sprintf("seat %d bids 2", other), pitch.Pass(other): fmt.Sprintf("seat %d passes", other),
+		pitch.Bid(other, 2): fmt.Sprintf("seat %d bids 2", other+1), pitch.Pass(other): fmt.Sprintf("seat %d passes", other+1),
 	} {
 		if got := m.describe(a); got != want {
 			t.Errorf("%v reads %q, want %q", a, got, want)
@@ -284,9 +284,10 @@ func TestPlayFillShown(t *testing.T) {
 	for seat := range 4 {
 		drew = append(drew, fmt.Sprintf("%s drew %d", m.seatName(seat), v.FillGot[seat]))
 	}
+	flat := strings.Join(strings.Fields(screen), " ") // as read, across the lines it is wrapped to
 	for _, want := range []string{"kept only the trumps: " + strings.Join(drew, ", ") + ".",
 		fmt.Sprintf("%d cards are left in the stock", v.StockLeft)} {
-		if !strings.Contains(screen, want) {
+		if !strings.Contains(flat, want) {
 			t.Errorf("screen lacks %q:\n%s", want, screen)
 		}
 	}
