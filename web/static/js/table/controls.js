@@ -26,7 +26,7 @@ export function renderActions(m, act) {
     // shows where each person plays it. No next match here.
     box.append(h('p', {}, h('a', { href: '/e/' + encodeURIComponent(m.table.event), 'data-key': 'event' }, t('event.back'))));
   } else if (m.match_over) {
-    box.append(h('p', { text: t('status.over') }));
+    // The status line above says the match is over: not twice.
     if (m.seat >= 0) box.append(actionButton(t('again.button'), 'again', playAgain, { cls: 'primary', title: t('again.title') }));
     else box.append(h('p', {}, h('a', { href: '/' }, t('again.newTable'))));
   } else if (m.waiting) {
