@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pitch/rating"
+	"pitch/server"
 	"pitch/server/httpx"
 	"pitch/store"
 )
@@ -307,5 +308,109 @@ func TestBrowserBotNamesAround(t *testing.T) {
 	waitFor(t, "the round's table in the history", func() bool { return s.count(row) == 1 }, 10*time.Second)
 	if got := s.text(row + " td:nth-child(3)"); !strings.HasPrefix(got, "round over") {
 		t.Errorf("the history shows the finished round's table as %q, want round over", got)
+	}
+}
+
+// takesRecorderJS records, each time the page holds a finished trick,
+// how many places on the screen say who takes it (window.__takes).
+const takesRecorderJS = `(() => {
+  window.__takes = [];
+  const tv = document.querySelector('#table-view');
+  const count = () => %s;
+  new MutationObserver(() => { if (tv.dataset.held === 'true') window.__takes.push(count()); })
+    .observe(tv, { attributes: true, attributeFilter: ['data-held'] });
+  return 'true';
+})()`
+
+// TestBrowserTableClutter: a page loaded with our bid pending puts the
+// focus on the bid buttons; while a finished trick is held, one line on
+// the screen says who takes it, not two; at the match's end "The match
+// is over." shows once; the review of a hand beside the whole match's
+// shows one count of hands reviewed, each seat's (no second line
+// counting differently).
+func TestBrowserTableClutter(t *testing.T) {
+	s := newSiteFor(t, 200*time.Second, func(o *server.Options) { o.ReadyWait = time.Millisecond })
+	id := s.createAPI(`{"variant":"auction","options":{"players":2,"target":1},"seats":[{"kind":"human"},{"kind":"human"}]}`)
+	tokA, tokB := s.joinAPI(id, 0, "Ada"), s.joinAPI(id, 1, "Bea")
+	s.openSeat(id, 0, tokA, "Ada")
+	b := connectSeat(t, s.url, id, tokB)
+	ourBid := func() bool { u := s.ui(); return u.Act == "bid" && !u.Pending }
+	waitFor(t, "our bid", func() bool { b.move(); return ourBid() }, 30*time.Second)
+	s.eval(`localStorage.setItem('pitch.speed', 'normal'), 'true'`, new(bool))
+	s.do("load the page again", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#felt")))
+	waitFor(t, "our bid after the reload", ourBid, 20*time.Second)
+	focused := func() bool {
+		var ok bool
+		s.eval(`JSON.stringify(!!document.activeElement && document.activeElement.matches('#action-body button[data-bid], #action-body button[data-pass]'))`, &ok)
+		return ok
+	}
+	waitFor(t, "the focus on the bid buttons", focused, 5*time.Second)
+
+	var ok bool
+	s.eval(fmt.Sprintf(takesRecorderJS, shownJS("takes the trick.")), &ok)
+	a := connectSeat(t, s.url, id, tokA)
+	waitFor(t, "the match's end", func() bool {
+		a.move()
+		b.move()
+		u := s.ui()
+		if u.Summary {
+			s.click("#summary-close")
+		}
+		return u.Over && !u.Summary
+	}, 120*time.Second)
+	var takes []int
+	s.eval(`JSON.stringify(window.__takes)`, &takes)
+	if len(takes) == 0 {
+		t.Fatal("no finished trick was held on the table")
+	}
+	for _, n := range takes {
+		if n != 1 {
+			t.Errorf("a held trick: %d places on the screen say who takes it (all: %v), want 1", n, takes)
+			break
+		}
+	}
+	var over int
+	s.eval("JSON.stringify("+shownJS("The match is over.")+")", &over)
+	if over != 1 {
+		t.Errorf(`"The match is over." shows %d times at the match's end, want once`, over)
+	}
+
+	// The hand's review for Ada, beside the whole match's review.
+	s.do("the replay of hand 1", chromedp.Navigate(s.url+"/t/"+id+"/hands/1"), chromedp.WaitVisible(chromedp.CSS("#rp-main")))
+	s.choose("#rp-review-seat", "0")
+	s.click("#rp-review-go")
+	waitFor(t, "Ada's hand reviewed in the match's counts", func() bool { return s.count(`#rp-match .mr-seats li[data-seat="0"][data-hands="1"]`) == 1 }, 60*time.Second)
+	counts := regexp.MustCompile(`(?i)reviewed:? \d+ of \d+`)
+	if got := s.text("#rp-match .mr-progress"); counts.MatchString(got) {
+		t.Errorf("the match review counts the hands reviewed twice: %q beside the seats' %q", got, s.text("#rp-match .mr-seats"))
+	}
+	if got := s.text(`#rp-match .mr-seats li[data-seat="0"]`); !strings.Contains(got, "hands reviewed: 1 of") {
+		t.Errorf("Ada's line of the match review reads %q, want her hand reviewed counted", got)
+	}
+}
+
+// TestBrowserEventNewChecks: the check boxes of /events/new stand in rows
+// at least 40 px tall (a finger's size) at 390 and 1280 wide.
+func TestBrowserEventNewChecks(t *testing.T) {
+	s := newSite(t)
+	for _, w := range []int64{390, 1280} {
+		s.do("the form", chromedp.EmulateViewport(w, 844), chromedp.Navigate(s.url+"/events/new"), chromedp.WaitVisible(chromedp.CSS("#ev-new-form")))
+		for _, mv := range []string{"progressive", "duplicate"} {
+			s.choose("#ev-movement", mv)
+			var rows []struct {
+				Text   string
+				Height float64
+			}
+			s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#ev-new-form input[type=checkbox]')).map((e) => e.closest('label, .check'))
+				.filter((l) => l.getClientRects().length).map((l) => ({text: l.textContent.trim().slice(0, 30), height: l.getBoundingClientRect().height})))`, &rows)
+			if len(rows) == 0 {
+				t.Errorf("%d wide, %s: no check box shown", w, mv)
+			}
+			for _, r := range rows {
+				if r.Height < 40 {
+					t.Errorf("%d wide, %s: the check box row %q is %.0f px tall, want 40 or more", w, mv, r.Text, r.Height)
+				}
+			}
+		}
 	}
 }
