@@ -52,10 +52,11 @@ export function render() {
     app.focusNext = false;
     focusNext(act);
   } else if (!app.loadFocused && m === app.latest && !app.show) {
-    // The page has just loaded: a decision of the player's waiting (a
-    // bid pending) takes the focus, so the keyboard starts there.
+    // The page has just loaded: a decision of the player's waiting in
+    // the move panel (a bid pending) takes the focus, so the keyboard
+    // starts there. Cards to play or discard wait for the player.
     app.loadFocused = true;
-    if (act) focusNext(act);
+    if (act && act !== 'play' && act !== 'discard') focusNext(act);
   }
 }
 
