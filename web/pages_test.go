@@ -81,6 +81,10 @@ func TestBrowserPasskeyWhere(t *testing.T) {
 	for _, sz := range accountSizes {
 		s.do("resize", chromedp.EmulateViewport(sz.w, sz.h, chromedp.EmulateScale(sz.scale)), settled())
 		s.noOverflow("the guest's account page at 127.0.0.1, " + sz.name)
+		// A guest has no profile: the header offers none.
+		if s.displayed("#profile-link") {
+			t.Errorf("at %s the header offers a guest a profile", sz.name)
+		}
 	}
 
 	// Signed in, at the IP address: no "Add a passkey", and why.

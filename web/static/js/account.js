@@ -18,12 +18,11 @@ export async function initAccountLink() {
   const link = $('#account-link');
   link.textContent = me ? me.name : t('account.signIn');
   link.setAttribute('aria-label', me ? t('account.linkLabel', { Name: me.name }) : t('account.signIn'));
-  // A signed-in person's own profile (/u/NAME), beside the account.
-  const prof = $('#profile-link');
-  prof.hidden = !me;
-  if (me) {
-    prof.href = profileURL(me.name);
-    prof.setAttribute('aria-label', t('account.profileLabel', { Name: me.name }));
+  // A signed-in person's own profile (/u/NAME), beside the account (a
+  // guest's header has no such link at all).
+  if (me && !$('#profile-link')) {
+    link.after(h('a', { id: 'profile-link', class: 'account-link', href: profileURL(me.name),
+      'aria-label': t('account.profileLabel', { Name: me.name }), text: t('account.profileShort') }));
   }
 }
 
