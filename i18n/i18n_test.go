@@ -257,7 +257,7 @@ var properNames = regexp.MustCompile(`Pawnee Ten Point Call Your Partner Pitch|1
 var sharedWords = map[string][]string{
 	"fr": {"plus", "pause", "table", "tables", "points", "point", "score", "scores", "joker", "jokers", "non", "message", "messages", "minute", "minutes",
 		"contribution", "contributions", "options", "place", "code", "match", "total", "duplicate", "club", "face", "page", "pages", "version", "six", "expert", "action", "moment", "date", "menu", "continue", "secret", "pts", "site", "chose"},
-	"it": {"non", "match", "decide", "server", "link", "file", "replay", "offline", "timer", "database", "default", "menu", "score", "account", "password", "passkey"},
+	"it": {"non", "match", "decide", "server", "link", "file", "replay", "offline", "timer", "database", "default", "menu", "score", "account", "password", "passkey", "browser"},
 	"ms": {"joker", "log", "menu"},
 }
 

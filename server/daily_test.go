@@ -39,6 +39,8 @@ type dailyMeWire struct {
 	Played bool    `json:"played"`
 	Done   bool    `json:"done"`
 	Seat   *meWire `json:"seat"`
+	Deal   int     `json:"deal"`
+	Deals  int     `json:"deals"`
 }
 
 // TestDaily: three people (two guests, by their browsers' identities,
@@ -127,6 +129,31 @@ func TestDaily(t *testing.T) {
 			tables = append(tables, me.Seat.Table)
 			h := newHub(t, ts, me.Seat.Table, uint64(40+k))
 			c := h.connect(p.name, 0, me.Seat.SeatToken, true)
+			if k == 0 {
+				// While they play, /me says how far through the day's
+				// deals they are: the hands their table has finished, and
+				// one ("deal 2 of 3" on /daily).
+				if me.Deal != 1 || me.Deals != 3 {
+					t.Errorf("%s at a new daily table: deal %d of %d, want 1 of 3", p.name, me.Deal, me.Deals)
+				}
+				stored := func() int {
+					hands, err := ts.st.Hands(bg, me.Seat.Table)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return len(hands)
+				}
+				h.run(60*time.Second, p.name+"'s first deal", func() bool { return stored() >= 1 })
+				before := stored()
+				var now dailyMeWire
+				if err := json.Unmarshal(p.post("/api/daily/ten-point/me", p.body, 200), &now); err != nil {
+					t.Fatal(err)
+				}
+				after := stored()
+				if now.Seat != nil && (now.Deal < min(before+1, 3) || now.Deal > min(after+1, 3) || now.Deals != 3) {
+					t.Errorf("%s after %d to %d finished hands: deal %d of %d", p.name, before, after, now.Deal, now.Deals)
+				}
+			}
 			h.run(60*time.Second, p.name+"'s daily", func() bool { return c.last != nil && c.last.Over })
 			c.close()
 			// The table's result reaches the event a moment after its last

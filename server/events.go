@@ -49,6 +49,10 @@ func newEvents(p *play.Server, acct *accountapi.API, st store.Store, opts Option
 		ProfileAccount: profile,
 		Held:           st.TournamentsHolding,
 		Names:          st,
+		HandsPlayed: func(ctx context.Context, table string) (int, error) {
+			hands, err := st.Hands(ctx, table)
+			return len(hands), err
+		},
 	})
 	acct.SetActivity(accountapi.Activity{
 		Events: func(ctx context.Context, id string) (any, error) { return api.AccountEvents(ctx, id, math.MaxInt32) },

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/cookiejar"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -94,8 +95,15 @@ func TestBrowserDaily(t *testing.T) {
 			t.Errorf("standings row %d: %q, want %s with %s", i+1, r, st.Name, want)
 		}
 	}
-	if got := s.text("#dl-day"); !strings.Contains(got, "2026-03-01") {
-		t.Errorf("the day says %q", got)
+	// The day and the time it closes, both in the page's language (no
+	// 2026-03-01 beside "Mar 2, 2026"); no past day yet: no empty panel.
+	if got := s.text("#dl-day"); !strings.HasPrefix(got, "Today, March 1, 2026: open until March ") || strings.Contains(got, "2026-03-01") {
+		t.Errorf("the day says %q, want Today, March 1, 2026 and when it closes, in words", got)
+	}
+	var empty []string
+	s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#daily .panel')).filter((p) => p.getClientRects().length && !p.innerText.trim()).map((p) => p.outerHTML.slice(0, 80)))`, &empty)
+	if len(empty) > 0 {
+		t.Errorf("/daily shows empty panels: %q", empty)
 	}
 	if n := s.count(".dl-game .dl-deals a"); n != 0 {
 		t.Errorf("%d links to deals' results before the day is over", n)
@@ -128,10 +136,22 @@ func TestBrowserDaily(t *testing.T) {
 		return ok
 	}, 15*time.Second)
 
+	// Back on /daily while the table plays: how far through the deals.
+	// (The table plays on for the guest who left it: it may be over.)
+	s.do("back to /daily", chromedp.Navigate(s.url+"/daily"), chromedp.WaitVisible(chromedp.CSS(".dl-game")))
+	waitFor(t, "three sections", func() bool { return s.count(".dl-game") == 3 }, 5*time.Second)
+	if s.count(`#dl-h-pawnee ~ p a[href^="/t/"]`) == 1 {
+		if got := s.text("#dl-h-pawnee ~ .dl-progress"); !regexp.MustCompile(`^You are at deal [12] of 2\.$`).MatchString(got) {
+			t.Errorf("at the day's table: the progress reads %q, want You are at deal N of 2.", got)
+		}
+	} else {
+		t.Log("the guest's table finished before /daily was loaded again: no progress to show")
+	}
+
 	clock.Store(day1.Add(24 * time.Hour).UnixNano())
 	s.do("the next day's /daily", chromedp.Navigate(s.url+"/daily"), chromedp.WaitVisible(chromedp.CSS("#dl-past a")))
-	if got := s.text("#dl-past"); got != "2026-03-01" {
-		t.Errorf("past days %q, want 2026-03-01", got)
+	if got := s.text("#dl-past"); got != "March 1, 2026" {
+		t.Errorf("past days %q, want March 1, 2026", got)
 	}
 	s.click("#dl-past a")
 	waitFor(t, "the day's deals linked", func() bool { return s.count("#dl-h-ten-point ~ .dl-deals a") == 2 }, 10*time.Second)

@@ -167,6 +167,12 @@ func TestBrowserPawneePhone(t *testing.T) {
 			t.Errorf("a suit's button reads %q (to a screen reader %q): want its symbol and the trumps we would hold", b.Text, b.Label)
 		}
 	}
+	// Each suit's count of trumps can be read: 12 px or more.
+	var small []string
+	s.eval(`JSON.stringify(Array.from(document.querySelectorAll('#actions button[data-suit] .held')).filter((e) => parseFloat(getComputedStyle(e).fontSize) < 12).map((e) => e.textContent + ' in ' + getComputedStyle(e).fontSize))`, &small)
+	for _, x := range small {
+		t.Errorf("a suit's count of trumps is too small to read: %s", x)
+	}
 	s.click(`#actions button[data-suit="S"]`)
 	callParts := []string{"#status", "#action-body h2", "#action-body .hint", "#action-body button[data-suit]", "#call-picker button", "#call-confirm", "#action-body .hint-row button"}
 	check := func(what, js string) {

@@ -68,6 +68,14 @@ func TestBrowserRatedMatch(t *testing.T) {
 	if !strings.Contains(change, "Rated match") || !strings.Contains(change, "?") {
 		t.Errorf("the rating change reads %q, want the rated match and a provisional rating", change)
 	}
+	// Our rating line leads to our profile, and its "?" is explained: a
+	// title on the line, and in words after the lines.
+	var line struct{ Href, Title, Key string }
+	s.eval(`JSON.stringify((() => { const a = document.querySelector('#rating-changes a.mine'), k = document.querySelector('#rating-changes .rating-key');
+		return {href: a ? a.getAttribute('href') : '', title: a ? a.title : '', key: k && k.getClientRects().length ? k.textContent : ''}; })())`, &line)
+	if line.Href != "/u/Rated-Ada" || !strings.Contains(line.Title, "Provisional") || !strings.Contains(line.Key, "? provisional") {
+		t.Errorf("our rating line links %q with the title %q and the key %q: want our profile, the ? explained", line.Href, line.Title, line.Key)
+	}
 
 	s.do("open the profile", chromedp.Navigate(s.url+"/u/Rated-Ada"))
 	s.waitShown("the profile's chart", "#chart-auction canvas")

@@ -115,11 +115,15 @@ type req struct {
 
 // meJSON is a person's part in today's daily event of a game.
 type meJSON struct {
-	Played  bool              `json:"played"` // they have a table (playing or finished)
-	Seat    *eventview.MySeat `json:"seat,omitempty"`
-	Done    bool              `json:"done"` // their table has finished
-	Result  *event.Standing   `json:"standing,omitempty"`
-	Account string            `json:"account,omitempty"` // the signed-in name they play under
+	Played bool              `json:"played"` // they have a table (playing or finished)
+	Seat   *eventview.MySeat `json:"seat,omitempty"`
+	// Deal is the deal they are at (from 1) while they play (Seat); Deals
+	// how many the day has: "deal 3 of 8".
+	Deal    int             `json:"deal,omitempty"`
+	Deals   int             `json:"deals,omitempty"`
+	Done    bool            `json:"done"` // their table has finished
+	Result  *event.Standing `json:"standing,omitempty"`
+	Account string          `json:"account,omitempty"` // the signed-in name they play under
 	// Unranked: a guest plays the deals unranked (sign in to be ranked).
 	Unranked bool `json:"unranked,omitempty"`
 }
@@ -241,7 +245,27 @@ func (d *Daily) handleMe(w http.ResponseWriter, r *http.Request) {
 	e.Lock()
 	m := me(e, owner)
 	e.Unlock()
+	d.progress(r.Context(), e, &m)
 	httpx.WriteJSON(w, 200, m)
+}
+
+// progress tells m, while its table at e plays, the deal it is at of
+// the day's: the hands its table has finished, and one. e's lock must
+// not be held (it asks the store). A store that does not answer leaves
+// it untold.
+func (d *Daily) progress(ctx context.Context, e Event, m *meJSON) {
+	if m.Seat == nil || d.cfg.HandsPlayed == nil {
+		return
+	}
+	e.Lock()
+	deals := e.Event().Settings.Hands
+	e.Unlock()
+	n, err := d.cfg.HandsPlayed(ctx, m.Seat.Table)
+	if err != nil {
+		d.log.Warn("daily: the hands of a table", "table", m.Seat.Table, "err", err.Error())
+		return
+	}
+	m.Deal, m.Deals = min(n+1, deals), deals
 }
 
 // handlePlay answers POST /api/daily/{game}/play: the caller's table at
@@ -283,6 +307,7 @@ func (d *Daily) handlePlay(w http.ResponseWriter, r *http.Request) {
 			e.Unlock()
 		}
 		if m.Seat != nil {
+			d.progress(r.Context(), e, &m)
 			httpx.WriteJSON(w, 200, m) // back to their table
 			return
 		}
@@ -344,6 +369,7 @@ func (d *Daily) handlePlay(w http.ResponseWriter, r *http.Request) {
 	e.Lock()
 	m := me(e, owner)
 	e.Unlock()
+	d.progress(r.Context(), e, &m)
 	httpx.WriteJSON(w, 200, m)
 }
 

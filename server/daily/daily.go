@@ -105,6 +105,10 @@ type Config struct {
 	// Held returns the IDs of the events whose data holds owner
 	// (store.Store.TournamentsHolding), for AccountResults; nil: none.
 	Held func(ctx context.Context, owner string) ([]string, error)
+	// HandsPlayed returns how many hands table has finished (the
+	// person's progress through the day's deals, meJSON.Deal); nil: the
+	// progress is not told.
+	HandsPlayed func(ctx context.Context, table string) (int, error)
 }
 
 // Daily answers the daily deals' routes.

@@ -7,6 +7,7 @@ import (
 
 	"pitch/event"
 	"pitch/server/access"
+	"pitch/server/eventview"
 	"pitch/server/httpx"
 )
 
@@ -46,7 +47,8 @@ type dealResultJSON struct {
 	Entry   int     `json:"entry"` // -1 for a bot
 	Name    string  `json:"name"`
 	Bot     bool    `json:"bot"`
-	Result  int     `json:"result"` // the seat's change of score on the deal
+	BotNo   int     `json:"bot_no,omitempty"` // a bot's number at its table ("Bot 1", eventview.Seat)
+	Result  int     `json:"result"`           // the seat's change of score on the deal
 	Points  int     `json:"points"`
 	Max     int     `json:"max"`
 	Percent float64 `json:"percent"`
@@ -83,6 +85,13 @@ func deal(e Event, r, d int) dealJSON {
 			Percent: m.Percent}
 		if m.Entry != event.Bot {
 			x.Name, x.Bot = ev.Entries[m.Entry].Name, ev.BotPlays(m.Entry, r)
+		}
+		if x.Bot {
+			bots := make([]bool, len(tab.Seats))
+			for k, id := range tab.Seats {
+				bots[k] = id == event.Bot || ev.BotPlays(id, r)
+			}
+			x.BotNo = eventview.BotNumbers(bots)[m.Seat]
 		}
 		if tables {
 			x.Replay = "/t/" + e.TableID(r, m.Table) + "/hands/" + strconv.Itoa(d+1)

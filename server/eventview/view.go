@@ -88,6 +88,10 @@ type Seat struct {
 	Entry int    `json:"entry"` // -1 for a bot
 	Name  string `json:"name"`
 	Bot   bool   `json:"bot,omitempty"` // a bot holds the seat (filling a gap, or for someone who left)
+	// BotNo numbers the table's bot seats from 1 in seat order, as the
+	// table itself names them ("Bot 1" … "Bot N": tableinfo); 0 for a
+	// person. A bot filling a gap has no name: the pages call it by this.
+	BotNo int `json:"bot_no,omitempty"`
 	// From is the table (1 for the head table) where this person sat in
 	// the round before; absent in the first round, for bots and for
 	// people who did not play it: who has moved where.
@@ -157,4 +161,19 @@ func Phone(v Event) Event {
 	p.Stand = v.Stand[:min(len(v.Stand), PhoneTop)]
 	p.MP = nil
 	return p
+}
+
+// BotNumbers numbers the bot seats of a table from 1 in seat order (the
+// numbers the table gives its bots, tableinfo.Public), 0 for a person:
+// bots[i] says whether a bot holds seat i.
+func BotNumbers(bots []bool) []int {
+	out := make([]int, len(bots))
+	n := 0
+	for i, b := range bots {
+		if b {
+			n++
+			out[i] = n
+		}
+	}
+	return out
 }

@@ -283,6 +283,9 @@ type historyEntry struct {
 	Hands  int   `json:"hands"`            // finished hands
 	Scores []int `json:"scores,omitempty"` // the scores after the last finished hand
 	Winner []int `json:"winner,omitempty"` // the match's winners, once it is over
+	// Round: the table played an event's round (docs/events.md), which
+	// may end, after its hands or its time, with no winner.
+	Round bool `json:"round,omitempty"`
 }
 
 // maxHistoryIDs is the most table ids /api/history?tables= takes.
@@ -345,11 +348,12 @@ func (s *API) handleHistory(w http.ResponseWriter, r *http.Request) {
 		Game   string         `json:"game,omitempty"`
 	}{Tables: []historyEntry{}, Total: total, Offset: q.Offset, Limit: q.Limit, Game: q.Variant}
 	for _, p := range page {
-		if !access.Ask(r.Context(), access.HistoryEntry, v, s.tables.Subject(p.Table.ID)).Allowed {
+		sub := s.tables.Subject(p.Table.ID)
+		if !access.Ask(r.Context(), access.HistoryEntry, v, sub).Allowed {
 			continue
 		}
 		g, _ := tableinfo.Game(p.Table) // checked when the table was made
-		e := historyEntry{Table: tableinfo.Public(p.Table, g), Hands: p.Hands}
+		e := historyEntry{Table: tableinfo.Public(p.Table, g), Hands: p.Hands, Round: sub.Event}
 		if p.Last != nil {
 			if rec, err := pitch.ReadRecord(bytes.NewReader(p.Last)); err == nil {
 				if st, err := rec.State(); err == nil && st.Terminal() {

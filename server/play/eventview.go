@@ -65,6 +65,13 @@ func (e *liveEvent) view() eventview.Event {
 				}
 				tj.Seats = append(tj.Seats, sj)
 			}
+			bots := make([]bool, len(tj.Seats))
+			for k, sj := range tj.Seats {
+				bots[k] = sj.Bot
+			}
+			for k, n := range eventview.BotNumbers(bots) {
+				tj.Seats[k].BotNo = n
+			}
 			tabs = append(tabs, tj)
 		}
 		v.Rounds = append(v.Rounds, tabs)

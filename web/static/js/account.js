@@ -3,7 +3,7 @@
 // /reset (the operator's one-time link). Guests never need any of it.
 
 import { t, num } from './i18n.js';
-import { $, h, api, store, showError, hideError, gameName } from './util.js';
+import { $, h, api, store, showError, hideError, gameName, profileURL } from './util.js';
 
 // whoami is the signed-in account ({id, name, …}) or null, asked once per page.
 let who = null;
@@ -18,10 +18,36 @@ export async function initAccountLink() {
   const link = $('#account-link');
   link.textContent = me ? me.name : t('account.signIn');
   link.setAttribute('aria-label', me ? t('account.linkLabel', { Name: me.name }) : t('account.signIn'));
+  // A signed-in person's own profile (/u/NAME), beside the account (a
+  // guest's header has no such link at all).
+  if (me && !$('#profile-link')) {
+    link.after(h('a', { id: 'profile-link', class: 'account-link', href: profileURL(me.name),
+      'aria-label': t('account.profileLabel', { Name: me.name }), text: t('account.profileShort') }));
+  }
 }
 
-// Passkeys need WebAuthn and a secure context (HTTPS, or localhost).
-const passkeys = () => !!(window.PublicKeyCredential && window.isSecureContext && navigator.credentials);
+// passkeyBlock says why passkeys cannot work on this page, as a catalog
+// key ('' when they can): they need WebAuthn, a secure context (HTTPS, or
+// localhost) and a domain name, since a relying party ID is never an IP
+// address (http://127.0.0.1 is a secure context, yet no passkey works
+// there). docs/accounts.md.
+function passkeyBlock() {
+  if (!window.PublicKeyCredential || !navigator.credentials) return 'account.passkeyWhy.browser';
+  if (!window.isSecureContext) return 'account.passkeyWhy.insecure';
+  const host = location.hostname;
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[') || host.includes(':')) return 'account.passkeyWhy.ip';
+  return '';
+}
+// showPasskeyBlock hides the passkey buttons where passkeys cannot work
+// and says why in their place (every .passkey-why of view).
+function showPasskeyBlock(view) {
+  const why = passkeyBlock();
+  view.classList.toggle('no-passkeys', !!why);
+  for (const p of view.querySelectorAll('.passkey-why')) {
+    p.textContent = why ? t(why, { Host: location.hostname, HTTPS: 'https://', Local: 'localhost' }) : '';
+    p.hidden = !why;
+  }
+}
 
 const b64 = {
   decode(s) {
@@ -186,13 +212,14 @@ async function showPasskeys(me) {
 export async function initAccount() {
   const view = $('#account-view');
   view.hidden = false;
-  view.classList.toggle('no-passkeys', !passkeys());
+  showPasskeyBlock(view);
   if (location.pathname === '/reset') return initReset();
   const me = await whoami();
   if (!me) return initGuest();
   document.title = me.name + ' · Pitch';
   $('#acct-me').hidden = false;
   $('#me-h').textContent = me.name;
+  $('#me-profile').href = profileURL(me.name);
   $('#me-about').textContent = t('account.about', { Date: new Date(me.created).toLocaleDateString(document.documentElement.lang) });
   $('#pw-old-field').hidden = !me.has_password;
   $('#pw-h').textContent = t(me.has_password ? 'account.passwordTitle' : 'account.addPassword');

@@ -7,7 +7,7 @@
 // what it says.
 
 import { t, num, currentLang } from './i18n.js';
-import { $, h, api, store, showError, gameName } from './util.js';
+import { $, h, api, store, showError, gameName, botName } from './util.js';
 
 const GUEST = 'pitch.daily.guest';
 
@@ -25,6 +25,14 @@ function guestID() {
 }
 
 const pct = (p) => num(Math.round(p * 10) / 10) + '%';
+
+// dayText is a day the server names (2026-03-01, a UTC day) in the
+// page's language: "1 March 2026", "2026年3月1日".
+export function dayText(day) {
+  const d = new Date(day + 'T00:00:00Z');
+  if (Number.isNaN(d.getTime())) return day;
+  return new Intl.DateTimeFormat(currentLang(), { dateStyle: 'long', timeZone: 'UTC' }).format(d);
+}
 
 // standingsTable is a table of standings by average percentage.
 function standingsTable(st) {
@@ -63,14 +71,16 @@ export async function initDaily() {
   }
   const today = !day;
   const closes = new Date(d.closes);
-  $('#dl-day').textContent = t(today ? 'daily.today' : 'daily.day', { Day: d.day, Time: new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' }).format(closes) });
+  // The day and the time it closes, both in the page's language.
+  $('#dl-day').textContent = t(today ? 'daily.today' : 'daily.day', { Day: dayText(d.day), Time: new Intl.DateTimeFormat(currentLang(), { dateStyle: 'long', timeStyle: 'short' }).format(closes) });
   $('#dl-guest').hidden = !today || !!account;
   // The server says whether a guest plays unranked; the page says so.
   $('#dl-unranked').hidden = !!account || !d.guests_unranked;
   $('#dl-unranked').textContent = t('daily.unranked');
   $('#dl-name').value = store.get('pitch.name') || '';
-  $('#dl-past').replaceChildren(...(today ? d.past || [] : []).map((p) => h('li', {}, h('a', { href: '/daily?day=' + p, text: p }))));
-  $('#dl-past-h').hidden = !today || !(d.past || []).length;
+  $('#dl-past').replaceChildren(...(today ? d.past || [] : []).map((p) => h('li', {}, h('a', { href: '/daily?day=' + p, text: dayText(p) }))));
+  // No past day to list: no panel at all (not an empty box).
+  $('#dl-past-sec').hidden = !today || !(d.past || []).length;
   $('#dl-back').hidden = today;
   const guest = account ? '' : guestID();
   const games = $('#dl-games');
@@ -98,6 +108,8 @@ function gameSection(g, me, today, guest) {
     h('p', { text: g.players ? t('daily.players', { Count: g.players }) : t('daily.nobody') }));
   if (today && me) {
     if (me.seat) {
+      // How far through the day's deals they are.
+      if (me.deal) sec.append(h('p', { class: 'dl-you dl-progress', text: t('daily.progress', { N: num(me.deal), Of: num(me.deals) }) }));
       sec.append(h('p', {}, h('a', { class: 'button primary', href: '/t/' + encodeURIComponent(me.seat.table), text: t('daily.continue'),
         onclick: () => keepSeat(me.seat) })));
     } else if (me.played) {
@@ -177,7 +189,7 @@ export async function initDeal(id, r, n) {
             h('th', { scope: 'col', text: t('deal.col.mp') }),
             h('th', { scope: 'col', text: t('deal.col.replay') }))),
           h('tbody', {}, row.results.map((x) => h('tr', {},
-            h('td', { class: 'ev-name' + (x.bot ? ' bot' : ''), text: x.bot && !x.name ? t('event.bot') : x.name }),
+            h('td', { class: 'ev-name' + (x.bot ? ' bot' : ''), text: x.name || botName(x.bot_no) }),
             h('td', { text: (x.result > 0 ? '+' : '') + num(x.result) }),
             h('td', {}, h('span', { text: num(x.points) + '/' + num(x.max) }), ' ', h('span', { text: '(' + pct(x.percent) + ')' })),
             h('td', {}, x.replay ? h('a', { href: x.replay, text: t('deal.replay') }) : '–'))))))));
@@ -196,6 +208,6 @@ export async function drawDailyResults(name) {
   }
   $('#profile-daily').hidden = list.length === 0;
   $('#profile-daily-list').replaceChildren(...list.map((x) => h('li', {},
-    h('a', { href: '/daily?day=' + x.day, text: x.day }), ' · ' + gameName(x.variant) + ': ',
+    h('a', { href: '/daily?day=' + x.day, text: dayText(x.day) }), ' · ' + gameName(x.variant) + ': ',
     t('daily.result', { Percent: pct(x.percent), Place: num(x.place), Of: num(x.of) }))));
 }

@@ -9,7 +9,7 @@
 // page and the board draw alike is js/eventdraw.js's.
 
 import { t, num } from './i18n.js';
-import { $, h, api, store, showError, hideError, errorText } from './util.js';
+import { $, h, api, store, showError, hideError, errorText, botName } from './util.js';
 import { applyOps } from './delta.js';
 import { status, gameOf, drawStandings, drawTables } from './eventdraw.js';
 import { initBoard, drawBoard } from './eventboard.js';
@@ -522,5 +522,5 @@ function drawScores(ev) {
       inputs.forEach((other, j) => { if (j % 2 === k % 2 && j !== k) other.value = inp.value; });
     }));
   }
-  box.replaceChildren(...tab.seats.flatMap((s, k) => [h('label', { for: 'ev-desk-score-' + k, text: s.name || t('event.bot') }), inputs[k]]));
+  box.replaceChildren(...tab.seats.flatMap((s, k) => [h('label', { for: 'ev-desk-score-' + k, text: s.name || botName(s.bot_no) }), inputs[k]]));
 }

@@ -4,7 +4,7 @@
 // standings, and the round's tables with who sits where.
 
 import { t, num } from './i18n.js';
-import { h, gameName } from './util.js';
+import { h, gameName, botName } from './util.js';
 
 const STATES = { waiting: 'event.state.waiting', playing: 'event.state.playing', between: 'event.state.between', over: 'event.state.over' };
 
@@ -73,7 +73,7 @@ export const teams = (ev) => !!ev.teams;
 // bot plays for them, and from the second round the table they came from.
 function seatName(s, i) {
   return h('span', { class: 'ev-name' + (s.bot ? ' bot' : '') },
-    (s.name || t('event.bot')) + (s.bot && s.name ? ' (' + t(s.withdrawn ? 'event.withdrawn' : 'event.bot') + ')' : ''),
+    (s.name || botName(s.bot_no)) + (s.bot && s.name ? ' (' + t(s.withdrawn ? 'event.withdrawn' : 'event.bot') + ')' : ''),
     s.from && s.from !== i + 1 ? h('span', { class: 'ev-from', title: t('event.from.title', { N: num(s.from) }) }, ' ' + t('event.from', { N: num(s.from) })) : '');
 }
 

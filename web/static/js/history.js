@@ -49,7 +49,9 @@ async function load() {
 
 function row(tb) {
   const names = tb.seats.map((s, i) => seatLabel(s, i));
-  let result = t(tb.closed ? 'lobby.state.closed' : 'history.running');
+  // A finished table with no winner is an event's round that ended
+  // (after its hands, or its time) before anyone reached the target.
+  let result = t(tb.closed ? 'lobby.state.closed' : tb.finished ? (tb.round ? 'history.roundOver' : 'lobby.state.over') : 'history.running');
   if (tb.winner && tb.winner.length) result = t('history.won', { Who: tb.winner.map((i) => names[i]).join(' & ') });
   if (tb.scores) result += ' · ' + tb.scores.map(num).join(', ');
   const hands = [];

@@ -1,6 +1,6 @@
 // The lobby: create a table, list the open ones, your seats.
 
-import { GAMES, gameName, LEVEL_KEYS, seatNo, $, h, store, api, showError } from './util.js';
+import { GAMES, gameName, seatNo, seatLabel, levelName, $, h, store, api, showError } from './util.js';
 import { t, num } from './i18n.js';
 import { whoami } from './account.js';
 
@@ -132,7 +132,7 @@ function botLabel(variant, level, key) {
 const BOT_LEVELS = [['easy', 'lobby.bot.easy'], ['medium', 'lobby.bot.medium'], ['hard', 'lobby.bot.hard'], ['expert', 'lobby.bot.expert']];
 
 function describeSeats(tb) {
-  return tb.seats.map((s) => seatNo(s.seat) + ': ' + (s.kind === 'bot' ? t('lobby.botSeat', { Level: t(LEVEL_KEYS[s.level] || s.level) }) : s.taken ? s.name : t('lobby.free'))).join(' · ');
+  return tb.seats.map((s) => seatNo(s.seat) + ': ' + (s.kind === 'bot' ? t('lobby.botSeat', { Name: seatLabel(s, s.seat), Level: levelName(s.level) }) : s.taken ? s.name : t('lobby.free'))).join(' · ');
 }
 
 // The open tables come a page at a time (GET /api/tables?game=&offset=&limit=).

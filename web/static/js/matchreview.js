@@ -42,9 +42,10 @@ export function matchReview(box, id, names, onShow) {
     const made = new Set(data.reviews.map((x) => x.hand + '/' + x.seat));
     let whole = 0;
     for (let n = 1; n <= data.hands; n++) if (seats.every((s) => made.has(n + '/' + s))) whole++;
-    const line = [t('review.matchProgress', { Done: num(whole), Total: num(data.hands) })];
-    if (note) line.push(note);
-    progress.textContent = line.join(' ');
+    // One count of hands reviewed: each seat's, on its line below. This
+    // line says only what is going on (working, busy, failed); its data
+    // keeps the hands reviewed for every seat asked for.
+    progress.textContent = note || '';
     progress.dataset.done = String(whole);
     progress.dataset.total = String(data.hands);
     list.replaceChildren(...names.map((name, seat) => {

@@ -6,7 +6,8 @@
 
 import { t, num, currentLang } from './i18n.js';
 import { drawDailyResults } from './daily.js';
-import { $, h, api, showError, gameName, GAMES, ratingText, changeText, listCell } from './util.js';
+import { $, h, api, showError, gameName, GAMES, ratingNode, changeText, listCell, profileURL } from './util.js';
+import { whoami } from './account.js';
 import uPlot from '../vendor/uplot/uPlot.esm.js';
 
 const dateFmt = () => new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium' });
@@ -35,10 +36,15 @@ export async function initProfile(name) {
     h('td', { class: 'hist-game', text: gameName(m.game) }),
     listCell('history.date', { text: dateFmt().format(new Date(m.at)) }),
     listCell('profile.place', { text: m.won ? t('profile.won') : num(m.place) }),
-    listCell('profile.rating', { text: ratingText(m) }),
+    listCell('profile.rating', {}, ratingNode(m)),
     listCell('profile.change', { class: m.change < 0 ? 'down' : 'up', text: changeText(m.change) }),
     listCell('history.replays', {}, h('a', { href: '/t/' + encodeURIComponent(m.table), text: t('profile.replay') })))));
   $('#profile-recent-none').hidden = p.recent.length > 0;
+  // The "?" of a provisional rating, said in words under the list.
+  const legend = $('#profile-recent-legend');
+  legend.hidden = !p.recent.some((m) => m.provisional);
+  legend.textContent = t('rating.provisionalKey', { Mark: '?' });
+  drawMine(p.name);
   // Charts last: their width is the width their section was given.
   for (const g of p.ratings) drawChart(g);
   drawDailyResults(p.name);
@@ -68,11 +74,13 @@ async function drawEvents(name) {
 
 // gameSection is one game's rating and record.
 function gameSection(g) {
-  const stat = (key, value) => [h('dt', { text: t(key) }), h('dd', { text: value })];
+  // Each figure is a pair (its name above it) in a cell of the grid, so
+  // that a name and its figure stay together at every width.
+  const stat = (key, value) => [h('div', { class: 'profile-stat' }, h('dt', { text: t(key) }), h('dd', { text: value }))];
   return h('section', { class: 'profile-game', id: 'profile-' + g.game },
     h('h2', { text: gameName(g.game) }),
     h('p', { class: 'profile-rating' },
-      h('span', { class: 'profile-number', text: ratingText(g) }),
+      h('span', { class: 'profile-number' }, ratingNode(g)),
       g.provisional ? h('span', { class: 'hint', text: ' ' + t('profile.provisional') }) : ''),
     h('dl', { class: 'profile-stats' },
       ...stat('profile.matches', num(g.matches)),
@@ -84,8 +92,19 @@ function gameSection(g) {
     h('div', { class: 'profile-chart', id: 'chart-' + g.game, role: 'img', 'aria-label': t('profile.chart', { Game: gameName(g.game) }) }));
 }
 
+// drawMine links the signed-in person's own profile to their account.
+async function drawMine(name) {
+  const me = await whoami();
+  $('#profile-account').hidden = !me || me.name !== name;
+}
+
+// wholeSteps are the steps between the chart's x-axis ticks: matches are
+// counted in whole numbers (1, 2, 5, 10, …), never 1.1 or 1.2.
+const wholeSteps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
+
 // drawChart draws a game's rating after each rated match (x: the match's
-// number, y: the rating).
+// number, y: the rating). The x-axis's labels, as drawn, are kept in the
+// chart's data-x-ticks (for the tests).
 function drawChart(g) {
   const box = $('#chart-' + g.game);
   if (!box || !g.history.length) return;
@@ -97,7 +116,14 @@ function drawChart(g) {
     legend: { show: false },
     cursor: { show: false },
     scales: { x: { time: false } },
-    axes: [{ label: t('profile.matchNo') }, { size: 56 }],
+    axes: [{
+      label: t('profile.matchNo'), incrs: wholeSteps,
+      values: (u, ticks) => {
+        const out = ticks.map((v) => (Number.isInteger(v) ? num(v) : ''));
+        box.dataset.xTicks = out.filter(Boolean).join('|');
+        return out;
+      },
+    }, { size: 56, values: (u, ticks) => ticks.map((v) => num(v)) }],
     series: [{}, { label: t('profile.rating'), stroke: '#1b6b3a', width: 2, points: { show: ys.length < 40 } }],
   }, [xs, ys], box);
 }
@@ -149,7 +175,7 @@ async function loadBoard() {
   board = page;
   $('#leaderboard-list').replaceChildren(...page.rows.map((r) => h('tr', {},
     h('td', { text: num(r.rank) }),
-    h('td', {}, h('a', { href: '/u/' + encodeURIComponent(r.name), text: r.name })),
+    h('td', {}, h('a', { href: profileURL(r.name), text: r.name })),
     h('td', { text: num(r.rating) }),
     h('td', { text: num(r.floor) }),
     h('td', { text: num(r.matches) }))));

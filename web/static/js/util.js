@@ -78,11 +78,16 @@ export const phaseVerb = (p) => t(PHASE_KEYS[p] || 'phase.act');
 // the records count seats from 0).
 export const seatNo = (i) => i + 1;
 
+// botName is the name of a table's K-th bot, "Bot K", as every page
+// calls it (the server numbers them: a table's seats' bot, an event's
+// seats' bot_no); a bot with no number is just "bot".
+export const botName = (k) => (k ? t('seat.bot', { N: k }) : t('event.bot'));
+
 // seatLabel names seat i of a table (s: its entry in the table's seats):
 // the player's name, "Bot K" for the table's K-th bot (the server numbers
 // them), else "Seat N (free)".
 export function seatLabel(s, i) {
-  if (s && s.kind === 'bot' && s.bot) return t('seat.bot', { N: s.bot });
+  if (s && s.kind === 'bot' && s.bot) return botName(s.bot);
   if (s && s.name) return s.name;
   return t(s && s.kind === 'human' ? 'seat.free' : 'seat.n', { N: seatNo(i) });
 }
@@ -268,6 +273,17 @@ export function cardNode(c, o) {
 // ratingText is a rating as shown: its number, with "?" while provisional.
 export function ratingText(r) {
   return num(r.rating) + (r.provisional ? '?' : '');
+}
+
+// profileURL is the address of the profile of the account called name.
+export const profileURL = (name) => '/u/' + encodeURIComponent(name);
+
+// ratingNode is a rating as shown (ratingText), for the page: a
+// provisional rating's "?" carries its meaning as a title (the page says
+// it in words too: rating.provisionalKey).
+export function ratingNode(r) {
+  if (!r.provisional) return document.createTextNode(ratingText(r));
+  return h('span', { class: 'rating-prov', title: t('rating.provisional') }, num(r.rating), h('abbr', { title: t('rating.provisional') }, '?'));
 }
 
 // changeText is a rating change with its sign: "+12", "−7", "±0".

@@ -27,7 +27,7 @@ export function renderActions(m, act) {
     // shows where each person plays it. No next match here.
     box.append(h('p', {}, h('a', { href: '/e/' + encodeURIComponent(m.table.event), 'data-key': 'event' }, t('event.back'))));
   } else if (m.match_over) {
-    box.append(h('p', { text: t('status.over') }));
+    // The status line above says the match is over: not twice.
     const by = invitation(m);
     if (by !== null && !app.stayed) box.append(...inviteNodes(m, by));
     else if (by !== null) box.append(actionButton(t('again.joinNew'), 'join-next', playAgain, { cls: 'primary' }));

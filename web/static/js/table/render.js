@@ -3,7 +3,7 @@
 // banner, the table's facts and the status line.
 
 import {
-  SUITS, suitName, cardText, gameName, phaseVerb, seatNo, $, h, setText, ratingText, changeText,
+  SUITS, suitName, cardText, gameName, phaseVerb, seatNo, $, h, setText, ratingText, changeText, profileURL,
 } from '../util.js';
 import { renderFair } from '../fairpanel.js';
 import { t } from '../i18n.js';
@@ -54,6 +54,12 @@ export function render() {
   if (app.focusNext && !app.pending && m === app.latest && !app.show) {
     app.focusNext = false;
     focusNext(act);
+  } else if (!app.loadFocused && m === app.latest && !app.show) {
+    // The page has just loaded: a decision of the player's waiting in
+    // the move panel (a bid pending) takes the focus, so the keyboard
+    // starts there. Cards to play or discard wait for the player.
+    app.loadFocused = true;
+    if (act && act !== 'play' && act !== 'discard') focusNext(act);
   }
 }
 
@@ -106,13 +112,25 @@ function renderBanner(m) {
   b.className = cls;
   setText(b, text);
   // A rated match, once rated: each signed-in seat's new rating and change.
+  // Each line links to the player's profile; a provisional rating's "?"
+  // is explained by the line's title and, in words, after the lines.
   const r = $('#rating-changes');
-  const lines = m.match_over && m.ratings ? m.ratings.map((c) => t('table.ratingChange', { Name: seatName(c.seat), Rating: ratingText(c), Change: changeText(c.change) })) : [];
+  const ratings = m.match_over && m.ratings ? m.ratings : [];
   // A rated table's match played unrated (docs/ratings.md): say why, all along.
   const UNRATED = { pair_limit: 'table.unrated.pair_limit' };
   const unrated = m.table.rated && UNRATED[m.table.unrated] ? t(UNRATED[m.table.unrated]) : '';
-  r.hidden = !lines.length && !unrated;
-  setText(r, unrated || [m.table.rated ? t('table.rated') + ':' : '', ...lines].filter(Boolean).join(' '));
+  r.hidden = !ratings.length && !unrated;
+  const key = JSON.stringify([unrated, m.table.rated, ratings, m.seat]);
+  if (r.dataset.key === key) return;
+  r.dataset.key = key;
+  if (unrated) { r.replaceChildren(unrated); return; }
+  const lines = ratings.map((c) => {
+    const seat = m.table.seats[c.seat] || {};
+    const text = t('table.ratingChange', { Name: seatName(c.seat), Rating: ratingText(c), Change: changeText(c.change) });
+    return [' ', seat.name ? h('a', { href: profileURL(seat.name), class: c.seat === m.seat ? 'mine' : null, title: c.provisional ? t('rating.provisional') : null }, text) : text];
+  });
+  r.replaceChildren(m.table.rated ? t('table.rated') + ':' : '', ...lines.flat(),
+    ratings.some((c) => c.provisional) ? h('span', { class: 'rating-key', text: ' ' + t('rating.provisionalKey', { Mark: '?' }) }) : '');
 }
 
 function renderInfo(m) {
@@ -146,7 +164,7 @@ function renderStatus(m, act) {
   else if (m.match_over) text = m.table.event ? t('event.tableOver') : t('status.over');
   else if (m.waiting) text = t('status.waiting');
   else if (m.paused) text = t('status.paused');
-  else if (app.show) text = t('trick.takes', { Who: nameOf(app.show.winner) });
+  else if (app.show) text = ''; // the trick's note by the felt says who takes it: not twice
   else if (app.pending) text = t('status.sending');
   else if (reading.length && !act) text = t('status.reading', { Who: reading.map(nameOf).join(', '), Count: reading.length });
   else if (act) text = t('status.yourTurn', { What: act === 'discard' ? t(m.discard.kind === 'burn' ? 'phase.burn' : 'phase.discard') : phaseVerb(v.phase) });
