@@ -254,7 +254,7 @@ func Run(c Config) (*Result, error) {
 		if c.Matches > 0 {
 			return nil, fmt.Errorf("--against compares bots on single hands: give --hands, not --matches")
 		}
-		if _, err := bot.New(c.Against); err != nil {
+		if _, err := newPlayer(c.Against); err != nil {
 			return nil, err
 		}
 		seats, rots = []string{c.A, c.B}, c.Game.Seats()
@@ -262,7 +262,7 @@ func Run(c Config) (*Result, error) {
 	}
 	var names []string
 	for _, s := range seats {
-		if _, err := bot.New(s); err != nil {
+		if _, err := newPlayer(s); err != nil {
 			return nil, err
 		}
 		if !contains(names, s) {
@@ -463,7 +463,7 @@ func newSeating(n int, name func(i int) string) seating {
 	t := seating{at: make([]string, n), bots: make([]bot.Bot, n)}
 	for i := range n {
 		t.at[i] = name(i)
-		t.bots[i], _ = bot.New(t.at[i]) // every name was checked by Run
+		t.bots[i], _ = newPlayer(t.at[i]) // every name was checked by Run
 	}
 	return t
 }
@@ -473,7 +473,12 @@ func newSeating(n int, name func(i int) string) seating {
 func (r *dealResult) decide(t *seating, s *pitch.State, rng *rand.Rand) pitch.Action {
 	seat := s.Turn()
 	start := time.Now()
-	a := bot.Decide(t.bots[seat], s, rng)
+	var a pitch.Action
+	if ref, ok := t.bots[seat].(*reference); ok {
+		a = ref.decide(s, rng) // it sees the deal
+	} else {
+		a = bot.Decide(t.bots[seat], s, rng)
+	}
 	r.decTime[t.at[seat]] += time.Since(start)
 	r.decs[t.at[seat]]++
 	if _, canPass := s.BidOptions(); s.Phase() == pitch.PhaseBid && canPass && len(s.Legal(nil)) > 1 {
