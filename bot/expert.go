@@ -305,7 +305,7 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 			lines = max(lines, worldLines(&worlds[i], st.Endgame))
 		}
 		if endgame = lines <= st.Endgame; endgame {
-			worlds = worlds[:min(n, st.endgameWorlds(lines))]
+			worlds = worlds[:min(len(worlds), n, st.endgameWorlds(lines))]
 		}
 	}
 	cands := candidates(&worlds[0], req)

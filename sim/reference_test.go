@@ -34,9 +34,12 @@ func TestReferencesNeverAtATable(t *testing.T) {
 			t.Errorf("newPlayer(%q) is a %T, not a reference", name, p)
 		}
 	}
-	r := mustRun(t, Config{Game: pitch.MustNewGame(pitch.TenPoint), Seats: []string{"perfect", "heuristic", "perfect-play", "heuristic"}, Hands: 2, Seed: 3})
-	if len(r.Sides) != 3 || r.Sides[0].Bot != "perfect" || r.Sides[2].Bot != "perfect-play" || r.Sides[0].Decisions == 0 {
-		t.Errorf("sides %+v, want perfect, heuristic, perfect-play, deciding", r.Sides)
+	for _, g := range []*pitch.Game{pitch.MustNewGame(pitch.TenPoint), pitch.MustNewGame(pitch.Pawnee)} {
+		seats := []string{"perfect", "heuristic", "perfect-play", "heuristic", "heuristic"}[:g.Seats()]
+		r := mustRun(t, Config{Game: g, Seats: seats, Hands: 2, Seed: 3})
+		if len(r.Sides) != 3 || r.Sides[0].Bot != "perfect" || r.Sides[2].Bot != "perfect-play" || r.Sides[0].Decisions == 0 {
+			t.Errorf("%s: sides %+v, want perfect, heuristic, perfect-play, deciding", g.Variant, r.Sides)
+		}
 	}
 }
 
