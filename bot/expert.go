@@ -219,11 +219,26 @@ func (b *Expert) Forecast(hand pitch.CardSet, bid int) (float64, bool) {
 }
 
 // Act returns the best action found.
-func (b *Expert) Act(req Request) pitch.Action {
+func (b *Expert) Act(req Request) pitch.Action { return b.act(req, nil) }
+
+// ActIn acts as Act does, but searches the worlds given instead of
+// drawing them from the view: its search with the hidden cards known.
+// pitch sim's perfect-information references give it the true deal
+// (sim.ReferenceNames); no level does, since a bot at a table must not
+// see the cards its seat does not.
+func (b *Expert) ActIn(req Request, worlds []pitch.State) pitch.Action {
+	if len(worlds) == 0 {
+		return b.act(req, nil)
+	}
+	return b.act(req, worlds)
+}
+
+// act is Act, searching given worlds when there are any.
+func (b *Expert) act(req Request, given []pitch.State) pitch.Action {
 	if len(req.Legal) == 1 {
 		return req.Legal[0]
 	}
-	opts := b.Analyze(req)
+	opts := b.analyze(req, given)
 	best := pickBest(opts, b.Settings(req.View.Game.Variant).MinMake)
 	a := opts[best].Action
 	if a.Kind == pitch.ActBid {
@@ -255,7 +270,11 @@ func pickBest(opts []Option, minMake float64) int {
 // Analyze evaluates the candidate actions of the request: Value is the
 // mean result for the seat's side over the worlds, Made (for a bid) the
 // calibrated chance of making it when it wins the auction.
-func (b *Expert) Analyze(req Request) []Option {
+func (b *Expert) Analyze(req Request) []Option { return b.analyze(req, nil) }
+
+// analyze is Analyze over the given worlds, or over worlds drawn from
+// the view when there are none.
+func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 	v := req.View
 	st := b.Settings(v.Game.Variant)
 	n := st.Worlds
@@ -274,7 +293,10 @@ func (b *Expert) Analyze(req Request) []Option {
 			n = min(n, st.endgameWorlds(lines))
 		}
 	}
-	worlds := drawWorlds(v, req.Rand, n, !st.Blind, m)
+	worlds := given
+	if worlds == nil {
+		worlds = drawWorlds(v, req.Rand, n, !st.Blind, m)
+	}
 	if v.Phase == pitch.PhasePlay && v.Game.Variant == pitch.Pawnee {
 		// Only trumps are played (PW-PLAY-2), and how many each seat
 		// holds differs between worlds: the world with the most lines
@@ -283,7 +305,7 @@ func (b *Expert) Analyze(req Request) []Option {
 			lines = max(lines, worldLines(&worlds[i], st.Endgame))
 		}
 		if endgame = lines <= st.Endgame; endgame {
-			worlds = worlds[:min(n, st.endgameWorlds(lines))]
+			worlds = worlds[:min(len(worlds), n, st.endgameWorlds(lines))]
 		}
 	}
 	cands := candidates(&worlds[0], req)

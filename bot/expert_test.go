@@ -350,3 +350,49 @@ func TestExpertSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestActInSolvesTheTrueDeal: given the true deal as its one world
+// (pitch sim's perfect references), the expert plays a ten-point endgame
+// perfectly: its card is worth, with every card open, as much as the
+// best legal card (TP-PLAY-1: the tricks as the rules play them), by its
+// own objective (its standing, with the match bonus). From its view
+// alone (Act) it misses the best card in some of them.
+func TestActInSolvesTheTrueDeal(t *testing.T) {
+	ex := &Expert{}
+	st := ex.Settings(pitch.TenPoint)
+	n, missed := 0, 0
+	for _, s := range decisionPoints(pitch.TenPoint, 60, 41) {
+		if s.Phase() != pitch.PhasePlay || s.LegalPlays().Len() < 2 {
+			continue
+		}
+		v := s.View(s.Turn())
+		if endgameLinesOf(&v, st.Endgame) > st.Endgame {
+			continue
+		}
+		seat := s.Turn()
+		ob := objective{Standing: true, Bonus: st.Bonus}
+		best, values := math.Inf(-1), map[pitch.Action]float64{}
+		for c := s.LegalPlays(); c != 0; c &= c - 1 {
+			x := s
+			a := pitch.Play(seat, c.First())
+			if err := x.Apply(a); err != nil {
+				t.Fatal(err)
+			}
+			values[a] = newSolver(seat, ob).value(&x)
+			best = math.Max(best, values[a])
+		}
+		a := ex.ActIn(Request{View: &v, Legal: s.Legal(nil), Rand: pitch.NewRand(uint64(n))}, []pitch.State{s})
+		if got := values[a]; math.Abs(got-best) > 1e-9 {
+			t.Errorf("trick %d, seat %d: played %v worth %v with the cards open; the best is worth %v (%v)", s.Tricks()+1, seat, a, got, best, values)
+		}
+		if missed == 0 {
+			if a := ex.Act(Request{View: &v, Legal: s.Legal(nil), Rand: pitch.NewRand(uint64(n))}); math.Abs(values[a]-best) > 1e-9 {
+				missed++
+			}
+		}
+		n++
+	}
+	if n < 20 || missed == 0 {
+		t.Fatalf("%d endgame positions, the view alone never missed the best card (%d); want 20 or more, one missed", n, missed)
+	}
+}

@@ -42,17 +42,7 @@ func (r *Result) WriteTable(w io.Writer) {
 		}
 		tw.Flush()
 	}
-	if r.Unit != "matches" {
-		var won []string
-		for _, s := range r.Sides {
-			if s.HandsWonMatch > 0 {
-				won = append(won, fmt.Sprintf("%s %d (%.2f%% of its seat-hands)", s.Bot, s.HandsWonMatch, 100*float64(s.HandsWonMatch)/float64(s.SeatHands)))
-			}
-		}
-		if len(won) > 0 {
-			fmt.Fprintf(w, "\nhands that won the match outright from zero (not counted in points/hand): %s\n", strings.Join(won, ", "))
-		}
-	}
+	r.writeWins(w)
 	if r.Unit == "matches" {
 		fmt.Fprintf(w, "\nunfinished: %d of %d matches (%.1f%%) had no winner after %d hands\n",
 			r.Unfinished, r.Deals*r.Rotations, 100*r.UnfinishedShare, r.MaxHands)
@@ -107,4 +97,36 @@ func (r *Result) WriteSVG(w io.Writer) error {
 		pad-5, y(hi)+4, hi, pad-5, y(lo)+4, lo,
 		width/2, height-15, r.Unit, len(ys), pts.String())
 	return err
+}
+
+// writeWins writes the match wins per seat held, outright and at the
+// target, and the first two bots' comparison: always with matches, with
+// hands only when some hand won the match.
+func (r *Result) writeWins(w io.Writer) {
+	won := false
+	for _, s := range r.Sides {
+		won = won || s.Wins.Won > 0
+	}
+	if r.Unit != "matches" && !won {
+		return
+	}
+	games := "seat-matches"
+	if r.Unit != "matches" {
+		games = "seat-hands"
+	}
+	fmt.Fprintf(w, "\nmatch wins per seat held (95%%, by %s: the seatings of one share their cards)\n", strings.TrimSuffix(r.Unit, "s"))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "bot\t%s\twon\t±95%%\toutright\t±95%%\tat target\t±95%%\t\n", games)
+	for _, s := range r.Sides {
+		x := s.Wins
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f%%\t\n", s.Bot, x.Games,
+			100*x.Rate, 100*x.CI, 100*x.OutrightRate, 100*x.OutrightCI, 100*x.TargetRate, 100*x.TargetCI)
+	}
+	tw.Flush()
+	if c := r.WinVs; c != nil && len(r.Sides) >= 2 {
+		a, b := r.Sides[0].Bot, r.Sides[1].Bot
+		fmt.Fprintf(w, "%s − %s: %+.1f%% ± %.1f%% match wins per seat (outright %+.1f%% ± %.1f%%, at target %+.1f%% ± %.1f%%; %d paired %s)\n",
+			a, b, 100*c.Diff, 100*c.DiffCI, 100*c.OutrightDiff, 100*c.OutrightDiffCI, 100*c.TargetDiff, 100*c.TargetDiffCI, c.Deals, r.Unit)
+		fmt.Fprintf(w, "%s takes %.1f%% ± %.1f%% of the wins of a %s seat and a %s seat (50%% is even)\n", a, 100*c.Share, 100*c.ShareCI, a, b)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -75,6 +76,9 @@ type SideStats struct {
 	// often they were made, by bucket of the chance given. Bids it did
 	// not choose (a forced bid, the only legal action) are not counted.
 	Calibration []CalBucket `json:"calibration,omitempty"`
+	// Wins is how often its seats won the match, outright and at the
+	// target, per seat-match (or per seat-hand with Config.Hands).
+	Wins WinStats `json:"wins_per_seat"`
 }
 
 // CalBucket is one row of a calibration table: the winning bids whose
@@ -171,6 +175,9 @@ type Result struct {
 	Against   string `json:"against,omitempty"`
 	Differ    int    `json:"differing_seat_hands,omitempty"`
 	SeatHands int    `json:"paired_seat_hands,omitempty"`
+	// WinVs compares the first two bots' match wins per seat, paired by
+	// deal (nil with fewer than two bots).
+	WinVs *WinCompare `json:"match_wins_a_vs_b,omitempty"`
 }
 
 // layout returns the bot name of every seat before rotation, and the
@@ -215,8 +222,11 @@ type dealResult struct {
 	hands      int
 	decs       map[string]int
 	decTime    map[string]time.Duration
-	cal        map[string]*calAcc
-	err        error
+	// Per seat held (WinStats): seat-matches, or seat-hands in hands
+	// mode, and of those the ones won, and won outright.
+	seatGames, seatWon, seatOut map[string]int
+	cal                         map[string]*calAcc
+	err                         error
 	// With Config.Against: the mean over the seats of the seat's
 	// standing (bot.Standing) with A less with B, and how many seats'
 	// results differ.
@@ -244,7 +254,7 @@ func Run(c Config) (*Result, error) {
 		if c.Matches > 0 {
 			return nil, fmt.Errorf("--against compares bots on single hands: give --hands, not --matches")
 		}
-		if _, err := bot.New(c.Against); err != nil {
+		if _, err := newPlayer(c.Against); err != nil {
 			return nil, err
 		}
 		seats, rots = []string{c.A, c.B}, c.Game.Seats()
@@ -252,7 +262,7 @@ func Run(c Config) (*Result, error) {
 	}
 	var names []string
 	for _, s := range seats {
-		if _, err := bot.New(s); err != nil {
+		if _, err := newPlayer(s); err != nil {
 			return nil, err
 		}
 		if !contains(names, s) {
@@ -362,7 +372,11 @@ func Run(c Config) (*Result, error) {
 			st.DecisionSec = float64(st.Decisions) / t.Seconds()
 		}
 		st.Calibration = cal.table()
+		st.Wins = winStats(results, n)
 		res.Sides = append(res.Sides, st)
+	}
+	if len(names) >= 2 {
+		res.WinVs = compareWins(results, names[0], names[1])
 	}
 	if c.Against != "" {
 		res.Against = c.Against
@@ -434,7 +448,7 @@ func newDealResult() dealResult {
 	return dealResult{points: map[string]float64{}, count: map[string]int{}, bids: map[string]int{},
 		bidTurns: map[string]int{}, passes: map[string]int{},
 		set: map[string]int{}, wins: map[string]int{}, wonMatch: map[string]int{}, decs: map[string]int{}, decTime: map[string]time.Duration{},
-		cal: map[string]*calAcc{}}
+		cal: map[string]*calAcc{}, seatGames: map[string]int{}, seatWon: map[string]int{}, seatOut: map[string]int{}}
 }
 
 // A seating is one game's players: the bot name and the bot at every
@@ -449,7 +463,7 @@ func newSeating(n int, name func(i int) string) seating {
 	t := seating{at: make([]string, n), bots: make([]bot.Bot, n)}
 	for i := range n {
 		t.at[i] = name(i)
-		t.bots[i], _ = bot.New(t.at[i]) // every name was checked by Run
+		t.bots[i], _ = newPlayer(t.at[i]) // every name was checked by Run
 	}
 	return t
 }
@@ -459,7 +473,12 @@ func newSeating(n int, name func(i int) string) seating {
 func (r *dealResult) decide(t *seating, s *pitch.State, rng *rand.Rand) pitch.Action {
 	seat := s.Turn()
 	start := time.Now()
-	a := bot.Decide(t.bots[seat], s, rng)
+	var a pitch.Action
+	if ref, ok := t.bots[seat].(*reference); ok {
+		a = ref.decide(s, rng) // it sees the deal
+	} else {
+		a = bot.Decide(t.bots[seat], s, rng)
+	}
 	r.decTime[t.at[seat]] += time.Since(start)
 	r.decs[t.at[seat]]++
 	if _, canPass := s.BidOptions(); s.Phase() == pitch.PhaseBid && canPass && len(s.Legal(nil)) > 1 {
@@ -472,8 +491,10 @@ func (r *dealResult) decide(t *seating, s *pitch.State, rng *rand.Rand) pitch.Ac
 }
 
 // account counts the finished hand s for the seats for which count is
-// true: their score changes, match wins, bids and forecasts.
-func (r *dealResult) account(t *seating, s *pitch.State, count func(seat int) bool) {
+// true: their score changes, match wins, bids and forecasts. With
+// single, the hand is a deal of its own (hands mode) and counts as a
+// seat-game for the seats' WinStats too.
+func (r *dealResult) account(t *seating, s *pitch.State, single bool, count func(seat int) bool) {
 	r.hands++
 	for i := range t.at {
 		if !count(i) {
@@ -483,6 +504,9 @@ func (r *dealResult) account(t *seating, s *pitch.State, count func(seat int) bo
 		r.count[t.at[i]]++
 		if s.WonMatch(i) {
 			r.wonMatch[t.at[i]]++
+		}
+		if single {
+			r.seatWins(t.at[i], s.WonMatch(i), outright(s))
 		}
 	}
 	b := s.Bidder()
@@ -532,10 +556,13 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 					return r
 				}
 				if len(m.Records()) > hands {
-					r.account(&t, m.LastHand(), every)
+					r.account(&t, m.LastHand(), false, every)
 				}
 			}
 			r.matches++
+			for i := range n {
+				r.seatWins(t.at[i], m.Over() && slices.Contains(m.Winner(), i), m.Over() && outright(m.LastHand()))
+			}
 			if !m.Over() {
 				r.unfinished++ // no winner to credit
 				continue
@@ -557,7 +584,7 @@ func playDeal(c *Config, seats []string, rots, d int) dealResult {
 				return r
 			}
 		}
-		r.account(&t, &s, every)
+		r.account(&t, &s, true, every)
 	}
 	return r
 }
@@ -590,7 +617,7 @@ func playPaired(c *Config, d int) dealResult {
 					return r
 				}
 			}
-			r.account(&t, &s, func(i int) bool { return i == at })
+			r.account(&t, &s, true, func(i int) bool { return i == at })
 			standing[k] = bot.Standing(&s, at)
 		}
 		x := standing[0] - standing[1]

@@ -416,7 +416,7 @@ func TestWriteTable(t *testing.T) {
 				first = append(first, f[0])
 			}
 		}
-		if want := []string{"ten-point:", "bot", "random", "heuristic", "hands", "random"}; !reflect.DeepEqual(first, want) {
+		if want := []string{"ten-point:", "bot", "random", "heuristic", "match", "bot", "random", "heuristic", "random", "random", "random"}; !reflect.DeepEqual(first, want) {
 			t.Errorf("lines begin %q, want %q:\n%s", first, want, out)
 		}
 	})
@@ -426,7 +426,8 @@ func TestWriteTable(t *testing.T) {
 // a hand wins the match only by a moon: in pawnee one made, for its
 // bidder alone (PW-MOON-1); in ten-point for a whole team, made or failed
 // (TP-MOON-1); in auction never (AP-END-1: four points a hand). The table
-// reports those hands, which points/hand leaves out. Random bots bid the
+// reports those hands in its match wins per seat, which points/hand
+// leaves out. Random bots bid the
 // moon often.
 func TestHandsWonMatch(t *testing.T) {
 	r := mustRun(t, Config{Game: pitch.MustNewGame(pitch.Pawnee), A: "random", B: "heuristic", Hands: 60, Seed: 8, Duplicate: true})
@@ -442,8 +443,9 @@ func TestHandsWonMatch(t *testing.T) {
 	}
 	var b bytes.Buffer
 	r.WriteTable(&b)
-	want := fmt.Sprintf("random %d (%.2f%% of its seat-hands)", r.Sides[0].HandsWonMatch, 100*float64(r.Sides[0].HandsWonMatch)/float64(r.Sides[0].SeatHands))
-	if !strings.Contains(b.String(), "hands that won the match outright from zero") || r.Sides[0].HandsWonMatch > 0 && !strings.Contains(b.String(), want) {
+	x := r.Sides[0].Wins
+	want := fmt.Sprintf("random %d %.1f%% %.1f%% %.1f%%", x.Games, 100*x.Rate, 100*x.CI, 100*x.OutrightRate)
+	if !strings.Contains(b.String(), "match wins per seat held") || !strings.Contains(strings.Join(strings.Fields(b.String()), " "), want) {
 		t.Errorf("table lacks the hands that won the match (%q):\n%s", want, b.String())
 	}
 	r = mustRun(t, Config{Game: pitch.MustNewGame(pitch.TenPoint), A: "random", B: "heuristic", Hands: 40, Seed: 8})
@@ -460,7 +462,7 @@ func TestHandsWonMatch(t *testing.T) {
 	}
 	b.Reset()
 	r.WriteTable(&b)
-	if strings.Contains(b.String(), "won the match outright") {
+	if strings.Contains(b.String(), "match wins per seat held") {
 		t.Errorf("auction: the table reports hands that won the match where none did:\n%s", b.String())
 	}
 }

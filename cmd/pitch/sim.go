@@ -24,7 +24,8 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		"       pitch sim --variant V --ratings [--levels L,L,...] --matches N [flags]",
 		"Plays bots against bots and prints a table (or --json) of points per hand,\n"+
 			"bids made and set, match wins and decision speed, with 95% intervals.\n"+
-			"The bots: "+botNames()+".\n"+
+			"The bots: "+botNames()+";\nand, in pitch sim only, the references "+
+			strings.Join(sim.ReferenceNames, " and ")+",\nwhich see the deal (docs/bots.md, \"The ceiling\").\n"+
 			"With --matches, a match with no winner after --max-hands hands (random\n"+
 			"players can go on for ever) is stopped and counted as unfinished.\n\n"+
 			"examples:\n"+
