@@ -501,7 +501,11 @@ func TestEventFollowChanges(t *testing.T) {
 		}
 	}
 	board.until("round 1's end", func(ev, _ map[string]any) bool { return ev["state"] == "between" })
-	phone.until("the phone's standing after round 1", func(ev, me map[string]any) bool { return me != nil && me["standing"] != nil })
+	// The phone's copy follows the board's by its own messages: wait for
+	// the change that counts round 1, not only for a standing of its own.
+	phone.until("the phone's standing after round 1", func(ev, me map[string]any) bool {
+		return me != nil && me["standing"] != nil && ev["standings_after"] == float64(1)
+	})
 	ev := phone.held()
 	if ev["standings_after"] != float64(1) || ev["standings_count"] != float64(16) || len(ev["standings"].([]any)) != eventview.PhoneTop {
 		t.Errorf("after round 1 the phone has standings after %v rounds, %d lines of %v; want after 1, the first %d of 16",
