@@ -100,6 +100,7 @@ func (s *site) playHandMeasured(sz screen, body string) shifts {
 	}))
 	s.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#felt")))
 	waitFor(t, "the seat", func() bool { return s.ui().Seat == 0 }, 20*time.Second)
+	s.checkTitle(sz.name, "hand 1")
 	deadline := time.Now().Add(150 * time.Second)
 	for !s.ui().Summary {
 		if time.Now().After(deadline) {
@@ -112,4 +113,49 @@ func (s *site) playHandMeasured(sz screen, body string) shifts {
 	var got shifts
 	s.eval(`JSON.stringify(window.__shifts)`, &got)
 	return got
+}
+
+// titleJS describes the table's title: the hand's (or deal's) number, its
+// text, whether it is wholly inside the viewport, and whether it is cut
+// (an ellipsis: its text wider than its box, or the title's box).
+const titleJS = `(() => {
+  const e = document.querySelector('#t-hand'), h1 = document.querySelector('#t-title');
+  const r = e.getBoundingClientRect(), hr = h1.getBoundingClientRect();
+  return JSON.stringify({ text: e.textContent, inView: r.width > 0 && r.height > 0 && r.left >= -1 && r.top >= -1 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1,
+    cut: e.scrollWidth > e.clientWidth || r.right > hr.right + 1 || r.left < hr.left - 1 || getComputedStyle(e).visibility === 'hidden' });
+})()`
+
+// checkTitle fails the test unless the title's hand number (#t-hand) says
+// want, whole (not ellipsized) and inside the viewport.
+func (b *browser) checkTitle(where, want string) {
+	b.t.Helper()
+	var got struct {
+		Text        string
+		InView, Cut bool
+	}
+	b.eval(titleJS, &got)
+	if got.Text != want || !got.InView || got.Cut {
+		b.t.Errorf("%s: the title's hand number reads %q (want %q), inside the viewport %v, cut %v", where, got.Text, want, got.InView, got.Cut)
+	}
+}
+
+// seatTextJS lists the words of the seat boxes that are cut: a name, the
+// score and cards line, or a badge whose text is wider than its box.
+const seatTextJS = `(() => {
+  const out = [];
+  document.querySelectorAll('#seats .seat').forEach((s) => s.querySelectorAll('.s-name, .s-stats, .badge').forEach((e) => {
+    if (e.getBoundingClientRect().width > 0 && e.scrollWidth > e.clientWidth)
+      out.push('seat ' + s.dataset.seat + ': ' + JSON.stringify(e.textContent) + ' is cut (' + e.scrollWidth + ' px in ' + e.clientWidth + ')');
+  }));
+  return JSON.stringify(out);
+})()`
+
+// checkSeatText fails the test with each word of a seat box that is cut.
+func (b *browser) checkSeatText(where string) {
+	b.t.Helper()
+	var probs []string
+	b.eval(seatTextJS, &probs)
+	for _, p := range probs {
+		b.t.Errorf("%s: %s", where, p)
+	}
 }
