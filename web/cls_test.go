@@ -31,7 +31,7 @@ const shiftJS = `(() => {
       w.sum += e.value;
       w.n++;
       w.list.push({ value: e.value, at: Math.round(e.startTime),
-        moved: (e.sources || []).map((s) => what(s.node) + ' ' + box(s.previousRect) + ' -> ' + box(s.currentRect)) });
+        moved: (e.sources || []).map((s) => what(s.node) + ' ' + box(s.previousRect) + ' -> ' + box(s.currentRect) + (s.node && s.node.id === 'actions' ? ' ' + JSON.stringify(s.node.innerText) : '')) });
     }
   }).observe({ type: 'layout-shift', buffered: true });
 })();`
