@@ -25,7 +25,8 @@ import (
 // deals' commitments, and says each deal's results wait for the end of
 // the day; a guest is told they play unranked, types a name and plays
 // the day's pawnee, which takes them to their seat (where the table says
-// there is no hint at a competition). The next day, the day before is listed, its deals are linked, and
+// there is no hint at a competition, and whose title shows which of the
+// day's deals it is, whole, on the phone). The next day, the day before is listed, its deals are linked, and
 // a deal's page shows the three results at seat 1 with their replays.
 // Everything inside the viewport, nothing cut off, the console clean.
 func TestBrowserDaily(t *testing.T) {
@@ -129,6 +130,10 @@ func TestBrowserDaily(t *testing.T) {
 		s.eval(`JSON.stringify(location.pathname.startsWith('/t/') && !!document.querySelector('#table-view'))`, &ok)
 		return ok && s.ui().Seat == 0
 	}, 15*time.Second)
+	// On the phone the title shows which of the day's deals this is,
+	// whole and in view.
+	waitFor(t, "the deal's number in the title", func() bool { return s.text("#t-hand") != "" }, 10*time.Second)
+	s.checkTitle("the daily table at 390×844", "deal 1 of 2")
 	// The table says there is no help at a competition, and offers none.
 	waitFor(t, "the table saying hints are off", func() bool {
 		var ok bool

@@ -235,7 +235,9 @@ const firstTrickDone = `(m) => m.view && m.view.tricks >= 1`
 // nearer its player's seat than any other, that the seat boxes neither
 // overlap nor leave the felt's rounded edge, and that the winning card's
 // ring shows (in auction the first trick is always won by a trump, the
-// suit led: AP-PLAY-1).
+// suit led: AP-PLAY-1); and at the desktop and laptop sizes that no word
+// of a seat box is cut (at 6 and 7 seats the felt takes the whole width,
+// the move panel beside the hand).
 func TestBrowserCrowdedTrick(t *testing.T) {
 	for _, g := range []struct {
 		variant string
@@ -267,6 +269,9 @@ func TestBrowserCrowdedTrick(t *testing.T) {
 			for _, sz := range crowdSizes {
 				s.layoutAt(fmt.Sprintf("%d-card trick", cards), sz, trickLayoutJS)
 				s.layoutAt(fmt.Sprintf("%d-seat table", g.seats), sz, layoutJS)
+				if !sz.phone {
+					s.checkSeatText(fmt.Sprintf("%d seats at %s", g.seats, sz.name))
+				}
 				if g.variant == "auction" && g.seats == 7 && sz.name != "laptop" {
 					s.shot("trick-7-"+sz.name, false)
 				}
@@ -306,8 +311,9 @@ const ourTurnMidTrick = `(m) => m.view && m.view.phase === 'play' && m.view.turn
 // felt is at its shortest. At desktop, laptop and phone sizes, in English
 // and in Greek, no trick card may cover another's rank or suit, each lies
 // nearer its player's seat than any other, the seat boxes keep apart
-// (what TestBrowserCrowdedTrick checks of a whole trick held), and the
-// table fits the screen.
+// (what TestBrowserCrowdedTrick checks of a whole trick held), the table
+// fits the screen, and at the desktop and laptop sizes no word of a seat
+// box is cut.
 func TestBrowserTrickOnOurTurn(t *testing.T) {
 	s := newSiteFor(t, 300*time.Second, nil)
 	s.withGate()
@@ -334,6 +340,9 @@ func TestBrowserTrickOnOurTurn(t *testing.T) {
 			for _, sz := range crowdSizes {
 				s.layoutAt(what, sz, trickLayoutJS)
 				s.layoutAt(what, sz, layoutJS)
+				if !sz.phone {
+					s.checkSeatText(what + " at " + sz.name)
+				}
 				if n == 7 && lang == "en" && sz.phone {
 					s.shot("trick-7-turn-phone", false)
 				}

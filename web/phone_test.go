@@ -324,12 +324,14 @@ func TestBrowserPhonePages(t *testing.T) {
 	s.click("#signup-btn")
 	s.waitShown("the account page", "#acct-me")
 	s.checkPhone("the account page, signed in")
-	for _, p := range []struct{ what, path, sel string }{
-		{"the profile", "/u/Phone-Ada", "#profile-h"},
-		{"the leaderboard", "/leaderboard", "#leaderboard-h"},
+	// Each page is checked once its data is drawn (a state, not a time:
+	// the profile's games, the leaderboard's rows or its "nobody yet").
+	for _, p := range []struct{ what, path, sel, drawn string }{
+		{"the profile", "/u/Phone-Ada", "#profile-h", "#profile-games > *"},
+		{"the leaderboard", "/leaderboard", "#leaderboard-h", "#leaderboard-list tr, #leaderboard-none:not([hidden])"},
 	} {
 		s.do("open "+p.what, chromedp.Navigate(s.url+p.path), chromedp.WaitVisible(chromedp.CSS(p.sel)))
-		time.Sleep(200 * time.Millisecond) // its data drawn
+		waitFor(t, p.what+" drawn", func() bool { return s.count(p.drawn) > 0 }, 20*time.Second)
 		s.checkPhone(p.what)
 	}
 

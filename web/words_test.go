@@ -226,7 +226,13 @@ const breaksJS = `(async () => {
   document.querySelector('#felt').append(box);
   const ok = ' ・·、。）)/：:,';
   const out = [];
-  for (const el of document.querySelectorAll('#break-cards .c-pip, #felt .seat .s-name, #felt .seat .s-stats')) {
+  // The bots' names ("ボット1") wherever a seat is named: the seat boxes,
+  // the score sheet's columns, the last trick.
+  const names = Array.from(document.querySelectorAll('#sheet th.who .nm, #last-trick .mini-name')).filter((e) => /^ボット/.test(e.textContent));
+  for (const el of [...document.querySelectorAll('#break-cards .c-pip, #felt .seat .s-name, #felt .seat .s-stats'), ...names]) {
+    // A new line starts lower down, or in vertical writing (the sheet's
+    // names at seven seats) further left.
+    const vertical = getComputedStyle(el).writingMode.startsWith('vertical');
     const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let n = walk.nextNode(); n; n = walk.nextNode()) {
       let prev = null;
@@ -235,7 +241,7 @@ const breaksJS = `(async () => {
         r.setStart(n, i); r.setEnd(n, i + 1);
         const rects = r.getClientRects();
         if (!rects.length) continue;
-        const top = rects[0].top;
+        const top = vertical ? -rects[0].left : rects[0].top;
         if (prev !== null && top > prev + 2 && !ok.includes(n.data[i - 1]) && n.data[i] !== ' ') out.push(n.data.slice(0, i) + '/' + n.data.slice(i));
         prev = top;
       }
@@ -247,9 +253,12 @@ const breaksJS = `(async () => {
 
 // TestBrowserJapaneseLineBreaks: in Japanese, at the desktop and phone
 // sizes, no line of a card face or a seat box at a seven-seat table breaks
-// inside a word ("リトルジョ/ーカー", "0ト/リック"). (The score sheet's
-// narrow columns at seven seats may wrap a long name anywhere: its seat
-// number tells the columns apart, TestBrowserScoreSheetColumns.)
+// inside a word ("リトルジョ/ーカー", "0ト/リック"), nor a bot's name
+// ("ボッ/ト1") in the score sheet's columns or the last trick, whichever
+// Japanese font the machine has (CI installs two: IPA Gothic and Noto
+// Sans CJK). (The score sheet's narrow columns at seven seats may wrap a
+// long name anywhere: its seat number tells the columns apart,
+// TestBrowserScoreSheetColumns.)
 func TestBrowserJapaneseLineBreaks(t *testing.T) {
 	s := newSiteFor(t, 120*time.Second, awayQuickly)
 	id := s.namedTable(7, "Alexandra")

@@ -572,6 +572,9 @@ func (t *table) infoJSON() tableInfo {
 	info := publicInfo(t.info, t.game)
 	if t.round != nil {
 		info.Event = t.round.ev.id
+		if t.round.sharesDeals() {
+			info.Deals = len(t.round.shared)
+		}
 	}
 	if info.Hints = t.advice(); !info.Hints && !t.info.NoHints {
 		info.AdviceOff = "competition"

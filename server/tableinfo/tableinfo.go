@@ -67,6 +67,10 @@ type Table struct {
 	// Event is the ID of the event whose round the table plays
 	// (docs/events.md): it has no next match of its own.
 	Event string `json:"event,omitempty"`
+	// Deals is how many deals a duplicate round shares among its tables
+	// (a daily deal's 8) when the table deals them: its hand N is the
+	// round's deal N. 0 at any other table.
+	Deals int `json:"deals,omitempty"`
 }
 
 // Public is the public description of stored table t, which plays

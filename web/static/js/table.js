@@ -13,13 +13,13 @@
 // alert.js the turn told in a hidden tab (title, icon, vibration) and the
 // sound button.
 
-import { gameName, $, h, store, api, showError, setText, roving } from './util.js';
+import { gameName, $, h, store, api, showError, roving } from './util.js';
 import { translate as translateFair } from './fairpanel.js';
 import { t } from './i18n.js';
 import { whoami } from './account.js';
 import { app, speed, loadSeat } from './table/state.js';
 import { connect, reconnectNow, copyInvite, join } from './table/connection.js';
-import { render } from './table/render.js';
+import { render, setHeading } from './table/render.js';
 import { placeSeats, tick } from './table/seats.js';
 import { sendChat } from './table/panels.js';
 import { summaryClosed, showSummary, summaryTick } from './table/endhand.js';
@@ -73,9 +73,9 @@ export async function initTable(id) {
 
   try {
     const info = await api('GET', '/api/tables/' + encodeURIComponent(id));
-    setText($('#t-title'), gameName(info.variant) + ' · ' + t('table.target', { Target: info.options && info.options.target }));
+    setHeading(gameName(info.variant) + (info.deals ? '' : ' · ' + t('table.target', { Target: info.options && info.options.target })), '');
   } catch (e) {
-    setText($('#t-title'), t('table.none'));
+    setHeading(t('table.none'), '');
     showError(t('table.err.open', { Why: e.message }));
     $('#main').append(h('p', { class: 'panel' }, h('a', { href: '/' }, t('table.backToLobby'))));
     return;

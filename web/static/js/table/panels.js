@@ -16,6 +16,7 @@ import { sendMsg } from './connection.js';
 export function renderSheet(m) {
   const n = m.table.seats.length;
   const sheet = $('#sheet');
+  sheet.classList.toggle('many', n >= 6); // narrow columns (style.css)
   const head = h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: t('sheet.bid') }),
     ...Array.from({ length: n }, (_, i) => h('th', { scope: 'col', class: 'who' + (i === m.seat ? ' me' : ''), title: nameOf(i) },
       h('span', { class: 's-num', text: seatNo(i) }), h('span', { class: 'nm', text: seatName(i) }))));

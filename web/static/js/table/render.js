@@ -30,8 +30,14 @@ export function render() {
     ended: String(!!m.ended), // a finished hand shown as it was, while its last trick is held
   });
   tv.classList.toggle('offline', !app.online);
+  // The table appears whole with the first state: nothing drawn empty
+  // first and moved when the state fills it (style.css).
+  tv.classList.add('ready');
   const opts = m.table.options || {};
-  setText($('#t-title'), gameName(m.table.variant) + ' · ' + t('table.target', { Target: opts.target }) + ' · ' + t('table.handNo', { N: m.hand_no }));
+  // A table dealing a duplicate round's deals (a daily deal) plays them
+  // to the end whatever the target: its hand is the round's deal.
+  setHeading(gameName(m.table.variant) + (m.table.deals ? '' : ' · ' + t('table.target', { Target: opts.target })),
+    m.table.deals ? t('table.dealOf', { Deal: m.hand_no, Deals: m.table.deals }) : t('table.handNo', { N: m.hand_no }));
   setTitle(t(act ? 'title.yourTurn' : 'title.table', { Game: gameName(m.table.variant) }));
 
   renderJoin(m);
@@ -61,6 +67,16 @@ export function render() {
     app.loadFocused = true;
     if (act && act !== 'play' && act !== 'discard') focusNext(act);
   }
+}
+
+// setHeading shows the table's title: game, the game and its target, which
+// a narrow screen shortens (an ellipsis, the whole in its tooltip); hand,
+// the hand's (or deal's) number, which stays whole and in view (style.css).
+export function setHeading(game, hand) {
+  const g = $('#t-game');
+  setText(g, game);
+  g.title = game;
+  setText($('#t-hand'), hand || '');
 }
 
 // focusNext moves the focus, after the player's move, to the next thing

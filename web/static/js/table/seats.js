@@ -19,6 +19,9 @@ export function renderFelt(m) {
   const v = m.view, n = m.table.seats.length;
   const felt = $('#felt');
   felt.className = 'felt n' + n;
+  // A crowded table (6 or 7 seats) lays the page out otherwise on a wide
+  // screen: the felt the whole width, the move panel beside the hand.
+  felt.closest('.play-area').classList.toggle('crowded', n >= 6);
   const seats = [];
   const acting = app.online && !m.match_over && !m.waiting && v.turn >= 0 && v.phase !== 'done';
   // The view's scores are those before its hand; once the match is over
@@ -76,7 +79,8 @@ export function renderFelt(m) {
   let note = '';
   if (held) note = t('trick.takes', { Who: nameOf(winner) });
   else if (faded) note = t('trick.last', { Who: nameOf(winner) });
-  $('#trick-note').hidden = !note;
+  // The note's line stays when it says nothing (style.css): the felt and
+  // the move panel below it do not move as tricks come and go.
   setText($('#trick-note'), note);
   trick.setAttribute('aria-label', held ? t('trick.ariaDone', { Who: nameOf(winner) }) : faded ? t('trick.ariaLast', { Who: nameOf(v.last_winner) }) : t('trick.aria'));
 }
