@@ -117,6 +117,9 @@ type table struct {
 	roundDone bool
 	// heldLeft is what the turn timer had left when the event was paused.
 	heldLeft time.Duration
+	// waiting are the connections of people whose takeover of a bot's
+	// seat is pending (playnow.go): seated when it is made.
+	waiting map[*conn]waiter
 }
 
 // over reports whether play at the table has ended: the match is over,
@@ -543,6 +546,9 @@ func (t *table) seatOf(token string, me Account, signedIn bool) (seat int, refus
 		return -1, ""
 	}
 	seat = t.seatFor(token)
+	if seat < 0 && t.claimed(token) {
+		return -1, "" // a takeover pending: it watches until the next hand (playnow.go)
+	}
 	if seat < 0 {
 		return -1, "that token holds no seat at this table"
 	}

@@ -1,0 +1,298 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pitch/server"
+	"pitch/store"
+)
+
+// Play now (README.md "Play now"): POST /api/play, the takeover of a
+// bot's seat at the next hand boundary, leaving, and a second Play.
+
+// playJSON is POST /api/play's answer.
+type playJSON struct {
+	Seat    int    `json:"seat"`
+	Token   string `json:"token"`
+	Pending bool   `json:"pending"`
+	Again   bool   `json:"again"`
+	Table   struct {
+		ID      string `json:"id"`
+		PlayNow bool   `json:"play_now"`
+		Pace    string `json:"pace"`
+		Seats   []struct {
+			Kind     string `json:"kind"`
+			Name     string `json:"name"`
+			Bot      int    `json:"bot"`
+			Pending  string `json:"pending"`
+			TookOver *struct {
+				Bot, Hand, Score int
+			} `json:"took_over"`
+		} `json:"seats"`
+		TurnTimer int `json:"turn_timer"`
+	} `json:"table"`
+	Code string `json:"code"`
+}
+
+// play presses Play as a guest of browser guest named name, and wants
+// status back.
+func (ts *testServer) play(body string, status int) playJSON {
+	ts.t.Helper()
+	resp, b := ts.do("POST", "/api/play", body)
+	var p playJSON
+	if err := json.Unmarshal(b, &p); err != nil {
+		ts.t.Fatalf("play %s: %v: %s", body, err, b)
+	}
+	if resp.StatusCode != status {
+		ts.t.Fatalf("play %s: status %d, want %d: %s", body, resp.StatusCode, status, b)
+	}
+	return p
+}
+
+func guestBody(guest, name, extra string) string {
+	return fmt.Sprintf(`{"variant":"auction","guest":%q,"name":%q%s}`, guest, name, extra)
+}
+
+// tableOf is the seats' part of a state's table.
+type seatsOnly struct {
+	Seats []struct {
+		Kind     string `json:"kind"`
+		Name     string `json:"name"`
+		Pending  string `json:"pending"`
+		TookOver *struct {
+			Bot, Hand, Score int
+		} `json:"took_over"`
+	} `json:"seats"`
+}
+
+func seatsOf(t *testing.T, m *wire) seatsOnly {
+	t.Helper()
+	var raw struct {
+		Table seatsOnly `json:"table"`
+	}
+	if err := json.Unmarshal(m.raw, &raw); err != nil {
+		t.Fatal(err)
+	}
+	return raw.Table
+}
+
+// TestPlayNow: a guest presses Play and plays with bots; a second guest
+// presses Play mid-hand and takes a bot's seat over at the next hand
+// boundary (never mid-hand: until then their connection sees what a
+// spectator sees), both see it happen; the first leaves and a bot takes
+// their seat at once, the match going on.
+func TestPlayNow(t *testing.T) {
+	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) {
+		ts := startServer(t, fresh(t), fastOptions())
+		const annGuest, bobGuest = "ann-browser-0123456789", "bob-browser-0123456789"
+		ann := ts.play(guestBody(annGuest, "Ann", ""), http.StatusCreated)
+		if ann.Seat != 0 || ann.Pending || ann.Token == "" || !ann.Table.PlayNow || ann.Table.Pace != "normal" || ann.Table.TurnTimer != 30 {
+			t.Fatalf("Ann's Play: %+v; want seat 0 of a new play-now table at the normal pace", ann)
+		}
+		for i, st := range ann.Table.Seats[1:] {
+			if st.Kind != "bot" || st.Bot != i+1 {
+				t.Errorf("seat %d: %+v, want Bot %d", i+1, st, i+1)
+			}
+		}
+		again := ts.play(guestBody(annGuest, "Ann", ""), http.StatusOK)
+		if !again.Again || again.Seat != 0 || again.Token != ann.Token || again.Table.ID != ann.Table.ID {
+			t.Fatalf("Ann's second Play: %+v; want her seat and token again", again)
+		}
+		id := ann.Table.ID
+		h := newHub(t, ts, id, 11)
+		a := h.connect("Ann", 0, ann.Token, true)
+		h.run(20*time.Second, "Ann playing hand 1", func() bool { return a.last != nil && a.last.HandNo == 1 && a.last.Seq >= 3 })
+
+		bob := ts.play(guestBody(bobGuest, "Bob", ""), http.StatusOK)
+		if bob.Table.ID != id || bob.Seat != 1 || !bob.Pending || bob.Table.Seats[1].Pending != "Bob" || bob.Table.Seats[1].Kind != "bot" {
+			t.Fatalf("Bob's Play mid-hand: %+v; want a pending takeover of Bot 1's seat at Ann's table", bob)
+		}
+		if b2 := ts.play(guestBody(bobGuest, "Bob", ""), http.StatusOK); !b2.Again || b2.Seat != 1 || !b2.Pending || b2.Token != bob.Token {
+			t.Fatalf("Bob's second Play: %+v; want the same pending seat", b2)
+		}
+		b := h.connect("Bob", -1, bob.Token, true)
+		seated := func(c *client) bool { // the client follows the seat the server gives it
+			if c.last != nil && c.last.Seat != c.seat {
+				c.seat = c.last.Seat
+			}
+			return c.seat >= 0
+		}
+		h.run(30*time.Second, "Bob taking over seat 1", func() bool { seated(a); return seated(b) && b.last.View.Phase != "" && len(b.last.View.Hand) > 0 })
+		// Until the takeover Bob watched; his first state in the seat is
+		// at a hand boundary, before the deal.
+		first := -1
+		for i, m := range b.msgs {
+			if m.Type == "state" && m.Seat == 1 {
+				first = i
+				break
+			}
+			if m.Type == "state" && (m.Seat != -1 || len(m.View.Hand) > 0) {
+				t.Fatalf("Bob's state %d before the takeover: seat %d with %d cards", i, m.Seat, len(m.View.Hand))
+			}
+		}
+		fm := b.msgs[first]
+		if fm.HandNo < 2 || len(fm.View.Hand) != 0 || fm.Fair == nil || !fm.Fair.Dealing && fm.Fair.Hand != nil && fm.Fair.Hand.Hand == fm.HandNo {
+			t.Errorf("Bob's first state in the seat: hand %d with %d cards (fair %+v); want the boundary before hand 2 or later, undealt", fm.HandNo, len(fm.View.Hand), fm.Fair)
+		}
+		to := seatsOf(t, fm).Seats[1].TookOver
+		if to == nil || to.Bot != 1 || to.Hand != fm.HandNo || to.Score != fm.View.Scores[1] {
+			t.Errorf("seat 1 took over: %+v; want from Bot 1 at hand %d with score %d", to, fm.HandNo, fm.View.Scores[1])
+		}
+		// Ann saw it: a state naming Bob in seat 1, marked as taken over.
+		sawAnn := false
+		for _, m := range a.msgs {
+			if m.Type == "state" {
+				if st := seatsOf(t, m).Seats[1]; st.Kind == "human" && st.Name == "Bob" && st.TookOver != nil {
+					sawAnn = true
+				}
+			}
+		}
+		if !sawAnn {
+			t.Error("Ann never saw Bob take seat 1 over")
+		}
+
+		// Ann leaves: a bot plays her seat at once, and the match goes on.
+		// Her page goes (its moves in flight would be refused once she has
+		// left); a second tab of hers, which never acts, stays to see her
+		// connection turn into a spectator's.
+		a2 := h.connect("Ann's tab", -1, ann.Token, false)
+		h.run(20*time.Second, "Ann's tab seated", func() bool { return a2.last != nil && a2.last.Seat == 0 })
+		a.close()
+		resp, body := ts.do("POST", "/api/tables/"+id+"/leave", fmt.Sprintf(`{"token":%q}`, ann.Token))
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("Ann leaving: %d %s", resp.StatusCode, body)
+		}
+		atLeave := b.last.Seq
+		h.run(30*time.Second, "the match going on with a bot in seat 0", func() bool {
+			return b.last.Seq > atLeave+8 && seatsOf(t, b.last).Seats[0].Kind == "bot" && a2.last.Seat == -1
+		})
+		if resp, body := ts.do("POST", "/api/tables/"+id+"/leave", fmt.Sprintf(`{"token":%q}`, ann.Token)); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("Ann leaving twice: %d %s, want 403", resp.StatusCode, body)
+		}
+		info, err := ts.st.Table(bg, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s0, s1 := info.Seats[0], info.Seats[1]; s0.Kind != "bot" || s0.TokenHash != nil || s1.Kind != "human" || s1.Name != "Bob" || s1.TookOver == nil {
+			t.Errorf("stored seats: %+v / %+v; want a bot in seat 0 and Bob in seat 1", s0, s1)
+		}
+		// Ann may play again: a new seat (her old one is a bot's, at a
+		// table with a person: Bob's, as the first bot's seat there).
+		if again := ts.play(guestBody(annGuest, "Ann", ""), http.StatusOK); again.Table.ID != id || again.Seat != 0 || !again.Pending {
+			t.Errorf("Ann's Play after leaving: %+v; want a pending takeover at Bob's table", again)
+		}
+		for _, c := range h.clients {
+			c.seat = -2 // checked below by the seat each state names
+		}
+		checkPlayNowMessages(t, ts.st, id, h.clients)
+	})
+}
+
+// checkPlayNowMessages checks every state against the match rebuilt
+// from the store as seen by the seat the state names (a connection's
+// seat changes with a takeover or a leave).
+func checkPlayNowMessages(t *testing.T, st store.Store, id string, clients []*client) {
+	t.Helper()
+	g, _, snaps, deals := replayDeals(t, st, id)
+	for _, c := range clients {
+		finished := 0
+		for i, m := range c.msgs {
+			where := fmt.Sprintf("%s message %d (seq %d, seat %d)", c.name, i, m.Seq, m.Seat)
+			if m.Type == "state" {
+				finished = len(m.Sheet)
+				checkSecrets(t, deals, finished, m, where)
+				checkFair(t, snaps, deals, m.Seat, m, where)
+				checkState(t, g, snaps, m.Seat, m, where)
+			}
+		}
+	}
+}
+
+// TestPlayNowBadInput: what a Play refuses, and says why.
+func TestPlayNowBadInput(t *testing.T) {
+	ts := startServer(t, t.TempDir()+"/pitch.db", fastOptions())
+	for _, tc := range []struct {
+		body, code string
+		status     int
+	}{
+		{guestBody("guest-browser-0000000001", "Ann", `,"pace":"slow"`), "bad_pace", 400},
+		{`{"variant":"auction","name":"Ann"}`, "bad_guest", 400},
+		{guestBody("short", "Ann", ""), "bad_guest", 400},
+		{`{"variant":"bridge","guest":"guest-browser-0000000001","name":"Ann"}`, "", 400},
+		{guestBody("guest-browser-0000000001", "", ""), "bad_name", 400},
+		{guestBody("guest-browser-0000000001", "Bot 3", ""), "name_bot", 400},
+	} {
+		resp, b := ts.do("POST", "/api/play", tc.body)
+		if resp.StatusCode != tc.status || !strings.Contains(string(b), tc.code) {
+			t.Errorf("play %s: %d %s; want %d %s", tc.body, resp.StatusCode, b, tc.status, tc.code)
+		}
+	}
+	if list, err := ts.st.Tables(bg, false); err != nil || len(list) != 0 {
+		t.Errorf("refused Plays stored %d tables (%v)", len(list), err)
+	}
+	// A full server says so, with how long to wait.
+	full := startServer(t, t.TempDir()+"/pitch.db", func() server.Options { o := fastOptions(); o.MaxTables = 1; return o }())
+	full.play(guestBody("guest-browser-0000000001", "Ann", ""), http.StatusCreated)
+	resp, b := full.do("POST", "/api/play", guestBody("guest-browser-0000000002", "Bob", `,"pace":"fast"`))
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "600" || !strings.Contains(string(b), "server_full") || !strings.Contains(string(b), "10 minutes") {
+		t.Errorf("Play at a full server: %d (Retry-After %q) %s; want 503 server_full saying how long to wait", resp.StatusCode, resp.Header.Get("Retry-After"), b)
+	}
+	full.wantWarning("kind=max_tables")
+}
+
+// TestPlayNowRace: many people pressing Play at once at one process are
+// each seated in a seat of their own (never two in one), and one person
+// pressing Play in many tabs at once lands in one seat.
+func TestPlayNowRace(t *testing.T) {
+	forEachStore(t, func(t *testing.T, fresh func(t *testing.T) string) {
+		ts := startServer(t, fresh(t), fastOptions())
+		first := ts.play(guestBody("first-browser-000000000", "Ann", ""), http.StatusCreated)
+		// Somebody is at the table: it is one to join.
+		h := newHub(t, ts, first.Table.ID, 3)
+		h.connect("Ann", 0, first.Token, false)
+		const n = 10
+		got := make([]playJSON, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				resp, b := ts.do("POST", "/api/play", guestBody(fmt.Sprintf("racer-browser-%09d", i), fmt.Sprintf("P%d", i), ""))
+				if resp.StatusCode != 200 && resp.StatusCode != 201 {
+					t.Errorf("racer %d: %d %s", i, resp.StatusCode, b)
+				}
+				_ = json.Unmarshal(b, &got[i])
+			})
+		}
+		wg.Wait()
+		seen := map[string]int{}
+		for i, p := range got {
+			k := fmt.Sprintf("%s/%d", p.Table.ID, p.Seat)
+			if j, ok := seen[k]; ok {
+				t.Errorf("racers %d and %d both in seat %s", j, i, k)
+			}
+			seen[k] = i
+		}
+		if len(seen) != n {
+			t.Errorf("%d distinct seats for %d racers", len(seen), n)
+		}
+		// One person, many tabs.
+		tabs := make([]playJSON, 8)
+		for i := range tabs {
+			wg.Go(func() {
+				_, b := ts.do("POST", "/api/play", guestBody("tabs-browser-0000000000", "Tab", ""))
+				_ = json.Unmarshal(b, &tabs[i])
+			})
+		}
+		wg.Wait()
+		for i, p := range tabs {
+			if p.Token == "" || p.Table.ID != tabs[0].Table.ID || p.Seat != tabs[0].Seat || p.Token != tabs[0].Token {
+				t.Errorf("tab %d: %s seat %d; tab 0: %s seat %d: one person, two seats", i, p.Table.ID, p.Seat, tabs[0].Table.ID, tabs[0].Seat)
+			}
+		}
+	})
+}
