@@ -3,12 +3,14 @@
 import { GAMES, gameName, LEVEL_KEYS, seatNo, $, h, store, api, showError } from './util.js';
 import { t, num } from './i18n.js';
 import { whoami } from './account.js';
+import { initPlayNow } from './playnow.js';
 
 // ---------- the lobby ----------
 
 export function initLobby() {
   $('#lobby').hidden = false;
   document.title = t('lobby.title');
+  initPlayNow();
   const game = $('#game');
   const seatChoices = []; // kept across changes of the number of seats
 

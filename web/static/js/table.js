@@ -20,6 +20,7 @@ import { render } from './table/render.js';
 import { placeSeats, tick } from './table/seats.js';
 import { sendChat } from './table/panels.js';
 import { summaryClosed, showSummary } from './table/endhand.js';
+import { initLeave } from './playnow.js';
 
 // initTable opens the table page for table id.
 export async function initTable(id) {
@@ -33,6 +34,7 @@ export async function initTable(id) {
   whoami().then((me) => { if (me) { $('#join-name').value = me.name; $('#join-name').readOnly = true; } });
 
   $('#copy').addEventListener('click', copyInvite);
+  initLeave(id, () => app.token); // play now: the seat back to a bot
   $('#join-form').addEventListener('submit', join);
   $('#show-join').addEventListener('click', () => { app.watch = false; render(); $('#join-name').focus(); });
   $('#summary-close').addEventListener('click', () => $('#summary').close());
