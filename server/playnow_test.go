@@ -296,3 +296,84 @@ func TestPlayNowRace(t *testing.T) {
 		}
 	})
 }
+
+// TestPlayNowCluster: two processes on one PostgreSQL. People pressing
+// Play at the same moment at both are each seated in a seat of their own
+// (never two in one seat); a takeover claimed at one process is made by
+// the table's driver at the hand boundary, and the person's connection
+// at the other process is seated then.
+func TestPlayNowCluster(t *testing.T) {
+	opts := fastOptions()
+	opts.Cluster, opts.LeaseTTL = true, 2*time.Second
+	opts.BotDelay, opts.AwayDelay = 25*time.Millisecond, 25*time.Millisecond
+	a, b := clusterPair(t, opts)
+	ann := a.play(guestBody("ann-browser-0123456789", "Ann", ""), http.StatusCreated)
+	id := ann.Table.ID
+	// Someone watches, so the table plays (a stand-in for Ann, away): the
+	// racers come mid-hand.
+	spec := watch(t, a, id, "")
+	waitState(t, spec, 20*time.Second, "hand 1 under way", func(m *wire) bool { return m.HandNo == 1 && m.Seq > 0 })
+	const n = 6
+	got := make([]playJSON, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		ts := []*testServer{a, b}[i%2]
+		wg.Go(func() {
+			<-start
+			resp, body := ts.do("POST", "/api/play", guestBody(fmt.Sprintf("racer-browser-%09d", i), fmt.Sprintf("P%d", i), ""))
+			if resp.StatusCode != 200 && resp.StatusCode != 201 {
+				t.Errorf("racer %d: %d %s", i, resp.StatusCode, body)
+			}
+			if err := json.Unmarshal(body, &got[i]); err != nil {
+				t.Errorf("racer %d: %v", i, err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	seen := map[string]int{"" + id + "/0": -1}
+	atAnn := -1
+	for i, p := range got {
+		k := fmt.Sprintf("%s/%d", p.Table.ID, p.Seat)
+		if j, ok := seen[k]; ok {
+			t.Fatalf("racers %d and %d both in seat %s", j, i, k)
+		}
+		seen[k] = i
+		if p.Table.ID == id && atAnn < 0 {
+			atAnn = i
+		}
+	}
+	// The store agrees: each claim at Ann's table is its racer's.
+	info, err := a.st.Table(bg, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range info.Seats[1:] {
+		i, ok := seen[fmt.Sprintf("%s/%d", id, st.Seat)]
+		if ok && (st.Claim == nil || st.Claim.Name != fmt.Sprintf("P%d", i)) {
+			t.Errorf("seat %d: claim %+v, want racer %d's", st.Seat, st.Claim, i)
+		}
+	}
+	if atAnn < 0 {
+		t.Fatal("no racer was seated at Ann's table, which had three bots' seats")
+	}
+	// The racer at Ann's table watches at the process that did not seat
+	// them; Ann is away (a stand-in plays for her): at the hand boundary
+	// the seat is theirs, there.
+	p := got[atAnn]
+	other := []*testServer{b, a}[atAnn%2]
+	c := watch(t, other, id, p.Token)
+	waitState(t, c, 5*time.Second, "watching while the takeover is pending", func(m *wire) bool { return m.Seat == -1 })
+	m := waitState(t, c, 60*time.Second, "the seat taken over", func(m *wire) bool { return m.Seat == p.Seat })
+	if m.HandNo < 2 || len(m.View.Hand) != 0 {
+		t.Errorf("seated at hand %d (seq %d) with %d cards: want the boundary after hand 1, before the deal", m.HandNo, m.Seq, len(m.View.Hand))
+	}
+	info, err = b.st.Table(bg, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := info.Seats[p.Seat]; st.Kind != "human" || st.Name != fmt.Sprintf("P%d", atAnn) || st.TookOver == nil || st.Claim != nil {
+		t.Errorf("stored seat %d after the takeover: %+v", p.Seat, st)
+	}
+}
