@@ -377,3 +377,57 @@ func TestPlayNowCluster(t *testing.T) {
 		t.Errorf("stored seat %d after the takeover: %+v", p.Seat, st)
 	}
 }
+
+// TestPlayNowLobby: the lobby lists a play-now table while Play may take
+// over one of its bots' seats, and says how many people play each game
+// now; Play at a table from the lobby seats the person there.
+func TestPlayNowLobby(t *testing.T) {
+	ts := startServer(t, t.TempDir()+"/pitch.db", fastOptions())
+	ann := ts.play(guestBody("ann-browser-0123456789", "Ann", ""), http.StatusCreated)
+	cat := ts.play(guestBody("cat-browser-0123456789", "Cat", `,"pace":"fast"`), http.StatusCreated)
+	c := watch(t, ts, ann.Table.ID, ann.Token) // Ann is at her table: one person playing auction
+	waitState(t, c, 5*time.Second, "Ann seated", func(m *wire) bool { return m.Seat == 0 })
+	type lobbyJSON struct {
+		Tables []struct {
+			ID      string `json:"id"`
+			PlayNow bool   `json:"play_now"`
+		} `json:"tables"`
+		Playing map[string]int `json:"playing"`
+	}
+	list := func() (lobbyJSON, []string) {
+		resp, b := ts.do("GET", "/api/tables", "")
+		var l lobbyJSON
+		if resp.StatusCode != 200 || json.Unmarshal(b, &l) != nil {
+			t.Fatalf("lobby: %d %s", resp.StatusCode, b)
+		}
+		var ids []string
+		for _, tb := range l.Tables {
+			ids = append(ids, tb.ID)
+			if !tb.PlayNow {
+				t.Errorf("table %s listed, not a play-now table", tb.ID)
+			}
+		}
+		return l, ids
+	}
+	l, ids := list()
+	if len(ids) != 2 || l.Playing["auction"] != 1 || l.Playing["pawnee"] != 0 || l.Playing["ten-point"] != 0 {
+		t.Errorf("lobby: tables %v, playing %v; want both tables, one person playing auction", ids, l.Playing)
+	}
+	// From the lobby, Play at Cat's table (its pace): a seat there, though
+	// Ann's is as good.
+	bob := ts.play(guestBody("bob-browser-0123456789", "Bob", fmt.Sprintf(`,"pace":"fast","table":%q`, cat.Table.ID)), http.StatusOK)
+	if bob.Table.ID != cat.Table.ID || !bob.Pending {
+		t.Errorf("Bob's Play at Cat's table: %+v", bob)
+	}
+	// Three more fill Ann's table's bots' seats with claims: it leaves
+	// the lobby.
+	for i := range 3 {
+		p := ts.play(guestBody(fmt.Sprintf("more-browser-%010d", i), fmt.Sprintf("M%d", i), ""), http.StatusOK)
+		if p.Table.ID != ann.Table.ID {
+			t.Fatalf("M%d seated at %s, want Ann's table", i, p.Table.ID)
+		}
+	}
+	if _, ids := list(); len(ids) != 1 || ids[0] != cat.Table.ID {
+		t.Errorf("lobby once Ann's table's seats are all claimed: %v, want Cat's table alone", ids)
+	}
+}

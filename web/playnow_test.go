@@ -103,6 +103,10 @@ func TestBrowserPlayNow(t *testing.T) {
 	ann.click(".tools summary")
 	ann.click("#pn-leave")
 	ann.do("back home", chromedp.WaitVisible(chromedp.CSS("#playnow")))
+	// The home page says who plays now (Bob), and lists Bob's table with
+	// a Play button: a bot holds Ann's old seat.
+	waitFor(t, "the count of people playing", func() bool { return strings.Contains(ann.text("#pn-playing"), "Auction Pitch 1") }, 15*time.Second)
+	waitFor(t, "Bob's table in the lobby", func() bool { return ann.count("#open-tables button.primary") == 1 }, 15*time.Second)
 	waitFor(t, "a bot in seat 0 at Bob's table", func() bool {
 		b := bob.seatBoxes()
 		return len(b) == 4 && strings.Contains(b[0].Name, "Bot 4")

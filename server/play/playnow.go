@@ -18,8 +18,10 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
+	"pitch"
 	"pitch/bot"
 	"pitch/server/access"
 	"pitch/server/httpx"
@@ -47,6 +49,9 @@ type playReq struct {
 	// which makes a second Play land in the same seat.
 	Name  string `json:"name"`
 	Guest string `json:"guest"`
+	// Table, when set, is tried first (the lobby's Play at a table): a
+	// table of the game, house rules and pace asked for.
+	Table string `json:"table"`
 }
 
 // playResp is where a Play seated the person.
@@ -141,7 +146,7 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, httpx.StoreDown(op, err))
 			return
 		}
-		res, status, err := s.claimAny(ctx, p, tables)
+		res, status, err := s.claimAny(ctx, p, tables, req.Table)
 		if errors.Is(err, store.ErrHeld) {
 			continue // another tab's Play landed first: its seat, above
 		}
@@ -249,11 +254,16 @@ func (s *Server) heldSeat(ctx context.Context, p player) (playResp, bool, error)
 	return res, true, nil
 }
 
-// claimAny claims a seat for p at the best of tables (playChoice), trying
-// the next when another person wins a race for one. A status of 0 means
-// that no table had a seat; store.ErrHeld that p holds one already.
-func (s *Server) claimAny(ctx context.Context, p player, tables []*store.Table) (playResp, int, error) {
-	for _, c := range playChoice(tables) {
+// claimAny claims a seat for p at the best of tables (playChoice; table
+// prefer first), trying the next when another person wins a race for
+// one. A status of 0 means that no table had a seat; store.ErrHeld that
+// p holds one already.
+func (s *Server) claimAny(ctx context.Context, p player, tables []*store.Table, prefer string) (playResp, int, error) {
+	choice := playChoice(tables)
+	slices.SortStableFunc(choice, func(a, b candidate) int {
+		return boolInt(b.table.ID == prefer) - boolInt(a.table.ID == prefer)
+	})
+	for _, c := range choice {
 		token := p.token(c.table.ID)
 		h := sha256.Sum256([]byte(token))
 		pending, err := s.store.ClaimPlayNow(ctx, store.PlaySeat{Table: c.table.ID, Seat: c.seat, Name: p.name, TokenHash: h[:], Account: p.me.ID, Owner: p.owner})
@@ -564,4 +574,60 @@ func (s *Server) handleLeave(w http.ResponseWriter, r *http.Request) {
 	t.schedule(0) // a bot plays the seat at once
 	t.broadcast()
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"seat": seat, "table": t.infoJSON()})
+}
+
+// botSeatOpen reports whether Play may take over a bot's seat here: a
+// play-now table with a person at it and a bot's seat nobody claims.
+// The lock must be held.
+func (t *table) botSeatOpen() bool {
+	return t.info.PlayNow && len(playChoice([]*store.Table{t.info})) > 0
+}
+
+// playingCount is how many people play each game now, counted at most
+// once every playingEvery (the lobby is asked often).
+type playingCount struct {
+	mu sync.Mutex
+	at time.Time
+	by map[string]int
+}
+
+// playingEvery is how old the lobby's count of people playing may be.
+const playingEvery = time.Second
+
+// playing counts the people playing each game now: seats of people at
+// tables in play, neither finished nor closed, with a connection open
+// (here, or at another process of a cluster, as far as this one knows:
+// it hears of the others' connections to the tables it drives).
+func (s *Server) playing() map[string]int {
+	c := &s.playingNow
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.by != nil && time.Since(c.at) < playingEvery {
+		return c.by
+	}
+	by := map[string]int{}
+	for _, v := range []pitch.Variant{pitch.Auction, pitch.TenPoint, pitch.Pawnee} {
+		by[v.String()] = 0
+	}
+	for _, t := range s.tableList() {
+		t.mu.Lock()
+		if !t.info.Finished && !t.info.Closed && !t.over() {
+			for _, st := range t.info.Seats {
+				if st.Kind == "human" && st.TokenHash != nil && t.seatOnline(st.Seat) > 0 {
+					by[t.info.Variant]++
+				}
+			}
+		}
+		t.mu.Unlock()
+	}
+	c.by, c.at = by, time.Now()
+	return by
+}
+
+// boolInt is 1 for true, 0 for false.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -81,6 +81,10 @@ type Server struct {
 
 	cl *cluster // nil unless Options.Cluster
 
+	// playingNow is how many people play each game now, as last counted
+	// (playing, playnow.go).
+	playingNow playingCount
+
 	ev eventSet // events of many tables (event.go)
 	// evWork counts event tables' results on their way to their event
 	// (table.act): Close waits for them, so none is stored after it.

@@ -558,12 +558,12 @@ func (t *table) seatOf(token string, me Account, signedIn bool) (seat int, refus
 	return seat, ""
 }
 
-// publish shows the table in the lobby while it has a free seat and is
-// neither finished nor closed, and takes it out otherwise. The lock must
-// be held.
+// publish shows the table in the lobby while it has a free seat (or, at
+// a play-now table, a bot's seat Play may take over) and is neither
+// finished nor closed, and takes it out otherwise. The lock must be held.
 func (t *table) publish() {
 	info := t.infoJSON()
-	t.srv.lobby.set(info, !info.Finished && !info.Closed && !t.full() && t.listed())
+	t.srv.lobby.set(info, !info.Finished && !info.Closed && (!t.full() || t.botSeatOpen()) && t.listed())
 }
 
 // infoJSON is the public description of the table.

@@ -3,8 +3,8 @@
 // the seats' marks (taken over from a bot, a takeover pending) and the
 // button that gives the person's seat back to a bot.
 
-import { $, h, api, store, showError, gameName, guestID } from './util.js';
-import { t } from './i18n.js';
+import { $, h, api, store, showError, gameName, guestID, GAMES } from './util.js';
+import { t, num } from './i18n.js';
 import { whoami } from './account.js';
 
 const ORDER = ['pawnee', 'ten-point', 'auction'];
@@ -25,10 +25,24 @@ export async function initPlayNow() {
   $('#pn-games').replaceChildren(...buttons);
 }
 
-// play presses Play for variant, then opens the table with the seat kept
-// as a joined seat is (pitch.seat.ID).
-async function play(variant, me, buttons) {
-  const body = { variant, pace: $('#pn-pace').value };
+// playAt presses Play at lobby table tb (its game, house rules and
+// pace), from the lobby's list.
+export async function playAt(tb, button) {
+  play(tb.variant, await whoami(), [button], { table: tb.id, options: tb.options, pace: tb.pace });
+}
+
+// showPlaying says how many people play each game now (the lobby's
+// "playing").
+export function showPlaying(playing) {
+  const parts = Object.keys(GAMES).filter((v) => playing && playing[v] !== undefined).map((v) => gameName(v) + ' ' + num(playing[v]));
+  $('#pn-playing').textContent = parts.length ? t('playnow.playing', { List: parts.join(' · ') }) : '';
+}
+
+// play presses Play for variant (extra: the lobby's table, its options
+// and pace), then opens the table with the seat kept as a joined seat is
+// (pitch.seat.ID).
+async function play(variant, me, buttons, extra) {
+  const body = { variant, pace: $('#pn-pace').value, ...extra };
   if (!me) {
     body.name = $('#pn-name').value.trim();
     body.guest = guestID();
@@ -42,7 +56,7 @@ async function play(variant, me, buttons) {
   try {
     const res = await api('POST', '/api/play', body);
     if (body.name) store.set('pitch.name', body.name);
-    store.set('pitch.pace', body.pace);
+    if (!extra) store.set('pitch.pace', body.pace);
     const key = 'pitch.seat.' + res.table.id;
     if (res.token) store.set(key, JSON.stringify({ seat: res.seat, token: res.token, name: body.name || me.name }));
     location.assign(res.table.url);
