@@ -476,10 +476,11 @@ func (t *table) syncPlayNow(fresh *store.Table) bool {
 	for i, st := range fresh.Seats {
 		old := &t.info.Seats[i]
 		if st.Kind != old.Kind || string(st.TokenHash) != string(old.TokenHash) {
+			if old.Kind == "human" && old.TokenHash != nil {
+				t.seatLeft(i) // its holder's connections here watch from now on
+			}
 			*old = st
 			if st.Kind == "bot" {
-				t.seatLeft(i)
-				old.Level = st.Level
 				t.bots[i], _ = bot.New(st.Level)
 			} else {
 				t.seatTaken(i)
