@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -138,7 +137,7 @@ func TestBrowserPlayNow(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal(fmt.Sprintf("no move of seat 0's bot in %d events since Ann left", len(events)-left))
+			t.Fatalf("no move of seat 0's bot in %d events since Ann left", len(events)-left)
 		}
 	}
 	info, err := ann.st.Table(t.Context(), id)
