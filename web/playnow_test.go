@@ -87,6 +87,8 @@ func TestBrowserPlayNow(t *testing.T) {
 			return len(b) == 4 && strings.Contains(b[1].Badges, "Bob")
 		}, 10*time.Second)
 	}
+	// The marks fit the seat boxes at every size.
+	ann.checkLayout("playnow-pending", map[string]bool{})
 	// Ann finishes the hand: at the boundary Bob takes seat 1.
 	ann.playToSummary("")
 	waitFor(t, "Bob seated", func() bool { return bob.ui().Seat == 1 }, 30*time.Second)
@@ -96,6 +98,10 @@ func TestBrowserPlayNow(t *testing.T) {
 			return len(b) == 4 && strings.Contains(b[1].Name, "Bob") && strings.Contains(b[1].Badges, "Bot 1")
 		}, 10*time.Second)
 	}
+	if bob.ui().Summary { // the hand he watched: closed, to see the felt
+		bob.click("#summary-close")
+	}
+	bob.checkLayout("playnow-tookover", map[string]bool{})
 	// Ann leaves from the table's menu: her page goes home, a bot plays her
 	// seat at once, and Bob plays on.
 	ann.click("#summary-close")
