@@ -23,6 +23,7 @@ import (
 
 	"pitch"
 	"pitch/bot"
+	"pitch/rating"
 	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/tableinfo"
@@ -146,7 +147,7 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, httpx.StoreDown(op, err))
 			return
 		}
-		res, status, err := s.claimAny(ctx, p, tables, req.Table)
+		res, status, err := s.claimAny(ctx, p, tables, req.Table, g.Variant.String())
 		if errors.Is(err, store.ErrHeld) {
 			continue // another tab's Play landed first: its seat, above
 		}
@@ -254,12 +255,12 @@ func (s *Server) heldSeat(ctx context.Context, p player) (playResp, bool, error)
 	return res, true, nil
 }
 
-// claimAny claims a seat for p at the best of tables (playChoice; table
-// prefer first), trying the next when another person wins a race for
+// claimAny claims a seat for p at the best of tables (playChoice, then
+// byRating; table prefer first), trying the next when another person wins a race for
 // one. A status of 0 means that no table had a seat; store.ErrHeld that
 // p holds one already.
-func (s *Server) claimAny(ctx context.Context, p player, tables []*store.Table, prefer string) (playResp, int, error) {
-	choice := playChoice(tables)
+func (s *Server) claimAny(ctx context.Context, p player, tables []*store.Table, prefer, variant string) (playResp, int, error) {
+	choice := s.byRating(ctx, p, variant, playChoice(tables))
 	slices.SortStableFunc(choice, func(a, b candidate) int {
 		return boolInt(b.table.ID == prefer) - boolInt(a.table.ID == prefer)
 	})
@@ -631,4 +632,88 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// Rating bands (docs/ratings.md's shown ratings): a signed-in person's
+// Play prefers tables whose accounts' mean rating is within the band of
+// theirs, bandBase at first, widening by bandPerMinute for each minute
+// the table has been open (a table nobody near its rating joins opens
+// to everyone as it waits). Guests, and tables with no account, have no
+// rating: they come after the tables in the band.
+const (
+	bandBase      = 200
+	bandPerMinute = 100
+	// bandTables bounds how many candidate tables' ratings one Play reads.
+	bandTables = 20
+)
+
+// band is the rating band of a table open for age.
+func band(age time.Duration) int { return bandBase + bandPerMinute*int(max(age, 0)/time.Minute) }
+
+// byRating orders choice for p: the tables in p's rating band first, the
+// rest as they were. Guests' choice is left as it is.
+func (s *Server) byRating(ctx context.Context, p player, variant string, choice []candidate) []candidate {
+	if !p.signedIn || len(choice) < 2 {
+		return choice
+	}
+	cache := map[string]int{}
+	shown := func(id string) (int, error) {
+		if r, ok := cache[id]; ok {
+			return r, nil
+		}
+		r := rating.Shown(rating.Default().New())
+		list, err := s.store.PlayerRatings(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		for _, pr := range list {
+			if pr.Variant == variant {
+				r = rating.Shown(pr.Rating)
+			}
+		}
+		cache[id] = r
+		return r, nil
+	}
+	mine, err := shown(p.me.ID)
+	if err != nil {
+		s.log.Warn("play now: reading a rating; seating without the band", "err", err.Error())
+		return choice
+	}
+	in := make([]bool, len(choice))
+	for i, c := range choice[:min(len(choice), bandTables)] {
+		sum, n := 0, 0
+		for _, st := range c.table.Seats {
+			for _, acct := range []string{st.Account, claimAccount(st.Claim)} {
+				if acct == "" {
+					continue
+				}
+				r, err := shown(acct)
+				if err != nil {
+					return choice
+				}
+				sum, n = sum+r, n+1
+			}
+		}
+		if n > 0 {
+			mean := sum / n
+			in[i] = max(mean-mine, mine-mean) <= band(time.Since(c.table.Created))
+		}
+	}
+	out := make([]candidate, 0, len(choice))
+	for pass := range 2 {
+		for i, c := range choice {
+			if in[i] == (pass == 0) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// claimAccount is the account of a claim, "" for none or a guest's.
+func claimAccount(c *store.Claim) string {
+	if c == nil {
+		return ""
+	}
+	return c.Account
 }
