@@ -431,3 +431,54 @@ func TestPlayNowLobby(t *testing.T) {
 		t.Errorf("lobby once Ann's table's seats are all claimed: %v, want Cat's table alone", ids)
 	}
 }
+
+// TestPlayNowAccount: a signed-in person's Play — under their account's
+// name, again the same seat (its token not shown again: their session
+// plays it), leaving with the session alone, a new seat after.
+func TestPlayNowAccount(t *testing.T) {
+	ts := startServer(t, t.TempDir()+"/pitch.db", fastOptions())
+	ada := ts.browser()
+	ada.must(201, "POST", "/api/account/signup", creds("Ada", goodPassword))
+	var first, again playJSON
+	if err := json.Unmarshal(ada.must(201, "POST", "/api/play", `{"variant":"auction","name":"ignored"}`), &first); err != nil {
+		t.Fatal(err)
+	}
+	if first.Seat != 0 || first.Token == "" || first.Table.Seats[0].Name != "Ada" {
+		t.Fatalf("Ada's Play: %+v; want seat 0 under her account's name", first)
+	}
+	if err := json.Unmarshal(ada.must(200, "POST", "/api/play", `{"variant":"auction"}`), &again); err != nil {
+		t.Fatal(err)
+	}
+	if !again.Again || again.Seat != 0 || again.Table.ID != first.Table.ID || again.Token != "" {
+		t.Fatalf("Ada's second Play: %+v; want her seat again, without its token", again)
+	}
+	// A guest and another account come: Bot 1's and Bot 2's seats.
+	bob := ts.play(guestBody("bob-browser-0123456789", "Bob", ""), http.StatusOK)
+	cy := ts.browser()
+	cy.must(201, "POST", "/api/account/signup", creds("Cy", goodPassword))
+	var cyp playJSON
+	if err := json.Unmarshal(cy.must(200, "POST", "/api/play", `{"variant":"auction"}`), &cyp); err != nil {
+		t.Fatal(err)
+	}
+	if bob.Table.ID != first.Table.ID || bob.Seat != 1 || cyp.Table.ID != first.Table.ID || cyp.Seat != 2 || cyp.Table.Seats[2].Pending != "Cy" {
+		t.Fatalf("Bob %+v and Cy %+v; want seats 1 and 2 of Ada's table, pending", bob, cyp)
+	}
+	// Ada leaves with her session alone; Cy withdraws his pending claim.
+	ada.must(200, "POST", "/api/tables/"+first.Table.ID+"/leave", `{}`)
+	cy.must(200, "POST", "/api/tables/"+first.Table.ID+"/leave", `{}`)
+	info, err := ts.st.Table(bg, first.Table.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s0, s2 := info.Seats[0], info.Seats[2]; s0.Kind != "bot" || s0.Account != "" || s2.Kind != "bot" || s2.Claim != nil {
+		t.Errorf("after Ada left and Cy withdrew: %+v / %+v", s0, s2)
+	}
+	// Ada may press Play again: Bob is at the table, so a bot's seat there.
+	var back playJSON
+	if err := json.Unmarshal(ada.must(200, "POST", "/api/play", `{"variant":"auction"}`), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Again || back.Table.ID != first.Table.ID || !back.Pending || back.Token == "" {
+		t.Errorf("Ada's Play after leaving: %+v; want a pending takeover at Bob's table", back)
+	}
+}
