@@ -25,7 +25,7 @@ func dataRoute(pattern string) bool {
 		return true
 	}
 	_ = method
-	for _, p := range []string{"/api/tables/{id}", "/api/events/{id}", "/api/daily", "/api/history", "/api/users/{name}", "/api/account/seats", "/api/account/export"} {
+	for _, p := range []string{"/api/tables/{id}", "/api/events/{id}", "/api/daily", "/api/history", "/api/users/{name}", "/api/account/seats", "/api/account/export", "/api/play"} {
 		if path == p || strings.HasPrefix(path, p+"/") {
 			return true
 		}

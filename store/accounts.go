@@ -322,7 +322,7 @@ func (s *sqlStore) DeleteAccount(ctx context.Context, id, anon string) error {
 			return err
 		}
 		for _, q := range []string{`DELETE FROM sessions WHERE account_id = ?`, `DELETE FROM passkeys WHERE account_id = ?`,
-			`DELETE FROM resets WHERE account_id = ?`} {
+			`DELETE FROM resets WHERE account_id = ?`, `DELETE FROM play_now_people WHERE owner = 'a:' || ?`} {
 			if _, err := tx.ExecContext(ctx, s.d.q(q), id); err != nil {
 				return s.explain(err)
 			}

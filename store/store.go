@@ -48,6 +48,10 @@ type Table struct {
 	// Rated: the match is rated (docs/ratings.md); every human seat is
 	// held by a signed-in account.
 	Rated bool
+	// PlayNow: the table was started by play now (playnow.go): anyone
+	// pressing Play may take over its bots' seats between hands, and a
+	// seat a person leaves goes back to a bot.
+	PlayNow bool
 }
 
 // Seat is one seat of a table.
@@ -60,6 +64,12 @@ type Seat struct {
 	// Account is the ID of the account that holds the seat (Account.ID);
 	// "" for a guest's seat, a free seat or a bot.
 	Account string
+	// Claim is the person who takes this bot's seat over at the next hand
+	// boundary (play now), nil for none.
+	Claim *Claim
+	// TookOver says how the person holding this seat came by it: they
+	// took it over from a bot (play now); nil otherwise.
+	TookOver *TookOver
 }
 
 // Event is one accepted action in a table's log.
@@ -195,6 +205,8 @@ type Store interface {
 	TournamentVersions(ctx context.Context, ids []string) (map[string]int, error)
 	// Ratings: accounts' ratings, their history and the leaderboard (ratings.go).
 	Ratings
+	// PlayNow: play now's tables, pending takeovers and seats (playnow.go).
+	PlayNow
 	// Close releases the store.
 	Close() error
 }

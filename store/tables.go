@@ -16,6 +16,12 @@ import (
 // CreateTable implements Store. A zero t.Created is set to now; t.Created
 // is kept to the microsecond, in UTC.
 func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
+	return s.createTable(ctx, t, nil)
+}
+
+// createTable is CreateTable, with then, when not nil, run in the same
+// transaction after the table is inserted.
+func (s *sqlStore) createTable(ctx context.Context, t *Table, then func(context.Context, *sql.Tx) error) error {
 	fail := func(err error) error {
 		return fmt.Errorf("store: create table %s: %w", t.ID, err)
 	}
@@ -42,31 +48,13 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 		t.Created = timeNow()
 	}
 	t.Created = normTime(t.Created)
-	var opts any // NULL for no options
-	if len(t.Options) > 0 {
-		opts = string(t.Options)
-	}
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (id, variant, options, seed, turn_timer, created, finished, no_hints, fair_deals, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			t.ID, t.Variant, opts, strconv.FormatUint(t.Seed, 10), t.TurnTimer, s.d.timeArg(t.Created), t.Finished, t.NoHints, t.FairDeals, t.Rated)
-		if isUnique(err) {
-			return fmt.Errorf("%w: a table with this ID exists (%w)", ErrConflict, err)
+		if err := s.insertTable(ctx, tx, t); err != nil {
+			return err
 		}
-		if err != nil {
-			return s.explain(err)
-		}
-		for _, st := range t.Seats {
-			var hash any // NULL while free
-			if len(st.TokenHash) > 0 {
-				hash = st.TokenHash
-			}
-			var acct any // NULL for a guest or a free seat
-			if st.Account != "" {
-				acct = st.Account
-			}
-			if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO seats (table_id, seat, kind, level, name, token_hash, account_id) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-				t.ID, st.Seat, st.Kind, st.Level, st.Name, hash, acct); err != nil {
-				return fmt.Errorf("seat %d: %w", st.Seat, s.explain(err))
+		if then != nil {
+			if err := then(ctx, tx); err != nil {
+				return err
 			}
 		}
 		return s.notifyTx(ctx, tx, Note{Kind: NoteNew, Table: t.ID})
@@ -77,7 +65,38 @@ func (s *sqlStore) CreateTable(ctx context.Context, t *Table) error {
 	return nil
 }
 
-const tableCols = `id, variant, options, seed, turn_timer, created, finished, active, closed, no_hints, next_id, fair_deals, rated`
+// insertTable inserts checked table t and its seats in tx.
+func (s *sqlStore) insertTable(ctx context.Context, tx *sql.Tx, t *Table) error {
+	var opts any // NULL for no options
+	if len(t.Options) > 0 {
+		opts = string(t.Options)
+	}
+	_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (id, variant, options, seed, turn_timer, created, finished, no_hints, fair_deals, rated, play_now) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		t.ID, t.Variant, opts, strconv.FormatUint(t.Seed, 10), t.TurnTimer, s.d.timeArg(t.Created), t.Finished, t.NoHints, t.FairDeals, t.Rated, t.PlayNow)
+	if isUnique(err) {
+		return fmt.Errorf("%w: a table with this ID exists (%w)", ErrConflict, err)
+	}
+	if err != nil {
+		return s.explain(err)
+	}
+	for _, st := range t.Seats {
+		var hash any // NULL while free
+		if len(st.TokenHash) > 0 {
+			hash = st.TokenHash
+		}
+		var acct any // NULL for a guest or a free seat
+		if st.Account != "" {
+			acct = st.Account
+		}
+		if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO seats (table_id, seat, kind, level, name, token_hash, account_id) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+			t.ID, st.Seat, st.Kind, st.Level, st.Name, hash, acct); err != nil {
+			return fmt.Errorf("seat %d: %w", st.Seat, s.explain(err))
+		}
+	}
+	return nil
+}
+
+const tableCols = `id, variant, options, seed, turn_timer, created, finished, active, closed, no_hints, next_id, fair_deals, rated, play_now`
 
 // scanTable scans a row of tableCols.
 func scanTable(sc interface{ Scan(...any) error }) (*Table, error) {
@@ -88,7 +107,7 @@ func scanTable(sc interface{ Scan(...any) error }) (*Table, error) {
 		created dbTime
 		active  nullTime
 	)
-	if err := sc.Scan(&t.ID, &t.Variant, &opts, &seed, &t.TurnTimer, &created, &t.Finished, &active, &t.Closed, &t.NoHints, &t.Next, &t.FairDeals, &t.Rated); err != nil {
+	if err := sc.Scan(&t.ID, &t.Variant, &opts, &seed, &t.TurnTimer, &created, &t.Finished, &active, &t.Closed, &t.NoHints, &t.Next, &t.FairDeals, &t.Rated, &t.PlayNow); err != nil {
 		return nil, err
 	}
 	t.Active = active.t
@@ -116,7 +135,11 @@ func (s *sqlStore) Table(ctx context.Context, id string) (*Table, error) {
 		if err != nil {
 			return s.explain(err)
 		}
-		return s.seats(ctx, tx, map[string]*Table{id: t}, `WHERE table_id = ?`, id)
+		byID := map[string]*Table{id: t}
+		if err := s.seats(ctx, tx, byID, `WHERE table_id = ?`, id); err != nil {
+			return err
+		}
+		return s.seatClaims(ctx, tx, byID, `WHERE table_id = ?`, id)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: read table %s: %w", id, err)
@@ -184,7 +207,10 @@ func (s *sqlStore) Tables(ctx context.Context, unfinished bool) ([]*Table, error
 		if unfinished {
 			seatWhere = `WHERE table_id IN (SELECT id FROM tables WHERE NOT finished AND NOT closed)`
 		}
-		return s.seats(ctx, tx, byID, seatWhere)
+		if err := s.seats(ctx, tx, byID, seatWhere); err != nil {
+			return err
+		}
+		return s.seatClaims(ctx, tx, byID, seatWhere)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: list tables: %w", err)

@@ -164,9 +164,9 @@ func (d *Daily) owner(r *http.Request, q req) (owner, name string, err error) {
 	return guestOwner(q.Guest), q.Name, nil
 }
 
-// validGuest reports whether g may be a browser's identity: 16 to 64
-// letters, digits, - or _.
-func validGuest(g string) bool { return len(g) >= 16 && len(g) <= 64 && httpx.ValidID(g) }
+// validGuest reports whether g may be a browser's identity
+// (httpx.ValidGuest).
+func validGuest(g string) bool { return httpx.ValidGuest(g) }
 
 // guestOwner is the owner of a guest's browser identity.
 func guestOwner(guest string) string {

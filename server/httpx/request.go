@@ -107,6 +107,11 @@ func CleanName(name string) (string, error) {
 	return name, nil
 }
 
+// ValidGuest reports whether g may be a guest browser's identity (the
+// random value a browser keeps to be known again without an account):
+// 16 to 64 letters, digits, - or _.
+func ValidGuest(g string) bool { return len(g) >= 16 && len(g) <= 64 && ValidID(g) }
+
 // ValidID reports whether id may be a table's or event's ID: 1 to 64
 // letters, digits, - and _.
 func ValidID(id string) bool {

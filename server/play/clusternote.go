@@ -127,7 +127,8 @@ func (s *Server) refresh(ctx context.Context, t *table, info bool) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if fresh != nil {
-		changed := fresh.Next != t.info.Next || fresh.Closed != t.info.Closed
+		changed := t.syncPlayNow(fresh)
+		changed = changed || fresh.Next != t.info.Next || fresh.Closed != t.info.Closed
 		for i, st := range fresh.Seats {
 			// The account too: a seat taken at another process by a
 			// signed-in person (or a guest who signed up there) is rated

@@ -389,6 +389,7 @@ func (t *table) freeze() {
 // seat has contributed, else when the deal wait since it fell due is
 // over; after, when set, instead (a retry). The lock must be held.
 func (t *table) scheduleDeal(gen int, after time.Duration) {
+	t.takeOverClaims() // play now: people take bots' seats before the deal
 	if t.pending == nil || t.pending.hand != t.fairHand() {
 		if err := t.drawPending(t.fairHand()); err != nil {
 			t.srv.log.Warn("deal: no commitment", "table", t.id, "hand", t.fairHand(), "err", err.Error())

@@ -167,7 +167,7 @@ func parseListQuery(r *http.Request) (listQuery, error) {
 }
 
 // handleList answers one page of the open tables, newest first:
-// {"tables": [...], "total": N, "offset": O, "limit": L}. No lock is held
+// {"tables": [...], "total": N, "offset": O, "limit": L, "playing": {game: people}}. No lock is held
 // while the page is cut and encoded.
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 	q, err := parseListQuery(r)
@@ -197,6 +197,9 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 	b.WriteString(strconv.Itoa(q.offset))
 	b.WriteString(`,"limit":`)
 	b.WriteString(strconv.Itoa(q.limit))
+	b.WriteString(`,"playing":`)
+	playing, _ := json.Marshal(s.playing())
+	b.Write(playing)
 	if q.game != "" {
 		b.WriteString(`,"game":`)
 		g, _ := json.Marshal(q.game)

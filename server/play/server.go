@@ -81,6 +81,10 @@ type Server struct {
 
 	cl *cluster // nil unless Options.Cluster
 
+	// playingNow is how many people play each game now, as last counted
+	// (playing, playnow.go).
+	playingNow playingCount
+
 	ev eventSet // events of many tables (event.go)
 	// evWork counts event tables' results on their way to their event
 	// (table.act): Close waits for them, so none is stored after it.
@@ -303,6 +307,8 @@ func (s *Server) Routes() []httpx.Route {
 		httpx.GetData("/api/tables/{id}", s.handleTable),
 		httpx.PostData("/api/tables/{id}/join", s.handleJoin),
 		httpx.PostData("/api/tables/{id}/rematch", s.handleRematch),
+		httpx.PostData("/api/tables/{id}/leave", s.handleLeave),
+		httpx.PostData("/api/play", s.handlePlay),
 		httpx.GetData("/api/tables/{id}/ws", s.handleWS),
 		httpx.Get("/api/stats", s.handleStats),
 		httpx.Get("/api/health", s.handleHealth),
@@ -340,28 +346,16 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	v, err := pitch.ParseVariant(req.Variant)
+	g, optJSON, err := parseGame(op, req.Variant, req.Options)
 	if err != nil {
-		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err))
+		s.writeError(w, r, err)
 		return
 	}
-	var opts map[string]json.RawMessage
-	if len(req.Options) > 0 && string(req.Options) != "null" {
-		if err := json.Unmarshal(req.Options, &opts); err != nil {
-			s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "options must be an object such as {\"target\": 52}"))
-			return
-		}
-	}
-	g, err := pitch.ParseOptions(v, opts)
-	if err != nil {
-		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%v", err))
-		return
-	}
+	v := g.Variant
 	if req.TurnTimer < 0 || req.TurnTimer > 3600 {
 		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "turn_timer must be 0 (none) to 3600 seconds, not %d", req.TurnTimer).With("bad_timer", nil))
 		return
 	}
-	optJSON, _ := json.Marshal(g.OptionMap())
 	t := &store.Table{ID: httpx.RandomString(12), Variant: v.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
 		TurnTimer: req.TurnTimer, Created: time.Now().UTC().Truncate(time.Millisecond), NoHints: req.Hints != nil && !*req.Hints, Rated: req.Rated}
 	if _, signedIn := s.account(r); req.Rated && !signedIn {
@@ -412,34 +406,11 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		}
 		t.Seats = append(t.Seats, store.Seat{Seat: i, Kind: seat.Kind, Level: seat.Level})
 	}
-	if reason := s.gauge.overloaded(); reason != "" {
-		s.gauge.refuse(refusedOverloaded, reason)
-		w.Header().Set("Retry-After", strconv.Itoa(overloadRetry))
-		s.writeError(w, r, httpx.Errorf(httpx.Unavailable, op, "%s; it keeps its games going but starts no new one", reason).With("overloaded", nil))
+	release, ok := s.admitTable(w, r, op)
+	if !ok {
 		return
 	}
-	if ok, wait := s.creates.Take(httpx.ClientAddr(r)); !ok {
-		s.gauge.refuse(refusedCreates, "too many tables created from one address (--tables-per-hour)")
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		mins := int(wait.Minutes()) + 1
-		unit := "minutes"
-		if mins == 1 {
-			unit = "minute"
-		}
-		s.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "too many tables created from your address (%d an hour at most): join an open table, or try again in %d %s",
-			s.opts.TablesPerHour, mins, unit).With("too_many_tables", map[string]any{"Max": s.opts.TablesPerHour, "Count": mins}))
-		return
-	}
-	if max := int64(s.opts.MaxTables); max > 0 {
-		if s.unfinished.Add(1) > max {
-			s.unfinished.Add(-1)
-			s.gauge.refuse(refusedTables, fmt.Sprintf("as many unfinished tables as it may hold (%d, --max-tables)", max))
-			w.Header().Set("Retry-After", "600")
-			s.writeError(w, r, httpx.Errorf(httpx.Unavailable, op, "the server holds as many unfinished tables as it may (%d): join an open table, or try again when some have finished", max).With("server_full", nil))
-			return
-		}
-		defer s.unfinished.Add(-1) // the reservation: load counts the table itself
-	}
+	defer release()
 	// Not cut short by a client that goes away: a table stored is loaded.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), storeTimeout)
 	defer cancel()
@@ -452,6 +423,70 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusCreated, publicInfo(t, g))
+}
+
+// parseGame reads a request's game: its variant and options (an object
+// such as {"target": 52}, or nothing for the defaults). It returns the
+// game and its options as stored (by hand-record name).
+func parseGame(op, variant string, options json.RawMessage) (*pitch.Game, json.RawMessage, error) {
+	v, err := pitch.ParseVariant(variant)
+	if err != nil {
+		return nil, nil, httpx.Errorf(httpx.Invalid, op, "%v", err)
+	}
+	var opts map[string]json.RawMessage
+	if len(options) > 0 && string(options) != "null" {
+		if err := json.Unmarshal(options, &opts); err != nil {
+			return nil, nil, httpx.Errorf(httpx.Invalid, op, "options must be an object such as {\"target\": 52}")
+		}
+	}
+	g, err := pitch.ParseOptions(v, opts)
+	if err != nil {
+		return nil, nil, httpx.Errorf(httpx.Invalid, op, "%v", err)
+	}
+	optJSON, _ := json.Marshal(g.OptionMap())
+	return g, optJSON, nil
+}
+
+// fullRetry is how long a server holding as many unfinished tables as
+// it may asks a person to wait before trying again (Retry-After).
+const fullRetry = 10 * time.Minute
+
+// admitTable decides whether a new table may start now: not when the
+// server is overloaded, the address has created too many tables this
+// hour, or the server holds as many unfinished tables as it may (each
+// refusal written to w, with Retry-After). When ok, release must be
+// called once the table is loaded (or not made).
+func (s *Server) admitTable(w http.ResponseWriter, r *http.Request, op string) (release func(), ok bool) {
+	if reason := s.gauge.overloaded(); reason != "" {
+		s.gauge.refuse(refusedOverloaded, reason)
+		w.Header().Set("Retry-After", strconv.Itoa(overloadRetry))
+		s.writeError(w, r, httpx.Errorf(httpx.Unavailable, op, "%s; it keeps its games going but starts no new one", reason).With("overloaded", nil))
+		return func() {}, false
+	}
+	if ok, wait := s.creates.Take(httpx.ClientAddr(r)); !ok {
+		s.gauge.refuse(refusedCreates, "too many tables created from one address (--tables-per-hour)")
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		mins := int(wait.Minutes()) + 1
+		unit := "minutes"
+		if mins == 1 {
+			unit = "minute"
+		}
+		s.writeError(w, r, httpx.Errorf(httpx.TooMany, op, "too many tables created from your address (%d an hour at most): join an open table, or try again in %d %s",
+			s.opts.TablesPerHour, mins, unit).With("too_many_tables", map[string]any{"Max": s.opts.TablesPerHour, "Count": mins}))
+		return func() {}, false
+	}
+	if max := int64(s.opts.MaxTables); max > 0 {
+		if s.unfinished.Add(1) > max {
+			s.unfinished.Add(-1)
+			s.gauge.refuse(refusedTables, fmt.Sprintf("as many unfinished tables as it may hold (%d, --max-tables)", max))
+			w.Header().Set("Retry-After", strconv.Itoa(int(fullRetry.Seconds())))
+			s.writeError(w, r, httpx.Errorf(httpx.Unavailable, op, "the server holds as many unfinished tables as it may (%d): join an open table, or try again in about %d minutes, when some have finished",
+				max, int(fullRetry.Minutes())).With("server_full", map[string]any{"Count": int(fullRetry.Minutes())}))
+			return func() {}, false
+		}
+		return func() { s.unfinished.Add(-1) }, true // the reservation: load counts the table itself
+	}
+	return func() {}, true
 }
 
 func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {

@@ -121,6 +121,9 @@ type table struct {
 	roundDone bool
 	// heldLeft is what the turn timer had left when the event was paused.
 	heldLeft time.Duration
+	// waiting are the connections of people whose takeover of a bot's
+	// seat is pending (playnow.go): seated when it is made.
+	waiting map[*conn]waiter
 }
 
 // over reports whether play at the table has ended: the match is over,
@@ -550,6 +553,9 @@ func (t *table) seatOf(token string, me Account, signedIn bool) (seat int, refus
 		return -1, ""
 	}
 	seat = t.seatFor(token)
+	if seat < 0 && t.claimed(token) {
+		return -1, "" // a takeover pending: it watches until the next hand (playnow.go)
+	}
 	if seat < 0 {
 		return -1, "that token holds no seat at this table"
 	}
@@ -559,12 +565,12 @@ func (t *table) seatOf(token string, me Account, signedIn bool) (seat int, refus
 	return seat, ""
 }
 
-// publish shows the table in the lobby while it has a free seat and is
-// neither finished nor closed, and takes it out otherwise. The lock must
-// be held.
+// publish shows the table in the lobby while it has a free seat (or, at
+// a play-now table, a bot's seat Play may take over) and is neither
+// finished nor closed, and takes it out otherwise. The lock must be held.
 func (t *table) publish() {
 	info := t.infoJSON()
-	t.srv.lobby.set(info, !info.Finished && !info.Closed && !t.full() && t.listed())
+	t.srv.lobby.set(info, !info.Finished && !info.Closed && (!t.full() || t.botSeatOpen()) && t.listed())
 }
 
 // infoJSON is the public description of the table.

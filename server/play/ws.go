@@ -530,6 +530,7 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 		return
 	}
 	t.conns[c] = struct{}{}
+	t.noteWaiting(c, hello.Token, me, signedIn)
 	t.touch()
 	if c.seat >= 0 {
 		t.online[c.seat]++

@@ -29,6 +29,20 @@ type Seat struct {
 	Account bool `json:"account,omitempty"`
 	// Rating is a bot's fixed rating in the table's game (rating.Bot).
 	Rating *ratings.Shown `json:"rating,omitempty"`
+	// TookOver: the person holding the seat took it over from a bot
+	// (play now), nil otherwise.
+	TookOver *TookOver `json:"took_over,omitempty"`
+	// Pending is the name of the person who takes this bot's seat over
+	// when the hand in play ends (play now); "" for none.
+	Pending string `json:"pending,omitempty"`
+}
+
+// TookOver says that a person took a seat over from a bot: "took over
+// from Bot 2 at 14".
+type TookOver struct {
+	Bot   int `json:"bot"`   // the bot's number (Seat.Bot)
+	Hand  int `json:"hand"`  // the first hand the person played
+	Score int `json:"score"` // the seat's match score then
 }
 
 // Table is the public description of a table: what the lobby, the
@@ -71,6 +85,38 @@ type Table struct {
 	// (a daily deal's 8) when the table deals them: its hand N is the
 	// round's deal N. 0 at any other table.
 	Deals int `json:"deals,omitempty"`
+	// PlayNow: a play-now table (README.md "Play now"): people pressing
+	// Play take over its bots' seats between hands, and a seat a person
+	// leaves goes back to a bot; Pace names its turn timer.
+	PlayNow bool   `json:"play_now,omitempty"`
+	Pace    string `json:"pace,omitempty"`
+}
+
+// Paces are play now's turn timers by name: how long a person may take
+// over a move before a bot plays it for them, in seconds.
+var Paces = map[string]int{"relaxed": 60, "normal": 30, "fast": 15}
+
+// BotNumber is the number of the bot in seat of t ("Bot 2"), counted
+// from 1 in seat order among the bots. At a play-now table it stays with
+// the seat whoever holds it (seat N is Bot N, seat 0 the last), so that
+// people taking over and leaving do not renumber the other bots.
+func BotNumber(t *store.Table, seat int) int {
+	if t.PlayNow {
+		if seat == 0 {
+			return len(t.Seats)
+		}
+		return seat
+	}
+	n := 0
+	for _, s := range t.Seats {
+		if s.Kind == "bot" {
+			n++
+		}
+		if s.Seat == seat {
+			break
+		}
+	}
+	return n
 }
 
 // Public is the public description of stored table t, which plays
@@ -78,12 +124,10 @@ type Table struct {
 func Public(t *store.Table, g *pitch.Game) Table {
 	info := Table{ID: t.ID, Variant: t.Variant, Options: t.Options, TurnTimer: t.TurnTimer, Created: t.Created,
 		Finished: t.Finished, Closed: t.Closed, Hints: !t.NoHints && !t.Rated, Next: t.Next, URL: "/t/" + t.ID, Rated: t.Rated}
-	bots := 0
 	for _, s := range t.Seats {
 		name, n := s.Name, 0
 		if s.Kind == "bot" {
-			bots++
-			n = bots
+			n = BotNumber(t, s.Seat)
 			if name == "" {
 				name = "Bot " + strconv.Itoa(n)
 			}
@@ -93,7 +137,21 @@ func Public(t *store.Table, g *pitch.Game) Table {
 		if s.Kind == "bot" {
 			si.Rating = ratings.Bot(t.Variant, s.Level)
 		}
+		if s.Claim != nil {
+			si.Pending = s.Claim.Name
+		}
+		if to := s.TookOver; to != nil && s.Kind == "human" {
+			si.TookOver = &TookOver{Bot: to.Bot, Hand: to.Hand, Score: to.Score}
+		}
 		info.Seats = append(info.Seats, si)
+	}
+	if t.PlayNow {
+		info.PlayNow = true
+		for name, secs := range Paces {
+			if secs == t.TurnTimer {
+				info.Pace = name
+			}
+		}
 	}
 	if g != nil {
 		info.Moon = g.MoonBid()

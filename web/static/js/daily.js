@@ -7,22 +7,7 @@
 // what it says.
 
 import { t, num, currentLang } from './i18n.js';
-import { $, h, api, store, showError, gameName, botName } from './util.js';
-
-const GUEST = 'pitch.daily.guest';
-
-// guestID is this browser's identity for the daily deals (one try each):
-// 32 random hexadecimal digits kept in localStorage.
-function guestID() {
-  let id = store.get(GUEST);
-  if (!id || !/^[0-9a-f]{32}$/.test(id)) {
-    const b = new Uint8Array(16);
-    crypto.getRandomValues(b);
-    id = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-    store.set(GUEST, id);
-  }
-  return id;
-}
+import { $, h, api, store, showError, gameName, botName, guestID } from './util.js';
 
 const pct = (p) => num(Math.round(p * 10) / 10) + '%';
 

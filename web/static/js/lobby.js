@@ -3,12 +3,14 @@
 import { GAMES, gameName, seatNo, seatLabel, levelName, $, h, store, api, showError } from './util.js';
 import { t, num } from './i18n.js';
 import { whoami } from './account.js';
+import { initPlayNow, playAt, showPlaying } from './playnow.js';
 
 // ---------- the lobby ----------
 
 export function initLobby() {
   $('#lobby').hidden = false;
   document.title = t('lobby.title');
+  initPlayNow();
   const game = $('#game');
   const seatChoices = []; // kept across changes of the number of seats
 
@@ -153,6 +155,7 @@ async function loadOpen() {
     lobbyPage.offset = Math.max(0, Math.floor((page.total - 1) / PAGE) * PAGE);
     return loadOpen();
   }
+  showPlaying(page.playing);
   const tables = page.tables;
   const list = $('#open-tables');
   list.replaceChildren();
@@ -164,14 +167,18 @@ async function loadOpen() {
   for (const tb of tables) {
     const free = tb.seats.filter((s) => s.kind === 'human' && !s.taken).length;
     const target = tb.options && tb.options.target;
+    // A play-now table: Play takes over a bot's seat there.
+    const join = tb.play_now ? h('button', { type: 'button', class: 'primary', 'aria-label': t('lobby.joinLabel', { Game: gameName(tb.variant), ID: tb.id }) }, t('playnow.playHere')) :
+      h('a', { class: 'button primary', href: tb.url, 'aria-label': t('lobby.joinLabel', { Game: gameName(tb.variant), ID: tb.id }) }, t('lobby.join'));
+    if (tb.play_now) join.addEventListener('click', () => playAt(tb, join));
     list.append(h('li', { class: 'table-item' },
       h('div', {},
         h('strong', { text: gameName(tb.variant) }),
-        ' · ' + t('lobby.target', { Target: target }) + ' · ' + t('lobby.freeSeats', { Count: free }) +
+        ' · ' + t('lobby.target', { Target: target }) + ' · ' + (tb.play_now ? t('playnow.title') : t('lobby.freeSeats', { Count: free })) +
         (tb.turn_timer ? ' · ' + t('lobby.turnTimer', { Count: tb.turn_timer }) : ''),
         h('div', { class: 'hint', text: describeSeats(tb) })),
       h('div', { class: 'item-actions' },
-        h('a', { class: 'button primary', href: tb.url, 'aria-label': t('lobby.joinLabel', { Game: gameName(tb.variant), ID: tb.id }) }, t('lobby.join')),
+        join,
         h('a', { class: 'button', href: tb.url + '?watch=1', 'aria-label': t('lobby.watchLabel', { Game: gameName(tb.variant), ID: tb.id }) }, t('lobby.watch')))));
   }
 }

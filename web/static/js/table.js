@@ -24,6 +24,7 @@ import { placeSeats, tick } from './table/seats.js';
 import { sendChat } from './table/panels.js';
 import { summaryClosed, showSummary, summaryTick } from './table/endhand.js';
 import { initSound } from './table/alert.js';
+import { initLeave } from './playnow.js';
 
 // initTable opens the table page for table id.
 export async function initTable(id) {
@@ -37,6 +38,7 @@ export async function initTable(id) {
   whoami().then((me) => { if (me) { $('#join-name').value = me.name; $('#join-name').readOnly = true; } });
 
   $('#copy').addEventListener('click', copyInvite);
+  initLeave(id, () => app.token); // play now: the seat back to a bot
   $('#join-form').addEventListener('submit', join);
   $('#show-join').addEventListener('click', () => { app.watch = false; render(); $('#join-name').focus(); });
   $('#summary-close').addEventListener('click', () => $('#summary').close());

@@ -132,6 +132,21 @@ export const store = {
   keys() { try { return Object.keys(localStorage); } catch (e) { return []; } },
 };
 
+// guestID is this browser's identity for a guest (one try each at the
+// daily deals; the same seat again at play now): 32 random hexadecimal
+// digits kept in localStorage.
+export function guestID() {
+  const GUEST = 'pitch.daily.guest';
+  let id = store.get(GUEST);
+  if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    id = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+    store.set(GUEST, id);
+  }
+  return id;
+}
+
 export async function api(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) {

@@ -5,6 +5,7 @@ import { levelName, seatNo, $, h, setText, cardNode } from '../util.js';
 import { t } from '../i18n.js';
 import { layoutFelt, feltHeight } from '../felt.js';
 import { app, seatName, nameOf, isTeamGame } from './state.js';
+import { seatBadges, showLeave } from '../playnow.js';
 
 // ---------- the felt ----------
 
@@ -40,6 +41,7 @@ export function renderFelt(m) {
     }
     if (m.away && m.away[i]) badges.push(h('span', { class: 'badge away', title: t('badge.awayTitle') }, t('badge.away')));
     if (s.kind === 'human' && !s.taken) badges.push(h('span', { class: 'badge free' }, t('badge.free')));
+    badges.push(...seatBadges(s)); // play now: taken over from a bot, or a takeover pending
     const turn = acting && v.turn === i && !app.show;
     const held = t('count.cards', { Count: v.counts[i] }) +
       (v.phase === 'play' || v.tricks > 0 ? ' · ' + t('count.tricks', { Count: v.trick_wins[i] }) : '');
@@ -57,6 +59,7 @@ export function renderFelt(m) {
       turn && m.timer && m.timer.seat === i ? h('span', { class: 'badge countdown', role: 'timer' }) : null) : null));
   }
   $('#seats').replaceChildren(...seats);
+  showLeave(m);
 
   const trick = $('#trick');
   let cards = v.trick, faded = false, held = false, winner = -1;
