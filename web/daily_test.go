@@ -133,7 +133,8 @@ func TestBrowserDaily(t *testing.T) {
 	// On the phone the title shows which of the day's deals this is,
 	// whole and in view.
 	waitFor(t, "the deal's number in the title", func() bool { return s.text("#t-hand") != "" }, 10*time.Second)
-	s.checkTitle("the daily table at 390×844", "deal 1 of 2")
+	// (The bots may have played the first deal out already.)
+	s.checkTitleLike("the daily table at 390×844", regexp.MustCompile(`^deal [12] of 2$`))
 	// The table says there is no help at a competition, and offers none.
 	waitFor(t, "the table saying hints are off", func() bool {
 		var ok bool
