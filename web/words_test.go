@@ -67,7 +67,7 @@ func botNames(n int, name string) []string {
 // TestBrowserBotNames: the bots of a table are "Bot 1" … "Bot N" on every
 // page that names seats (the table, the replay, its match review, the
 // history), so that they can be told apart; the table shows seats
-// numbered from 1, and the score sheet's bid column says the bid with a
+// numbered from 1 (and so do its error messages), and the score sheet's bid column says the bid with a
 // mark its caption explains (no seat number).
 func TestBrowserBotNames(t *testing.T) {
 	s := newSiteFor(t, 150*time.Second, awayQuickly)
@@ -102,6 +102,24 @@ func TestBrowserBotNames(t *testing.T) {
 	}
 	if !slices.Equal(gotNums, []string{"1", "2", "3", "4", "5"}) {
 		t.Errorf("the table numbers its seats %v, want 1 to 5", gotNums)
+	}
+	// An error's seats, sent counted from 0 as the protocol does, are
+	// shown counted from 1 (C-7's not_your_turn: seat 2 is seat 3).
+	out, err := chromedp.Run(s.ctx, chromedp.Evaluate[string](`import('/js/util.js').then((u) => JSON.stringify([
+		u.errorText('not_your_turn', { Turn: 2, Phase: 'play', Rule: 'C-7' }),
+		u.errorText('seat_taken', { Seat: 0 }),
+		u.errorText('contributed_already', { Seat: 4 })]))`, chromedp.EvalAwaitPromise))
+	var refusals []string
+	if err == nil {
+		err = json.Unmarshal([]byte(out), &refusals)
+	}
+	if err != nil {
+		t.Fatalf("the page's error texts: %v", err)
+	}
+	for i, want := range []string{"seat 3 is to act", "Seat 1 is taken", "Seat 5 has given"} {
+		if i >= len(refusals) || !strings.Contains(refusals[i], want) {
+			t.Errorf("error %d reads %q, want it to say %q", i, refusals, want)
+		}
 	}
 	waitFor(t, "the sheet's first row", func() bool { return s.count("#sheet tbody tr") > 0 }, 10*time.Second)
 	var heads []string

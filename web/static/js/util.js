@@ -177,12 +177,17 @@ export function errorText(code, params, message) {
   return message || t('err.unknown');
 }
 
+// SEAT_PARAMS: an error's parameters that are seat numbers. The protocol
+// counts seats from 0, people from 1 (docs/protocol.md, "Errors").
+const SEAT_PARAMS = new Set(['Seat', 'Turn', 'Other']);
+
 // localParams turns an error's parameters into words of the page's
-// language: cards by name, lists joined.
+// language: cards by name, lists joined, seats counted from 1.
 function localParams(params) {
   const out = {};
   for (const [k, v] of Object.entries(params || {})) {
-    if (Array.isArray(v)) out[k] = v.map((x) => (/^([2-9TJQKA][CDHS]|BJ|LJ)$/.test(x) ? cardText(x) : x)).join(', ');
+    if (SEAT_PARAMS.has(k) && Number.isInteger(v)) out[k] = v + 1;
+    else if (Array.isArray(v)) out[k] = v.map((x) => (/^([2-9TJQKA][CDHS]|BJ|LJ)$/.test(x) ? cardText(x) : x)).join(', ');
     else if (typeof v === 'string' && /^([2-9TJQKA][CDHS]|BJ|LJ)$/.test(v)) out[k] = cardLabel(v);
     else if (typeof v === 'string' && /^[CDHS]$/.test(v) && k === 'Suit') out[k] = suitName(v);
     else out[k] = v;
