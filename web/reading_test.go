@@ -12,13 +12,15 @@ import (
 )
 
 // TestBrowserSummaryCountdown: at the end of a hand the summary says how
-// long is left before the table goes on ("Next hand in 4 s", counting
+// long is left before the table goes on ("Next hand in 15 s", counting
 // down), and when that has run out it closes by itself, with nobody
 // touching it: the person sees the table, and on their turn their own
 // turn timer with its whole time (the server starts it when the summary
 // closed). It fits the screen at desktop and phone sizes.
 func TestBrowserSummaryCountdown(t *testing.T) {
-	const wait = 4 * time.Second
+	// A long wait, so that the layout checks below (seconds on a loaded
+	// machine) leave the countdown time to be seen counting.
+	const wait = 15 * time.Second
 	s := newSiteFor(t, 120*time.Second, func(o *server.Options) { o.ReadyWait = wait })
 	id := s.createAPI(`{"variant":"auction","turn_timer":30,"options":{"players":2},"seats":[{"kind":"human"},{"kind":"human"}]}`)
 	tokA, tokB := s.joinAPI(id, 0, "Ada"), s.joinAPI(id, 1, "Bea")
@@ -47,7 +49,7 @@ func TestBrowserSummaryCountdown(t *testing.T) {
 		}
 	}
 	s.do("back to the desktop", chromedp.EmulateViewport(1280, 900))
-	seen := map[string]bool{}
+	seen := map[string]bool{first: true}
 	waitFor(t, "the summary to close by itself", func() bool {
 		if tx := s.text("#summary-next"); tx != "" {
 			seen[tx] = true
