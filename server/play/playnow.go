@@ -143,7 +143,7 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 	// Not cut short by a client that goes away: a seat claimed is answered.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), storeTimeout)
 	defer cancel()
-	for range playTries {
+	for try := range playTries {
 		if res, ok, err := s.heldSeat(ctx, p); err != nil {
 			s.writeError(w, r, err)
 			return
@@ -156,9 +156,12 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, httpx.StoreDown(op, err))
 			return
 		}
-		res, status, err := s.claimAny(ctx, p, tables, req.Table, g.Variant.String())
+		res, status, raced, err := s.claimAny(ctx, p, tables, req.Table, g.Variant.String())
 		if errors.Is(err, store.ErrHeld) {
 			continue // another tab's Play landed first: its seat, above
+		}
+		if status == 0 && raced && err == nil && try+1 < playTries {
+			continue // a seat taken a moment ago: its table may have another
 		}
 		if err != nil {
 			s.writeError(w, r, httpx.StoreDown(op, err))
@@ -266,9 +269,10 @@ func (s *Server) heldSeat(ctx context.Context, p player) (playResp, bool, error)
 
 // claimAny claims a seat for p at the best of tables (playChoice, then
 // byRating; table prefer first), trying the next when another person wins a race for
-// one. A status of 0 means that no table had a seat; store.ErrHeld that
-// p holds one already.
-func (s *Server) claimAny(ctx context.Context, p player, tables []*store.Table, prefer, variant string) (playResp, int, error) {
+// one. A status of 0 means that no table had a seat (raced: because
+// another person took one a moment before); store.ErrHeld that p holds
+// one already.
+func (s *Server) claimAny(ctx context.Context, p player, tables []*store.Table, prefer, variant string) (res playResp, status int, raced bool, err error) {
 	choice := s.byRating(ctx, p, variant, playChoice(tables))
 	slices.SortStableFunc(choice, func(a, b candidate) int {
 		return boolInt(b.table.ID == prefer) - boolInt(a.table.ID == prefer)
@@ -278,22 +282,23 @@ func (s *Server) claimAny(ctx context.Context, p player, tables []*store.Table, 
 		h := sha256.Sum256([]byte(token))
 		pending, err := s.store.ClaimPlayNow(ctx, store.PlaySeat{Table: c.table.ID, Seat: c.seat, Name: p.name, TokenHash: h[:], Account: p.me.ID, Owner: p.owner})
 		if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) {
+			raced = true
 			continue // taken, or the table ended, a moment ago
 		}
 		if err != nil {
-			return playResp{}, 0, err
+			return playResp{}, 0, false, err
 		}
 		t, err := s.table(ctx, c.table.ID)
 		if err != nil {
-			return playResp{}, 0, err
+			return playResp{}, 0, false, err
 		}
 		_ = s.refresh(ctx, t, true) // it logs; the driver hears of the claim by its note
 		t.mu.Lock()
 		info := t.infoJSON()
 		t.mu.Unlock()
-		return playResp{Seat: c.seat, Token: token, Pending: pending, Table: info}, http.StatusOK, nil
+		return playResp{Seat: c.seat, Token: token, Pending: pending, Table: info}, http.StatusOK, false, nil
 	}
-	return playResp{}, 0, nil
+	return playResp{}, 0, raced, nil
 }
 
 // candidate is a seat play now may claim.
