@@ -152,3 +152,66 @@ func TestPlayNowRated(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayNowPopular: GET /api/play names, for each game, the house
+// rules most played here lately (finished or running tables, not the
+// default), and POST /api/play with them seats the person only at a
+// table of those rules; rules that table creation refuses are refused
+// the same way and change nothing.
+func TestPlayNowPopular(t *testing.T) {
+	ts := startServer(t, t.TempDir()+"/pitch.db", fastOptions())
+	type popularJSON struct {
+		Popular []struct {
+			Variant string          `json:"variant"`
+			Options json.RawMessage `json:"options"`
+			Differs map[string]any  `json:"differs"`
+			Tables  int             `json:"tables"`
+		} `json:"popular"`
+	}
+	popular := func() popularJSON {
+		t.Helper()
+		resp, b := ts.do("GET", "/api/play", "")
+		var p popularJSON
+		if resp.StatusCode != 200 || json.Unmarshal(b, &p) != nil {
+			t.Fatalf("GET /api/play: %d %s", resp.StatusCode, b)
+		}
+		return p
+	}
+	// Auction to 11 at three tables, with partnerships at two; the
+	// default at four; pawnee's at one (too few).
+	for _, opts := range []string{`{"target":11}`, `{"target":11}`, `{"target":11}`, `{"partnerships":true}`, `{"partnerships":true}`, `{}`, `{}`, `{}`, `{}`} {
+		ts.do("POST", "/api/tables", fmt.Sprintf(`{"variant":"auction","options":%s}`, opts))
+	}
+	ts.do("POST", "/api/tables", `{"variant":"pawnee","options":{"target":21}}`)
+	p := popular()
+	if len(p.Popular) != 1 || p.Popular[0].Variant != "auction" || p.Popular[0].Tables != 3 || fmt.Sprint(p.Popular[0].Differs) != "map[target:11]" {
+		t.Fatalf("most played: %+v; want auction to 11 (3 tables) alone", p)
+	}
+	// Play with those rules: a new play-now table of them; a second
+	// person's Play of them joins it, one of the default rules does not.
+	ann := ts.play(guestBody("ann-browser-0123456789", "Ann", `,"options":`+string(p.Popular[0].Options)), http.StatusCreated)
+	c := watch(t, ts, ann.Table.ID, ann.Token)
+	waitState(t, c, 5*time.Second, "Ann seated", func(m *wire) bool { return m.Seat == 0 })
+	bob := ts.play(guestBody("bob-browser-0123456789", "Bob", `,"options":{"target":11}`), http.StatusOK)
+	cat := ts.play(guestBody("cat-browser-0123456789", "Cat", ""), http.StatusCreated)
+	if bob.Table.ID != ann.Table.ID || cat.Table.ID == ann.Table.ID {
+		t.Errorf("Bob (to 11) at %s, Cat (default) at %s; want Bob at Ann's table %s, Cat elsewhere", bob.Table.ID, cat.Table.ID, ann.Table.ID)
+	}
+	before, _ := ts.st.Tables(bg, false)
+	for _, opts := range []string{`{"target":0}`, `{"players":9}`, `{"target":"x"}`, `[1]`} {
+		resp, b := ts.do("POST", "/api/play", guestBody("dan-browser-0123456789", "Dan", `,"options":`+opts))
+		resp2, b2 := ts.do("POST", "/api/tables", `{"variant":"auction","options":`+opts+`}`)
+		if resp.StatusCode != 400 || resp2.StatusCode != 400 {
+			t.Errorf("options %s: Play %d %s, create %d %s; want 400 from both", opts, resp.StatusCode, b, resp2.StatusCode, b2)
+		}
+		var e1, e2 struct{ Error string }
+		_ = json.Unmarshal(b, &e1)
+		_ = json.Unmarshal(b2, &e2)
+		if e1.Error != e2.Error || e1.Error == "" {
+			t.Errorf("options %s: Play says %q, create says %q; want the same reason", opts, e1.Error, e2.Error)
+		}
+	}
+	if after, _ := ts.st.Tables(bg, false); len(after) != len(before) {
+		t.Errorf("refused Plays stored tables: %d before, %d after", len(before), len(after))
+	}
+}
