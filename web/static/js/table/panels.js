@@ -30,7 +30,7 @@ export function renderSheet(m) {
       num(r.bid) + ' ', h('span', { class: r.made ? 'ok' : 'bad', text: r.made ? '✓' : '✗' }),
       h('span', { class: 'sr-only', text: ' ' + t(r.made ? 'result.made' : 'result.set', { Who: who(r.bidder, r.hand), Bid: r.bid }) })),
     ...r.scores.map((s, i) => h('td', { class: (i === m.seat ? 'me' : '') + (i === r.bidder ? ' bidder' : ''), title: who(i, r.hand) }, h('span', { class: 'sc', text: num(s) }), ' ',
-      h('span', { class: 'delta ' + (r.delta[i] > 0 ? 'up' : r.delta[i] < 0 ? 'down' : ''), text: '(' + signed(r.delta[i]) + ')' })))]);
+      h('span', { class: 'delta ' + (r.delta[i] > 0 ? 'up' : r.delta[i] < 0 ? 'down' : ''), text: '(' + signed(r.delta[i]) + ')' }))))]);
   const cap = h('caption', { class: 'hint', text: t(m.sheet.length ? 'sheet.caption' : 'sheet.empty') });
   sheet.replaceChildren(cap, h('thead', {}, head), h('tbody', {}, rows));
 }
