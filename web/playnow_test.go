@@ -159,7 +159,9 @@ func TestBrowserPlayNow(t *testing.T) {
 // TestBrowserPlayNowRules: beside auction's Play button the home page
 // shows one for the house rules most played here (to 11, as the server
 // names them), in view without scrolling and fitting at desktop and
-// phone sizes; pressing it seats the person at a table of those rules.
+// phone sizes, also when tables wait for players (listed before the
+// create form on a phone, after Play now); pressing it seats the person
+// at a table of those rules.
 func TestBrowserPlayNowRules(t *testing.T) {
 	s := newSiteFor(t, 90*time.Second, nil)
 	for range 2 {
