@@ -99,6 +99,15 @@ func TestBrowserPlayNow(t *testing.T) {
 			return len(b) == 4 && strings.Contains(b[1].Name, "Bob") && strings.Contains(b[1].Badges, "Bot 1")
 		}, 10*time.Second)
 	}
+	// The score sheet's hand 1 was Bot 1's in seat 1, though Bob holds
+	// the seat now: the cell names who played it then.
+	for _, who := range []*site{ann, bob} {
+		var cell string
+		who.eval(`JSON.stringify(document.querySelector('#sheet tbody tr.made td:nth-child(4), #sheet tbody tr.set td:nth-child(4)').title)`, &cell)
+		if cell != "Bot 1" {
+			t.Errorf("the score sheet names seat 1's hand 1 %q, want Bot 1", cell)
+		}
+	}
 	if bob.ui().Summary { // the hand he watched: closed, to see the felt
 		bob.click("#summary-close")
 	}

@@ -3,9 +3,9 @@
 
 import { seatNo, $, h, api, cardNode } from '../util.js';
 import { t, num } from '../i18n.js';
-import { app, seatName, nameOf, describe, signed } from './state.js';
+import { app, seatName, nameOf, nameAt, describe, signed } from './state.js';
 import { sendMsg } from './connection.js';
-import { holderAt, handovers } from '../playnow.js';
+import { handovers } from '../playnow.js';
 
 // ---------- the side panels ----------
 
@@ -23,7 +23,7 @@ export function renderSheet(m) {
       h('span', { class: 's-num', text: seatNo(i) }), h('span', { class: 'nm', text: seatName(i) }))));
   // Each hand names the seats' holders then: a play-now seat taken over
   // or left says so above the first hand of its new holder.
-  const who = (i, hand) => (holderAt(m.table.seats[i], i, hand) === seatName(i) ? nameOf(i) : holderAt(m.table.seats[i], i, hand));
+  const who = nameAt;
   const rows = m.sheet.flatMap((r) => [...handovers(m, r, n + 2), h('tr', { class: r.made ? 'made' : 'set' },
     h('th', { scope: 'row' }, h('a', { href: '/t/' + encodeURIComponent(app.id) + '/hands/' + r.hand, class: 'replay-link', title: t('records.replay') }, num(r.hand))),
     h('td', { title: t(r.made ? 'result.made' : 'result.set', { Who: who(r.bidder, r.hand), Bid: r.bid }) },
