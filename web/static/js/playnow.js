@@ -73,10 +73,10 @@ export function handovers(m, r, cols) {
     .map(([was, now]) => h('tr', { class: 'handover' }, h('td', { colspan: String(cols), class: 'hint', text: t('playnow.sheetChange', { Hand: num(r.hand), Name: now, Was: was }) })));
 }
 
-// playAt presses Play at lobby table tb (its game, house rules and
-// pace), from the lobby's list.
+// playAt presses Play at lobby table tb (its game, house rules, pace
+// and whether it is rated), from the lobby's list.
 export async function playAt(tb, button) {
-  play(tb.variant, await whoami(), [button], { table: tb.id, options: tb.options, pace: tb.pace });
+  play(tb.variant, await whoami(), [button], { table: tb.id, options: tb.options, pace: tb.pace, rated: !!tb.rated });
 }
 
 // showPlaying says how many people play each game now (the lobby's
