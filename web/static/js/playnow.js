@@ -35,15 +35,19 @@ export async function initPlayNow() {
   $('#pn-games').replaceChildren(...buttons);
 }
 
-// RULES orders the house rules a button names.
-const RULES = ['target', 'players', 'partnerships', 'low_to_holder', 'call_own_card', 'pawnee_score_tricks', 'pawnee_fail_bidder_only'];
+// RULES names the house rules a button names, in its order.
+const RULES = {
+  target: 'playnow.rule.target', players: 'playnow.rule.players', partnerships: 'playnow.rule.partnerships',
+  low_to_holder: 'playnow.rule.low_to_holder', call_own_card: 'playnow.rule.call_own_card',
+  pawnee_score_tricks: 'playnow.rule.pawnee_score_tricks', pawnee_fail_bidder_only: 'playnow.rule.pawnee_fail_bidder_only',
+};
 
 // rulesText names the house rules that differ from a game's defaults.
 function rulesText(differs) {
-  return RULES.filter((k) => differs && k in differs).map((k) => {
+  return Object.keys(RULES).filter((k) => differs && k in differs).map((k) => {
     const v = differs[k];
-    if (typeof v === 'boolean') return v ? t('playnow.rule.' + k) : t('playnow.rule.off', { Rule: t('playnow.rule.' + k) });
-    return t('playnow.rule.' + k, { Value: num(v) });
+    if (typeof v === 'boolean') return v ? t(RULES[k]) : t('playnow.rule.off', { Rule: t(RULES[k]) });
+    return t(RULES[k], { Value: num(v) });
   }).join(', ');
 }
 
