@@ -313,6 +313,13 @@ func testPlayNowRatedPopular(t *testing.T, fresh fresher) {
 	if _, err := claim(s, "r", 1, "guest"); !errors.Is(err, ErrConflict) {
 		t.Errorf("a guest's claim at a rated table = %v, want ErrConflict", err)
 	}
+	// Deleting Ann's account takes her name out of the seat's holders too.
+	if err := s.DeleteAccount(ctx, "acct-ann", "anon-1"); err != nil {
+		t.Fatal(err)
+	}
+	if hs := mustTable(t, s, "r").Seats[0].Holders; len(hs) != 1 || hs[0].Name != "anon-1" || hs[0].Account != "" {
+		t.Errorf("seat 0's holders after Ann's account was deleted: %+v; want anon-1, no account", hs)
+	}
 	// Rules counted: target 11 at r and two more tables (one finished),
 	// target 21 at two (one closed unfinished: not counted), the default
 	// at one; pawnee's at one; a table before the window is left out.
