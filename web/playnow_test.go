@@ -65,6 +65,8 @@ func TestBrowserPlayNow(t *testing.T) {
 	if boxes := ann.seatBoxes(); len(boxes) != 4 || !strings.Contains(boxes[1].Name, "Bot 1") {
 		t.Fatalf("Ann's table: %+v; want four seats, Bot 1 in seat 1", boxes)
 	}
+	// A guest's table is casual, and its page says so.
+	waitFor(t, "the table's information", func() bool { return strings.Contains(ann.text("#table-info"), "casual") }, 10*time.Second)
 	// Ann plays a few moves of hand 1.
 	for moved := 0; moved < 2; {
 		if ann.actOnce() {
