@@ -432,21 +432,21 @@ func TestPlayNowLobby(t *testing.T) {
 	}
 }
 
-// TestPlayNowAccount: a signed-in person's Play — under their account's
-// name, again the same seat (its token not shown again: their session
+// TestPlayNowAccount: a signed-in person's casual Play (a guest may
+// join it: "rated": false) — under their account's name, again the same seat (its token not shown again: their session
 // plays it), leaving with the session alone, a new seat after.
 func TestPlayNowAccount(t *testing.T) {
 	ts := startServer(t, t.TempDir()+"/pitch.db", fastOptions())
 	ada := ts.browser()
 	ada.must(201, "POST", "/api/account/signup", creds("Ada", goodPassword))
 	var first, again playJSON
-	if err := json.Unmarshal(ada.must(201, "POST", "/api/play", `{"variant":"auction","name":"ignored"}`), &first); err != nil {
+	if err := json.Unmarshal(ada.must(201, "POST", "/api/play", `{"variant":"auction","name":"ignored","rated":false}`), &first); err != nil {
 		t.Fatal(err)
 	}
 	if first.Seat != 0 || first.Token == "" || first.Table.Seats[0].Name != "Ada" {
 		t.Fatalf("Ada's Play: %+v; want seat 0 under her account's name", first)
 	}
-	if err := json.Unmarshal(ada.must(200, "POST", "/api/play", `{"variant":"auction"}`), &again); err != nil {
+	if err := json.Unmarshal(ada.must(200, "POST", "/api/play", `{"variant":"auction","rated":false}`), &again); err != nil {
 		t.Fatal(err)
 	}
 	if !again.Again || again.Seat != 0 || again.Table.ID != first.Table.ID || again.Token != "" {
@@ -457,7 +457,7 @@ func TestPlayNowAccount(t *testing.T) {
 	cy := ts.browser()
 	cy.must(201, "POST", "/api/account/signup", creds("Cy", goodPassword))
 	var cyp playJSON
-	if err := json.Unmarshal(cy.must(200, "POST", "/api/play", `{"variant":"auction"}`), &cyp); err != nil {
+	if err := json.Unmarshal(cy.must(200, "POST", "/api/play", `{"variant":"auction","rated":false}`), &cyp); err != nil {
 		t.Fatal(err)
 	}
 	if bob.Table.ID != first.Table.ID || bob.Seat != 1 || cyp.Table.ID != first.Table.ID || cyp.Seat != 2 || cyp.Table.Seats[2].Pending != "Cy" {
@@ -475,7 +475,7 @@ func TestPlayNowAccount(t *testing.T) {
 	}
 	// Ada may press Play again: Bob is at the table, so a bot's seat there.
 	var back playJSON
-	if err := json.Unmarshal(ada.must(200, "POST", "/api/play", `{"variant":"auction"}`), &back); err != nil {
+	if err := json.Unmarshal(ada.must(200, "POST", "/api/play", `{"variant":"auction","rated":false}`), &back); err != nil {
 		t.Fatal(err)
 	}
 	if back.Again || back.Table.ID != first.Table.ID || !back.Pending || back.Token == "" {

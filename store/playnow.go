@@ -36,6 +36,15 @@ type TookOver struct {
 	Score int // the seat's match score when they took it over
 }
 
+// Holder is who held a seat of a play-now table from hand Hand on, until
+// the next Holder of the seat: a bot (Kind "bot", no name) or a person.
+type Holder struct {
+	Hand    int
+	Kind    string // "human" or "bot"
+	Name    string // a person's name; "" for a bot
+	Account string // a person's account; "" for a guest or a bot
+}
+
 // PlaySeat is a seat asked for through play now.
 type PlaySeat struct {
 	Table     string
@@ -60,8 +69,9 @@ type Held struct {
 type PlayNow interface {
 	// PlayNowTables returns the play-now tables neither finished nor
 	// closed that play variant with options (as stored, byte for byte)
-	// and turnTimer, oldest first, with their seats and claims.
-	PlayNowTables(ctx context.Context, variant string, options json.RawMessage, turnTimer int) ([]*Table, error)
+	// and turnTimer, rated or casual as rated says, oldest first, with
+	// their seats and claims.
+	PlayNowTables(ctx context.Context, variant string, options json.RawMessage, turnTimer int, rated bool) ([]*Table, error)
 	// PlayNowHeld returns the seat owner holds through play now at a
 	// table neither finished nor closed, or ErrNotFound.
 	PlayNowHeld(ctx context.Context, owner string) (Held, error)
@@ -72,22 +82,50 @@ type PlayNow interface {
 	// a play-now table in play; ErrHeld when p.Owner holds a seat already
 	// (nothing is written); ErrNotFound for no such table or seat.
 	ClaimPlayNow(ctx context.Context, p PlaySeat) (pending bool, err error)
-	// CreatePlayNow stores play-now table t (t.PlayNow is set) and, in the
-	// same transaction, owner's hold of seat, which t must give a token
-	// hash; ErrHeld when owner holds a seat already (nothing is stored).
+	// CreatePlayNow stores play-now table t (t.PlayNow is set), its seats'
+	// holders from hand 1 and, in the same transaction, owner's hold of
+	// seat, which t must give a token hash; ErrHeld when owner holds a
+	// seat already (nothing is stored).
 	CreatePlayNow(ctx context.Context, t *Table, owner string, seat int) error
 	// TakeOverSeats makes the claims of table id, at the boundary before
 	// hand, the seats' holders, in one transaction: each seat turns human
 	// with the claim's name, token hash and account, its takeover is
-	// recorded with marks[seat]'s bot and score, and the claim is gone.
+	// recorded with marks[seat]'s bot and score, the person is the seat's
+	// holder from hand on (Holder), and the claim is gone.
 	// It returns the seats taken over, in order (none without claims).
 	TakeOverSeats(ctx context.Context, id string, hand int, marks []TookOver) ([]int, error)
 	// LeaveSeat gives seat of play-now table id back to a bot of level
-	// when the person holding it with tokenHash leaves (a pending claim
-	// with tokenHash is withdrawn instead), and forgets their hold.
-	// ErrConflict when tokenHash holds neither, ErrNotFound for no such
-	// table.
-	LeaveSeat(ctx context.Context, id string, seat int, tokenHash []byte, level string) error
+	// when the person holding it with tokenHash leaves, the bot the
+	// seat's holder from hand botHand on (a pending claim with tokenHash
+	// is withdrawn instead), and forgets their hold. ErrConflict when
+	// tokenHash holds neither, ErrNotFound for no such table.
+	LeaveSeat(ctx context.Context, id string, seat int, tokenHash []byte, level string, botHand int) error
+	// PopularRules counts the tables created since since that are
+	// finished or still in play (not closed unfinished) by game and house
+	// rules (options as stored): each game's rules, most tables first,
+	// ties to the rules whose latest table is newest.
+	PopularRules(ctx context.Context, since time.Time) ([]Popular, error)
+}
+
+// Popular is how many tables played a game's house rules (PlayNow.PopularRules).
+type Popular struct {
+	Variant string
+	Options json.RawMessage
+	Tables  int
+}
+
+// setHolder records in tx that seat of table id is held by h from h.Hand
+// on (a later row for the same hand replaces the earlier: a person who
+// left before playing a hand held nothing).
+func (s *sqlStore) setHolder(ctx context.Context, tx *sql.Tx, id string, seat int, h Holder) error {
+	var acct any
+	if h.Account != "" {
+		acct = h.Account
+	}
+	_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO seat_holders (table_id, seat, hand, kind, name, account_id) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (table_id, seat, hand) DO UPDATE SET kind = excluded.kind, name = excluded.name, account_id = excluded.account_id`),
+		id, seat, h.Hand, h.Kind, h.Name, acct)
+	return s.explain(err)
 }
 
 // seatClaims reads the claims and takeovers of the tables selected by
@@ -148,14 +186,38 @@ func (s *sqlStore) seatClaims(ctx context.Context, tx *sql.Tx, tables map[string
 			st.TookOver = &to // the last takeover is the holder's
 		}
 	}
+	if err := rows.Err(); err != nil {
+		return s.explain(err)
+	}
+	rows.Close()
+	rows, err = tx.QueryContext(ctx, s.d.q(`SELECT table_id, seat, hand, kind, name, account_id FROM seat_holders `+where+` ORDER BY table_id, seat, hand`), args...)
+	if err != nil {
+		return s.explain(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id   string
+			seat int
+			h    Holder
+			acct sql.NullString
+		)
+		if err := rows.Scan(&id, &seat, &h.Hand, &h.Kind, &h.Name, &acct); err != nil {
+			return err
+		}
+		h.Account = acct.String
+		if st := seatOf(id, seat); st != nil {
+			st.Holders = append(st.Holders, h)
+		}
+	}
 	return s.explain(rows.Err())
 }
 
 // PlayNowTables implements PlayNow.
-func (s *sqlStore) PlayNowTables(ctx context.Context, variant string, options json.RawMessage, turnTimer int) ([]*Table, error) {
+func (s *sqlStore) PlayNowTables(ctx context.Context, variant string, options json.RawMessage, turnTimer int, rated bool) ([]*Table, error) {
 	var list []*Table
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT `+tableCols+` FROM tables WHERE play_now AND NOT finished AND NOT closed AND variant = ? AND turn_timer = ? ORDER BY created, id`), variant, turnTimer)
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT `+tableCols+` FROM tables WHERE play_now AND NOT finished AND NOT closed AND variant = ? AND turn_timer = ? AND rated = ? ORDER BY created, id`), variant, turnTimer, rated)
 		if err != nil {
 			return s.explain(err)
 		}
@@ -237,22 +299,22 @@ func (s *sqlStore) hold(ctx context.Context, tx *sql.Tx, owner, id string, seat 
 	return s.explain(err)
 }
 
-// lockPlayNow locks the row of play-now table id in tx and says whether
-// it is in play.
-func (s *sqlStore) lockPlayNow(ctx context.Context, tx *sql.Tx, id string) error {
+// lockPlayNow locks the row of play-now table id in tx, says whether it
+// is in play, and whether it is rated.
+func (s *sqlStore) lockPlayNow(ctx context.Context, tx *sql.Tx, id string) (rated bool, err error) {
 	var playNow, finished, closed bool
-	err := tx.QueryRowContext(ctx, s.d.q(`SELECT play_now, finished, closed FROM tables WHERE id = ?`+s.d.forUpdate), id).Scan(&playNow, &finished, &closed)
+	err = tx.QueryRowContext(ctx, s.d.q(`SELECT play_now, finished, closed, rated FROM tables WHERE id = ?`+s.d.forUpdate), id).Scan(&playNow, &finished, &closed, &rated)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("%w: no such table", ErrNotFound)
+		return false, fmt.Errorf("%w: no such table", ErrNotFound)
 	case err != nil:
-		return s.explain(err)
+		return false, s.explain(err)
 	case !playNow:
-		return fmt.Errorf("%w: not a play-now table", ErrConflict)
+		return false, fmt.Errorf("%w: not a play-now table", ErrConflict)
 	case finished || closed:
-		return fmt.Errorf("%w: the table's match has ended", ErrConflict)
+		return false, fmt.Errorf("%w: the table's match has ended", ErrConflict)
 	}
-	return nil
+	return rated, nil
 }
 
 // ClaimPlayNow implements PlayNow.
@@ -266,14 +328,18 @@ func (s *sqlStore) ClaimPlayNow(ctx context.Context, p PlaySeat) (pending bool, 
 	}
 	err = s.writeTable(ctx, p.Table, func(ctx context.Context, tx *sql.Tx) error {
 		pending = false
-		if err := s.lockPlayNow(ctx, tx, p.Table); err != nil {
+		rated, err := s.lockPlayNow(ctx, tx, p.Table)
+		if err != nil {
 			return err
+		}
+		if rated && p.Account == "" {
+			return fmt.Errorf("%w: a rated table seats signed-in people only", ErrConflict)
 		}
 		var (
 			kind string
 			hash []byte
 		)
-		err := tx.QueryRowContext(ctx, s.d.q(`SELECT kind, token_hash FROM seats WHERE table_id = ? AND seat = ?`), p.Table, p.Seat).Scan(&kind, &hash)
+		err = tx.QueryRowContext(ctx, s.d.q(`SELECT kind, token_hash FROM seats WHERE table_id = ? AND seat = ?`), p.Table, p.Seat).Scan(&kind, &hash)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			return fmt.Errorf("%w: no such seat", ErrNotFound)
@@ -314,7 +380,15 @@ func (s *sqlStore) CreatePlayNow(ctx context.Context, t *Table, owner string, se
 	if seat < 0 || seat >= len(t.Seats) || len(t.Seats[seat].TokenHash) == 0 {
 		return fmt.Errorf("store: create play-now table %s: seat %d is not held", t.ID, seat)
 	}
+	for i, st := range t.Seats {
+		t.Seats[i].Holders = []Holder{{Hand: 1, Kind: st.Kind, Name: st.Name, Account: st.Account}}
+	}
 	return s.createTable(ctx, t, func(ctx context.Context, tx *sql.Tx) error {
+		for _, st := range t.Seats {
+			if err := s.setHolder(ctx, tx, t.ID, st.Seat, Holder{Hand: 1, Kind: st.Kind, Name: st.Name, Account: st.Account}); err != nil {
+				return err
+			}
+		}
 		return s.hold(ctx, tx, owner, t.ID, seat)
 	})
 }
@@ -324,7 +398,7 @@ func (s *sqlStore) TakeOverSeats(ctx context.Context, id string, hand int, marks
 	var taken []int
 	err := s.writeTable(ctx, id, func(ctx context.Context, tx *sql.Tx) error {
 		taken = nil
-		if err := s.lockPlayNow(ctx, tx, id); err != nil {
+		if _, err := s.lockPlayNow(ctx, tx, id); err != nil {
 			return err
 		}
 		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT seat, name, token_hash, account_id FROM seat_claims WHERE table_id = ? ORDER BY seat`), id)
@@ -377,6 +451,9 @@ func (s *sqlStore) TakeOverSeats(ctx context.Context, id string, hand int, marks
 				id, c.seat, hand, m.Bot, m.Score); err != nil {
 				return s.explain(err)
 			}
+			if err := s.setHolder(ctx, tx, id, c.seat, Holder{Hand: hand, Kind: "human", Name: c.name, Account: c.acct.String}); err != nil {
+				return err
+			}
 			taken = append(taken, c.seat)
 		}
 		if len(claims) == 0 {
@@ -391,12 +468,12 @@ func (s *sqlStore) TakeOverSeats(ctx context.Context, id string, hand int, marks
 }
 
 // LeaveSeat implements PlayNow.
-func (s *sqlStore) LeaveSeat(ctx context.Context, id string, seat int, tokenHash []byte, level string) error {
+func (s *sqlStore) LeaveSeat(ctx context.Context, id string, seat int, tokenHash []byte, level string, botHand int) error {
 	if len(tokenHash) == 0 {
 		return fmt.Errorf("store: leave seat %d of table %s: empty token hash", seat, id)
 	}
 	err := s.writeTable(ctx, id, func(ctx context.Context, tx *sql.Tx) error {
-		if err := s.lockPlayNow(ctx, tx, id); err != nil {
+		if _, err := s.lockPlayNow(ctx, tx, id); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM seat_claims WHERE table_id = ? AND seat = ? AND token_hash = ?`), id, seat, tokenHash)
@@ -419,6 +496,9 @@ func (s *sqlStore) LeaveSeat(ctx context.Context, id string, seat int, tokenHash
 			if n == 0 {
 				return fmt.Errorf("%w: that token holds neither the seat nor a claim on it", ErrConflict)
 			}
+			if err := s.setHolder(ctx, tx, id, seat, Holder{Hand: botHand, Kind: "bot"}); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM play_now_people WHERE table_id = ? AND seat = ?`), id, seat); err != nil {
 			return s.explain(err)
@@ -429,4 +509,34 @@ func (s *sqlStore) LeaveSeat(ctx context.Context, id string, seat int, tokenHash
 		return fmt.Errorf("store: leave seat %d of table %s: %w", seat, id, err)
 	}
 	return nil
+}
+
+// PopularRules implements PlayNow.
+func (s *sqlStore) PopularRules(ctx context.Context, since time.Time) ([]Popular, error) {
+	var out []Popular
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT variant, COALESCE(CAST(options AS TEXT), ''), COUNT(*), MAX(created) FROM tables
+			WHERE created >= ? AND (finished OR NOT closed) GROUP BY variant, CAST(options AS TEXT) ORDER BY variant, COUNT(*) DESC, MAX(created) DESC`), s.d.timeArg(normTime(since)))
+		if err != nil {
+			return s.explain(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				p    Popular
+				opts string
+				last dbTime
+			)
+			if err := rows.Scan(&p.Variant, &opts, &p.Tables, &last); err != nil {
+				return err
+			}
+			p.Options = json.RawMessage(opts)
+			out = append(out, p)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: the most played house rules: %w", err)
+	}
+	return out, nil
 }

@@ -33,6 +33,7 @@ func runPlayNow(t *testing.T, fresh fresher) {
 	t.Run("Tables", func(t *testing.T) { testPlayNowTables(t, fresh) })
 	t.Run("ConcurrentClaims", func(t *testing.T) { testPlayNowConcurrent(t, fresh) })
 	t.Run("ConcurrentSamePerson", func(t *testing.T) { testPlayNowSamePerson(t, fresh) })
+	t.Run("RatedAndPopular", func(t *testing.T) { testPlayNowRatedPopular(t, fresh) })
 }
 
 // playNowTable is a four-seat play-now auction table: seat 0 held by
@@ -101,13 +102,13 @@ func testPlayNowClaim(t *testing.T, fresh fresher) {
 	if _, err := claim(s, "t", 2, "cat"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.LeaveSeat(ctx, "t", 2, hash("cat"), "medium"); err != nil {
+	if err := s.LeaveSeat(ctx, "t", 2, hash("cat"), "medium", 4); err != nil {
 		t.Fatalf("withdrawing cat's claim: %v", err)
 	}
-	if err := s.LeaveSeat(ctx, "t", 1, hash("cat"), "medium"); !errors.Is(err, ErrConflict) {
+	if err := s.LeaveSeat(ctx, "t", 1, hash("cat"), "medium", 4); !errors.Is(err, ErrConflict) {
 		t.Errorf("leaving bob's seat with cat's token = %v, want ErrConflict", err)
 	}
-	if err := s.LeaveSeat(ctx, "t", 1, hash("bob"), "easy"); err != nil {
+	if err := s.LeaveSeat(ctx, "t", 1, hash("bob"), "easy", 5); err != nil {
 		t.Fatalf("bob leaving: %v", err)
 	}
 	tb = mustTable(t, s, "t")
@@ -116,6 +117,15 @@ func testPlayNowClaim(t *testing.T, fresh fresher) {
 	}
 	if tb.Seats[2].Claim != nil {
 		t.Errorf("cat's withdrawn claim is still there: %+v", tb.Seats[2].Claim)
+	}
+	// Who held each seat from which hand: Ann seat 0 all along, bob seat
+	// 1 for hands 3 and 4 between its bot's, cat's withdrawn claim no
+	// holder.
+	want := map[int]string{0: "[{1 human Ann }]", 1: "[{1 bot  } {3 human bob } {5 bot  }]", 2: "[{1 bot  }]"}
+	for seat, w := range want {
+		if got := fmt.Sprint(tb.Seats[seat].Holders); got != w {
+			t.Errorf("seat %d holders %s, want %s", seat, got, w)
+		}
 	}
 	for _, who := range []string{"g:bob", "g:cat"} {
 		if _, err := s.PlayNowHeld(ctx, who); !errors.Is(err, ErrNotFound) {
@@ -172,7 +182,7 @@ func testPlayNowTables(t *testing.T, fresh fresher) {
 		{"auction", `{"target":21}`, 30, "[]"},
 		{"pawnee", ``, 30, "[p]"},
 	} {
-		list, err := s.PlayNowTables(ctx, tc.variant, json.RawMessage(tc.opts), tc.timer)
+		list, err := s.PlayNowTables(ctx, tc.variant, json.RawMessage(tc.opts), tc.timer, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -277,5 +287,70 @@ func testPlayNowSamePerson(t *testing.T, fresh fresher) {
 	}
 	if claims != 1 {
 		t.Errorf("%d claims stored, want 1", claims)
+	}
+}
+
+// testPlayNowRatedPopular: a rated play-now table is listed for rated
+// Plays only and refuses a guest's claim; the house rules most played
+// are counted over finished and running tables created since a time.
+func testPlayNowRatedPopular(t *testing.T, fresh fresher) {
+	s := open(t, fresh(t))
+	base := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	if err := s.CreateAccount(ctx, &Account{ID: "acct-ann", Name: "Ann", NameKey: "ann", Created: base}); err != nil {
+		t.Fatal(err)
+	}
+	rated := &Table{ID: "r", Variant: "auction", Options: json.RawMessage(`{"target":11}`), Seed: 1, TurnTimer: 30, Created: base, Rated: true,
+		Seats: []Seat{{Seat: 0, Kind: "human", Name: "Ann", TokenHash: hash("ann"), Account: "acct-ann"}, {Seat: 1, Kind: "bot", Level: "medium"}}}
+	if err := s.CreatePlayNow(ctx, rated, "a:acct-ann", 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []bool{true, false} {
+		list, err := s.PlayNowTables(ctx, "auction", json.RawMessage(`{"target":11}`), 30, r)
+		if err != nil || len(list) != map[bool]int{true: 1, false: 0}[r] {
+			t.Errorf("PlayNowTables(rated %v) = %d tables, %v", r, len(list), err)
+		}
+	}
+	if _, err := claim(s, "r", 1, "guest"); !errors.Is(err, ErrConflict) {
+		t.Errorf("a guest's claim at a rated table = %v, want ErrConflict", err)
+	}
+	// Deleting Ann's account takes her name out of the seat's holders too.
+	if err := s.DeleteAccount(ctx, "acct-ann", "anon-1"); err != nil {
+		t.Fatal(err)
+	}
+	if hs := mustTable(t, s, "r").Seats[0].Holders; len(hs) != 1 || hs[0].Name != "anon-1" || hs[0].Account != "" {
+		t.Errorf("seat 0's holders after Ann's account was deleted: %+v; want anon-1, no account", hs)
+	}
+	// Rules counted: target 11 at r and two more tables (one finished),
+	// target 21 at two (one closed unfinished: not counted), the default
+	// at one; pawnee's at one; a table before the window is left out.
+	mk := func(id, variant, opts string, at time.Time) {
+		t.Helper()
+		tb := newTable(id, at)
+		tb.Variant, tb.Options = variant, json.RawMessage(opts)
+		mustCreate(t, s, tb)
+	}
+	mk("a11", "auction", `{"target":11}`, base.Add(time.Hour))
+	mk("f11", "auction", `{"target":11}`, base.Add(2*time.Hour))
+	mustAppend(t, s, "f11", Append{Event: Event{Seq: 0, Action: action(0)}, Hand: &Hand{N: 1, Record: json.RawMessage(`{}`)}, Finished: true})
+	mk("a21", "auction", `{"target":21}`, base.Add(3*time.Hour))
+	mk("c21", "auction", `{"target":21}`, base.Add(4*time.Hour))
+	if err := s.CloseTable(ctx, "c21"); err != nil {
+		t.Fatal(err)
+	}
+	mk("def", "auction", `{"target":7}`, base.Add(5*time.Hour))
+	mk("old", "auction", `{"target":21}`, base.Add(-time.Hour))
+	mk("old2", "auction", `{"target":21}`, base.Add(-2*time.Hour))
+	mk("paw", "pawnee", `{"target":42}`, base.Add(time.Hour))
+	got, err := s.PopularRules(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, p := range got {
+		lines = append(lines, fmt.Sprintf("%s %s %d", p.Variant, p.Options, p.Tables))
+	}
+	want := `[auction {"target":11} 3 auction {"target":7} 1 auction {"target":21} 1 pawnee {"target":42} 1]` // a tie: the newest first
+	if fmt.Sprint(lines) != want {
+		t.Errorf("PopularRules = %v, want %s", lines, want)
 	}
 }

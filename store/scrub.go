@@ -410,6 +410,10 @@ func (s *sqlStore) scrubAccount(ctx context.Context, tx *sql.Tx, id, anon string
 			return nil, err
 		}
 	}
+	// The play-now seats it held once (seat_holders, store/playnow.go).
+	if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE seat_holders SET name = ?, account_id = NULL WHERE account_id = ?`), anon, id); err != nil {
+		return nil, s.explain(err)
+	}
 	return tables, nil
 }
 

@@ -70,6 +70,9 @@ type Seat struct {
 	// TookOver says how the person holding this seat came by it: they
 	// took it over from a bot (play now); nil otherwise.
 	TookOver *TookOver
+	// Holders says who held the seat of a play-now table from which hand
+	// on, oldest first (PlayNow); nil at other tables.
+	Holders []Holder
 }
 
 // Event is one accepted action in a table's log.

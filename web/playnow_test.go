@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -64,6 +65,8 @@ func TestBrowserPlayNow(t *testing.T) {
 	if boxes := ann.seatBoxes(); len(boxes) != 4 || !strings.Contains(boxes[1].Name, "Bot 1") {
 		t.Fatalf("Ann's table: %+v; want four seats, Bot 1 in seat 1", boxes)
 	}
+	// A guest's table is casual, and its page says so.
+	waitFor(t, "the table's information", func() bool { return strings.Contains(ann.text("#table-info"), "casual") }, 10*time.Second)
 	// Ann plays a few moves of hand 1.
 	for moved := 0; moved < 2; {
 		if ann.actOnce() {
@@ -97,6 +100,15 @@ func TestBrowserPlayNow(t *testing.T) {
 			b := who.seatBoxes()
 			return len(b) == 4 && strings.Contains(b[1].Name, "Bob") && strings.Contains(b[1].Badges, "Bot 1")
 		}, 10*time.Second)
+	}
+	// The score sheet's hand 1 was Bot 1's in seat 1, though Bob holds
+	// the seat now: the cell names who played it then.
+	for _, who := range []*site{ann, bob} {
+		var cell string
+		who.eval(`JSON.stringify(document.querySelector('#sheet tbody tr.made td:nth-child(4), #sheet tbody tr.set td:nth-child(4)').title)`, &cell)
+		if cell != "Bot 1" {
+			t.Errorf("the score sheet names seat 1's hand 1 %q, want Bot 1", cell)
+		}
 	}
 	if bob.ui().Summary { // the hand he watched: closed, to see the felt
 		bob.click("#summary-close")
@@ -152,5 +164,52 @@ func TestBrowserPlayNow(t *testing.T) {
 	}
 	if s0, s1 := info.Seats[0], info.Seats[1]; s0.Kind != "bot" || s1.Name != "Bob" || s1.TookOver == nil || s1.TookOver.Bot != 1 {
 		t.Errorf("stored seats %+v, %+v: want a bot in seat 0 and Bob's takeover of Bot 1 in seat 1", s0, s1)
+	}
+}
+
+// TestBrowserPlayNowRules: beside auction's Play button the home page
+// shows one for the house rules most played here (to 11, as the server
+// names them), in view without scrolling and fitting at desktop and
+// phone sizes, also when tables wait for players (listed before the
+// create form on a phone, after Play now); pressing it seats the person
+// at a table of those rules.
+func TestBrowserPlayNowRules(t *testing.T) {
+	s := newSiteFor(t, 90*time.Second, nil)
+	for range 2 {
+		resp, err := http.Post(s.url+"/api/tables", "application/json", strings.NewReader(`{"variant":"auction","options":{"target":11}}`))
+		if err != nil || resp.StatusCode != http.StatusCreated {
+			t.Fatalf("creating a table to 11: %v %v", resp, err)
+		}
+		resp.Body.Close()
+	}
+	rules := `#pn-games button.pn-rules[data-variant="auction"]`
+	s.do("open the home page", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS(rules)))
+	if got := s.text(rules); !strings.Contains(got, "Auction Pitch") || !strings.Contains(got, "to 11") {
+		t.Errorf("the most played rules' button says %q; want auction to 11", got)
+	}
+	if n := s.count(`#pn-games button.pn-rules`); n != 1 {
+		t.Errorf("%d house-rules buttons, want 1 (auction's)", n)
+	}
+	for _, size := range accountSizes {
+		s.do(size.name, chromedp.EmulateViewport(size.w, size.h, chromedp.EmulateScale(size.scale)), settled())
+		for _, p := range s.layoutProblems(`#pn-games button`, 12, false) {
+			t.Errorf("the Play buttons at %s: %s", size.name, p)
+		}
+		var inView bool
+		s.eval(`(() => { const r = document.querySelector('`+rules+`').getBoundingClientRect();
+			return JSON.stringify(r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth); })()`, &inView)
+		if !inView {
+			t.Errorf("the house rules' Play button is not in view at %s without scrolling", size.name)
+		}
+	}
+	s.do("desktop", chromedp.EmulateViewport(1280, 900))
+	s.fill("#pn-name", "Ann")
+	s.click(rules)
+	s.do("the table opens", chromedp.WaitVisible(chromedp.CSS("#felt")))
+	var id string
+	s.eval(`JSON.stringify(location.pathname.split('/')[2])`, &id)
+	tb, err := s.st.Table(t.Context(), id)
+	if err != nil || !tb.PlayNow || !strings.Contains(string(tb.Options), `"target":11`) {
+		t.Errorf("the table opened: %+v (%v); want a play-now table to 11", tb, err)
 	}
 }

@@ -206,7 +206,7 @@ func (s *API) handleReplay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out.Table, out.Hand = info.ID, n
-	out.Seats = info.Seats
+	out.Seats = tableinfo.HeldAt(info.Seats, n) // who played each seat in this hand
 	httpx.WriteJSON(w, 200, out)
 }
 

@@ -53,6 +53,10 @@ type playReq struct {
 	// Table, when set, is tried first (the lobby's Play at a table): a
 	// table of the game, house rules and pace asked for.
 	Table string `json:"table"`
+	// Rated asks for a rated table (true) or a casual one (false); absent,
+	// a signed-in person's Play is rated when the rules allow, a guest's
+	// casual (playRated, docs/ratings.md "Play now").
+	Rated *bool `json:"rated"`
 }
 
 // playResp is where a Play seated the person.
@@ -131,10 +135,15 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 		}
 		p.name = name
 	}
+	rated, err := playRated(op, req.Rated, p, g)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	// Not cut short by a client that goes away: a seat claimed is answered.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), storeTimeout)
 	defer cancel()
-	for range playTries {
+	for try := range playTries {
 		if res, ok, err := s.heldSeat(ctx, p); err != nil {
 			s.writeError(w, r, err)
 			return
@@ -142,14 +151,17 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 			s.writePlay(w, r, http.StatusOK, res)
 			return
 		}
-		tables, err := s.store.PlayNowTables(ctx, g.Variant.String(), optJSON, timer)
+		tables, err := s.store.PlayNowTables(ctx, g.Variant.String(), optJSON, timer, rated)
 		if err != nil {
 			s.writeError(w, r, httpx.StoreDown(op, err))
 			return
 		}
-		res, status, err := s.claimAny(ctx, p, tables, req.Table, g.Variant.String())
+		res, status, raced, err := s.claimAny(ctx, p, tables, req.Table, g.Variant.String())
 		if errors.Is(err, store.ErrHeld) {
 			continue // another tab's Play landed first: its seat, above
+		}
+		if status == 0 && raced && err == nil && try+1 < playTries {
+			continue // a seat taken a moment ago: its table may have another
 		}
 		if err != nil {
 			s.writeError(w, r, httpx.StoreDown(op, err))
@@ -166,7 +178,7 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		t := &store.Table{ID: httpx.RandomString(12), Variant: g.Variant.String(), Options: optJSON, Seed: newSeed(), FairDeals: true,
-			TurnTimer: timer, Created: time.Now().UTC().Truncate(time.Millisecond), PlayNow: true}
+			TurnTimer: timer, Created: time.Now().UTC().Truncate(time.Millisecond), PlayNow: true, Rated: rated}
 		token := p.token(t.ID)
 		h := sha256.Sum256([]byte(token))
 		for i := range g.Seats() {
@@ -257,9 +269,10 @@ func (s *Server) heldSeat(ctx context.Context, p player) (playResp, bool, error)
 
 // claimAny claims a seat for p at the best of tables (playChoice, then
 // byRating; table prefer first), trying the next when another person wins a race for
-// one. A status of 0 means that no table had a seat; store.ErrHeld that
-// p holds one already.
-func (s *Server) claimAny(ctx context.Context, p player, tables []*store.Table, prefer, variant string) (playResp, int, error) {
+// one. A status of 0 means that no table had a seat (raced: because
+// another person took one a moment before); store.ErrHeld that p holds
+// one already.
+func (s *Server) claimAny(ctx context.Context, p player, tables []*store.Table, prefer, variant string) (res playResp, status int, raced bool, err error) {
 	choice := s.byRating(ctx, p, variant, playChoice(tables))
 	slices.SortStableFunc(choice, func(a, b candidate) int {
 		return boolInt(b.table.ID == prefer) - boolInt(a.table.ID == prefer)
@@ -269,22 +282,23 @@ func (s *Server) claimAny(ctx context.Context, p player, tables []*store.Table, 
 		h := sha256.Sum256([]byte(token))
 		pending, err := s.store.ClaimPlayNow(ctx, store.PlaySeat{Table: c.table.ID, Seat: c.seat, Name: p.name, TokenHash: h[:], Account: p.me.ID, Owner: p.owner})
 		if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) {
+			raced = true
 			continue // taken, or the table ended, a moment ago
 		}
 		if err != nil {
-			return playResp{}, 0, err
+			return playResp{}, 0, false, err
 		}
 		t, err := s.table(ctx, c.table.ID)
 		if err != nil {
-			return playResp{}, 0, err
+			return playResp{}, 0, false, err
 		}
 		_ = s.refresh(ctx, t, true) // it logs; the driver hears of the claim by its note
 		t.mu.Lock()
 		info := t.infoJSON()
 		t.mu.Unlock()
-		return playResp{Seat: c.seat, Token: token, Pending: pending, Table: info}, http.StatusOK, nil
+		return playResp{Seat: c.seat, Token: token, Pending: pending, Table: info}, http.StatusOK, false, nil
 	}
-	return playResp{}, 0, nil
+	return playResp{}, 0, raced, nil
 }
 
 // candidate is a seat play now may claim.
@@ -372,6 +386,7 @@ func (t *table) takeOverClaims() {
 		m := marks[i]
 		m.Hand = hand
 		st.Kind, st.Level, st.Name, st.TokenHash, st.Account, st.TookOver = "human", "", c.Name, c.TokenHash, c.Account, &m
+		addHolder(st, store.Holder{Hand: hand, Kind: "human", Name: c.Name, Account: c.Account})
 		t.seatTaken(i)
 	}
 	t.infoVer++
@@ -489,12 +504,23 @@ func (t *table) syncPlayNow(fresh *store.Table) bool {
 			changed = true
 			continue
 		}
-		if !sameClaim(st.Claim, old.Claim) || (st.TookOver == nil) != (old.TookOver == nil) || st.TookOver != nil && *st.TookOver != *old.TookOver {
-			old.Claim, old.TookOver = st.Claim, st.TookOver
+		if !sameClaim(st.Claim, old.Claim) || (st.TookOver == nil) != (old.TookOver == nil) || st.TookOver != nil && *st.TookOver != *old.TookOver ||
+			!slices.Equal(st.Holders, old.Holders) {
+			old.Claim, old.TookOver, old.Holders = st.Claim, st.TookOver, st.Holders
 			changed = true
 		}
 	}
 	return changed
+}
+
+// addHolder makes h the holder of seat st from h.Hand on, as the store
+// does (store.PlayNow.LeaveSeat): it replaces a holder from the same
+// hand, who played none of it.
+func addHolder(st *store.Seat, h store.Holder) {
+	if n := len(st.Holders); n > 0 && st.Holders[n-1].Hand == h.Hand {
+		st.Holders = st.Holders[:n-1]
+	}
+	st.Holders = append(st.Holders, h)
 }
 
 // sameClaim reports whether two claims are the same person's.
@@ -557,7 +583,8 @@ func (s *Server) handleLeave(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "%s", refused).With("no_seat", nil))
 		return
 	}
-	if err := s.store.LeaveSeat(ctx, t.id, seat, hash, playNowLevel); err != nil {
+	botHand := t.leaveHand()
+	if err := s.store.LeaveSeat(ctx, t.id, seat, hash, playNowLevel, botHand); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			s.writeError(w, r, httpx.Errorf(httpx.Conflict, op, "the seat changed hands a moment ago: it is not yours to leave").With("seat_changed", nil))
 		} else {
@@ -569,6 +596,7 @@ func (s *Server) handleLeave(w http.ResponseWriter, r *http.Request) {
 		st.Claim = nil // a pending takeover withdrawn
 	} else {
 		t.seatLeft(seat)
+		addHolder(&t.info.Seats[seat], store.Holder{Hand: botHand, Kind: "bot"})
 	}
 	t.infoVer++
 	t.touch()

@@ -20,6 +20,19 @@ func ratingChanges(cs []store.RatingChange) []wire.RatingChange {
 	return out
 }
 
+// seatChanges is what the state says of stored changes: each change of
+// an account holding its seat now (at a play-now table a person who left
+// a seat was rated for it, as a loss, and its bot holds it: their change
+// is on their profile, not beside the bot's name).
+func (t *table) seatChanges(cs []store.RatingChange) []wire.RatingChange {
+	if t.info.PlayNow {
+		cs = slices.DeleteFunc(slices.Clone(cs), func(c store.RatingChange) bool {
+			return c.Seat < 0 || c.Seat >= len(t.info.Seats) || t.info.Seats[c.Seat].Account != c.Account
+		})
+	}
+	return ratingChanges(cs)
+}
+
 // rate rates the table's finished rated match (once: the store refuses a
 // second rating, from this process or another, and gives back the
 // stored changes instead) and keeps the changes for the states. The
@@ -38,8 +51,13 @@ func (t *table) rate(ctx context.Context) {
 	// A person whose seat the stand-in played at the end, with nobody
 	// back at it since, left the match: they lose it (docs/ratings.md).
 	var left []int
+	hands := len(t.match.Records())
+	var who []ratedFor // a play-now table's: who each seat is rated for
+	if t.info.PlayNow {
+		who = playNowRated(t.info.Seats, hands)
+	}
 	for i := range t.game.Seats() {
-		if t.bots[i] == nil && t.away[i] {
+		if who != nil && who[i].forfeit || t.bots[i] == nil && t.away[i] && (who == nil || who[i].account != "") {
 			left = append(left, i)
 		}
 	}
@@ -53,11 +71,14 @@ func (t *table) rate(ctx context.Context) {
 	m := store.RatedMatch{Table: t.id, Variant: t.info.Variant, Standing: st, PairLimit: RatedPairsPerDay, At: t.turnAt}
 	for i, s := range t.info.Seats {
 		rs := store.RatedSeat{Seat: i, Account: s.Account, Hands: len(t.sheet), Points: scores[i]}
-		if s.Kind == "bot" || s.Account == "" {
+		if who != nil { // the person who played their share of it, or its bot
+			rs.Account, rs.Hands = who[i].account, who[i].hands
+		}
+		if s.Kind == "bot" && who == nil || rs.Account == "" {
 			rs.Account = ""
 			level := s.Level
-			if s.Kind != "bot" {
-				level = "medium" // cannot happen at a rated table: every person is signed in
+			if s.Kind != "bot" || who != nil {
+				level = playNowLevel // a play-now seat nobody is rated for counts as its bot
 			}
 			rs.Bot, _ = rating.Bot(t.info.Variant, level)
 			if rs.Bot.Sigma == 0 {
@@ -88,7 +109,7 @@ func (t *table) rate(ctx context.Context) {
 		t.logger().Error("rating: storing the match's ratings", "err", err.Error())
 		return
 	}
-	t.ratings = ratingChanges(changes)
+	t.ratings = t.seatChanges(changes)
 	t.unrated = "" // rated after all (a day began since the table filled)
 	t.infoVer++
 }
@@ -106,7 +127,7 @@ func (t *table) loadRatings(ctx context.Context) {
 		return
 	}
 	if len(cs) > 0 {
-		t.ratings = ratingChanges(cs)
+		t.ratings = t.seatChanges(cs)
 		return
 	}
 	t.rate(ctx)

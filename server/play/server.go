@@ -84,6 +84,8 @@ type Server struct {
 	// playingNow is how many people play each game now, as last counted
 	// (playing, playnow.go).
 	playingNow playingCount
+	// popular is the house rules most played lately (playnow_rules.go).
+	popular popularCache
 
 	ev eventSet // events of many tables (event.go)
 	// evWork counts event tables' results on their way to their event
@@ -309,6 +311,7 @@ func (s *Server) Routes() []httpx.Route {
 		httpx.PostData("/api/tables/{id}/rematch", s.handleRematch),
 		httpx.PostData("/api/tables/{id}/leave", s.handleLeave),
 		httpx.PostData("/api/play", s.handlePlay),
+		httpx.Get("/api/play", s.handlePopular),
 		httpx.GetData("/api/tables/{id}/ws", s.handleWS),
 		httpx.Get("/api/stats", s.handleStats),
 		httpx.Get("/api/health", s.handleHealth),
@@ -362,10 +365,8 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Forbidden, op, "a rated table needs every person signed in: sign in first, or create a casual table").With("rated_needs_account", nil))
 		return
 	}
-	if std := pitch.DefaultOptions(v).Target; req.Rated && g.Options.Target != std {
-		// One hand to 1 point would be a whole rated match (docs/ratings.md).
-		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "a rated table plays to the game's standard target: %s plays to %d, not %d; leave target out, or create a casual table", v, std, g.Options.Target).
-			With("rated_target", map[string]any{"Target": std}))
+	if err := ratedTarget(op, g); req.Rated && err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	if len(req.Seats) == 0 { // one person against bots

@@ -6,6 +6,7 @@ package tableinfo
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -35,6 +36,38 @@ type Seat struct {
 	// Pending is the name of the person who takes this bot's seat over
 	// when the hand in play ends (play now); "" for none.
 	Pending string `json:"pending,omitempty"`
+	// Holders says who held a play-now seat from which hand on, oldest
+	// first, once it has changed hands (absent before): the score sheet
+	// and a hand's record name each hand's seat by it (HeldAt).
+	Holders []Holder `json:"holders,omitempty"`
+}
+
+// Holder is who held a seat from hand Hand on: a bot (Bot its number,
+// Name "Bot N") or a person.
+type Holder struct {
+	Hand int    `json:"hand"`
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+	Bot  int    `json:"bot,omitempty"`
+}
+
+// HeldAt is seats as they were held during hand n: a seat that changed
+// hands names the holder of that hand (a bot, or the person then).
+func HeldAt(seats []Seat, n int) []Seat {
+	out := slices.Clone(seats)
+	for i, s := range out {
+		for _, h := range s.Holders {
+			if h.Hand > n {
+				break
+			}
+			if h.Kind != s.Kind || h.Name != s.Name {
+				out[i] = Seat{Seat: s.Seat, Kind: h.Kind, Name: h.Name, Bot: h.Bot, Taken: true, Holders: s.Holders}
+			} else {
+				out[i] = s
+			}
+		}
+	}
+	return out
 }
 
 // TookOver says that a person took a seat over from a bot: "took over
@@ -142,6 +175,16 @@ func Public(t *store.Table, g *pitch.Game) Table {
 		}
 		if to := s.TookOver; to != nil && s.Kind == "human" {
 			si.TookOver = &TookOver{Bot: to.Bot, Hand: to.Hand, Score: to.Score}
+		}
+		if len(s.Holders) > 1 {
+			for _, h := range s.Holders {
+				hi := Holder{Hand: h.Hand, Kind: h.Kind, Name: h.Name}
+				if h.Kind == "bot" {
+					hi.Bot = BotNumber(t, s.Seat)
+					hi.Name = "Bot " + strconv.Itoa(hi.Bot)
+				}
+				si.Holders = append(si.Holders, hi)
+			}
 		}
 		info.Seats = append(info.Seats, si)
 	}

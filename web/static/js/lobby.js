@@ -175,6 +175,7 @@ async function loadOpen() {
       h('div', {},
         h('strong', { text: gameName(tb.variant) }),
         ' · ' + t('lobby.target', { Target: target }) + ' · ' + (tb.play_now ? t('playnow.title') : t('lobby.freeSeats', { Count: free })) +
+          (tb.rated ? ' · ' + t('table.rated') : '') +
         (tb.turn_timer ? ' · ' + t('lobby.turnTimer', { Count: tb.turn_timer }) : ''),
         h('div', { class: 'hint', text: describeSeats(tb) })),
       h('div', { class: 'item-actions' },

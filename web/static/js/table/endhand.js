@@ -5,7 +5,7 @@
 import { SUITS, suitName, cardText, POINT_KEYS, $, h, store, setText } from '../util.js';
 import { summaryFair } from '../fairpanel.js';
 import { t, num } from '../i18n.js';
-import { app, seenKey, seatName, nameOf, isTeamGame, isMoon, myAction, signed } from './state.js';
+import { app, seenKey, nameOf, nameAt, isTeamGame, isMoon, myAction, signed } from './state.js';
 import { notice } from './pacing.js';
 import { focusNext } from './render.js';
 import { renderSummaryInvite } from './invite.js';
@@ -79,7 +79,7 @@ export function endOfHand(m) {
 
 function handHeadline(lh) {
   const moon = isMoon(lh.bid);
-  const result = t(lh.made ? (moon ? 'result.madeMoon' : 'result.made') : (moon ? 'result.setMoon' : 'result.set'), { Who: nameOf(lh.bidder), Bid: lh.bid });
+  const result = t(lh.made ? (moon ? 'result.madeMoon' : 'result.made') : (moon ? 'result.setMoon' : 'result.set'), { Who: nameAt(lh.bidder, lh.hand), Bid: lh.bid });
   return t('summary.headline', { N: lh.hand, Result: result });
 }
 
@@ -100,9 +100,9 @@ export function showSummary(lh, manual) {
   const parts = [];
   const trump = SUITS[lh.trump];
   const facts = [t('summary.trump', { Suit: trump ? trump.sym + ' ' + suitName(lh.trump) : t('summary.noTrump') })];
-  if (variant === 'pawnee') facts.push(lh.partner == null ? t('summary.alone') : t('summary.partner', { Who: nameOf(lh.partner) }));
+  if (variant === 'pawnee') facts.push(lh.partner == null ? t('summary.alone') : t('summary.partner', { Who: nameAt(lh.partner, lh.hand) }));
   if (lh.teams && lh.teams.length && (variant !== 'auction' || isTeamGame())) {
-    facts.push(t('summary.sides', { Sides: lh.teams.map((side) => side.map(seatName).join(' & ')).join(' ' + t('summary.against') + ' ') }));
+    facts.push(t('summary.sides', { Sides: lh.teams.map((side) => side.map((i) => nameAt(i, lh.hand)).join(' & ')).join(' ' + t('summary.against') + ' ') }));
   }
   parts.push(h('p', { text: facts.join(' · ') }));
   if (lh.tricks != null && lh.tricks < 6) {
@@ -112,7 +112,7 @@ export function showSummary(lh, manual) {
   const pts = lh.points.length ? lh.points.map((p) => h('tr', {},
     h('th', { scope: 'row', text: t(POINT_KEYS[p.kind] || p.kind) }),
     h('td', { text: p.card ? cardText(p.card) : '' }),
-    h('td', { text: nameOf(p.seat) }))) : [h('tr', {}, h('td', { colspan: '3', text: t('summary.noPoints') }))];
+    h('td', { text: nameAt(p.seat, lh.hand) }))) : [h('tr', {}, h('td', { colspan: '3', text: t('summary.noPoints') }))];
   parts.push(h('table', { class: 'points' },
     h('caption', { text: t('summary.points') }),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('summary.point') }), h('th', { scope: 'col', text: t('summary.card') }), h('th', { scope: 'col', text: t('summary.takenBy') }))),
@@ -122,7 +122,7 @@ export function showSummary(lh, manual) {
   for (let i = 0; i < n; i++) {
     const d = lh.delta[i];
     rows.push(h('tr', { class: i === lh.bidder ? 'bidder' : '' },
-      h('th', { scope: 'row', text: nameOf(i) }),
+      h('th', { scope: 'row', text: nameAt(i, lh.hand) }),
       h('td', { text: num(lh.taken[i]) }),
       h('td', { class: d > 0 ? 'up' : d < 0 ? 'down' : '', text: signed(d) }),
       h('td', { text: num(lh.scores[i]) })));

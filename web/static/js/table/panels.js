@@ -3,8 +3,9 @@
 
 import { seatNo, $, h, api, cardNode } from '../util.js';
 import { t, num } from '../i18n.js';
-import { app, seatName, nameOf, describe, signed } from './state.js';
+import { app, seatName, nameOf, nameAt, describe, signed } from './state.js';
 import { sendMsg } from './connection.js';
+import { handovers } from '../playnow.js';
 
 // ---------- the side panels ----------
 
@@ -20,13 +21,16 @@ export function renderSheet(m) {
   const head = h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: t('sheet.bid') }),
     ...Array.from({ length: n }, (_, i) => h('th', { scope: 'col', class: 'who' + (i === m.seat ? ' me' : ''), title: nameOf(i) },
       h('span', { class: 's-num', text: seatNo(i) }), h('span', { class: 'nm', text: seatName(i) }))));
-  const rows = m.sheet.map((r) => h('tr', { class: r.made ? 'made' : 'set' },
+  // Each hand names the seats' holders then: a play-now seat taken over
+  // or left says so above the first hand of its new holder.
+  const who = nameAt;
+  const rows = m.sheet.flatMap((r) => [...handovers(m, r, n + 2), h('tr', { class: r.made ? 'made' : 'set' },
     h('th', { scope: 'row' }, h('a', { href: '/t/' + encodeURIComponent(app.id) + '/hands/' + r.hand, class: 'replay-link', title: t('records.replay') }, num(r.hand))),
-    h('td', { title: t(r.made ? 'result.made' : 'result.set', { Who: nameOf(r.bidder), Bid: r.bid }) },
+    h('td', { title: t(r.made ? 'result.made' : 'result.set', { Who: who(r.bidder, r.hand), Bid: r.bid }) },
       num(r.bid) + ' ', h('span', { class: r.made ? 'ok' : 'bad', text: r.made ? '✓' : '✗' }),
-      h('span', { class: 'sr-only', text: ' ' + t(r.made ? 'result.made' : 'result.set', { Who: nameOf(r.bidder), Bid: r.bid }) })),
-    ...r.scores.map((s, i) => h('td', { class: (i === m.seat ? 'me' : '') + (i === r.bidder ? ' bidder' : '') }, h('span', { class: 'sc', text: num(s) }), ' ',
-      h('span', { class: 'delta ' + (r.delta[i] > 0 ? 'up' : r.delta[i] < 0 ? 'down' : ''), text: '(' + signed(r.delta[i]) + ')' })))));
+      h('span', { class: 'sr-only', text: ' ' + t(r.made ? 'result.made' : 'result.set', { Who: who(r.bidder, r.hand), Bid: r.bid }) })),
+    ...r.scores.map((s, i) => h('td', { class: (i === m.seat ? 'me' : '') + (i === r.bidder ? ' bidder' : ''), title: who(i, r.hand) }, h('span', { class: 'sc', text: num(s) }), ' ',
+      h('span', { class: 'delta ' + (r.delta[i] > 0 ? 'up' : r.delta[i] < 0 ? 'down' : ''), text: '(' + signed(r.delta[i]) + ')' }))))]);
   const cap = h('caption', { class: 'hint', text: t(m.sheet.length ? 'sheet.caption' : 'sheet.empty') });
   sheet.replaceChildren(cap, h('thead', {}, head), h('tbody', {}, rows));
 }

@@ -6,6 +6,7 @@ import {
   SUITS, suitName, cardText, gameName, phaseVerb, seatNo, $, h, setText, ratingText, changeText, profileURL,
 } from '../util.js';
 import { renderFair } from '../fairpanel.js';
+import { matchItem } from '../playnow.js';
 import { t } from '../i18n.js';
 import { app, seatName, nameOf, isMoon, myAction } from './state.js';
 import { renderFelt, tick } from './seats.js';
@@ -167,6 +168,8 @@ function renderInfo(m) {
   if (m.table.turn_timer) items.push([t('info.timer'), t('info.timerEach', { Count: m.table.turn_timer })]);
   // The server says when the expert's help is off for a competition.
   if (m.table.advice_off === 'competition') items.push([t('info.advice'), t('info.adviceOff')]);
+  const match = matchItem(m); // a play-now table says whether it is rated
+  if (match) items.push(match);
   const box = $('#table-info');
   box.replaceChildren(...items.map(([k, val, cls]) =>
     h('span', { class: 'info-item' }, h('span', { class: 'info-k', text: t('info.label', { Label: k }) }), h('span', { class: 'info-v ' + (cls || ''), text: val }))));

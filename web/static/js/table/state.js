@@ -5,6 +5,7 @@
 
 import { SUITS, suitName, cardText, seatLabel, store } from '../util.js';
 import { t, num } from '../i18n.js';
+import { holderAt } from '../playnow.js';
 
 // ---------- state ----------
 
@@ -63,6 +64,12 @@ export function seatName(i) {
   return seatLabel(app.m && app.m.table.seats[i], i);
 }
 export function nameOf(i) { return app.m && i === app.m.seat ? t('seat.you', { Name: seatName(i) }) : seatName(i); }
+// nameAt names seat i as held in hand n: a play-now seat that changed
+// hands names who held it then (the server's holders), else as nameOf.
+export function nameAt(i, n) {
+  const held = holderAt(app.m && app.m.table.seats[i], i, n);
+  return held === seatName(i) ? nameOf(i) : held;
+}
 // isTeamGame: partnerships are fixed for the match (the server sends
 // each seat's team).
 export function isTeamGame() {
