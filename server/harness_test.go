@@ -515,6 +515,10 @@ type client struct {
 	ws     *websocket.Conn
 	cancel context.CancelFunc
 	auto   bool // plays legal actions when asked
+	// burnNext: at its next ten-point choice between passing trumps and
+	// burning them (TP-TR-5), c burns; the choices alternate, so that
+	// both are seen as soon as c has chosen twice, not by luck.
+	burnNext bool
 
 	msgs []*wire // everything received, in order
 	last *wire   // the last state
@@ -819,11 +823,15 @@ func (c *client) choose(m *wire) json.RawMessage {
 		return legal[rng.IntN(len(legal))]
 	}
 	d := m.Discard
-	if d.PassLimit > 0 && rng.IntN(4) > 0 {
+	if d.PassLimit > 0 && !c.burnNext {
+		c.burnNext = true
 		hand := slices.Clone(m.View.Hand)
 		rng.Shuffle(len(hand), func(i, j int) { hand[i], hand[j] = hand[j], hand[i] })
 		b, _ := json.Marshal(pitch.PassTrumps(c.seat, pitch.SetOf(hand[:1+rng.IntN(d.PassLimit)]...)))
 		return b
+	}
+	if d.PassLimit > 0 {
+		c.burnNext = false
 	}
 	pool := slices.Clone(d.Pool)
 	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })

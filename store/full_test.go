@@ -21,7 +21,7 @@ import (
 // runs only where it may mount a tmpfs (as root, as CI runs).
 func TestDiskFull(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", dir).CombinedOutput(); err != nil {
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", dir).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a small tmpfs here (%v: %s)", err, strings.TrimSpace(string(out)))
 	}
 	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() }) //nolint:errcheck
@@ -56,7 +56,7 @@ func TestDiskFull(t *testing.T) {
 		}
 	}
 	if full == nil {
-		t.Fatal("1000 appends of 2 KB fitted on a 512 KB disk")
+		t.Fatal("1000 appends of 2 KB fitted on a 1 MB disk")
 	}
 	if !strings.Contains(full.Error(), "disk is full") {
 		t.Errorf("append on a full disk: %v; want it to say the disk is full", full)
