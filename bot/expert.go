@@ -52,6 +52,12 @@ type ExpertSettings struct {
 	// EndWorlds, above 0, is the worlds solved in every endgame, however
 	// long; 0 leaves it to the length (endgameWorlds).
 	EndWorlds int
+	// Nodes, above 0, bounds the work of solving an endgame: once the
+	// worlds solved so far have visited more positions than Nodes (and
+	// at least endgameMinWorlds worlds are solved), the rest are left
+	// out. Positions are counted, not time, so a decision is the same
+	// on any machine and under any load.
+	Nodes int
 	// BidShift, Look and Fit are its model of how every seat acts in
 	// its playouts (model): the heuristic with its bids moved by BidShift
 	// points, with Look each card played by a one-step look ahead, and
@@ -67,6 +73,10 @@ type ExpertSettings struct {
 	// ReadCall reads the pawnee call too (callLikelihood): the cards of
 	// the trump suit above the called one are likely the bidder's.
 	ReadCall bool
+	// ReadPlay reads the plays too (playLikelihood): a world in which
+	// the heuristic, holding that world's cards, would not have played
+	// a card another seat played counts less.
+	ReadPlay bool
 	// Bonus is what a hand that wins the match is worth beyond its
 	// points, as a share of the target (objective.Bonus): matchBonus
 	// (pawnee: pawneeBonus), or 0 ("nobonus") for what a moon is worth
@@ -120,12 +130,16 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 			st.Bonus = c.x
 		case "readcall":
 			st.ReadCall = c.x != 0
+		case "readplay":
+			st.ReadPlay = c.x != 0
 		case "minmake":
 			st.MinMake = c.x
 		case "endgame":
 			st.Endgame = int(c.x)
 		case "endworlds":
 			st.EndWorlds = int(c.x)
+		case "nodes":
+			st.Nodes = int(c.x)
 		case "worlds":
 			st.Worlds = int(c.x)
 		case "bidworlds":
@@ -174,9 +188,21 @@ const expertDraw = 3
 var expertTuning = map[pitch.Variant]ExpertSettings{
 	pitch.Auction:  {Worlds: 100, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true, Bonus: matchBonus},
 	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true, Bonus: matchBonus},
-	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: 200000, EndWorlds: 100, BidShift: 1, Fit: true, ReadCall: true, Bonus: pawneeBonus,
+	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: pawneeEndgame, EndWorlds: 100, Nodes: pawneeNodes, BidShift: 1, Fit: true, ReadCall: true, Bonus: pawneeBonus,
 		Calibration: [][2]float64{{0, 0}, {0.6, 0.62}, {0.75, 0.75}, {0.85, 0.835}, {0.92, 0.88}, {1, 0.955}}},
 }
+
+// pawneeEndgame is the most lines of play at which the pawnee expert
+// solves every world exactly: nearly every decision of play.
+const pawneeEndgame = 200000
+
+// pawneeNodes bounds the positions the pawnee expert visits solving one
+// decision's endgame (ExpertSettings.Nodes): about 60 ms on one core of
+// the machine it was measured on, which keeps its decisions within
+// 100 ms at the 99th percentile (BenchmarkExpertP99). Without it the
+// longest endgames took up to 1.2 s, solved in 100 worlds; with it they
+// are solved in 16 to 100, fewer the longer they are.
+const pawneeNodes = 300000
 
 // pawneeBonus is the pawnee expert's bonus for a hand that wins the
 // match: an eighth of the target. From zero scores every made pawnee moon
@@ -282,7 +308,7 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 		n = st.BidWorlds
 	}
 	seat := v.Seat
-	m := model{Bid: st.BidShift, Look: st.Look, Fit: st.Fit, ReadFit: st.ReadFit, ReadCall: st.ReadCall}
+	m := model{Bid: st.BidShift, Look: st.Look, Fit: st.Fit, ReadFit: st.ReadFit, ReadCall: st.ReadCall, ReadPlay: st.ReadPlay}
 	ob := objective{Standing: !st.Sides, Bonus: st.Bonus}
 	endgame, lines := false, 0
 	if v.Phase == pitch.PhasePlay && v.Game.Variant != pitch.Pawnee {
@@ -293,11 +319,19 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 			n = min(n, st.endgameWorlds(lines))
 		}
 	}
+	pawneePlay := v.Phase == pitch.PhasePlay && v.Game.Variant == pitch.Pawnee
 	worlds := given
 	if worlds == nil {
-		worlds = drawWorlds(v, req.Rand, n, !st.Blind, m)
+		k := n
+		if pawneePlay && st.EndWorlds > 0 {
+			// Nearly every pawnee decision of play is an endgame, solved
+			// in EndWorlds worlds: draw those first, the rest only if
+			// it is not one.
+			k = min(n, st.EndWorlds)
+		}
+		worlds = drawWorlds(v, req.Rand, k, !st.Blind, m)
 	}
-	if v.Phase == pitch.PhasePlay && v.Game.Variant == pitch.Pawnee {
+	if pawneePlay {
 		// Only trumps are played (PW-PLAY-2), and how many each seat
 		// holds differs between worlds: the world with the most lines
 		// left decides.
@@ -306,6 +340,8 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 		}
 		if endgame = lines <= st.Endgame; endgame {
 			worlds = worlds[:min(len(worlds), n, st.endgameWorlds(lines))]
+		} else if given == nil && len(worlds) < n {
+			worlds = append(worlds, drawWorlds(v, req.Rand, n-len(worlds), !st.Blind, m)...)
 		}
 	}
 	cands := candidates(&worlds[0], req)
@@ -319,7 +355,11 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 	for i, c := range cands {
 		opts[i].Action = c
 	}
-	for _, world := range worlds {
+	for k, world := range worlds {
+		if endgame && st.Nodes > 0 && k >= endgameMinWorlds && sv.nodes > st.Nodes {
+			worlds = worlds[:k] // the work bound: the worlds solved decide
+			break
+		}
 		for i, c := range cands {
 			x := world
 			if err := x.Apply(c); err != nil {
@@ -418,7 +458,11 @@ func swing(v *pitch.View, bid int) float64 {
 // and keeps n of them by systematic resampling, so a world is kept about
 // in proportion to its weight.
 func drawWorlds(v *pitch.View, rng *rand.Rand, n int, read bool, mod model) []pitch.State {
-	if !read || v.Bidder < 0 && v.Passed == 0 {
+	var plays []seenPlay
+	if read && mod.ReadPlay {
+		plays = seenPlays(v)
+	}
+	if !read || v.Bidder < 0 && v.Passed == 0 && len(plays) == 0 {
 		out := make([]pitch.State, n)
 		for i := range out {
 			out[i] = v.Resample(rng)
@@ -432,6 +476,9 @@ func drawWorlds(v *pitch.View, rng *rand.Rand, n int, read bool, mod model) []pi
 	for i := range pool {
 		pool[i] = v.Resample(rng)
 		w[i] = auctionLikelihood(&pool[i], v, mod)
+		if len(plays) > 0 && w[i] > 0 {
+			w[i] *= playLikelihood(&pool[i], v, plays, rng)
+		}
 		total += w[i]
 	}
 	out := make([]pitch.State, 0, n)
@@ -665,6 +712,7 @@ const (
 // worlds and candidates of one decision share it.
 type solver struct {
 	me    int
+	nodes int // positions visited so far
 	ob    objective
 	tab   []ttEntry
 	stack []pitch.State // the position after each move of the line being searched, reused
@@ -719,6 +767,7 @@ func (sv *solver) value(s *pitch.State) float64 {
 // alphaBeta is a fail-soft minimax: me's side maximizes me's outcome, the
 // other side minimizes it.
 func (sv *solver) alphaBeta(s *pitch.State, depth int, alpha, beta float64) float64 {
+	sv.nodes++
 	if s.Terminal() {
 		return sv.ob.of(s, sv.me)
 	}
