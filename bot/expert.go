@@ -43,6 +43,12 @@ type ExpertSettings struct {
 	// Worlds is the worlds searched per decision, BidWorlds for a bid.
 	// It draws expertDraw times as many before reading the auction.
 	Worlds, BidWorlds int
+	// Playouts, above 0, bounds a decision's playouts (worlds times
+	// candidate actions) outside endgames: with many actions to choose
+	// from it searches Playouts divided by their number worlds, if fewer
+	// than Worlds (BidWorlds), and never fewer than minBoundedWorlds.
+	// The decision's size, not the clock, sets its work.
+	Playouts int
 	// MinMake is the least calibrated chance of making a bid it accepts
 	// when it may pass; negative for none.
 	MinMake float64
@@ -144,6 +150,8 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 			st.Worlds = int(c.x)
 		case "bidworlds":
 			st.BidWorlds = int(c.x)
+		case "playouts":
+			st.Playouts = int(c.x)
 		case "bidshift":
 			st.BidShift = c.x
 		}
@@ -155,6 +163,10 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 }
 
 const expertDraw = 3
+
+// minBoundedWorlds is the fewest worlds a decision is searched in when
+// its playouts are bounded (ExpertSettings.Playouts).
+const minBoundedWorlds = 40
 
 // expertTuning holds, per game, the settings pitch sim measured best for
 // the expert (docs/bots.md, "Tuning"):
@@ -185,19 +197,31 @@ const expertDraw = 3
 //     for the better (+0.003 ± 0.012 points a hand, paired), so it is on.
 //   - Bonus: a hand that wins the match is worth a quarter of the target
 //     more (matchBonus), in pawnee an eighth (pawneeBonus).
+//   - Nodes and Playouts bound the work of a decision by counts, for
+//     at most 100 ms a decision at the 99th percentile on one core
+//     (BenchmarkExpertP99): pawnee's endgames (pawneeNodes), auction's
+//     playouts (auctionPlayouts).
 var expertTuning = map[pitch.Variant]ExpertSettings{
-	pitch.Auction:  {Worlds: 100, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true, Bonus: matchBonus},
+	pitch.Auction:  {Worlds: 100, Playouts: auctionPlayouts, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true, Bonus: matchBonus},
 	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true, Bonus: matchBonus},
 	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: pawneeEndgame, EndWorlds: 100, Nodes: pawneeNodes, BidShift: 1, Fit: true, ReadCall: true, Bonus: pawneeBonus,
 		Calibration: [][2]float64{{0, 0}, {0.6, 0.62}, {0.75, 0.75}, {0.85, 0.835}, {0.92, 0.88}, {1, 0.955}}},
 }
+
+// auctionPlayouts bounds the auction expert's playouts a decision
+// (ExpertSettings.Playouts): 300, so that a decision among four or more
+// actions (the opening bid, a lead) searches fewer than its 100 worlds.
+// Its slowest decisions were its opening bids and first leads; with the
+// bound its 99th percentile went from 96 ms to 68 ms of one core, at no
+// measured cost (docs/bots.md, Tuning, eighth session).
+const auctionPlayouts = 300
 
 // pawneeEndgame is the most lines of play at which the pawnee expert
 // solves every world exactly: nearly every decision of play.
 const pawneeEndgame = 200000
 
 // pawneeNodes bounds the positions the pawnee expert visits solving one
-// decision's endgame (ExpertSettings.Nodes): about 60 ms on one core of
+// decision's endgame (ExpertSettings.Nodes): about 45 ms on one core of
 // the machine it was measured on, which keeps its decisions within
 // 100 ms at the 99th percentile (BenchmarkExpertP99). Without it the
 // longest endgames took up to 1.2 s, solved in 100 worlds; with it they
@@ -308,7 +332,7 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 		n = st.BidWorlds
 	}
 	seat := v.Seat
-	m := model{Bid: st.BidShift, Look: st.Look, Fit: st.Fit, ReadFit: st.ReadFit, ReadCall: st.ReadCall, ReadPlay: st.ReadPlay}
+	m := st.model()
 	ob := objective{Standing: !st.Sides, Bonus: st.Bonus}
 	endgame, lines := false, 0
 	if v.Phase == pitch.PhasePlay && v.Game.Variant != pitch.Pawnee {
@@ -318,6 +342,9 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 		if endgame = lines <= st.Endgame; endgame {
 			n = min(n, st.endgameWorlds(lines))
 		}
+	}
+	if st.Playouts > 0 && !endgame {
+		n = min(n, max(minBoundedWorlds, st.Playouts/min(len(req.Legal), maxCandidates)))
 	}
 	pawneePlay := v.Phase == pitch.PhasePlay && v.Game.Variant == pitch.Pawnee
 	worlds := given
@@ -647,6 +674,11 @@ func passedAllBut(v *pitch.View, i int) bool {
 		}
 	}
 	return true
+}
+
+// model is how the settings model every seat in playouts and readings.
+func (st *ExpertSettings) model() model {
+	return model{Bid: st.BidShift, Look: st.Look, Fit: st.Fit, ReadFit: st.ReadFit, ReadCall: st.ReadCall, ReadPlay: st.ReadPlay}
 }
 
 // endgameWorlds is how many worlds an endgame of lines lines of play is

@@ -3,6 +3,7 @@
 package bot
 
 import (
+	"flag"
 	"slices"
 	"syscall"
 	"testing"
@@ -16,11 +17,16 @@ import (
 // is not one of the three slowest.
 const p99Hands = 60
 
+// p99Bot is the bot BenchmarkExpertP99 times: the expert, or a setting
+// of it measured before it becomes the game's (go test -bench ExpertP99
+// ./bot -args -p99bot expert:SETTINGS).
+var p99Bot = flag.String("p99bot", "expert", "the bot BenchmarkExpertP99 times (expert or expert:SETTINGS)")
+
 // BenchmarkExpertP99 times the expert's decisions, one game at a time, for
 // the target of at most 100 ms a decision at the 99th percentile on one
 // core (run it with -cpu 1; docs/bots.md, "Speed"). One op is every
 // decision of the game's pool, once: the decisions with a choice of
-// p99Hands hands dealt at random and played by the heuristic, each put to a fresh expert with a generator of its
+// p99Hands hands dealt at random and played by the heuristic, each put to a fresh bot (-p99bot) with a generator of its
 // own, so a run times the same searches whatever -benchtime is.
 //
 // A decision's time is the CPU time the process spent on it (user and
@@ -35,6 +41,9 @@ const p99Hands = 60
 func BenchmarkExpertP99(b *testing.B) {
 	for _, v := range pitch.Variants {
 		b.Run(v.String(), func(b *testing.B) {
+			if _, err := New(*p99Bot); err != nil {
+				b.Fatal(err)
+			}
 			pool := decisionPoints(v, p99Hands, 99)
 			views := make([]pitch.View, len(pool))
 			legal := make([][]pitch.Action, len(pool))
@@ -48,7 +57,8 @@ func BenchmarkExpertP99(b *testing.B) {
 					req := Request{View: &views[i], Legal: legal[i], Rand: pitch.NewRand(uint64(i))}
 					c0 := cpuTime()
 					t0 := time.Now()
-					(&Expert{}).Act(req)
+					bt, _ := New(*p99Bot)
+					bt.Act(req)
 					d := time.Since(t0)
 					all = append(all, d)
 					d = cpuTime() - c0
