@@ -26,6 +26,9 @@ import (
 //   - It bids what it can make: the chance of making a bid that the
 //     playouts give can be mapped to the chance measured against hard
 //     bots (calibrate), and a bid's value is recomputed with that chance.
+//   - Its work is bounded by counts, never by the clock, so a decision
+//     is the same from the same seed anywhere: positions solved in an
+//     endgame (Nodes), playouts a decision (Playouts).
 type Expert struct {
 	Worlds int    // worlds searched per decision; 0 means the game's setting
 	Label  string // the name it reports; "expert" by default
