@@ -68,8 +68,9 @@ func benchPool(v pitch.Variant) []Request {
 // point; the points are prepared outside the timer. Besides ns/op (the
 // mean) it reports the median and the 99th percentile of the decision
 // times, which the targets are set on: search at most 100 ms median,
-// heuristic at most 50 µs, expert at most 100 ms median and 500 ms at the
-// 99th percentile, on one core.
+// heuristic at most 50 µs, expert at most 100 ms median, on one core.
+// The expert's target at the 99th percentile, 100 ms, is measured by
+// BenchmarkExpertP99, over more decisions and in CPU time.
 func BenchmarkDecision(b *testing.B) {
 	bots := []Bot{Heuristic{}, &Search{}, &Expert{}}
 	for _, bt := range bots {

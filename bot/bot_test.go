@@ -165,6 +165,7 @@ func TestBotsDeterministic(t *testing.T) {
 		{"search-8", func() Bot { return &Search{Worlds: 8} }, 3},
 		{"medium", func() Bot { b, _ := New("medium"); return b }, 40},
 		{"expert-6", func() Bot { return &Expert{Worlds: 6} }, 3},
+		{"expert-6-readplay", func() Bot { b, _ := New("expert:worlds=6,readplay"); return b }, 3},
 	}
 	for _, v := range pitch.Variants {
 		points := decisionPoints(v, 60, 77+uint64(v))

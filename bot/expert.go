@@ -26,6 +26,9 @@ import (
 //   - It bids what it can make: the chance of making a bid that the
 //     playouts give can be mapped to the chance measured against hard
 //     bots (calibrate), and a bid's value is recomputed with that chance.
+//   - Its work is bounded by counts, never by the clock, so a decision
+//     is the same from the same seed anywhere: positions solved in an
+//     endgame (Nodes), playouts a decision (Playouts).
 type Expert struct {
 	Worlds int    // worlds searched per decision; 0 means the game's setting
 	Label  string // the name it reports; "expert" by default
@@ -43,6 +46,12 @@ type ExpertSettings struct {
 	// Worlds is the worlds searched per decision, BidWorlds for a bid.
 	// It draws expertDraw times as many before reading the auction.
 	Worlds, BidWorlds int
+	// Playouts, above 0, bounds a decision's playouts (worlds times
+	// candidate actions) outside endgames: with many actions to choose
+	// from it searches Playouts divided by their number worlds, if fewer
+	// than Worlds (BidWorlds), and never fewer than minBoundedWorlds.
+	// The decision's size, not the clock, sets its work.
+	Playouts int
 	// MinMake is the least calibrated chance of making a bid it accepts
 	// when it may pass; negative for none.
 	MinMake float64
@@ -52,6 +61,12 @@ type ExpertSettings struct {
 	// EndWorlds, above 0, is the worlds solved in every endgame, however
 	// long; 0 leaves it to the length (endgameWorlds).
 	EndWorlds int
+	// Nodes, above 0, bounds the work of solving an endgame: once the
+	// worlds solved so far have visited more positions than Nodes (and
+	// at least endgameMinWorlds worlds are solved), the rest are left
+	// out. Positions are counted, not time, so a decision is the same
+	// on any machine and under any load.
+	Nodes int
 	// BidShift, Look and Fit are its model of how every seat acts in
 	// its playouts (model): the heuristic with its bids moved by BidShift
 	// points, with Look each card played by a one-step look ahead, and
@@ -67,6 +82,10 @@ type ExpertSettings struct {
 	// ReadCall reads the pawnee call too (callLikelihood): the cards of
 	// the trump suit above the called one are likely the bidder's.
 	ReadCall bool
+	// ReadPlay reads the plays too (playLikelihood): a world in which
+	// the heuristic, holding that world's cards, would not have played
+	// a card another seat played counts less.
+	ReadPlay bool
 	// Bonus is what a hand that wins the match is worth beyond its
 	// points, as a share of the target (objective.Bonus): matchBonus
 	// (pawnee: pawneeBonus), or 0 ("nobonus") for what a moon is worth
@@ -120,16 +139,22 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 			st.Bonus = c.x
 		case "readcall":
 			st.ReadCall = c.x != 0
+		case "readplay":
+			st.ReadPlay = c.x != 0
 		case "minmake":
 			st.MinMake = c.x
 		case "endgame":
 			st.Endgame = int(c.x)
 		case "endworlds":
 			st.EndWorlds = int(c.x)
+		case "nodes":
+			st.Nodes = int(c.x)
 		case "worlds":
 			st.Worlds = int(c.x)
 		case "bidworlds":
 			st.BidWorlds = int(c.x)
+		case "playouts":
+			st.Playouts = int(c.x)
 		case "bidshift":
 			st.BidShift = c.x
 		}
@@ -141,6 +166,10 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 }
 
 const expertDraw = 3
+
+// minBoundedWorlds is the fewest worlds a decision is searched in when
+// its playouts are bounded (ExpertSettings.Playouts).
+const minBoundedWorlds = 40
 
 // expertTuning holds, per game, the settings pitch sim measured best for
 // the expert (docs/bots.md, "Tuning"):
@@ -171,12 +200,36 @@ const expertDraw = 3
 //     for the better (+0.003 ± 0.012 points a hand, paired), so it is on.
 //   - Bonus: a hand that wins the match is worth a quarter of the target
 //     more (matchBonus), in pawnee an eighth (pawneeBonus).
+//   - Nodes and Playouts bound the work of a decision by counts, for
+//     at most 100 ms a decision at the 99th percentile on one core
+//     (BenchmarkExpertP99): pawnee's endgames (pawneeNodes), auction's
+//     playouts (auctionPlayouts).
 var expertTuning = map[pitch.Variant]ExpertSettings{
-	pitch.Auction:  {Worlds: 100, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true, Bonus: matchBonus},
+	pitch.Auction:  {Worlds: 100, Playouts: auctionPlayouts, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true, Bonus: matchBonus},
 	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true, Bonus: matchBonus},
-	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: 200000, EndWorlds: 100, BidShift: 1, Fit: true, ReadCall: true, Bonus: pawneeBonus,
+	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: pawneeEndgame, EndWorlds: 100, Nodes: pawneeNodes, BidShift: 1, Fit: true, ReadCall: true, Bonus: pawneeBonus,
 		Calibration: [][2]float64{{0, 0}, {0.6, 0.62}, {0.75, 0.75}, {0.85, 0.835}, {0.92, 0.88}, {1, 0.955}}},
 }
+
+// auctionPlayouts bounds the auction expert's playouts a decision
+// (ExpertSettings.Playouts): 300, so that a decision among four or more
+// actions (the opening bid, a lead) searches fewer than its 100 worlds.
+// Its slowest decisions were its opening bids and first leads; with the
+// bound its 99th percentile went from 96 ms to 68 ms of one core, at no
+// measured cost (docs/bots.md, Tuning, eighth session).
+const auctionPlayouts = 300
+
+// pawneeEndgame is the most lines of play at which the pawnee expert
+// solves every world exactly: nearly every decision of play.
+const pawneeEndgame = 200000
+
+// pawneeNodes bounds the positions the pawnee expert visits solving one
+// decision's endgame (ExpertSettings.Nodes): about 45 ms on one core of
+// the machine it was measured on, which keeps its decisions within
+// 100 ms at the 99th percentile (BenchmarkExpertP99). Without it the
+// longest endgames took up to 1.2 s, solved in 100 worlds; with it they
+// are solved in 16 to 100, fewer the longer they are.
+const pawneeNodes = 300000
 
 // pawneeBonus is the pawnee expert's bonus for a hand that wins the
 // match: an eighth of the target. From zero scores every made pawnee moon
@@ -282,7 +335,7 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 		n = st.BidWorlds
 	}
 	seat := v.Seat
-	m := model{Bid: st.BidShift, Look: st.Look, Fit: st.Fit, ReadFit: st.ReadFit, ReadCall: st.ReadCall}
+	m := st.model()
 	ob := objective{Standing: !st.Sides, Bonus: st.Bonus}
 	endgame, lines := false, 0
 	if v.Phase == pitch.PhasePlay && v.Game.Variant != pitch.Pawnee {
@@ -293,11 +346,22 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 			n = min(n, st.endgameWorlds(lines))
 		}
 	}
+	if st.Playouts > 0 && !endgame {
+		n = min(n, max(minBoundedWorlds, st.Playouts/min(len(req.Legal), maxCandidates)))
+	}
+	pawneePlay := v.Phase == pitch.PhasePlay && v.Game.Variant == pitch.Pawnee
 	worlds := given
 	if worlds == nil {
-		worlds = drawWorlds(v, req.Rand, n, !st.Blind, m)
+		k := n
+		if pawneePlay && st.EndWorlds > 0 {
+			// Nearly every pawnee decision of play is an endgame, solved
+			// in EndWorlds worlds: draw those first, the rest only if
+			// it is not one.
+			k = min(n, st.EndWorlds)
+		}
+		worlds = drawWorlds(v, req.Rand, k, !st.Blind, m)
 	}
-	if v.Phase == pitch.PhasePlay && v.Game.Variant == pitch.Pawnee {
+	if pawneePlay {
 		// Only trumps are played (PW-PLAY-2), and how many each seat
 		// holds differs between worlds: the world with the most lines
 		// left decides.
@@ -306,6 +370,8 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 		}
 		if endgame = lines <= st.Endgame; endgame {
 			worlds = worlds[:min(len(worlds), n, st.endgameWorlds(lines))]
+		} else if given == nil && len(worlds) < n {
+			worlds = append(worlds, drawWorlds(v, req.Rand, n-len(worlds), !st.Blind, m)...)
 		}
 	}
 	cands := candidates(&worlds[0], req)
@@ -319,7 +385,11 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 	for i, c := range cands {
 		opts[i].Action = c
 	}
-	for _, world := range worlds {
+	for k, world := range worlds {
+		if endgame && st.Nodes > 0 && k >= endgameMinWorlds && sv.nodes > st.Nodes {
+			worlds = worlds[:k] // the work bound: the worlds solved decide
+			break
+		}
 		for i, c := range cands {
 			x := world
 			if err := x.Apply(c); err != nil {
@@ -418,7 +488,11 @@ func swing(v *pitch.View, bid int) float64 {
 // and keeps n of them by systematic resampling, so a world is kept about
 // in proportion to its weight.
 func drawWorlds(v *pitch.View, rng *rand.Rand, n int, read bool, mod model) []pitch.State {
-	if !read || v.Bidder < 0 && v.Passed == 0 {
+	var plays []seenPlay
+	if read && mod.ReadPlay {
+		plays = seenPlays(v)
+	}
+	if !read || v.Bidder < 0 && v.Passed == 0 && len(plays) == 0 {
 		out := make([]pitch.State, n)
 		for i := range out {
 			out[i] = v.Resample(rng)
@@ -432,6 +506,9 @@ func drawWorlds(v *pitch.View, rng *rand.Rand, n int, read bool, mod model) []pi
 	for i := range pool {
 		pool[i] = v.Resample(rng)
 		w[i] = auctionLikelihood(&pool[i], v, mod)
+		if len(plays) > 0 && w[i] > 0 {
+			w[i] *= playLikelihood(&pool[i], v, plays, rng)
+		}
 		total += w[i]
 	}
 	out := make([]pitch.State, 0, n)
@@ -602,6 +679,11 @@ func passedAllBut(v *pitch.View, i int) bool {
 	return true
 }
 
+// model is how the settings model every seat in playouts and readings.
+func (st *ExpertSettings) model() model {
+	return model{Bid: st.BidShift, Look: st.Look, Fit: st.Fit, ReadFit: st.ReadFit, ReadCall: st.ReadCall, ReadPlay: st.ReadPlay}
+}
+
 // endgameWorlds is how many worlds an endgame of lines lines of play is
 // solved in: EndWorlds, or fewer the longer it is, for about the same
 // work.
@@ -665,6 +747,7 @@ const (
 // worlds and candidates of one decision share it.
 type solver struct {
 	me    int
+	nodes int // positions visited so far
 	ob    objective
 	tab   []ttEntry
 	stack []pitch.State // the position after each move of the line being searched, reused
@@ -719,6 +802,7 @@ func (sv *solver) value(s *pitch.State) float64 {
 // alphaBeta is a fail-soft minimax: me's side maximizes me's outcome, the
 // other side minimizes it.
 func (sv *solver) alphaBeta(s *pitch.State, depth int, alpha, beta float64) float64 {
+	sv.nodes++
 	if s.Terminal() {
 		return sv.ob.of(s, sv.me)
 	}

@@ -329,7 +329,7 @@ func TestLookAheadPlaysBestForItsSide(t *testing.T) {
 // names, on top of each game's own (expertTuning); Worlds overrides the
 // game's worlds, for bids too unless bidworlds is named.
 func TestExpertSettings(t *testing.T) {
-	b, err := New("expert:look=0,fit=0,bidshift=-0.5,bidworlds=7,endworlds=40,raw,nobonus,readcall=0,bonus=0.2")
+	b, err := New("expert:look=0,fit=0,bidshift=-0.5,bidworlds=7,endworlds=40,nodes=5000,playouts=90,raw,nobonus,readcall=0,readplay,bonus=0.2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,6 +338,7 @@ func TestExpertSettings(t *testing.T) {
 		want := expertTuning[v]
 		want.Look, want.Fit, want.BidShift, want.BidWorlds, want.EndWorlds, want.Raw = false, false, -0.5, 7, 40, true
 		want.ReadCall, want.Bonus = false, 0.2 // nobonus, then bonus=0.2
+		want.Nodes, want.ReadPlay, want.Playouts = 5000, true, 90
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: settings %+v, want %+v", v, got, want)
 		}
@@ -394,5 +395,81 @@ func TestActInSolvesTheTrueDeal(t *testing.T) {
 	}
 	if n < 20 || missed == 0 {
 		t.Fatalf("%d endgame positions, the view alone never missed the best card (%d); want 20 or more, one missed", n, missed)
+	}
+}
+
+// TestNodesBoundTheEndgame: with a bound on the positions solved
+// (ExpertSettings.Nodes), a pawnee endgame is decided by the worlds solved
+// before the bound was passed, never fewer than endgameMinWorlds: with a
+// bound of one position, the options are those of the first
+// endgameMinWorlds worlds solved without a bound. Without a bound every
+// world counts, and some decisions differ.
+func TestNodesBoundTheEndgame(t *testing.T) {
+	tight, _ := New("expert:nodes=1")
+	free, _ := New("expert:nodes=1000000000")
+	n, differ := 0, 0
+	for _, s := range decisionPoints(pitch.Pawnee, 12, 3) {
+		if s.Phase() != pitch.PhasePlay || s.LegalPlays().Len() < 2 {
+			continue
+		}
+		v := s.View(s.Turn())
+		req := Request{View: &v, Legal: s.Legal(nil), Rand: pitch.NewRand(uint64(n))}
+		worlds := drawWorlds(&v, req.Rand, 40, true, model{})
+		lines := 0
+		for i := range worlds {
+			lines = max(lines, worldLines(&worlds[i], pawneeEndgame))
+		}
+		if lines > pawneeEndgame {
+			continue // played out, not solved
+		}
+		got := tight.(*Expert).analyze(req, worlds)
+		want := free.(*Expert).analyze(req, worlds[:endgameMinWorlds])
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("position %d: with nodes=1 the options are %v, want those of the first %d worlds, %v", n, got, endgameMinWorlds, want)
+		}
+		all := free.(*Expert).analyze(req, worlds)
+		if all[pickBest(all, 0)].Action != got[pickBest(got, 0)].Action {
+			differ++
+		}
+		n++
+	}
+	if n < 10 || differ == 0 {
+		t.Fatalf("%d positions, %d decided otherwise with every world; want 10 or more, some", n, differ)
+	}
+}
+
+// TestPlayoutsBoundTheWorlds: the auction expert searches a decision
+// outside endgames in at most auctionPlayouts playouts, worlds times
+// the actions to choose among, and never fewer than minBoundedWorlds
+// worlds: its options are those of the first that many worlds it draws.
+// With four or more actions (opening bids, leads) that is fewer than
+// its 100 worlds.
+func TestPlayoutsBoundTheWorlds(t *testing.T) {
+	ex := &Expert{}
+	st := ex.Settings(pitch.Auction)
+	if st.Playouts != auctionPlayouts || st.Worlds != 100 {
+		t.Fatalf("auction settings %+v", st)
+	}
+	n, fewer := 0, 0
+	for k, s := range decisionPoints(pitch.Auction, 8, 17) {
+		v := s.View(s.Turn())
+		legal := s.Legal(nil)
+		if s.Phase() == pitch.PhasePlay && endgameLinesOf(&v, st.Endgame) <= st.Endgame || k%3 != 0 {
+			continue // endgames are not bounded by playouts
+		}
+		worlds := min(st.Worlds, max(minBoundedWorlds, auctionPlayouts/min(len(legal), maxCandidates)))
+		if worlds < st.Worlds {
+			fewer++
+		}
+		got := ex.Analyze(Request{View: &v, Legal: legal, Rand: pitch.NewRand(uint64(k))})
+		m := st.model()
+		want := ex.analyze(Request{View: &v, Legal: legal, Rand: pitch.NewRand(1 << 40)}, drawWorlds(&v, pitch.NewRand(uint64(k)), worlds, true, m))
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s with %d actions: options %v, want those of %d worlds, %v", s.Phase(), len(legal), got, worlds, want)
+		}
+		n++
+	}
+	if n < 10 || fewer == 0 {
+		t.Fatalf("%d decisions checked, %d with fewer worlds; want 10 or more, some", n, fewer)
 	}
 }

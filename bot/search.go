@@ -137,6 +137,10 @@ type model struct {
 	ReadFit bool
 	// ReadCall reads the pawnee call (callLikelihood).
 	ReadCall bool
+	// ReadPlay reads the plays the view shows in order: each other
+	// seat's card, as likely as the heuristic makes it with the cards a
+	// world gives that seat (playLikelihood).
+	ReadPlay bool
 }
 
 func (m model) act(s *pitch.State) pitch.Action {
