@@ -249,7 +249,10 @@ func TestClusterKill(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		rep, err := Run(context.Background(), Config{URL: "http://" + proxy.addr(), Tables: tables, Duration: 9 * time.Second,
+		// 3 s of play before the kill, then time enough after the
+		// takeover (a lease, 2 s) for every table's clients to find it
+		// again, their backoff included, on a loaded machine.
+		rep, err := Run(context.Background(), Config{URL: "http://" + proxy.addr(), Tables: tables, Duration: 14 * time.Second,
 			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 9, Reconnect: true, Once: true, Trace: true,
 			Options: map[string]any{"target": 1000}})
 		done <- result{rep, err}
