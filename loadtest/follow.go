@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"reflect"
 	"strings"
@@ -24,18 +23,6 @@ import (
 // and at the end checks that what each holds, every change applied, is
 // the event the server shows.
 
-// countingConn counts the bytes read from a connection.
-type countingConn struct {
-	net.Conn
-	n *atomic.Int64
-}
-
-func (c countingConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	c.n.Add(int64(n))
-	return n, err
-}
-
 // follower is one person's view of the event.
 type follower struct {
 	bytes    atomic.Int64
@@ -48,16 +35,7 @@ type follower struct {
 // over or ctx ends; with Config.Reconnect it follows again (the whole
 // event first) when the connection drops, as the page does.
 func (r *run) follow(ctx context.Context, id, token string, fl *follower) {
-	dial := &net.Dialer{Timeout: 10 * time.Second}
-	client := &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			c, err := dial.DialContext(ctx, network, addr)
-			if err != nil {
-				return nil, err
-			}
-			return countingConn{Conn: c, n: &fl.bytes}, nil
-		},
-	}}
+	client := countingClient(&fl.bytes)
 	backoff := 100 * time.Millisecond
 	for {
 		over, err := r.followOnce(ctx, client, id, token, fl)

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -48,6 +47,15 @@ type Config struct {
 	// before play (default 30s and 25ms a table): a server that cannot
 	// set them up in that time fails the run.
 	SetupTimeout time.Duration
+	// SetupAtOnce, above 0, is how many tables are set up at a time (a
+	// table's place is freed once it is dealt); 0 sets them all up at
+	// once.
+	SetupAtOnce int
+	// Marks, if not nil, gets the line "pitch loadtest: play begins" as
+	// play begins and "pitch loadtest: play ends" as its time is up: a
+	// script can sample the server's process at those moments
+	// (tools/pinned-load.sh).
+	Marks io.Writer
 	// Event, above 0, plays one progressive event of that many people
 	// instead of Tables tables (event.go): EventRounds rounds (default 3)
 	// of EventHands hands (default 2), the run its host.
@@ -188,6 +196,16 @@ type Report struct {
 	// Setup is the time before play: creating the tables, joining their
 	// seats, connecting and each table's first deal.
 	Setup time.Duration `json:"setup_ns"`
+	// CPU is the load test's own CPU over play (user and system, 0 if
+	// unknown), and Received the bytes its WebSockets received over
+	// play, on the sockets: the server's socket writes to them.
+	CPU      time.Duration `json:"cpu_ns"`
+	Received int64         `json:"ws_bytes_received"`
+	// ServerAllocs and ServerAllocBytes are what the server allocated
+	// over play, heap objects and bytes (GET /api/stats; 0 when it does
+	// not say).
+	ServerAllocs     uint64 `json:"server_allocs"`
+	ServerAllocBytes uint64 `json:"server_alloc_bytes"`
 	// Event and EventHost are the event's ID and its host's token, in
 	// event mode (Config.Event).
 	Event     string `json:"event,omitempty"`
@@ -237,6 +255,9 @@ type run struct {
 	stop     context.CancelFunc
 	ready    sync.WaitGroup // every first table created, joined, connected and dealt
 	start    chan struct{}  // closed when play may begin
+	setup    chan struct{}  // a place for each table being set up (Config.SetupAtOnce); nil: no limit
+	received atomic.Int64   // bytes the WebSockets received
+	ws       *http.Client   // what they dial with: counts them
 }
 
 // refuse counts a refusal and ends the run.
@@ -268,6 +289,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	} else if cfg.Tables < 1 || cfg.Tables > 10000 {
 		return nil, fmt.Errorf("tables must be 1 to 10000, not %d", cfg.Tables)
 	}
+	if err := checkSetup(&cfg); err != nil {
+		return nil, err
+	}
 	if cfg.Duration <= 0 || cfg.Duration > 24*time.Hour {
 		return nil, fmt.Errorf("duration must be above 0 and at most 24h, not %s", cfg.Duration)
 	}
@@ -278,12 +302,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if !strings.HasPrefix(cfg.URL, "http://") && !strings.HasPrefix(cfg.URL, "https://") {
 		cfg.URL = "http://" + cfg.URL
 	}
-	if cfg.SetupTimeout <= 0 {
+	if cfg.SetupTimeout == 0 {
 		cfg.SetupTimeout = 30*time.Second + time.Duration(cfg.Tables)*25*time.Millisecond
 	}
 	r := &run{cfg: cfg, client: &http.Client{Timeout: 30 * time.Second}, seen: map[string]int{},
 		conf: map[string]map[int]json.RawMessage{}, closes: map[string]int{}, refused: map[string]int{}, sample: map[string]string{},
 		madeFor: map[string]string{}}
+	r.ws = countingClient(&r.received)
+	if cfg.SetupAtOnce > 0 {
+		r.setup = make(chan struct{}, cfg.SetupAtOnce)
+	}
 	rep := &Report{Tables: cfg.Tables}
 	before, err := r.stats(ctx, true)
 	if err != nil {
@@ -340,10 +368,27 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	})
 	defer probe.Stop()
-	timer := time.AfterFunc(cfg.Duration, cancel)
+	from := r.mark()
+	var to playWindow
+	var atEnd *serverStats
+	var ended sync.Once
+	end := func() {
+		ended.Do(func() {
+			to = r.mark()
+			r.note("ends")
+			atEnd, _ = r.stats(ctx, false)
+		})
+	}
+	timer := time.AfterFunc(cfg.Duration, func() { end(); cancel() })
 	defer timer.Stop()
+	r.note("begins")
 	close(r.start)
 	wg.Wait()
+	end() // play ended before its time (a refusal, an interrupt)
+	rep.CPU, rep.Received = to.cpu-from.cpu, to.bytes-from.bytes
+	if atStart.Mallocs > 0 && atEnd.Mallocs >= atStart.Mallocs {
+		rep.ServerAllocs, rep.ServerAllocBytes = atEnd.Mallocs-atStart.Mallocs, atEnd.AllocBytes-atStart.AllocBytes
+	}
 	rep.Elapsed = time.Since(start)
 	probe.Stop()
 	r.mu.Lock()
@@ -384,83 +429,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return rep, &RefusedError{Refused: r.refused, Sample: r.sample}
 	}
 	return rep, nil
-}
-
-type serverStats struct {
-	HeapAlloc   uint64 `json:"heap_alloc"`
-	StackInuse  uint64 `json:"stack_inuse"`
-	RSS         uint64 `json:"rss"`
-	Connections int    `json:"connections"`
-	Tables      int    `json:"tables"`
-	// ActionLatency is the server's count of actions by latency bucket
-	// (serverLatency).
-	ActionLatency []uint64 `json:"action_latency_us"`
-}
-
-// ServerMemory is the server's memory at one moment, from /api/stats.
-type ServerMemory struct {
-	Connections int    `json:"connections"`
-	Heap        uint64 `json:"heap"`  // live heap, bytes
-	Stack       uint64 `json:"stack"` // goroutine stacks, bytes
-	RSS         uint64 `json:"rss"`   // resident memory, bytes (0 off Linux)
-}
-
-func memoryOf(st *serverStats) ServerMemory {
-	return ServerMemory{Connections: st.Connections, Heap: st.HeapAlloc, Stack: st.StackInuse, RSS: st.RSS}
-}
-
-// PerConnection is what each connection added to the server's heap and
-// stacks together, and to its resident memory, between unloaded and
-// loaded (0 without connections).
-func (r *Report) PerConnection() (heapStack, rss float64) {
-	n := r.Loaded.Connections - r.Unloaded.Connections
-	if n <= 0 {
-		return 0, 0
-	}
-	hs := float64(r.Loaded.Heap+r.Loaded.Stack) - float64(r.Unloaded.Heap+r.Unloaded.Stack)
-	return hs / float64(n), (float64(r.Loaded.RSS) - float64(r.Unloaded.RSS)) / float64(n)
-}
-
-// stats reads the server's /api/stats; gc asks it to collect garbage
-// first, so that its heap is the live heap (a pause of the server: only
-// for a reading of its memory).
-func (r *run) stats(ctx context.Context, gc bool) (*serverStats, error) {
-	var st serverStats
-	path := "/api/stats"
-	if gc {
-		path += "?gc=1"
-	}
-	err := r.call(ctx, "GET", path, nil, &st)
-	return &st, err
-}
-
-// serverLatency is the median and 99th percentile of the server's action
-// latency between two readings of its counts (GET /api/stats,
-// action_latency_us: bucket i from 2^(i/4) to 2^((i+1)/4) µs), each the
-// upper bound of its bucket; 0, 0 when nothing was counted between.
-func serverLatency(before, after []uint64) (p50, p99 time.Duration) {
-	diff := make([]uint64, len(after))
-	var n uint64
-	for i, c := range after {
-		if i < len(before) {
-			c -= min(c, before[i])
-		}
-		diff[i] = c
-		n += c
-	}
-	if n == 0 {
-		return 0, 0
-	}
-	at := func(q uint64) time.Duration { // the bucket holding the q-th
-		var seen uint64
-		for i, c := range diff {
-			if seen += c; seen >= q {
-				return time.Duration(math.Exp2(float64(i+1)/4) * float64(time.Microsecond))
-			}
-		}
-		return 0
-	}
-	return at((n + 1) / 2), at(max(1, n*99/100))
 }
 
 func (r *run) call(ctx context.Context, method, path string, body, out any) error {
@@ -505,8 +473,13 @@ func (e *statusError) Error() string { return e.msg }
 // table creates one table, joins all its seats and plays them until the
 // match ends or time is up; then, time allowing, it starts another.
 func (r *run) table(ctx context.Context, i int) {
+	free, ok := r.setupSlot(ctx)
+	if !ok {
+		r.ready.Done()
+		return
+	}
 	var once sync.Once
-	ready := func() { once.Do(r.ready.Done) }
+	ready := func() { once.Do(func() { r.ready.Done(); free() }) }
 	defer ready()
 	for ctx.Err() == nil {
 		var info struct {
@@ -696,7 +669,7 @@ func (r *run) seat(ctx context.Context, table string, seat int, token string, rn
 }
 
 func (r *run) play(ctx context.Context, wsURL, table string, seat int, token string, rng *rand.Rand, tr *trace, dealt func()) (bool, error) {
-	c, resp, err := websocket.Dial(ctx, wsURL, nil)
+	c, resp, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPClient: r.ws})
 	if err != nil {
 		if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 			var e struct{ Error, Code string }

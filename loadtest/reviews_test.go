@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -55,6 +56,13 @@ func TestReviewsDuringLoad(t *testing.T) {
 // the test process, behind an httptest server, for the test's time.
 func inProcessServer(t *testing.T, opts server.Options) *httptest.Server {
 	t.Helper()
+	return inProcessServerWrapped(t, opts, nil)
+}
+
+// inProcessServerWrapped is inProcessServer with the server's handler
+// wrapped by wrap (nil: not wrapped), to watch its requests.
+func inProcessServerWrapped(t *testing.T, opts server.Options, wrap func(http.Handler) http.Handler) *httptest.Server {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pitch.db"))
 	if err != nil {
@@ -65,7 +73,11 @@ func inProcessServer(t *testing.T, opts server.Options) *httptest.Server {
 		st.Close()
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.Handler())
+	h := srv.Handler()
+	if wrap != nil {
+		h = wrap(h)
+	}
+	hs := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); hs.Close(); st.Close() })
 	return hs
 }

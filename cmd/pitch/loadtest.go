@@ -36,6 +36,9 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	joinGap := fs.Duration("event-join-gap", 0, "with --event: the time between one person's joining and the next's (people arrive; 0: all at once)")
 	reviewers := fs.Int("reviewers", 0, "clients asking for reviews of every finished hand and seat during play, again and again (0 to 100)")
 	latencies := fs.String("latencies", "", "write a line for each action confirmed to this file: seconds since play began, latency in ms, table, event number; off when empty")
+	setupAtOnce := fs.Int("setup-at-once", 0, "tables set up at a time, each created, joined, connected and dealt before its place goes to the next (0: all at once)")
+	setupTimeout := fs.Duration("setup-timeout", 0, "time allowed to set every table up before play; longer fails the run (0: 30s and 25ms a table)")
+	marks := fs.Bool("marks", false, "print \"pitch loadtest: play begins\" and \"pitch loadtest: play ends\" to standard error at those moments, for a script sampling the server (tools/pinned-load.sh)")
 	cpuprof := fs.String("cpuprofile", "", "write a CPU profile of the load test's own process to this file, for `go tool pprof` (docs/performance.md); off when empty")
 	if !parseFlags(fs, args, stderr) {
 		return 2
@@ -79,8 +82,13 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			reviews, _ = loadtest.Reviews(rctx, loadtest.ReviewConfig{URL: *addr, Workers: *reviewers})
 		}
 	}()
+	var marksOut io.Writer
+	if *marks {
+		marksOut = stderr
+	}
 	rep, err := loadtest.Run(ctx, loadtest.Config{URL: *addr, Tables: *tables, Duration: *duration, Variant: *variant,
-		Think: *think, Seed: *seed, Reconnect: *reconnect, Event: *event, EventRounds: *eventRounds, EventHands: *eventHands, EventJoinGap: *joinGap, Latencies: latOut})
+		Think: *think, Seed: *seed, Reconnect: *reconnect, Event: *event, EventRounds: *eventRounds, EventHands: *eventHands, EventJoinGap: *joinGap, Latencies: latOut,
+		SetupAtOnce: *setupAtOnce, SetupTimeout: *setupTimeout, Marks: marksOut})
 	stopReviews()
 	<-reviewsDone
 	var refused *loadtest.RefusedError
@@ -116,6 +124,14 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if rep.Followers > 0 {
 		fmt.Fprintf(stdout, "event followers %d: each received %.1f KB on average, at most %.1f KB in %d messages; %d ended out of step\n",
 			rep.Followers, float64(rep.FollowMeanBytes)/1000, float64(rep.FollowMaxBytes)/1000, rep.FollowMaxMessages, rep.FollowMismatch)
+	}
+	if rep.Actions > 0 {
+		fmt.Fprintf(stdout, "the load test's own CPU over play: %.3f ms an action (%.0f%% of a core); its WebSockets received %.0f B an action\n",
+			float64(rep.CPU)/float64(time.Millisecond)/float64(rep.Actions), 100*rep.CPU.Seconds()/min(rep.Elapsed, *duration).Seconds(), float64(rep.Received)/float64(rep.Actions))
+	}
+	if rep.Actions > 0 && rep.ServerAllocs > 0 {
+		fmt.Fprintf(stdout, "the server allocated over play %.1f objects, %.0f B an action\n",
+			float64(rep.ServerAllocs)/float64(rep.Actions), float64(rep.ServerAllocBytes)/float64(rep.Actions))
 	}
 	fmt.Fprintf(stdout, "actions made for a player: %d by the stand-in, %d by the turn timer\n", rep.StandIns, rep.TimerMoves)
 	fmt.Fprintf(stdout, "errors %d, reconnects %d, refusals %d\n", rep.Errors, rep.Reconnects, total(rep.Refused))

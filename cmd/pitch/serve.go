@@ -51,6 +51,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	overloadLag := fs.Duration("overload-lag", server.DefaultOverloadLag, "how far behind the server may run (its scheduling lag, smoothed) before it refuses new connections and tables, keeping those it has (0: never)")
 	lease := fs.Duration("lease", server.DefaultLeaseTTL, "with PostgreSQL, how long a table's lease lasts unrenewed: another process takes the tables of one that died within about this long (docs/deploy.md)")
 	cpuprof := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file, for `go tool pprof` (docs/performance.md); off when empty")
+	pprofAddr := fs.String("pprof", "", "serve Go's profiles (net/http/pprof) at /debug/pprof/ on this loopback address, e.g. 127.0.0.1:6060 (docs/performance.md); off when empty")
 	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
@@ -89,6 +90,11 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		*origin = o
 	}
+	if *pprofAddr != "" {
+		if err := loopbackAddr(*pprofAddr); err != nil {
+			return usageError(stderr, "serve", "--pprof: %v", err)
+		}
+	}
 	stopProfile, err := cpuProfile(*cpuprof)
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
@@ -96,6 +102,14 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer stopProfile()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
+	if *pprofAddr != "" {
+		stopPprof, err := servePprof(*pprofAddr, log)
+		if err != nil {
+			fmt.Fprintf(stderr, "pitch serve: %v\n", err)
+			return 1
+		}
+		defer stopPprof()
+	}
 	if n, why := connsWithin(*maxConns, openFileLimit()); why != "" {
 		log.Warn("serve: fewer WebSockets than asked", "max_conns", n, "why", why)
 		*maxConns = n

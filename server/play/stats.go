@@ -20,6 +20,13 @@ type stats struct {
 	StackInuse  uint64 `json:"stack_inuse"` // bytes of goroutine stacks
 	// RSS is the process's resident memory in bytes (Linux; 0 elsewhere).
 	RSS uint64 `json:"rss"`
+	// Mallocs and AllocBytes count the heap objects and bytes allocated
+	// since the server started, and GCs its garbage collections: the
+	// difference between two readings over a run, divided by its
+	// actions, is what an action allocates (tools/pinned-load.sh).
+	Mallocs    uint64 `json:"mallocs"`
+	AllocBytes uint64 `json:"alloc_bytes"`
+	GCs        uint32 `json:"gcs"`
 	// ActionLatency counts the players' actions since the server started
 	// by the time from the message's arrival to its new states queued
 	// for every connection at the table (checked, stored, encoded):
@@ -59,6 +66,7 @@ func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 	runtime.ReadMemStats(&m)
 	st.HeapAlloc, st.HeapSys, st.Goroutines = m.HeapAlloc, m.HeapSys, runtime.NumGoroutine()
 	st.StackInuse, st.RSS = m.StackInuse, rss()
+	st.Mallocs, st.AllocBytes, st.GCs = m.Mallocs, m.TotalAlloc, m.NumGC
 	st.ActionLatency = s.actionLatency.counts()
 	httpx.WriteJSON(w, http.StatusOK, st)
 }

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# pinned-load.sh BIN TABLES DURATION
+#
+# Measures what the server costs per action with the server on a core
+# of its own (issue 41; docs/performance.md): `BIN serve` on a fresh
+# SQLite database in a temporary directory, pinned to CPU 0, and
+# `BIN loadtest` (five-seat pawnee tables, think 1 s) pinned to CPU 1.
+# At the moments play begins and ends (the load test's --marks) it reads
+# the server's /proc/PID/stat (utime+stime), /proc/PID/io (wchar: every
+# byte it wrote, sockets and database together), /proc/PID/status
+# (VmRSS), and prints them per confirmed action with what the load test
+# reports: the bytes its sockets received, its own CPU, the server's
+# allocations over play (GET /api/stats) and the latencies.
+#
+# Environment:
+#   LOADFLAGS   extra flags for `BIN loadtest` (e.g. "--setup-at-once 200")
+#   SERVEFLAGS  extra flags for `BIN serve` (e.g. "--pprof 127.0.0.1:6060")
+#   PROFILE     a directory: CPU profiles of both processes are written
+#               there (serve.prof, loadtest.prof)
+#   KEEP        1: keep the temporary directory (database, logs, reports)
+#
+# Example: go build -o pitch ./cmd/pitch && tools/pinned-load.sh ./pitch 500 25s
+set -euo pipefail
+
+die() { echo "pinned-load.sh: $*" >&2; exit 1; }
+
+[ $# -eq 3 ] || die "usage: tools/pinned-load.sh BIN TABLES DURATION (e.g. ./pitch 500 25s)"
+BIN=$1 TABLES=$2 DURATION=$3
+[ -x "$BIN" ] || die "$BIN is not an executable (build it: go build -o pitch ./cmd/pitch)"
+[[ $TABLES =~ ^[0-9]+$ ]] && [ "$TABLES" -ge 1 ] || die "TABLES must be a number of tables, 1 or more, not '$TABLES'"
+command -v taskset >/dev/null || die "taskset is missing: it pins the server and the load test to a CPU each (Debian: apt-get install util-linux)"
+command -v curl >/dev/null || die "curl is missing: it waits for the server to answer"
+cpus=$(nproc)
+[ "$cpus" -ge 2 ] || die "this machine gives this process $cpus CPU; the server and the load test need one each (2 or more)"
+[ -r /proc/self/io ] || die "/proc/PID/io cannot be read here: the bytes the server writes are read from it (Linux)"
+
+tmp=$(mktemp -d /tmp/pinned-load.XXXXXX)
+spid= ltpid= rpid=
+cleanup() {
+	[ -n "$rpid" ] && kill "$rpid" 2>/dev/null || true
+	[ -n "$ltpid" ] && kill "$ltpid" 2>/dev/null || true
+	if [ -n "$spid" ]; then
+		kill -TERM "$spid" 2>/dev/null || true
+		wait "$spid" 2>/dev/null || true
+	fi
+	if [ "${KEEP:-}" = 1 ]; then echo "kept $tmp" >&2; else rm -rf "$tmp"; fi
+}
+trap cleanup EXIT
+
+sprof=() lprof=()
+if [ -n "${PROFILE:-}" ]; then
+	mkdir -p "$PROFILE"
+	sprof=(--cpuprofile "$PROFILE/serve.prof")
+	lprof=(--cpuprofile "$PROFILE/loadtest.prof")
+fi
+
+# The server: its limits for one address off (the load comes from one),
+# the overload refusal off (to measure, not to refuse).
+# shellcheck disable=SC2086 # SERVEFLAGS is a list of flags
+taskset -c 0 "$BIN" serve --addr 127.0.0.1:0 --db "$tmp/pitch.db" --addr-rate 0 --addr-conns 0 \
+	--tables-per-hour 0 --overload-lag 0 --max-tables 0 "${sprof[@]}" ${SERVEFLAGS:-} >"$tmp/serve.out" 2>"$tmp/serve.log" &
+spid=$!
+url=
+for _ in $(seq 100); do
+	url=$(sed -n 's/^pitch: serving on \(http[^ ]*\) .*/\1/p' "$tmp/serve.out")
+	[ -n "$url" ] && curl -fs "$url/api/stats" >/dev/null && break
+	kill -0 "$spid" 2>/dev/null || die "the server did not start: $(cat "$tmp/serve.log")"
+	url=
+	sleep 0.1
+done
+[ -n "$url" ] || die "the server did not answer within 10 s"
+
+clk=$(getconf CLK_TCK)
+# sample NAME: the server's figures now, into $tmp/NAME, with bash's own
+# builtins only (no process started: the moment is the mark's): the
+# time, utime+stime in ticks (fields 14 and 15 of /proc/PID/stat; the
+# command's name before them holds no space), wchar of /proc/PID/io and
+# VmRSS of /proc/PID/status.
+sample() {
+	local t=$EPOCHREALTIME stat k v wchar= rss=
+	read -r -a stat <"/proc/$spid/stat"
+	while read -r k v; do [ "$k" = wchar: ] && wchar=$v; done <"/proc/$spid/io"
+	while read -r k v _; do [ "$k" = VmRSS: ] && rss=$v; done <"/proc/$spid/status"
+	printf 'time %s\nticks %s\nwchar %s\nrss_kb %s\n' "$t" "$((stat[13] + stat[14]))" "$wchar" "$rss" >"$tmp/$1"
+}
+get() { awk -v k="$2" '$1 == k {print $2}' "$tmp/$1"; }
+
+sample idle
+rss_before=$(get idle rss_kb)
+mkfifo "$tmp/marks"
+# shellcheck disable=SC2086 # LOADFLAGS is a list of flags
+taskset -c 1 "$BIN" loadtest --addr "$url" --tables "$TABLES" --duration "$DURATION" --variant pawnee --think 1s \
+	--marks --json "${lprof[@]}" ${LOADFLAGS:-} >"$tmp/loadtest.json" 2>"$tmp/marks" &
+ltpid=$!
+while IFS= read -r line; do
+	case $line in
+	"pitch loadtest: play begins") sample begin ;;
+	"pitch loadtest: play ends") sample end ;;
+	*) printf '%s\n' "$line" >&2 ;;
+	esac
+done <"$tmp/marks" &
+rpid=$!
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+status=0
+wait "$ltpid" || status=$?
+ltpid=
+wait "$rpid" || true
+rpid=
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+[ -s "$tmp/begin" ] && [ -s "$tmp/end" ] || die "the load test ended before play did (exit $status): $(cat "$tmp/loadtest.json")"
+
+j() { sed -n "s/^  \"$1\": \([0-9.e+-]*\),*$/\1/p" "$tmp/loadtest.json"; } # a top-level number of the report
+actions=$(j actions)
+[ "${actions:-0}" -gt 0 ] || die "no action was confirmed (exit $status): $(cat "$tmp/loadtest.json")"
+d() { awk -v a="$(get begin "$1")" -v b="$(get end "$1")" 'BEGIN {printf "%.6f", b - a}'; }
+calc() { awk "BEGIN {printf \"%.${2:-3}f\", $1}"; } # calc EXPR [DECIMALS]
+ms() { calc "$1 / 1e6" 1; }
+secs=$(d time)
+cpu=$(calc "$(d ticks) / $clk" 6)       # the server's CPU over play, s
+ltcpu=$(calc "$(j cpu_ns) / 1e9" 6)     # the load test's, s
+sockets=$((TABLES * 5))
+rss_end=$(get end rss_kb)
+
+echo "pinned-load: $TABLES pawnee tables ($sockets sockets), $DURATION, think 1s; server on CPU 0, load test on CPU 1 ($(nproc --all) CPUs)"
+echo "load average: $load_before at the start, $load_after at the end"
+echo "play: $(calc "$secs" 1) s; actions confirmed: $actions ($(calc "$actions / $secs" 0)/s); set up in $(calc "$(j setup_ns) / 1e9" 1) s"
+echo "server CPU: $(calc "$cpu * 1000 / $actions") ms an action ($(calc "$cpu * 100 / $secs" 0)% of its core)"
+echo "load test CPU: $(calc "$ltcpu * 1000 / $actions") ms an action ($(calc "$ltcpu * 100 / $secs" 0)% of its core)"
+echo "server writes: $(calc "$(d wchar) / $actions" 0) B an action in all (wchar: sockets and database); $(calc "$(j ws_bytes_received) / $actions" 0) B an action to the sockets (received by the load test)"
+if [ "$(j server_allocs)" -gt 0 ]; then
+	echo "server allocations: $(calc "$(j server_allocs) / $actions" 1) objects, $(calc "$(j server_alloc_bytes) / $actions" 0) B an action"
+fi
+echo "server RSS: $((rss_end / 1024)) MiB at the end of play: $(calc "$rss_end / $sockets" 1) KiB a socket in all, $(calc "($rss_end - $rss_before) / $sockets" 1) KiB a socket over the idle server's $((rss_before / 1024)) MiB"
+echo "latency as the clients see it: p50 $(ms "$(j p50_ns)") ms, p99 $(ms "$(j p99_ns)") ms, max $(ms "$(j max_ns)") ms; the server's own part: p50 ≤ $(ms "$(j server_p50_ns)") ms, p99 ≤ $(ms "$(j server_p99_ns)") ms"
+echo "errors $(j errors), reconnects $(j reconnects)"
+if [ "$status" -ne 0 ]; then
+	echo "the load test exited $status" >&2
+fi
+exit "$status"
