@@ -15,8 +15,12 @@
 # Environment:
 #   LOADFLAGS   extra flags for `BIN loadtest` (e.g. "--setup-at-once 200")
 #   SERVEFLAGS  extra flags for `BIN serve` (e.g. "--pprof 127.0.0.1:6060")
-#   PROFILE     a directory: CPU profiles of both processes are written
-#               there (serve.prof, loadtest.prof)
+#   PROFILE     a directory: the server's CPU profile over play
+#               (serve.prof, from its --pprof listener), its heap
+#               profiles as play begins and ends (allocs-begin.prof,
+#               allocs-end.prof: `go tool pprof -sample_index=alloc_objects
+#               -base allocs-begin.prof BIN allocs-end.prof` is what play
+#               allocated) and the load test's whole run (loadtest.prof)
 #   KEEP        1: keep the temporary directory (database, logs, reports)
 #
 # Example: go build -o pitch ./cmd/pitch && tools/pinned-load.sh ./pitch 500 25s
@@ -47,10 +51,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-sprof=() lprof=()
+sprof=() lprof=() window=
 if [ -n "${PROFILE:-}" ]; then
+	case $DURATION in
+	*[0-9]s) window=${DURATION%s} ;;
+	*[0-9]m) window=$((${DURATION%m} * 60)) ;;
+	esac
+	[[ $window =~ ^[0-9]+$ ]] || die "with PROFILE, DURATION is whole seconds or minutes (25s, 2m), not '$DURATION'"
 	mkdir -p "$PROFILE"
-	sprof=(--cpuprofile "$PROFILE/serve.prof")
+	sprof=(--pprof 127.0.0.1:0)
 	lprof=(--cpuprofile "$PROFILE/loadtest.prof")
 fi
 
@@ -69,6 +78,11 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 [ -n "$url" ] || die "the server did not answer within 10 s"
+pprof=
+if [ -n "$window" ]; then
+	pprof=$(sed -n 's/.*profiles served" url=\(http[^ ]*\).*/\1/p' "$tmp/serve.log")
+	[ -n "$pprof" ] || die "the server did not say where its profiles are: $(cat "$tmp/serve.log")"
+fi
 
 clk=$(getconf CLK_TCK)
 # sample NAME: the server's figures now, into $tmp/NAME, with bash's own
@@ -92,13 +106,22 @@ mkfifo "$tmp/marks"
 taskset -c 1 "$BIN" loadtest --addr "$url" --tables "$TABLES" --duration "$DURATION" --variant pawnee --think 1s \
 	--marks --json "${lprof[@]}" ${LOADFLAGS:-} >"$tmp/loadtest.json" 2>"$tmp/marks" &
 ltpid=$!
-while IFS= read -r line; do
+(while IFS= read -r line; do
 	case $line in
-	"pitch loadtest: play begins") sample begin ;;
-	"pitch loadtest: play ends") sample end ;;
+	"pitch loadtest: play begins")
+		sample begin
+		if [ -n "$pprof" ]; then
+			curl -fs -o "$PROFILE/allocs-begin.prof" "${pprof}allocs" || true
+			{ curl -fs -o "$PROFILE/serve.prof" "${pprof}profile?seconds=$window" || true; } &
+		fi
+		;;
+	"pitch loadtest: play ends")
+		sample end
+		[ -z "$pprof" ] || curl -fs -o "$PROFILE/allocs-end.prof" "${pprof}allocs" || true
+		;;
 	*) printf '%s\n' "$line" >&2 ;;
 	esac
-done <"$tmp/marks" &
+done <"$tmp/marks"; wait) & # wait: for the CPU profile, if any
 rpid=$!
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 status=0

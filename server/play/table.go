@@ -276,16 +276,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	}
 	next := *t.match.State() // a clone: check before anything changes
 	if err := next.Apply(a); err != nil {
-		e := httpx.Errorf(httpx.Invalid, op, "%s", err) // C-7: what was wrong and what is allowed
-		var ae *pitch.ActionError
-		if errors.As(err, &ae) {
-			params := map[string]any{"Rule": ae.Rule}
-			for k, v := range ae.Params {
-				params[k] = v
-			}
-			e = e.With(ae.Code, params)
-		}
-		return e
+		return refusedAction(op, err)
 	}
 	raw, err := wire.AppendAction(nil, a)
 	if err != nil {
@@ -293,17 +284,9 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	}
 	ap := store.Append{Event: store.Event{Seq: t.seq, Action: raw, At: time.Now().UTC(), By: by}}
 	if next.Terminal() {
-		r := next.Record(append(append([]pitch.Action(nil), t.match.HandActions()...), a))
-		if t.dealt != nil && !t.fairOff() {
-			r.Fairness, _ = json.Marshal(t.dealt) // the proof of the deal, its secret revealed
-			r = t.misrecord(r)                    // an honest server's record is r itself
-		}
-		rec, err := json.Marshal(r)
-		if err != nil {
+		if err := t.handEnd(&ap, &next, a); err != nil {
 			return httpx.Unexpected(op, err)
 		}
-		ap.Hand = &store.Hand{N: len(t.match.Records()) + 1, Record: rec}
-		ap.Finished = next.Winners() != nil || t.round.ends(len(t.match.Records())+1)
 	}
 	// Not the client's context: a client that leaves mid-commit must not
 	// leave the log and the table disagreeing about what was stored.
@@ -360,6 +343,42 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 	}
 	t.schedule(0) // first, so that the states carry the new turn's deadline
 	t.broadcast()
+	return nil
+}
+
+// refusedAction is the error for an action the rules refused with err:
+// what was wrong and what is allowed (C-7), with the rule's code and
+// parameters.
+func refusedAction(op string, err error) error {
+	e := httpx.Errorf(httpx.Invalid, op, "%s", err)
+	var ae *pitch.ActionError
+	if errors.As(err, &ae) {
+		params := make(map[string]any, len(ae.Params)+1)
+		params["Rule"] = ae.Rule
+		for k, v := range ae.Params {
+			params[k] = v
+		}
+		e = e.With(ae.Code, params)
+	}
+	return e
+}
+
+// handEnd adds to ap the record of the hand that a, the last action,
+// ends (next: the state after it), and whether the match or round ends
+// with it. A function of its own, so that act's stack frame holds none
+// of it (docs/performance.md, "Issue 41"). The lock must be held.
+func (t *table) handEnd(ap *store.Append, next *pitch.State, a pitch.Action) error {
+	r := next.Record(append(append([]pitch.Action(nil), t.match.HandActions()...), a))
+	if t.dealt != nil && !t.fairOff() {
+		r.Fairness, _ = json.Marshal(t.dealt) // the proof of the deal, its secret revealed
+		r = t.misrecord(r)                    // an honest server's record is r itself
+	}
+	rec, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	ap.Hand = &store.Hand{N: len(t.match.Records()) + 1, Record: rec}
+	ap.Finished = next.Winners() != nil || t.round.ends(len(t.match.Records())+1)
 	return nil
 }
 
