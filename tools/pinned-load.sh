@@ -154,6 +154,11 @@ if [ "$(j server_allocs)" -gt 0 ]; then
 	echo "server allocations: $(calc "$(j server_allocs) / $actions" 1) objects, $(calc "$(j server_alloc_bytes) / $actions" 0) B an action"
 fi
 echo "server RSS: $((rss_end / 1024)) MiB at the end of play: $(calc "$rss_end / $sockets" 1) KiB a socket in all, $(calc "($rss_end - $rss_before) / $sockets" 1) KiB a socket over the idle server's $((rss_before / 1024)) MiB"
+# loaded KEY: a number of the report's server_loaded (GET /api/stats?gc=1 a second before the end)
+loaded() { awk -v k="\"$1\":" '/"server_loaded"/ {on = 1} on && $1 == k {gsub(/,/, "", $2); print $2; exit}' "$tmp/loadtest.json"; }
+if [ "$(loaded connections)" -gt 0 ]; then
+	echo "server memory after a collection, a second before the end, $(loaded connections) sockets: heap $(calc "$(loaded heap) / 1048576" 1) MiB, stacks $(calc "$(loaded stack) / 1048576" 1) MiB, RSS $(calc "$(loaded rss) / 1048576" 1) MiB; a socket: $(calc "($(loaded heap) + $(loaded stack)) / 1024 / $(loaded connections)" 1) KiB of heap and stacks, $(calc "$(loaded rss) / 1024 / $(loaded connections)" 1) KiB of RSS"
+fi
 echo "latency as the clients see it: p50 $(ms "$(j p50_ns)") ms, p99 $(ms "$(j p99_ns)") ms, max $(ms "$(j max_ns)") ms; the server's own part: p50 ≤ $(ms "$(j server_p50_ns)") ms, p99 ≤ $(ms "$(j server_p99_ns)") ms"
 echo "errors $(j errors), reconnects $(j reconnects)"
 if [ "$status" -ne 0 ]; then

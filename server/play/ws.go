@@ -710,7 +710,8 @@ func (s *Server) addrLimit(c *conn) *httpx.Limiter {
 
 func (c *conn) reader(ctx context.Context, lim *httpx.Limiter, handle func(data []byte)) {
 	tokens, last := float64(rateBurst), time.Now()
-	var warned time.Time // one "slow down" a second, so a flood cannot fill the send queue
+	done := make(chan struct{}, 1) // each message is handled on a worker (handOff)
+	var warned time.Time           // one "slow down" a second, so a flood cannot fill the send queue
 	slowDown := func(code, msg string) {
 		if time.Since(warned) >= time.Second {
 			warned = time.Now()
@@ -741,7 +742,7 @@ func (c *conn) reader(ctx context.Context, lim *httpx.Limiter, handle func(data 
 			c.sendJSON(errorCode("binary", "messages must be JSON text", nil))
 			continue
 		}
-		handle(data)
+		handOff(handle, data, done)
 	}
 }
 
