@@ -91,11 +91,15 @@ clk=$(getconf CLK_TCK)
 # command's name before them holds no space), wchar of /proc/PID/io and
 # VmRSS of /proc/PID/status.
 sample() {
-	local t=$EPOCHREALTIME stat k v wchar= rss=
+	local t=$EPOCHREALTIME stat k v wchar= rss= f on rdelay=0 ltdelay=0
 	read -r -a stat <"/proc/$spid/stat"
+	# run delay: the time each thread spent runnable, waiting for a CPU
+	# (field 2 of /proc/PID/task/TID/schedstat, ns): the core shared
+	for f in /proc/"$spid"/task/*/schedstat; do read -r on k _ 2>/dev/null <"$f" && rdelay=$((rdelay + k)); done
+	for f in /proc/"$ltpid"/task/*/schedstat; do read -r on k _ 2>/dev/null <"$f" && ltdelay=$((ltdelay + k)); done
 	while read -r k v; do [ "$k" = wchar: ] && wchar=$v; done <"/proc/$spid/io"
 	while read -r k v _; do [ "$k" = VmRSS: ] && rss=$v; done <"/proc/$spid/status"
-	printf 'time %s\nticks %s\nwchar %s\nrss_kb %s\n' "$t" "$((stat[13] + stat[14]))" "$wchar" "$rss" >"$tmp/$1"
+	printf 'time %s\nticks %s\nwchar %s\nrss_kb %s\nwait_ns %s\nlt_wait_ns %s\n' "$t" "$((stat[13] + stat[14]))" "$wchar" "$rss" "$rdelay" "$ltdelay" >"$tmp/$1"
 }
 get() { awk -v k="$2" '$1 == k {print $2}' "$tmp/$1"; }
 
@@ -147,8 +151,8 @@ rss_end=$(get end rss_kb)
 echo "pinned-load: $TABLES pawnee tables ($sockets sockets), $DURATION, think 1s; server on CPU 0, load test on CPU 1 ($(nproc --all) CPUs)"
 echo "load average: $load_before at the start, $load_after at the end"
 echo "play: $(calc "$secs" 1) s; actions confirmed: $actions ($(calc "$actions / $secs" 0)/s); set up in $(calc "$(j setup_ns) / 1e9" 1) s"
-echo "server CPU: $(calc "$cpu * 1000 / $actions") ms an action ($(calc "$cpu * 100 / $secs" 0)% of its core)"
-echo "load test CPU: $(calc "$ltcpu * 1000 / $actions") ms an action ($(calc "$ltcpu * 100 / $secs" 0)% of its core)"
+echo "server CPU: $(calc "$cpu * 1000 / $actions") ms an action ($(calc "$cpu * 100 / $secs" 0)% of its core); its threads waited $(calc "$(d wait_ns) / 1e9" 1) s in all for a CPU (runnable, another process on it)"
+echo "load test CPU: $(calc "$ltcpu * 1000 / $actions") ms an action ($(calc "$ltcpu * 100 / $secs" 0)% of its core); its threads waited $(calc "$(d lt_wait_ns) / 1e9" 1) s in all for a CPU"
 echo "server writes: $(calc "$(d wchar) / $actions" 0) B an action in all (wchar: sockets and database); $(calc "$(j ws_bytes_received) / $actions" 0) B an action to the sockets (received by the load test)"
 if [ "$(j server_allocs)" -gt 0 ]; then
 	echo "server allocations: $(calc "$(j server_allocs) / $actions" 1) objects, $(calc "$(j server_alloc_bytes) / $actions" 0) B an action"

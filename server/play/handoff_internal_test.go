@@ -44,3 +44,20 @@ func TestHandOff(t *testing.T) {
 		t.Errorf("%d workers, %d waiting: want at most %d, and no more waiting than there are", n, len(handlerPool.idle), maxHandlers)
 	}
 }
+
+// BenchmarkHandOff is what handing a message to a worker adds to its
+// handling (handOff of a handler that does nothing): two goroutine
+// switches, at most (docs/performance.md, "Issue 41").
+func BenchmarkHandOff(b *testing.B) {
+	done := make(chan struct{}, 1)
+	n := 0
+	handle := func([]byte) { n++ }
+	msg := []byte("{}")
+	b.ReportAllocs()
+	for b.Loop() {
+		handOff(handle, msg, done)
+	}
+	if n != b.N {
+		b.Fatalf("%d handled of %d", n, b.N)
+	}
+}
