@@ -197,9 +197,17 @@ func openSQLiteWith(ctx context.Context, path string, shared bool) (Store, error
 		}
 	}()
 
-	dsn := path + "?" + sqliteWriter
+	// Counted (iocount.go): the counters are made before the files are
+	// opened, so that the VFS finds them.
+	_, io := ioCounter(countingPath(path))
+	io0 := io.read()
+	vfs := ""
+	if name := countingVFS(); name != "" {
+		vfs = "&vfs=" + name
+	}
+	dsn := path + "?" + sqliteWriter + vfs
 	if shared {
-		dsn = path + "?" + sqliteShared // WAL already: the server's
+		dsn = path + "?" + sqliteShared + vfs // WAL already: the server's
 	}
 	w, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -218,7 +226,7 @@ func openSQLiteWith(ctx context.Context, path string, shared bool) (Store, error
 		w.Close()
 		return fail("%w", explainSQLite(err))
 	}
-	r, err := sql.Open("sqlite", path+"?"+sqliteReader)
+	r, err := sql.Open("sqlite", path+"?"+sqliteReader+vfs)
 	if err != nil {
 		w.Close()
 		return fail("%w", err)
@@ -230,7 +238,12 @@ func openSQLiteWith(ctx context.Context, path string, shared bool) (Store, error
 		r.Close()
 		return fail("%w", explainSQLite(err))
 	}
-	st := &sqlStore{d: sqliteDialect, w: w, r: r, bw: w, unlock: unlock}
+	st := &sqlStore{d: sqliteDialect, w: w, r: r, bw: w, unlock: unlock, io: io, io0: io0}
+	if err := st.readSettings(ctx); err != nil {
+		w.Close()
+		r.Close()
+		return fail("%w", explainSQLite(err))
+	}
 	if err := st.prepareKept(ctx); err != nil {
 		w.Close()
 		r.Close()
@@ -360,6 +373,14 @@ func explainSQLite(err error) error {
 		return fmt.Errorf("the disk is full (%w)", err)
 	}
 	return err
+}
+
+// readSettings reads the writer's page size and wal_autocheckpoint.
+func (s *sqlStore) readSettings(ctx context.Context) error {
+	if err := s.w.QueryRowContext(ctx, "PRAGMA page_size").Scan(&s.pageSize); err != nil {
+		return err
+	}
+	return s.w.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&s.autockpt)
 }
 
 // timeNow is time.Now, normalised as stored.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,7 +31,20 @@ import (
 //
 // Besides the time per write (the wall clock, which the commits' fsync
 // sets) it reports cpu-ns/op, the process's CPU time (user and system)
-// per write: what the store's writer, which is serial, spends on each.
+// per write: what the store's writer, which is serial, spends on each;
+// and, on SQLite, what the store wrote (IOStats, counted by its VFS):
+//
+//   - B-written/op: bytes written to the database's files, WAL and main
+//     file (checkpoints) together; wal-B/op and db-B/op each;
+//   - fsyncs/op: syncs of those files;
+//   - pages/op: pages written to the WAL (WAL bytes over a frame's);
+//   - writes/commit: writes sharing a commit;
+//   - wchar-B/op: the bytes the process wrote by the kernel's count
+//     (/proc/self/io, Linux), a check on the VFS's.
+//
+// Checkpoints are rare (one per wal_autocheckpoint pages), so the bytes
+// they write are only fairly shared when a run has had several:
+// -benchtime 40000x does (docs/performance.md).
 // PostgreSQL runs when PITCH_TEST_POSTGRES is set.
 func BenchmarkWrite(b *testing.B) {
 	dbs := []struct {
@@ -100,6 +114,7 @@ func benchWrites(b *testing.B, dsn string, write benchWriter) {
 		errs = make([]error, len(ids))
 	)
 	b.ReportAllocs()
+	io0, wchar0 := s.(IOCounter).IO(), wchar()
 	cpu0 := cpuTime(b)
 	b.ResetTimer()
 	for i, id := range ids {
@@ -117,6 +132,9 @@ func benchWrites(b *testing.B, dsn string, write benchWriter) {
 	wg.Wait()
 	b.StopTimer()
 	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+	if io := s.(IOCounter).IO(); io.PageSize > 0 {
+		reportIO(b, io0, io, wchar()-wchar0)
+	}
 	for _, err := range errs {
 		if err != nil {
 			b.Fatal(err)
@@ -131,4 +149,42 @@ func cpuTime(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportIO reports what the store wrote between a and z (see
+// BenchmarkWrite); w is the bytes the process wrote, -1 if unknown.
+func reportIO(b *testing.B, a, z IOStats, w int64) {
+	n := float64(b.N)
+	wal, db := float64(z.WALBytes-a.WALBytes), float64(z.DBBytes-a.DBBytes)
+	other := float64(z.OtherBytes - a.OtherBytes)
+	b.ReportMetric((wal+db+other)/n, "B-written/op")
+	b.ReportMetric(wal/n, "wal-B/op")
+	b.ReportMetric(db/n, "db-B/op")
+	b.ReportMetric(float64(z.WALSyncs-a.WALSyncs+z.DBSyncs-a.DBSyncs)/n, "fsyncs/op")
+	b.ReportMetric(wal/float64(z.PageSize+24)/n, "pages/op") // a WAL frame: 24 bytes and a page
+	if c := z.Commits - a.Commits; c > 0 {
+		b.ReportMetric(float64(z.Writes-a.Writes)/float64(c), "writes/commit")
+	}
+	if w >= 0 {
+		b.ReportMetric(float64(w)/n, "wchar-B/op")
+	}
+}
+
+// wchar is the bytes the process has written (/proc/self/io, Linux);
+// -1 where it cannot be read.
+func wchar() int64 {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return -1
+	}
+	for line := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return -1
+			}
+			return n
+		}
+	}
+	return -1
 }
