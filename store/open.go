@@ -326,8 +326,8 @@ func readerMmap() string {
 // events index, the events table's last page, the header): with 1 KiB
 // pages an action wrote 2.0 KiB where 4 KiB pages, SQLite's default,
 // made it 5.4 KiB (BenchmarkWrite/sqlite/append). A database made with
-// 4 KiB pages keeps them (in WAL
-// mode only a VACUUM out of WAL changes a page size: docs/deploy.md).
+// 4 KiB pages keeps them (in WAL mode only a VACUUM out of WAL changes a
+// page size: docs/deploy.md).
 // The WAL is copied back into the main file (a checkpoint) once it holds
 // walCheckpointBytes: each page once however often it changed, so a
 // bigger WAL writes fewer bytes, and it is bounded; journalLimit
