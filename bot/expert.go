@@ -91,6 +91,11 @@ type ExpertSettings struct {
 	// (pawnee: pawneeBonus), or 0 ("nobonus") for what a moon is worth
 	// in points alone.
 	Bonus float64
+	// Match scores a hand that decides the match by what the match is
+	// worth at the scores before it, not by its points
+	// (objective.Match): the ten-point moon decisions, when to shoot
+	// one and how to defend against one.
+	Match bool
 	// Sides scores a hand against the other side of the hand only, as
 	// the search bot does, not against every rival for the match
 	// (objective).
@@ -141,6 +146,8 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 			st.ReadCall = c.x != 0
 		case "readplay":
 			st.ReadPlay = c.x != 0
+		case "match":
+			st.Match = c.x != 0
 		case "minmake":
 			st.MinMake = c.x
 		case "endgame":
@@ -200,13 +207,16 @@ const minBoundedWorlds = 40
 //     for the better (+0.003 ± 0.012 points a hand, paired), so it is on.
 //   - Bonus: a hand that wins the match is worth a quarter of the target
 //     more (matchBonus), in pawnee an eighth (pawneeBonus).
+//   - Match (ten-point): a hand that decides the match, a moon above
+//     all (TP-MOON-1), is worth what the match was worth at the scores
+//     before it, not its points (objective.matchWorth).
 //   - Nodes and Playouts bound the work of a decision by counts, for
 //     at most 100 ms a decision at the 99th percentile on one core
 //     (BenchmarkExpertP99): pawnee's endgames (pawneeNodes), auction's
 //     playouts (auctionPlayouts).
 var expertTuning = map[pitch.Variant]ExpertSettings{
 	pitch.Auction:  {Worlds: 100, Playouts: auctionPlayouts, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true, Bonus: matchBonus},
-	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true, Bonus: matchBonus},
+	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true, Bonus: matchBonus, Match: true},
 	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: pawneeEndgame, EndWorlds: 100, Nodes: pawneeNodes, BidShift: 1, Fit: true, ReadCall: true, Bonus: pawneeBonus,
 		Calibration: [][2]float64{{0, 0}, {0.6, 0.62}, {0.75, 0.75}, {0.85, 0.835}, {0.92, 0.88}, {1, 0.955}}},
 }
@@ -336,7 +346,7 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 	}
 	seat := v.Seat
 	m := st.model()
-	ob := objective{Standing: !st.Sides, Bonus: st.Bonus}
+	ob := st.objective()
 	endgame, lines := false, 0
 	if v.Phase == pitch.PhasePlay && v.Game.Variant != pitch.Pawnee {
 		// Every card held may be played in time and the cards each seat
@@ -677,6 +687,11 @@ func passedAllBut(v *pitch.View, i int) bool {
 		}
 	}
 	return true
+}
+
+// objective is how the settings score a finished hand for the expert.
+func (st *ExpertSettings) objective() objective {
+	return objective{Standing: !st.Sides, Bonus: st.Bonus, Match: st.Match}
 }
 
 // model is how the settings model every seat in playouts and readings.
