@@ -207,16 +207,19 @@ const minBoundedWorlds = 40
 //     for the better (+0.003 ± 0.012 points a hand, paired), so it is on.
 //   - Bonus: a hand that wins the match is worth a quarter of the target
 //     more (matchBonus), in pawnee an eighth (pawneeBonus).
-//   - Match (ten-point): a hand that decides the match, a moon above
-//     all (TP-MOON-1), is worth what the match was worth at the scores
-//     before it, not its points (objective.matchWorth).
+//   - Match: scoring a ten-point hand that decides the match (a moon
+//     above all, TP-MOON-1) by what the match was worth at the scores
+//     before it (objective.matchWorth) won more matches on two seeds and
+//     fewer on a third, by less than the noise, and scored fewer points
+//     a hand on all three, so it is off (docs/bots.md, Tuning, ninth
+//     session); expert:match turns it on.
 //   - Nodes and Playouts bound the work of a decision by counts, for
 //     at most 100 ms a decision at the 99th percentile on one core
 //     (BenchmarkExpertP99): pawnee's endgames (pawneeNodes), auction's
 //     playouts (auctionPlayouts).
 var expertTuning = map[pitch.Variant]ExpertSettings{
 	pitch.Auction:  {Worlds: 100, Playouts: auctionPlayouts, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true, Bonus: matchBonus},
-	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true, Bonus: matchBonus, Match: true},
+	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true, Bonus: matchBonus},
 	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: pawneeEndgame, EndWorlds: 100, Nodes: pawneeNodes, BidShift: 1, Fit: true, ReadCall: true, Bonus: pawneeBonus,
 		Calibration: [][2]float64{{0, 0}, {0.6, 0.62}, {0.75, 0.75}, {0.85, 0.835}, {0.92, 0.88}, {1, 0.955}}},
 }
