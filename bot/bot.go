@@ -85,7 +85,7 @@ func New(name string) (Bot, error) {
 // bidshift=0.5,look=0,fit=0,readfit,readcall=0,readplay,match=0,raw,blind,sides,nobonus".
 func expertVariant(name, settings string) (Bot, error) {
 	b := &Expert{Label: strings.ToLower(name)}
-	const known = "raw, blind, sides, nobonus, look (or look=0), fit (or fit=0), readfit (or readfit=0), readcall (or readcall=0), readplay (or readplay=0), match (or match=0), bonus=F, minmake=P, endgame=N, endworlds=N, nodes=N, worlds=N, bidworlds=N, playouts=N, bidshift=X"
+	const known = "raw, blind, sides, nobonus, look (or look=0), fit (or fit=0), readfit (or readfit=0), readcall (or readcall=0), readplay (or readplay=0), match (or match=0), bonus=F, span=F, minmake=P, endgame=N, endworlds=N, nodes=N, worlds=N, bidworlds=N, playouts=N, bidshift=X"
 	for _, kv := range strings.Split(settings, ",") {
 		k, v, hasValue := strings.Cut(kv, "=")
 		c := setting{key: k, x: 1}
@@ -101,10 +101,13 @@ func expertVariant(name, settings string) (Bot, error) {
 			if v == "0" {
 				c.x = 0
 			}
-		case "minmake", "bidshift", "bonus":
+		case "minmake", "bidshift", "bonus", "span":
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil {
 				return nil, fmt.Errorf("bot %q: setting %q: %q is not a number", name, k, v)
+			}
+			if k == "span" && !(x > 0) {
+				return nil, fmt.Errorf("bot %q: setting span: %q is not a share of the target above 0", name, v)
 			}
 			if k == "bonus" && !(x > 0) {
 				return nil, fmt.Errorf("bot %q: setting bonus: %q is not a share of the target above 0 (nobonus leaves the bonus out)", name, v)

@@ -96,6 +96,9 @@ type ExpertSettings struct {
 	// (objective.Match): the ten-point moon decisions, when to shoot
 	// one and how to defend against one.
 	Match bool
+	// Span, above 0, is objective.Span: the standing read over Span
+	// times the target when Match scores a hand that decides the match.
+	Span float64
 	// Sides scores a hand against the other side of the hand only, as
 	// the search bot does, not against every rival for the match
 	// (objective).
@@ -148,6 +151,8 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 			st.ReadPlay = c.x != 0
 		case "match":
 			st.Match = c.x != 0
+		case "span":
+			st.Span = c.x
 		case "minmake":
 			st.MinMake = c.x
 		case "endgame":
@@ -694,7 +699,7 @@ func passedAllBut(v *pitch.View, i int) bool {
 
 // objective is how the settings score a finished hand for the expert.
 func (st *ExpertSettings) objective() objective {
-	return objective{Standing: !st.Sides, Bonus: st.Bonus, Match: st.Match}
+	return objective{Standing: !st.Sides, Bonus: st.Bonus, Match: st.Match, Span: st.Span}
 }
 
 // model is how the settings model every seat in playouts and readings.

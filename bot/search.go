@@ -213,6 +213,10 @@ type objective struct {
 	// the points of a ten-point moon, made or sunk, no longer count, only
 	// the match it wins or loses.
 	Match bool
+	// Span, above 0, reads the standing over Span times the target in
+	// matchWorth instead of the target: below 1, a point of standing is
+	// more of the match, and a won match is worth fewer points.
+	Span float64
 }
 
 // matchBonus is the share of the target a won match is worth to the
@@ -290,11 +294,14 @@ func (ob objective) matchWorth(s *pitch.State, seat int) float64 {
 		d -= float64(others) / float64(n)
 	}
 	t := float64(s.Game().Options.Target)
-	bonus := t * ob.Bonus
-	if s.WonMatch(seat) {
-		return max(0, t-d) + bonus
+	bonus, k := t*ob.Bonus, t
+	if ob.Span > 0 {
+		k *= ob.Span
 	}
-	return -max(0, t+d) - bonus
+	if s.WonMatch(seat) {
+		return max(0, k-d) + bonus
+	}
+	return -max(0, k+d) - bonus
 }
 
 // candidates returns the actions worth searching: all legal ones when
