@@ -91,6 +91,14 @@ type ExpertSettings struct {
 	// (pawnee: pawneeBonus), or 0 ("nobonus") for what a moon is worth
 	// in points alone.
 	Bonus float64
+	// Match scores a hand that decides the match by what the match is
+	// worth at the scores before it, not by its points
+	// (objective.Match): the ten-point moon decisions, when to shoot
+	// one and how to defend against one.
+	Match bool
+	// Span, above 0, is objective.Span: the standing read over Span
+	// times the target when Match scores a hand that decides the match.
+	Span float64
 	// Sides scores a hand against the other side of the hand only, as
 	// the search bot does, not against every rival for the match
 	// (objective).
@@ -141,6 +149,10 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 			st.ReadCall = c.x != 0
 		case "readplay":
 			st.ReadPlay = c.x != 0
+		case "match":
+			st.Match = c.x != 0
+		case "span":
+			st.Span = c.x
 		case "minmake":
 			st.MinMake = c.x
 		case "endgame":
@@ -200,6 +212,12 @@ const minBoundedWorlds = 40
 //     for the better (+0.003 ± 0.012 points a hand, paired), so it is on.
 //   - Bonus: a hand that wins the match is worth a quarter of the target
 //     more (matchBonus), in pawnee an eighth (pawneeBonus).
+//   - Match: scoring a ten-point hand that decides the match (a moon
+//     above all, TP-MOON-1) by what the match was worth at the scores
+//     before it (objective.matchWorth) won more matches on two seeds and
+//     fewer on a third, by less than the noise, and scored fewer points
+//     a hand on all three, so it is off (docs/bots.md, Tuning, ninth
+//     session); expert:match turns it on.
 //   - Nodes and Playouts bound the work of a decision by counts, for
 //     at most 100 ms a decision at the 99th percentile on one core
 //     (BenchmarkExpertP99): pawnee's endgames (pawneeNodes), auction's
@@ -336,7 +354,7 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 	}
 	seat := v.Seat
 	m := st.model()
-	ob := objective{Standing: !st.Sides, Bonus: st.Bonus}
+	ob := st.objective()
 	endgame, lines := false, 0
 	if v.Phase == pitch.PhasePlay && v.Game.Variant != pitch.Pawnee {
 		// Every card held may be played in time and the cards each seat
@@ -677,6 +695,11 @@ func passedAllBut(v *pitch.View, i int) bool {
 		}
 	}
 	return true
+}
+
+// objective is how the settings score a finished hand for the expert.
+func (st *ExpertSettings) objective() objective {
+	return objective{Standing: !st.Sides, Bonus: st.Bonus, Match: st.Match, Span: st.Span}
 }
 
 // model is how the settings model every seat in playouts and readings.

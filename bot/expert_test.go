@@ -371,7 +371,7 @@ func TestActInSolvesTheTrueDeal(t *testing.T) {
 			continue
 		}
 		seat := s.Turn()
-		ob := objective{Standing: true, Bonus: st.Bonus}
+		ob := st.objective()
 		best, values := math.Inf(-1), map[pitch.Action]float64{}
 		for c := s.LegalPlays(); c != 0; c &= c - 1 {
 			x := s

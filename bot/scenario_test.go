@@ -15,6 +15,7 @@ type fixedDeal struct {
 	dealer int
 	hands  []string
 	rest   string
+	scores []int // the match scores before the hand; nil for zero
 }
 
 // state deals d through the public API, pitch.NewHand, by putting the
@@ -69,7 +70,7 @@ func (d fixedDeal) state(t *testing.T) pitch.State {
 		}
 	}
 	deck = append(deck, rest...)
-	s, err := pitch.NewHand(g, d.dealer, nil, deck)
+	s, err := pitch.NewHand(g, d.dealer, d.scores, deck)
 	if err != nil {
 		t.Fatal(err)
 	}

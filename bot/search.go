@@ -208,6 +208,15 @@ type objective struct {
 	// Bonus is the bonus (or malus) of a hand that wins (or loses) the
 	// match, as a share of the target; 0 for none.
 	Bonus float64
+	// Match scores a hand that decides the match by what the match was
+	// worth to the seat before it (matchWorth), not by the hand's points:
+	// the points of a ten-point moon, made or sunk, no longer count, only
+	// the match it wins or loses.
+	Match bool
+	// Span, above 0, reads the standing over Span times the target in
+	// matchWorth instead of the target: below 1, a point of standing is
+	// more of the match, and a won match is worth fewer points.
+	Span float64
 }
 
 // matchBonus is the share of the target a won match is worth to the
@@ -242,6 +251,9 @@ func (ob objective) of(s *pitch.State, seat int) float64 {
 	if n > 0 {
 		v -= float64(others) / float64(n)
 	}
+	if s.MatchDecided() && ob.Match {
+		return ob.matchWorth(s, seat)
+	}
 	if s.MatchDecided() && ob.Bonus != 0 {
 		bonus := float64(s.Game().Options.Target) * ob.Bonus
 		if s.WonMatch(seat) {
@@ -251,6 +263,45 @@ func (ob objective) of(s *pitch.State, seat int) float64 {
 		}
 	}
 	return v
+}
+
+// matchWorth scores a hand that decided the match for seat, by the
+// standing before it: d, the seat's score less the mean of its rivals'
+// (as of counts them). It reads the standing as a share of the match,
+// linear and clamped: at d the seat wins (d+T)/2T of its matches (T the
+// target; an even match at d = 0, a sure win from d = T on), so one
+// point of standing is worth 1/2T of the match, as in every hand that
+// does not decide it. A won match then lifts that share to 1, worth
+// T-d points of standing, a lost one drops it to 0, worth -(T+d); each
+// with the bonus. So a moon matters most when it wins a match the seat
+// was losing (or sinking one saves it), and near the target a plain bid
+// that wins the match is worth as much as a moon.
+func (ob objective) matchWorth(s *pitch.State, seat int) float64 {
+	others, n := 0, 0
+	team := s.Game().FixedTeams()
+	for o := range s.Seats() {
+		rival := !s.SameSide(o, seat)
+		if ob.Standing && !team {
+			rival = o != seat
+		}
+		if rival {
+			others += s.ScoreBefore(o)
+			n++
+		}
+	}
+	d := float64(s.ScoreBefore(seat))
+	if n > 0 {
+		d -= float64(others) / float64(n)
+	}
+	t := float64(s.Game().Options.Target)
+	bonus, k := t*ob.Bonus, t
+	if ob.Span > 0 {
+		k *= ob.Span
+	}
+	if s.WonMatch(seat) {
+		return max(0, k-d) + bonus
+	}
+	return -max(0, k+d) - bonus
 }
 
 // candidates returns the actions worth searching: all legal ones when

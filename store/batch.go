@@ -30,8 +30,8 @@ type batcher struct {
 
 	// tries counts the batches run, redos those run again with
 	// savepoints because a write failed (see commit), pipelines the
-	// pipelines sent (PostgreSQL: see run).
-	tries, redos, pipelines atomic.Int64
+	// pipelines sent (PostgreSQL: see run), writes the writes batched.
+	tries, redos, pipelines, writes atomic.Int64
 }
 
 type writeReq struct {
@@ -118,6 +118,7 @@ func (b *batcher) loop() {
 				break more
 			}
 		}
+		b.writes.Add(int64(len(batch)))
 		b.commit(batch)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -126,7 +127,11 @@ func openPostgres(ctx context.Context, dsn string) (Store, error) {
 // power loss. busy_timeout covers other processes on the same file.
 const (
 	sqliteCommon = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
-	sqliteWriter = sqliteCommon + "&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"
+	// The writer's journal mode is set by initSQLite, after the page
+	// size (the driver runs a DSN's pragmas in alphabetical order, and
+	// turning a new file to WAL fixes its page size).
+	sqliteWriter = sqliteCommon + "&_pragma=synchronous(FULL)&_txlock=immediate"
+	// Readers also map the file: see readerMmap.
 	sqliteReader = sqliteCommon + "&_pragma=query_only(1)"
 	// sqliteShared is the writer of OpenShared, which sets no journal
 	// mode: a file the server made is in WAL already, and any other is
@@ -197,28 +202,53 @@ func openSQLiteWith(ctx context.Context, path string, shared bool) (Store, error
 		}
 	}()
 
-	dsn := path + "?" + sqliteWriter
-	if shared {
-		dsn = path + "?" + sqliteShared // WAL already: the server's
+	// Counted (iocount.go): the counters are made before the files are
+	// opened, so that the VFS finds them.
+	_, io := ioCounter(countingPath(path))
+	io0 := io.read()
+	vfs := ""
+	if name := countingVFS(); name != "" {
+		vfs = "&vfs=" + name
 	}
+	dsn := path + "?" + sqliteWriter + vfs
+	if shared {
+		dsn = path + "?" + sqliteShared + vfs // WAL already: the server's
+	}
+	// The writer sets the database up (or checks it), and is then opened
+	// again with a wal_autocheckpoint that suits its page size, which it
+	// then knows: a connection's setting, in the DSN so that any
+	// connection the pool makes has it.
 	w, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return fail("%w", err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
+	var pageSize int64
 	sqliteInit.Lock()
 	if shared {
 		err = checkSchema(ctx, w)
 	} else {
 		err = initSQLite(ctx, w)
 	}
+	if err == nil {
+		err = w.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize)
+	}
+	if err == nil {
+		err = w.Close()
+	} else {
+		w.Close()
+	}
 	sqliteInit.Unlock()
 	if err != nil {
-		w.Close()
 		return fail("%w", explainSQLite(err))
 	}
-	r, err := sql.Open("sqlite", path+"?"+sqliteReader)
+	if w, err = sql.Open("sqlite", dsn+walLimits(pageSize)); err != nil {
+		return fail("%w", err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	r, err := sql.Open("sqlite", path+"?"+sqliteReader+readerMmap()+vfs)
 	if err != nil {
 		w.Close()
 		return fail("%w", err)
@@ -230,7 +260,12 @@ func openSQLiteWith(ctx context.Context, path string, shared bool) (Store, error
 		r.Close()
 		return fail("%w", explainSQLite(err))
 	}
-	st := &sqlStore{d: sqliteDialect, w: w, r: r, bw: w, unlock: unlock}
+	st := &sqlStore{d: sqliteDialect, w: w, r: r, bw: w, unlock: unlock, io: io, io0: io0, pageSize: pageSize}
+	if err := w.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&st.autockpt); err != nil {
+		w.Close()
+		r.Close()
+		return fail("%w", explainSQLite(err))
+	}
 	if err := st.prepareKept(ctx); err != nil {
 		w.Close()
 		r.Close()
@@ -272,10 +307,55 @@ func checkSchema(ctx context.Context, w *sql.DB) error {
 // share the file's lock, lockSQLite, so they can race there).
 var sqliteInit sync.Mutex
 
-// initSQLite checks the writer's settings took and migrates.
+// readerMmap is the readers' mmap_size: they map up to 256 MiB of the
+// database file (address space; the pages are the kernel's page cache),
+// so that a page not in SQLite's cache is read without a system call.
+// With 1 KiB pages (newPageSize) such reads come four times as often as
+// with 4 KiB: the leaderboard's pages took 2 to 5 times as long unmapped
+// (docs/performance.md). None on 32-bit systems, short of address space.
+func readerMmap() string {
+	if strconv.IntSize < 64 {
+		return ""
+	}
+	return "&_pragma=mmap_size(268435456)"
+}
+
+// SQLite's pages and WAL (issue 41; docs/performance.md, Store bytes
+// and fsyncs per action). Each commit writes every page it changed,
+// whole, to the WAL, and an action changes a few (its table's end of the
+// events index, the events table's last page, the header): with 1 KiB
+// pages an action wrote 2.0 KiB where 4 KiB pages, SQLite's default,
+// made it 5.4 KiB (BenchmarkWrite/sqlite/append). A database made with
+// 4 KiB pages keeps them (in WAL mode only a VACUUM out of WAL changes a
+// page size: docs/deploy.md).
+// The WAL is copied back into the main file (a checkpoint) once it holds
+// walCheckpointBytes: each page once however often it changed, so a
+// bigger WAL writes fewer bytes, and it is bounded; journalLimit
+// truncates it back should it ever grow past that (a checkpoint held
+// off by long reads).
+const (
+	newPageSize        = 1024
+	walCheckpointBytes = 8 << 20
+	journalLimit       = 2 * walCheckpointBytes
+)
+
+// walLimits is the writer's DSN parameters for the WAL of a database
+// with pages of pageSize bytes.
+func walLimits(pageSize int64) string {
+	if pageSize <= 0 {
+		pageSize = 4096
+	}
+	return fmt.Sprintf("&_pragma=wal_autocheckpoint(%d)&_pragma=journal_size_limit(%d)", walCheckpointBytes/pageSize, journalLimit)
+}
+
+// initSQLite sets a new database's page size (newPageSize) and WAL
+// mode, checks the writer's settings took, and migrates.
 func initSQLite(ctx context.Context, w *sql.DB) error {
+	if _, err := w.ExecContext(ctx, fmt.Sprintf("PRAGMA page_size = %d", newPageSize)); err != nil {
+		return err // a database's page size once made is kept: a no-op then
+	}
 	var mode string
-	if err := w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+	if err := w.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
 		return err
 	}
 	if !strings.EqualFold(mode, "wal") {

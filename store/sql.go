@@ -30,6 +30,12 @@ type sqlStore struct {
 	dsn, channel string
 	// unlock gives back a SQLite database's lock (lockSQLite).
 	unlock func()
+
+	// SQLite: the database's write counters (iocount.go), their values
+	// when it was opened, its page size and wal_autocheckpoint.
+	io                 *ioCount
+	io0                IOStats
+	pageSize, autockpt int64
 }
 
 // Close implements Store.

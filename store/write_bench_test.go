@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,11 +27,26 @@ import (
 //     action is;
 //   - fair: a fair deal's writes (SaveCommitment): the commitment of a
 //     hand, then the four contributions to it, each stored with the
-//     pending deal before it is acknowledged, as server/fair.go does.
+//     pending deal before it is acknowledged, as server/fair.go does;
+//   - append1: appends of one table alone, so a commit each (a quiet
+//     server's case, the most bytes and fsyncs per action).
 //
 // Besides the time per write (the wall clock, which the commits' fsync
 // sets) it reports cpu-ns/op, the process's CPU time (user and system)
-// per write: what the store's writer, which is serial, spends on each.
+// per write: what the store's writer, which is serial, spends on each;
+// and, on SQLite, what the store wrote (IOStats, counted by its VFS):
+//
+//   - B-written/op: bytes written to the database's files, WAL and main
+//     file (checkpoints) together; wal-B/op and db-B/op each;
+//   - fsyncs/op: syncs of those files;
+//   - pages/op: pages written to the WAL (WAL bytes over a frame's);
+//   - writes/commit: writes sharing a commit;
+//   - wchar-B/op: the bytes the process wrote by the kernel's count
+//     (/proc/self/io, Linux), a check on the VFS's.
+//
+// Checkpoints are rare (one per wal_autocheckpoint pages), so the bytes
+// they write are only fairly shared when a run has had several:
+// -benchtime 40000x does (docs/performance.md).
 // PostgreSQL runs when PITCH_TEST_POSTGRES is set.
 func BenchmarkWrite(b *testing.B) {
 	dbs := []struct {
@@ -48,8 +64,9 @@ func BenchmarkWrite(b *testing.B) {
 	}
 	for _, db := range dbs {
 		b.Run(db.name, func(b *testing.B) {
-			b.Run("append", func(b *testing.B) { benchWrites(b, db.dsn(b), benchAppend) })
-			b.Run("fair", func(b *testing.B) { benchWrites(b, db.dsn(b), benchFair) })
+			b.Run("append", func(b *testing.B) { benchWrites(b, db.dsn(b), benchAppend, benchTables) })
+			b.Run("fair", func(b *testing.B) { benchWrites(b, db.dsn(b), benchFair, benchTables) })
+			b.Run("append1", func(b *testing.B) { benchWrites(b, db.dsn(b), benchAppend, 1) })
 		})
 	}
 }
@@ -81,13 +98,14 @@ func benchFair(s Store, id string, n int) error {
 		At: "2026-12-03T08:00:00.123456Z", Pending: json.RawMessage(p.String())})
 }
 
-func benchWrites(b *testing.B, dsn string, write benchWriter) {
+// benchWrites runs write from tables tables at once.
+func benchWrites(b *testing.B, dsn string, write benchWriter, tables int) {
 	s, err := Open(ctx, dsn)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	ids := make([]string, benchTables)
+	ids := make([]string, tables)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("bench%02d", i)
 		if err := s.CreateTable(ctx, newTable(ids[i], time.Time{})); err != nil {
@@ -100,6 +118,7 @@ func benchWrites(b *testing.B, dsn string, write benchWriter) {
 		errs = make([]error, len(ids))
 	)
 	b.ReportAllocs()
+	io0, wchar0 := s.(IOCounter).IO(), wchar()
 	cpu0 := cpuTime(b)
 	b.ResetTimer()
 	for i, id := range ids {
@@ -117,6 +136,9 @@ func benchWrites(b *testing.B, dsn string, write benchWriter) {
 	wg.Wait()
 	b.StopTimer()
 	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+	if io := s.(IOCounter).IO(); io.PageSize > 0 {
+		reportIO(b, io0, io, wchar()-wchar0)
+	}
 	for _, err := range errs {
 		if err != nil {
 			b.Fatal(err)
@@ -131,4 +153,42 @@ func cpuTime(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportIO reports what the store wrote between a and z (see
+// BenchmarkWrite); w is the bytes the process wrote, -1 if unknown.
+func reportIO(b *testing.B, a, z IOStats, w int64) {
+	n := float64(b.N)
+	wal, db := float64(z.WALBytes-a.WALBytes), float64(z.DBBytes-a.DBBytes)
+	other := float64(z.OtherBytes - a.OtherBytes)
+	b.ReportMetric((wal+db+other)/n, "B-written/op")
+	b.ReportMetric(wal/n, "wal-B/op")
+	b.ReportMetric(db/n, "db-B/op")
+	b.ReportMetric(float64(z.WALSyncs-a.WALSyncs+z.DBSyncs-a.DBSyncs)/n, "fsyncs/op")
+	b.ReportMetric(wal/float64(z.PageSize+24)/n, "pages/op") // a WAL frame: 24 bytes and a page
+	if c := z.Commits - a.Commits; c > 0 {
+		b.ReportMetric(float64(z.Writes-a.Writes)/float64(c), "writes/commit")
+	}
+	if w >= 0 {
+		b.ReportMetric(float64(w)/n, "wchar-B/op")
+	}
+}
+
+// wchar is the bytes the process has written (/proc/self/io, Linux);
+// -1 where it cannot be read.
+func wchar() int64 {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return -1
+	}
+	for line := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return -1
+			}
+			return n
+		}
+	}
+	return -1
 }

@@ -62,6 +62,7 @@ func TestBrowserDaily(t *testing.T) {
 			Standings []struct {
 				Name    string  `json:"name"`
 				Percent float64 `json:"percent"`
+				Boards  int     `json:"boards"`
 			} `json:"standings"`
 		} `json:"games"`
 	}
@@ -74,7 +75,15 @@ func TestBrowserDaily(t *testing.T) {
 		if err := json.NewDecoder(resp.Body).Decode(&d); err != nil {
 			t.Fatal(err)
 		}
-		return len(d.Games) == 3 && len(d.Games[0].Standings) == 3
+		if len(d.Games) != 3 || len(d.Games[0].Standings) != 3 {
+			return false
+		}
+		for _, st := range d.Games[0].Standings { // both deals compared: the standings are final
+			if st.Boards != 2 {
+				return false
+			}
+		}
+		return true
 	}, 30*time.Second)
 	check := func(where string) {
 		t.Helper()
@@ -155,6 +164,30 @@ func TestBrowserDaily(t *testing.T) {
 	}
 
 	clock.Store(day1.Add(24 * time.Hour).UnixNano())
+	// The day's ten-point event is over once its day is and every table
+	// has finished (a table may still be playing its last deal out).
+	waitFor(t, "the day before's ten-point event over", func() bool {
+		var past struct {
+			Games []struct {
+				Variant string `json:"variant"`
+				Over    bool   `json:"over"`
+			} `json:"games"`
+		}
+		resp, err := http.Get(s.url + "/api/daily?day=2026-03-01")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(&past); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range past.Games {
+			if g.Variant == "ten-point" {
+				return g.Over
+			}
+		}
+		return false
+	}, 30*time.Second)
 	s.do("the next day's /daily", chromedp.Navigate(s.url+"/daily"), chromedp.WaitVisible(chromedp.CSS("#dl-past a")))
 	if got := s.text("#dl-past"); got != "March 1, 2026" {
 		t.Errorf("past days %q, want March 1, 2026", got)

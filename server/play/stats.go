@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"pitch/server/httpx"
+	"pitch/store"
 	"runtime"
 	"strconv"
 	"strings"
@@ -34,6 +35,10 @@ type stats struct {
 	// microseconds. pitch loadtest reads the server's share of its
 	// latency from the difference between two readings.
 	ActionLatency []uint64 `json:"action_latency_us"`
+	// Store is what the store has written since the server started
+	// (SQLite: bytes and fsyncs of its WAL and main file, its commits
+	// and the writes they carried); nil for a store that does not count.
+	Store *store.IOStats `json:"store,omitempty"`
 }
 
 // rss reads the process's resident set size from /proc/self/statm.
@@ -68,5 +73,9 @@ func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 	st.StackInuse, st.RSS = m.StackInuse, rss()
 	st.Mallocs, st.AllocBytes, st.GCs = m.Mallocs, m.TotalAlloc, m.NumGC
 	st.ActionLatency = s.actionLatency.counts()
+	if c, ok := s.store.(store.IOCounter); ok {
+		io := c.IO()
+		st.Store = &io
+	}
 	httpx.WriteJSON(w, http.StatusOK, st)
 }
