@@ -767,9 +767,35 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 	}
 	switch m.Type {
 	case "action":
-		c.action(ctx, t, m.Action, arrived)
+		if c.seat < 0 {
+			c.sendJSON(errorCode("spectator_act", "spectators may not act", nil))
+			return
+		}
+		a, err := wire.DecodeAction(m.Action)
+		if err != nil {
+			c.sendJSON(errorCode("bad_action", "not an action: "+err.Error(), nil))
+			return
+		}
+		t.mu.Lock()
+		if c.deaf.Load() { // checked under the lock: see Server.Shutdown
+			t.mu.Unlock()
+			return
+		}
+		err = t.act(ctx, c.seat, a, "")
+		t.mu.Unlock()
+		if err == nil {
+			t.srv.actionLatency.add(time.Since(arrived))
+		}
+		if err != nil {
+			if e := (*httpx.Error)(nil); !errors.As(err, &e) || e.Kind == httpx.Internal || e.Kind == httpx.Unavailable {
+				t.logger().Warn("action failed", "seat", c.seat, "err", err.Error())
+			}
+			c.sendJSON(errorFor(err))
+		}
 	case "hello":
-		c.resend(t)
+		t.mu.Lock()
+		c.sendState(t.stateFor(c.seat))
+		t.mu.Unlock()
 	case "ready":
 		t.mu.Lock()
 		t.ready(c.seat, m.Hand)
@@ -779,83 +805,37 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 	case "chat":
 		c.chat(t, m.Text)
 	case "contribute":
-		c.contribute(t, &m)
+		if c.seat < 0 {
+			c.sendJSON(errorCode("spectator_contribute", "spectators do not contribute to the deal", nil))
+			return
+		}
+		t.mu.Lock()
+		var err error
+		if m.Hash != "" && m.Value == "" {
+			err = t.commitValue(c.seat, m.Commitment, m.Hash) // first the value's hash; the value once the contributors are frozen
+		} else {
+			err = t.contribute(c.seat, m.Commitment, m.Value)
+		}
+		if err != nil && t.wasSuperseded(m.Commitment) {
+			err = nil // the driver changed: the page contributes to the new commitment once it sees it
+		}
+		if p := t.pending; err == nil && p != nil && !t.drives() {
+			note := serverNote{Type: "contribute", Commitment: p.commitment}
+			if got, ok := p.contribs[c.seat]; ok { // to the driver (cluster.go)
+				note.Contribs = []pitch.Contribution{got}
+			}
+			if h, ok := p.hashes[c.seat]; ok {
+				note.Hashes = map[int]string{c.seat: h}
+			}
+			if note.Contribs != nil || note.Hashes != nil {
+				t.tell(note)
+			}
+		}
+		t.mu.Unlock()
+		if err != nil {
+			c.sendJSON(errorFor(err))
+		}
 	default:
 		c.sendJSON(errorCode("unknown_type", `unknown message type: send "action", "hint", "chat", "contribute" or "ready" (or "hello" to get the state again)`, nil))
-	}
-}
-
-// The cases of handle, each a function of its own: handle's stack frame
-// is then no bigger than its own needs, not the sum of every case's
-// (the stack an action grows, docs/performance.md, "Issue 41").
-
-// resend sends the connection its state again (a hello past the first).
-func (c *conn) resend(t *table) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	c.sendState(t.stateFor(c.seat))
-}
-
-// action carries out an action message; raw is its "action".
-func (c *conn) action(ctx context.Context, t *table, raw json.RawMessage, arrived time.Time) {
-	if c.seat < 0 {
-		c.sendJSON(errorCode("spectator_act", "spectators may not act", nil))
-		return
-	}
-	a, err := wire.DecodeAction(raw)
-	if err != nil {
-		c.sendJSON(errorCode("bad_action", "not an action: "+err.Error(), nil))
-		return
-	}
-	t.mu.Lock()
-	if c.deaf.Load() { // checked under the lock: see Server.Shutdown
-		t.mu.Unlock()
-		return
-	}
-	err = t.act(ctx, c.seat, a, "")
-	t.mu.Unlock()
-	if err == nil {
-		t.srv.actionLatency.add(time.Since(arrived))
-	}
-	if err != nil {
-		if e := (*httpx.Error)(nil); !errors.As(err, &e) || e.Kind == httpx.Internal || e.Kind == httpx.Unavailable {
-			t.logger().Warn("action failed", "seat", c.seat, "err", err.Error())
-		}
-		c.sendJSON(errorFor(err))
-	}
-}
-
-// contribute carries out a contribute message: a value, or its hash,
-// for the pending deal's commitment.
-func (c *conn) contribute(t *table, m *wire.ClientMsg) {
-	if c.seat < 0 {
-		c.sendJSON(errorCode("spectator_contribute", "spectators do not contribute to the deal", nil))
-		return
-	}
-	t.mu.Lock()
-	var err error
-	if m.Hash != "" && m.Value == "" {
-		err = t.commitValue(c.seat, m.Commitment, m.Hash) // first the value's hash; the value once the contributors are frozen
-	} else {
-		err = t.contribute(c.seat, m.Commitment, m.Value)
-	}
-	if err != nil && t.wasSuperseded(m.Commitment) {
-		err = nil // the driver changed: the page contributes to the new commitment once it sees it
-	}
-	if p := t.pending; err == nil && p != nil && !t.drives() {
-		note := serverNote{Type: "contribute", Commitment: p.commitment}
-		if got, ok := p.contribs[c.seat]; ok { // to the driver (cluster.go)
-			note.Contribs = []pitch.Contribution{got}
-		}
-		if h, ok := p.hashes[c.seat]; ok {
-			note.Hashes = map[int]string{c.seat: h}
-		}
-		if note.Contribs != nil || note.Hashes != nil {
-			t.tell(note)
-		}
-	}
-	t.mu.Unlock()
-	if err != nil {
-		c.sendJSON(errorFor(err))
 	}
 }
