@@ -124,6 +124,9 @@ type table struct {
 	// waiting are the connections of people whose takeover of a bot's
 	// seat is pending (playnow.go): seated when it is made.
 	waiting map[*conn]waiter
+	// trackers: what each seat's protocol-2 connections were sent
+	// (statedelta.go).
+	trackers trackers
 }
 
 // over reports whether play at the table has ended: the match is over,
@@ -757,15 +760,27 @@ func (t *table) stateBase(sh *stateShared, seat int) (m wire.State, lastView boo
 
 // broadcast sends every connection its own state: each seat's state (and
 // the spectators') is encoded once, into a pooled buffer, and its bytes
-// are shared by the connections that see it. The lock must be held.
+// are shared by the connections that see it; protocol-2 connections get
+// what changed for their seat (statedelta.go). The lock must be held.
 func (t *table) broadcast() {
 	t.announce()
+	t.sendStates(nil)
+}
+
+// sendStates sends the connections their states (broadcast); with only
+// not nil, to only and the protocol-2 connections of its seat alone.
+// The lock must be held.
+func (t *table) sendStates(only *conn) {
 	if len(t.conns) == 0 {
 		return
 	}
 	sh := t.shared()
 	var enc [pitch.MaxSeats + 1]*stateBuf
+	var deltas [pitch.MaxSeats + 1]*seatDelta
 	for c := range t.conns {
+		if only != nil && c != only && (c.proto < wire.ProtocolDeltas || c.seat != only.seat) {
+			continue
+		}
 		sb := enc[c.seat+1]
 		if sb == nil {
 			sb = newStateBuf()
@@ -778,9 +793,19 @@ func (t *table) broadcast() {
 			sb.b = b
 			enc[c.seat+1] = sb
 		}
-		c.queueShared(sb.b, sb)
+		if c.proto < wire.ProtocolDeltas {
+			c.queueShared(sb.b, sb)
+			continue
+		}
+		d := deltas[c.seat+1]
+		if d == nil {
+			d = t.track(c.seat, sb)
+			deltas[c.seat+1] = d
+		}
+		c.sendDelta(d)
 	}
-	for _, sb := range enc {
+	for i, sb := range enc {
+		deltas[i].release()
 		sb.release() // broadcast's own hold
 	}
 }
