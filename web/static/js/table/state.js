@@ -24,6 +24,9 @@ export const app = {
   readBy: null, summaryHand: 0, summaryAuto: false, readySent: 0,
   // The next match (invite.js): this person chose to stay here for now.
   stayed: false,
+  // held: the newest state as the server sent it, with its version v,
+  // to which its deltas apply (protocol 2, statedelta.js).
+  held: null,
 };
 
 // PACE is how long each kind of step stays on screen, per speed setting
