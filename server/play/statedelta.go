@@ -51,7 +51,7 @@ func (t *table) track(seat int, sb *stateBuf) *seatDelta {
 	}
 	d := &seatDelta{base: tr.Version(), state: sb}
 	db := newStateBuf()
-	out, changed, err := tr.Track(db.b[:0], sb.b)
+	out, changed, err := tr.Track(db.b[:0], sb.b, sb.keys)
 	if err != nil {
 		t.logger().Error("a state could not be tracked for protocol 2; whole states are sent", "seat", seat, "err", err.Error())
 	}

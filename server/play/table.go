@@ -660,11 +660,12 @@ func (t *table) stateFor(seat int) wire.State { return t.stateWith(t.shared(), s
 // stateJSON is seat's state (stateFor), encoded: the views written
 // straight from the engine's (wire.AppendStateViews), the same bytes.
 func (t *table) stateJSON(sh *stateShared, seat int) ([]byte, error) {
-	return t.appendStateJSON(nil, sh, seat)
+	return t.appendStateJSON(nil, sh, seat, nil)
 }
 
-// appendStateJSON appends seat's state (stateJSON) to dst.
-func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int) ([]byte, error) {
+// appendStateJSON appends seat's state (stateJSON) to dst, recording in
+// keys (when not nil) where its fields start (wire.AppendStateKeys).
+func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int, keys *wire.Keys) ([]byte, error) {
 	if cap(dst)-len(dst) < t.stateCap {
 		dst = slices.Grow(dst, t.stateCap)
 	}
@@ -677,7 +678,7 @@ func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int) ([]byte, 
 		lv, lvp, lastLog = t.match.LastHand().View(seat), &lv, t.lastLogs[seat+1]
 	}
 	start := len(dst)
-	b, err := wire.AppendStateViews(dst, &m, &v, lvp, lastLog)
+	b, err := wire.AppendStateKeys(dst, &m, &v, lvp, lastLog, keys)
 	if err == nil {
 		t.stateCap = len(b) - start + (len(b)-start)/8
 	}
@@ -784,7 +785,8 @@ func (t *table) sendStates(only *conn) {
 		sb := enc[c.seat+1]
 		if sb == nil {
 			sb = newStateBuf()
-			b, err := t.appendStateJSON(sb.b[:0], sh, c.seat)
+			sb.keys = sb.keys[:0]
+			b, err := t.appendStateJSON(sb.b[:0], sh, c.seat, &sb.keys)
 			if err != nil {
 				sb.release()
 				t.logger().Error("a state could not be encoded", "seat", c.seat, "err", err.Error())

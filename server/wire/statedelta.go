@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -58,15 +59,15 @@ var keyNames, keyIDs = func() ([]string, map[string]uint8) {
 	return names, ids
 }()
 
-// isSplit reports whether top-level field id is compared member by member.
-func isSplit(id uint8) bool {
-	for _, s := range splitFields {
-		if keyIDs[s] == id {
-			return true
-		}
+// split says, by id, which top-level fields are compared member by
+// member, and slot numbers them from 1 (0: top-level, or not split).
+var split, slot = func() (s [256]bool, n [256]uint8) {
+	for i, f := range splitFields {
+		s[keyIDs[f]] = true
+		n[keyIDs[f]] = uint8(i + 1)
 	}
-	return false
-}
+	return s, n
+}()
 
 var logID = keyIDs["log"]
 
@@ -108,26 +109,98 @@ type change struct {
 // know (which the wire types would name): such a state goes whole.
 var ErrUntracked = errors.New("wire: a state field the delta tracker does not know")
 
-// Track records state, the encoded state message (AppendStateViews'
-// bytes), as sent, and appends to dst the delta from the version sent
+// Track records state, the encoded state message (AppendStateKeys'
+// bytes) whose top-level fields start at keys (nil: found by scanning
+// state), as sent, and appends to dst the delta from the version sent
 // last to it. changed is false, and dst is returned as it is, when no
 // field changed: the version then stays. On ErrUntracked (or a state
 // that is not a JSON object), t is reset: every viewer then needs the
-// whole state.
-func (t *Tracker) Track(dst, state []byte) (out []byte, changed bool, err error) {
+// whole state. A split field's members are scanned only when the
+// field's bytes changed.
+func (t *Tracker) Track(dst, state []byte, keys Keys) (out []byte, changed bool, err error) {
+	if keys == nil {
+		if keys, err = scanKeys(state); err != nil {
+			*t = Tracker{}
+			return dst, false, err
+		}
+	}
 	next := t.next[:0]
-	var vbuf [128][]byte // each fingerprint's value, in order
+	var vbuf [128][]byte // each fingerprint's value, in order (nil: unchanged)
 	vals := vbuf[:0]
-	err = members(state, func(key, val []byte) error {
-		id, ok := keyIDs[string(key)]
+	// field splits state[p:end] into its key and value: p is at the
+	// ',' or '{' before the key.
+	field := func(p, end int) (key, val []byte, ok bool) {
+		if p < 0 || p+2 > end || end > len(state) {
+			return nil, nil, false
+		}
+		q := bytes.IndexByte(state[p+2:end], '"')
+		if q < 0 || p+2+q+2 > end {
+			return nil, nil, false
+		}
+		return state[p+2 : p+2+q], state[p+2+q+2 : end], true
+	}
+	for i := 0; i < len(keys) && err == nil; i++ {
+		p := int(keys[i])
+		if p&Member != 0 {
+			err = ErrUntracked // a member with no field before it
+			break
+		}
+		// Its members recorded, if any, and its end.
+		m := i + 1
+		for m < len(keys) && keys[m]&Member != 0 {
+			m++
+		}
+		end := len(state) - 1
+		if m < len(keys) {
+			end = int(keys[m])
+		}
+		key, val, ok := field(p, end)
 		if !ok {
-			return ErrUntracked
+			err = ErrUntracked
+			break
+		}
+		id, ok := t.keyID(key, len(next))
+		if !ok {
+			err = ErrUntracked
+			break
 		}
 		switch {
-		case isSplit(id) && len(val) > 0 && val[0] == '{':
-			next = append(next, fingerprint{key: id, obj: true})
+		case split[id] && len(val) > 0 && val[0] == '{':
+			var h uint64
+			if m == i+1 { // members to scan: not when their bytes are the same
+				h = maphash.Bytes(hashSeed, val)
+			}
+			next = append(next, fingerprint{key: id, obj: true, h: h})
 			vals = append(vals, val)
-			return members(val, func(k, v []byte) error {
+			if j := t.find(0, id); m == i+1 && j >= 0 && t.sent[j].obj && t.sent[j].h == h {
+				// The same bytes: the same members.
+				for _, f := range t.sent[j+1:] {
+					if f.parent != id {
+						break
+					}
+					next = append(next, f)
+					vals = append(vals, nil)
+				}
+				break
+			}
+			if m > i+1 { // the members' starts were recorded
+				for k := i + 1; k < m && err == nil; k++ {
+					mend := end - 1 // the last member ends at the closing brace
+					if k+1 < m {
+						mend = int(keys[k+1] &^ Member)
+					}
+					mk, mv, ok := field(int(keys[k]&^Member), mend)
+					sub, known := t.keyID(mk, len(next))
+					if !ok || !known {
+						err = ErrUntracked
+						break
+					}
+					next = append(next, fingerprint{parent: id, key: sub, h: maphash.Bytes(hashSeed, mv)})
+					vals = append(vals, mv)
+				}
+				break
+			}
+			err = members(val, func(k, v []byte) error {
 				sub, ok := keyIDs[string(k)]
 				if !ok {
 					return ErrUntracked
@@ -138,14 +211,13 @@ func (t *Tracker) Track(dst, state []byte) (out []byte, changed bool, err error)
 			})
 		case id == logID && len(val) >= 2:
 			next = append(next, fingerprint{key: id, n: int32(len(val)), h: maphash.Bytes(hashSeed, val[:len(val)-1])})
+			vals = append(vals, val)
 		default:
 			next = append(next, fingerprint{key: id, h: maphash.Bytes(hashSeed, val)})
-		}
-		if id != 0 && !(isSplit(id) && len(val) > 0 && val[0] == '{') {
 			vals = append(vals, val)
 		}
-		return nil
-	})
+		i = m - 1
+	}
 	if err != nil {
 		*t = Tracker{}
 		return dst, false, err
@@ -170,6 +242,40 @@ func (t *Tracker) Track(dst, state []byte) (out []byte, changed bool, err error)
 		return dst, true, nil
 	}
 	return appendDelta(dst, t.ver, base, changes), true, nil
+}
+
+// keyID is the id of key, the name of fingerprint i of the state being
+// tracked: most often that of fingerprint i of the state sent last.
+func (t *Tracker) keyID(key []byte, i int) (uint8, bool) {
+	if i < len(t.sent) && keyNames[t.sent[i].key] == string(key) {
+		return t.sent[i].key, true
+	}
+	id, ok := keyIDs[string(key)]
+	return id, ok
+}
+
+// find is the index in t.sent of the field parent.key (parent 0: a
+// top-level field), or -1.
+func (t *Tracker) find(parent, key uint8) int {
+	for i, f := range t.sent {
+		if f.parent == parent && f.key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// scanKeys finds where each top-level field of state starts, as
+// AppendStateKeys records it.
+func scanKeys(state []byte) (Keys, error) {
+	var keys Keys
+	err := members(state, func(key, _ []byte) error {
+		// key is a slice of state: its field starts 2 bytes before.
+		off := cap(state) - cap(key) - 2
+		keys = append(keys, int32(off))
+		return nil
+	})
+	return keys, err
 }
 
 // diff lists the changes from t.sent to next, the fingerprints of vals.
@@ -224,32 +330,23 @@ func (t *Tracker) diff(changes []change, next []fingerprint, vals [][]byte) []ch
 		}
 	}
 	// What was sent and is no longer there.
+	var in [len(splitFields) + 1][4]uint64 // next's paths: by parent's slot, a bit per key
+	var objs [len(splitFields) + 1]bool    // next's split fields that are objects
+	for _, f := range next {
+		in[slot[f.parent]][f.key/64] |= 1 << (f.key % 64)
+		if f.obj {
+			objs[slot[f.key]] = true
+		}
+	}
 	for _, o := range old {
-		if o.parent != 0 && (o.parent == wholeParent || !hasObj(next, o.parent)) {
+		if o.parent != 0 && (o.parent == wholeParent || !objs[slot[o.parent]]) {
 			continue // its parent went, or went whole
 		}
-		found := false
-		for _, f := range next {
-			if f.parent == o.parent && f.key == o.key {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if in[slot[o.parent]][o.key/64]&(1<<(o.key%64)) == 0 {
 			changes = append(changes, change{kind: 'g', parent: o.parent, key: o.key})
 		}
 	}
 	return changes
-}
-
-// hasObj reports whether fs holds split field id as an object.
-func hasObj(fs []fingerprint, id uint8) bool {
-	for _, f := range fs {
-		if f.parent == 0 && f.key == id {
-			return f.obj
-		}
-	}
-	return false
 }
 
 // appendPath appends the quoted path of a change.
