@@ -85,6 +85,20 @@ type fingerprint struct {
 
 var hashSeed = maphash.MakeSeed()
 
+// hashOf is the fingerprint of a value's bytes: a short value (a number,
+// true, a card) is its own fingerprint, its bytes and length packed;
+// a longer one is hashed.
+func hashOf(b []byte) uint64 {
+	if len(b) > 7 {
+		return maphash.Bytes(hashSeed, b)
+	}
+	h := uint64(len(b)) << 56
+	for i, c := range b {
+		h |= uint64(c) << (8 * i)
+	}
+	return h
+}
+
 // A Tracker is what one viewer (a table's seat, or its spectators) was
 // last sent in protocol 2: the version, and a fingerprint of each field.
 // Its zero value has sent nothing.
@@ -195,7 +209,7 @@ func (t *Tracker) Track(dst, state []byte, keys Keys) (out []byte, changed bool,
 						err = ErrUntracked
 						break
 					}
-					next = append(next, fingerprint{parent: id, key: sub, h: maphash.Bytes(hashSeed, mv)})
+					next = append(next, fingerprint{parent: id, key: sub, h: hashOf(mv)})
 					vals = append(vals, mv)
 				}
 				break
@@ -205,7 +219,7 @@ func (t *Tracker) Track(dst, state []byte, keys Keys) (out []byte, changed bool,
 				if !ok {
 					return ErrUntracked
 				}
-				next = append(next, fingerprint{parent: id, key: sub, h: maphash.Bytes(hashSeed, v)})
+				next = append(next, fingerprint{parent: id, key: sub, h: hashOf(v)})
 				vals = append(vals, v)
 				return nil
 			})
@@ -213,7 +227,7 @@ func (t *Tracker) Track(dst, state []byte, keys Keys) (out []byte, changed bool,
 			next = append(next, fingerprint{key: id, n: int32(len(val)), h: maphash.Bytes(hashSeed, val[:len(val)-1])})
 			vals = append(vals, val)
 		default:
-			next = append(next, fingerprint{key: id, h: maphash.Bytes(hashSeed, val)})
+			next = append(next, fingerprint{key: id, h: hashOf(val)})
 			vals = append(vals, val)
 		}
 		i = m - 1
