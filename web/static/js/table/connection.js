@@ -39,6 +39,7 @@ export function connect() {
   ws.onopen = () => {
     app.justConnected = true;
     app.held = null; // a new connection starts from a whole state
+    app.resyncing = false;
     app.readySent = 0; // a new connection: say ready again (pacing.js)
     // summary: this page shows each hand's summary and says when it is
     // closed, so that the table waits for it (see sayReady).
@@ -57,13 +58,17 @@ export function connect() {
       const next = applyDelta(app.held, msg);
       if (!next) {
         app.held = null;
-        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'resync' }));
+        if (!app.resyncing && ws.readyState === WebSocket.OPEN) { // once, until the whole state comes
+          app.resyncing = true;
+          ws.send(JSON.stringify({ type: 'resync' }));
+        }
         return;
       }
       msg = next;
     }
     if (msg.type === 'state') {
       app.held = msg;
+      app.resyncing = false;
       msg = Object.assign({}, msg); // the page's own marks (fresh) stay out of what is held
       app.attempt = 0;
       app.restarting = false;
