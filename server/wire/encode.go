@@ -131,9 +131,9 @@ func AppendStateKeys(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, key
 	if t := m.Timer; t != nil {
 		b = keys.key(b, `,"timer":{"seat":`)
 		b = strconv.AppendInt(b, int64(t.Seat), 10)
-		b = keys.key(b, `,"left_ms":`)
+		b = append(b, `,"left_ms":`...)
 		b = strconv.AppendInt(b, t.LeftMS, 10)
-		b = keys.key(b, `,"total_ms":`)
+		b = append(b, `,"total_ms":`...)
 		b = strconv.AppendInt(b, t.TotalMS, 10)
 		b = append(b, '}')
 	}

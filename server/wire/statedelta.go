@@ -69,13 +69,12 @@ var split, slot = func() (s [256]bool, n [256]uint8) {
 	return s, n
 }()
 
-var logID = keyIDs["log"]
-
 // fingerprint is what a Tracker keeps of one field sent: its path (ids),
 // and the hash of its bytes. For a split field that is an object, obj is
-// set and its members follow; for the log, the hash is of its bytes
-// without the closing bracket, and n their length, so that an appended
-// entry is told from a change.
+// set and its members follow; for a top-level array (the log, the score
+// sheet, which grow), the hash is of its bytes without the closing
+// bracket, and n their length, so that appended entries are told from a
+// change.
 type fingerprint struct {
 	parent, key uint8
 	obj         bool
@@ -223,7 +222,7 @@ func (t *Tracker) Track(dst, state []byte, keys Keys) (out []byte, changed bool,
 				vals = append(vals, v)
 				return nil
 			})
-		case id == logID && len(val) >= 2:
+		case len(val) >= 2 && val[0] == '[': // an array: the log, the sheet grow
 			next = append(next, fingerprint{key: id, n: int32(len(val)), h: maphash.Bytes(hashSeed, val[:len(val)-1])})
 			vals = append(vals, val)
 		default:
@@ -326,7 +325,7 @@ func (t *Tracker) diff(changes []change, next []fingerprint, vals [][]byte) []ch
 			}
 		case j < 0:
 			changes = append(changes, change{kind: 's', parent: f.parent, key: f.key, val: vals[i]})
-		case f.key == logID && f.parent == 0:
+		case f.n > 0 && f.parent == 0:
 			o := old[j]
 			v := vals[i]
 			switch {
