@@ -37,6 +37,10 @@ type Config struct {
 	// Reconnect makes clients redial (with backoff) when their connection
 	// drops, as browsers do, instead of counting an error and stopping.
 	Reconnect bool
+	// Protocol1 makes the seats' clients speak protocol 1 (a whole state
+	// every time) rather than 2 (deltas), as old clients do: to compare
+	// the bytes (Report.StateBytes) and the server's CPU.
+	Protocol1 bool
 	// Once plays one match per table; otherwise a table whose match ends
 	// is replaced by a new one while time is left.
 	Once bool
@@ -177,6 +181,10 @@ type Report struct {
 	Errors       int           `json:"errors"`
 	ErrorSamples []string      `json:"error_samples,omitempty"`
 	Reconnects   int           `json:"reconnects"`
+	// StateBytes and StateMsgs are what the seats' connections were sent
+	// of states and deltas (statedelta.go): bytes and messages.
+	StateBytes int64 `json:"state_bytes"`
+	StateMsgs  int64 `json:"state_msgs"`
 	// Refused counts the server's refusals by kind (its error code, or
 	// the limit a 1013 close names); the first one ends the run.
 	Refused map[string]int `json:"refused,omitempty"`
@@ -258,6 +266,9 @@ type run struct {
 	setup    chan struct{}  // a place for each table being set up (Config.SetupAtOnce); nil: no limit
 	received atomic.Int64   // bytes the WebSockets received
 	ws       *http.Client   // what they dial with: counts them
+
+	// stateBytes, stateMsgs: Report's
+	stateBytes, stateMsgs atomic.Int64
 }
 
 // refuse counts a refusal and ends the run.
@@ -407,6 +418,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Finished, rep.Hands, rep.Actions = int(r.finished.Load()), int(r.hands.Load()), int(r.actions.Load())
 	rep.PerSecond = float64(rep.Actions) / rep.Elapsed.Seconds()
 	rep.Errors, rep.ErrorSamples, rep.Reconnects = int(r.nerr.Load()), r.errs, int(r.reconn.Load())
+	rep.StateBytes, rep.StateMsgs = r.stateBytes.Load(), r.stateMsgs.Load()
 	rep.Seen, rep.Confirmed = r.seen, r.conf
 	for _, by := range r.madeFor {
 		switch by {
@@ -696,11 +708,12 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 		lastWrite = time.Now()
 		return c.Write(ctx, websocket.MessageText, msg)
 	}
-	hello, _ := json.Marshal(map[string]string{"type": "hello", "token": token})
+	hello := r.hello(token)
 	if err := write(hello); err != nil {
 		return false, err
 	}
 	tr.add("connected")
+	var held heldState
 	var sentAt time.Time
 	sentSeq := -1
 	var sent json.RawMessage
@@ -719,8 +732,15 @@ func (r *run) play(ctx context.Context, wsURL, table string, seat int, token str
 		}
 		data := buf.Bytes()
 		var st state
-		if err := decodeState(data, &st); err != nil {
+		resync, err := r.decodeMsg(&held, data, &st)
+		if err != nil {
 			return false, fmt.Errorf("bad message: %v", err)
+		}
+		if resync {
+			if err := write([]byte(`{"type":"resync"}`)); err != nil {
+				return false, err
+			}
+			continue
 		}
 		if tr.on {
 			tr.add("got %s seq %d turn %d log %d", st.Type, st.Seq, st.View.Turn, len(logEntries(st.Log)))

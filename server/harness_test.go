@@ -30,6 +30,7 @@ import (
 
 	"pitch"
 	"pitch/server"
+	pwire "pitch/server/wire"
 	"pitch/store"
 	"pitch/store/storetest"
 )
@@ -500,6 +501,10 @@ type hub struct {
 	// httpClient, when set, dials the connections (its cookies: a
 	// signed-in browser's).
 	httpClient *http.Client
+	// protocol, when not 0, is said in the hello of the connections made
+	// while it is set: 2, deltas, which the client reduces to states
+	// (pwire.Held) before it looks at them.
+	protocol int
 }
 
 func newHub(t *testing.T, ts *testServer, table string, seed uint64) *hub {
@@ -519,6 +524,12 @@ type client struct {
 	// burning them (TP-TR-5), c burns; the choices alternate, so that
 	// both are seen as soon as c has chosen twice, not by luck.
 	burnNext bool
+
+	// proto is the protocol c's hello said (0: none, 1); held is what a
+	// protocol-2 client holds, deltas how many it was sent.
+	proto  int
+	held   pwire.Held
+	deltas int
 
 	msgs []*wire // everything received, in order
 	last *wire   // the last state
@@ -558,10 +569,13 @@ func (h *hub) connect(name string, seat int, token string, auto bool) *client {
 	}
 	ws.SetReadLimit(1 << 22)
 	c := &client{h: h, name: name, seat: seat, token: token, ws: ws, cancel: cancel, auto: auto, actedSeq: -1,
-		tokens: clientBurst, lastTick: time.Now()}
+		tokens: clientBurst, lastTick: time.Now(), proto: h.protocol}
 	hello, _ := json.Marshal(map[string]any{"type": "hello", "token": token, "summary": h.summary})
 	if token == "" {
 		hello = []byte(`{"type":"hello"}`)
+	}
+	if h.protocol != 0 {
+		hello = fmt.Appendf(hello[:len(hello)-1], `,"protocol":%d}`, h.protocol)
 	}
 	if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
 		h.t.Fatalf("%s: hello: %v", name, err)
@@ -715,6 +729,23 @@ func (h *hub) handle(dv delivery) {
 		}
 		c.gone, c.goneErr = true, dv.err
 		return
+	}
+	if c.proto == pwire.ProtocolDeltas {
+		// A delta is looked at as the state it makes of what c holds.
+		switch {
+		case bytes.HasPrefix(dv.data, []byte(`{"type":"delta",`)):
+			c.deltas++
+			if err := c.held.Apply(dv.data); err != nil {
+				h.t.Errorf("%s: the delta %s does not apply: %v", c.name, dv.data, err)
+				return
+			}
+			dv.data = c.held.JSON(nil)
+		case bytes.HasPrefix(dv.data, []byte(`{"type":"state",`)):
+			if err := c.held.Reset(dv.data); err != nil {
+				h.t.Errorf("%s: %v", c.name, err)
+				return
+			}
+		}
 	}
 	m := &wire{raw: dv.data}
 	if err := json.Unmarshal(dv.data, m); err != nil {

@@ -616,7 +616,7 @@ func TestNoLeaks(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				t.Parallel()
 				// A match may end early (a moon, say): then another table.
-				played, states, errs, kinds := 0, 0, 0, map[string]int{}
+				played, states, errs, deltas, kinds := 0, 0, 0, 0, map[string]int{}
 				missing := func() bool {
 					for _, k := range want[tc.name] {
 						if kinds[k] == 0 {
@@ -632,9 +632,13 @@ func TestNoLeaks(t *testing.T) {
 					tab := ts.create(tc.body)
 					h := newHub(t, ts, tab.ID, uint64(100+10*i+table))
 					h.badRate = 0.1
+					// The spectator and every other seat speak protocol 2:
+					// their deltas, reduced to states, are checked as states.
+					h.protocol = 2
 					spec := h.connect("spectator", -1, "", false)
 					for _, s := range tab.Seats {
 						if s.Kind == "human" {
+							h.protocol = 2 * ((s.Seat + table) % 2)
 							h.connect(fmt.Sprintf("seat %d", s.Seat), s.Seat, ts.join(tab.ID, s.Seat, fmt.Sprintf("P%d", s.Seat)), true)
 						}
 					}
@@ -647,6 +651,10 @@ func TestNoLeaks(t *testing.T) {
 							if m.Type == "error" {
 								errs++
 							}
+						}
+						deltas += c.deltas
+						if c.proto == 2 && c.deltas == 0 {
+							t.Errorf("%s speaks protocol 2 but was sent no delta", c.name)
 						}
 						c.close()
 					}
@@ -665,7 +673,7 @@ func TestNoLeaks(t *testing.T) {
 				if errs == 0 || states < 50*hands {
 					t.Errorf("only %d states and %d refusals checked", states, errs)
 				}
-				t.Logf("%d hands: %d states and %d refusals checked", played, states, errs)
+				t.Logf("%d hands: %d states (%d of them from deltas) and %d refusals checked", played, states, deltas, errs)
 			})
 		}
 	})

@@ -15,8 +15,34 @@ import (
 // benchTable is a five-seat pawnee table with fair deals, as `pitch
 // loadtest` plays them, every seat taken by a human and connected (by a
 // connection without a socket, which only queues), its first hand dealt.
-func benchTable(tb testing.TB, srv *Server, n int) *table {
-	return playTable(tb, srv, &store.Table{ID: fmt.Sprintf("bench%d", n), Variant: "pawnee", Seed: uint64(n) + 1, FairDeals: true})
+func benchTable(tb testing.TB, srv *Server, n int) *table { return benchTableProto(tb, srv, n, 0) }
+
+// benchTableProto is benchTable with its connections speaking protocol
+// proto (0 or 1: whole states; 2: deltas).
+func benchTableProto(tb testing.TB, srv *Server, n, proto int) *table {
+	t := playTable(tb, srv, &store.Table{ID: fmt.Sprintf("bench%d", n), Variant: "pawnee", Seed: uint64(n) + 1, FairDeals: true})
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for c := range t.conns {
+		c.proto = proto
+	}
+	return t
+}
+
+// written takes what is queued for each of t's connections, as their
+// writers would, and returns its bytes.
+func written(t *table) int {
+	n := 0
+	for c := range t.conns {
+		c.mu.Lock()
+		for _, q := range c.queue {
+			n += len(q.data)
+			q.buf.release()
+		}
+		c.queue = c.queue[:0]
+		c.mu.Unlock()
+	}
+	return n
 }
 
 // playTable stores and loads the table info, its seats all taken by
@@ -99,15 +125,24 @@ func playRandom(t *table, rng *rand.Rand, by string) bool {
 }
 
 // BenchmarkBroadcast is one action at a five-seat pawnee table with fair
-// deals and every seat connected (the load test's table): the action
-// checked and applied (without the store), then every connection's state
-// built and encoded (broadcast). Deals and new matches are made with the
-// timer stopped. docs/performance.md.
-func BenchmarkBroadcast(b *testing.B) {
+// deals and every seat connected (the load test's table), speaking
+// protocol 2 as the page and the load test do: the action checked and
+// applied (without the store), then every connection's state built,
+// encoded and its delta made (broadcast), and what is queued taken as a
+// writer would (sent-B/op: the bytes). Deals and new matches are made
+// with the timer stopped. docs/performance.md.
+func BenchmarkBroadcast(b *testing.B) { benchBroadcast(b, 2) }
+
+// BenchmarkBroadcastV1 is BenchmarkBroadcast in protocol 1: a whole
+// state to every connection.
+func BenchmarkBroadcastV1(b *testing.B) { benchBroadcast(b, 1) }
+
+func benchBroadcast(b *testing.B, proto int) {
 	srv := benchServer(b)
 	n := 0
-	t := benchTable(b, srv, n)
+	t := benchTableProto(b, srv, n, proto)
 	rng := rand.New(rand.NewPCG(1, 2))
+	sent, ops := 0, 0
 	b.ReportAllocs()
 	for b.Loop() {
 		t.mu.Lock()
@@ -116,7 +151,7 @@ func BenchmarkBroadcast(b *testing.B) {
 			if t.over() {
 				t.mu.Unlock()
 				n++
-				t = benchTable(b, srv, n)
+				t = benchTableProto(b, srv, n, proto)
 				t.mu.Lock()
 			} else if err := t.deal(); err != nil {
 				b.Fatal(err)
@@ -125,8 +160,11 @@ func BenchmarkBroadcast(b *testing.B) {
 		}
 		t.schedule(0)
 		t.broadcast()
+		sent += written(t)
+		ops++
 		t.mu.Unlock()
 	}
+	b.ReportMetric(float64(sent)/float64(ops), "sent-B/op")
 }
 
 // TestStateBufShared: a broadcast's encoded states are held once by each

@@ -22,14 +22,22 @@ func (storeless) Append(context.Context, string, store.Append) error { return ni
 func (storeless) SaveCommitment(context.Context, string, store.Commitment) error { return nil }
 
 // BenchmarkHandle is one client message at a five-seat pawnee table with
-// fair deals, every seat connected, as the load test's clients send them:
+// fair deals, every seat connected and speaking protocol 2, as the load
+// test's clients send them:
 // each hand's fair-deal contributions (four of the five seats; the fifth
 // would deal at once on a timer), then its actions, each read and
 // handled by the connection of the seat to act (decoded, checked,
-// applied, and every connection's state built, encoded and queued). The
+// applied, and every connection's state built, encoded, its delta made
+// and queued; what is queued is then taken as a writer would). The
 // store's appends and saved commitments are left out (storeless); deals
 // and new matches are made with the timer stopped. docs/performance.md.
-func BenchmarkHandle(b *testing.B) {
+func BenchmarkHandle(b *testing.B) { benchHandle(b, 2) }
+
+// BenchmarkHandleV1 is BenchmarkHandle in protocol 1: a whole state to
+// every connection.
+func BenchmarkHandleV1(b *testing.B) { benchHandle(b, 1) }
+
+func benchHandle(b *testing.B, proto int) {
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
 	if err != nil {
@@ -48,7 +56,7 @@ func BenchmarkHandle(b *testing.B) {
 	var from []int
 	rng := rand.New(rand.NewPCG(1, 2))
 	newTable := func() {
-		t = benchTable(b, srv, n)
+		t = benchTableProto(b, srv, n, proto)
 		n++
 		conns = make([]*conn, t.game.Seats())
 		for c := range t.conns {
@@ -75,6 +83,9 @@ func BenchmarkHandle(b *testing.B) {
 			queue, from = queue[1:], from[1:]
 			conns[s].handle(ctx, t, msg)
 			refused(b, conns[s], msg)
+			t.mu.Lock()
+			written(t)
+			t.mu.Unlock()
 			continue
 		}
 		b.StopTimer()
@@ -97,6 +108,9 @@ func BenchmarkHandle(b *testing.B) {
 		b.StartTimer()
 		c.handle(ctx, t, msg)
 		refused(b, c, msg)
+		t.mu.Lock()
+		written(t)
+		t.mu.Unlock()
 	}
 }
 

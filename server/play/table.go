@@ -124,6 +124,9 @@ type table struct {
 	// waiting are the connections of people whose takeover of a bot's
 	// seat is pending (playnow.go): seated when it is made.
 	waiting map[*conn]waiter
+	// trackers: what each seat's protocol-2 connections were sent
+	// (statedelta.go).
+	trackers trackers
 }
 
 // over reports whether play at the table has ended: the match is over,
@@ -676,11 +679,12 @@ func (t *table) stateFor(seat int) wire.State { return t.stateWith(t.shared(), s
 // stateJSON is seat's state (stateFor), encoded: the views written
 // straight from the engine's (wire.AppendStateViews), the same bytes.
 func (t *table) stateJSON(sh *stateShared, seat int) ([]byte, error) {
-	return t.appendStateJSON(nil, sh, seat)
+	return t.appendStateJSON(nil, sh, seat, nil)
 }
 
-// appendStateJSON appends seat's state (stateJSON) to dst.
-func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int) ([]byte, error) {
+// appendStateJSON appends seat's state (stateJSON) to dst, recording in
+// keys (when not nil) where its fields start (wire.AppendStateKeys).
+func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int, keys *wire.Keys) ([]byte, error) {
 	if cap(dst)-len(dst) < t.stateCap {
 		dst = slices.Grow(dst, t.stateCap)
 	}
@@ -693,7 +697,7 @@ func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int) ([]byte, 
 		lv, lvp, lastLog = t.match.LastHand().View(seat), &lv, t.lastLogs[seat+1]
 	}
 	start := len(dst)
-	b, err := wire.AppendStateViews(dst, &m, &v, lvp, lastLog)
+	b, err := wire.AppendStateKeys(dst, &m, &v, lvp, lastLog, keys)
 	if err == nil {
 		t.stateCap = len(b) - start + (len(b)-start)/8
 	}
@@ -776,19 +780,32 @@ func (t *table) stateBase(sh *stateShared, seat int) (m wire.State, lastView boo
 
 // broadcast sends every connection its own state: each seat's state (and
 // the spectators') is encoded once, into a pooled buffer, and its bytes
-// are shared by the connections that see it. The lock must be held.
+// are shared by the connections that see it; protocol-2 connections get
+// what changed for their seat (statedelta.go). The lock must be held.
 func (t *table) broadcast() {
 	t.announce()
+	t.sendStates(nil)
+}
+
+// sendStates sends the connections their states (broadcast); with only
+// not nil, to only and the protocol-2 connections of its seat alone.
+// The lock must be held.
+func (t *table) sendStates(only *conn) {
 	if len(t.conns) == 0 {
 		return
 	}
 	sh := t.shared()
 	var enc [pitch.MaxSeats + 1]*stateBuf
+	var deltas [pitch.MaxSeats + 1]*seatDelta
 	for c := range t.conns {
+		if only != nil && c != only && (c.proto < wire.ProtocolDeltas || c.seat != only.seat) {
+			continue
+		}
 		sb := enc[c.seat+1]
 		if sb == nil {
 			sb = newStateBuf()
-			b, err := t.appendStateJSON(sb.b[:0], sh, c.seat)
+			sb.keys = sb.keys[:0]
+			b, err := t.appendStateJSON(sb.b[:0], sh, c.seat, &sb.keys)
 			if err != nil {
 				sb.release()
 				t.logger().Error("a state could not be encoded", "seat", c.seat, "err", err.Error())
@@ -797,9 +814,19 @@ func (t *table) broadcast() {
 			sb.b = b
 			enc[c.seat+1] = sb
 		}
-		c.queueShared(sb.b, sb)
+		if c.proto < wire.ProtocolDeltas {
+			c.queueShared(sb.b, sb)
+			continue
+		}
+		d := deltas[c.seat+1]
+		if d == nil {
+			d = t.track(c.seat, sb)
+			deltas[c.seat+1] = d
+		}
+		c.sendDelta(d)
 	}
-	for _, sb := range enc {
+	for i, sb := range enc {
+		deltas[i].release()
 		sb.release() // broadcast's own hold
 	}
 }

@@ -71,6 +71,11 @@ type conn struct {
 	// shown (hello.Fair): a due deal waits for it while it is connected
 	// (fair.go, awaitsOnline).
 	fair bool
+	// proto is the protocol its hello asked for (1 or 2: deltas,
+	// statedelta.go); dver is the version of the state last queued for it
+	// in protocol 2, for seat dseat-1 (0: none). Under the table's lock.
+	proto, dseat int
+	dver         uint64
 }
 
 // outMsg is a message waiting to be written.
@@ -90,6 +95,7 @@ type outMsg struct {
 // collector.
 type stateBuf struct {
 	b    []byte
+	keys wire.Keys // where the fields of the state in b start (broadcast)
 	refs atomic.Int32
 }
 
@@ -474,6 +480,10 @@ func (c *conn) readHello(ctx context.Context) (hello wire.ClientMsg, ok bool) {
 		c.closeWith(websocket.StatusPolicyViolation, `the first message must be {"type":"hello","token":...}`, false)
 		return hello, false
 	}
+	if why := protocolError(hello.Protocol); why != "" {
+		c.closeWith(websocket.StatusPolicyViolation, why, false)
+		return hello, false
+	}
 	return hello, true
 }
 
@@ -508,6 +518,7 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 	}
 	c.summary = hello.Summary
 	c.fair = hello.Fair
+	c.proto = hello.Protocol
 	t.mu.Lock()
 	var refused string
 	if c.seat, refused = t.seatOf(hello.Token, me, signedIn); refused != "" {
@@ -792,9 +803,9 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			}
 			c.sendJSON(errorFor(err))
 		}
-	case "hello":
+	case "hello", "resync":
 		t.mu.Lock()
-		c.sendState(t.stateFor(c.seat))
+		t.resend(c)
 		t.mu.Unlock()
 	case "ready":
 		t.mu.Lock()
@@ -836,6 +847,6 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			c.sendJSON(errorFor(err))
 		}
 	default:
-		c.sendJSON(errorCode("unknown_type", `unknown message type: send "action", "hint", "chat", "contribute" or "ready" (or "hello" to get the state again)`, nil))
+		c.sendJSON(errorCode("unknown_type", `unknown message type: send "action", "hint", "chat", "contribute" or "ready" (or "hello" or "resync" to get the state again)`, nil))
 	}
 }

@@ -26,30 +26,63 @@ func AppendState(b []byte, m *State) ([]byte, error) { return AppendStateViews(b
 // be written, without making it. Likewise the last hand's view and log,
 // from lv and lastLog, when lv is not nil.
 func AppendStateViews(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON) ([]byte, error) {
+	return AppendStateKeys(b, m, v, lv, lastLog, nil)
+}
+
+// Keys records where each top-level field of an encoded state starts
+// (AppendStateKeys): the offset of the ',' (or, for the first, the '{')
+// before its key, so that a Tracker needs not scan the state for them.
+type Keys []int32
+
+// key records a field starting at len(b), when k is not nil, and
+// appends s, its key (and perhaps the start of its value).
+func (k *Keys) key(b []byte, s string) []byte {
+	if k != nil {
+		*k = append(*k, int32(len(b)))
+	}
+	return append(b, s...)
+}
+
+// member records a member of the view (written from a pitch.View)
+// starting at len(b), flagged Member, when k is not nil, and appends s.
+func (k *Keys) member(b []byte, s string) []byte {
+	if k != nil {
+		*k = append(*k, int32(len(b))|Member)
+	}
+	return append(b, s...)
+}
+
+// Member flags an offset in Keys as a member of the split field before
+// it (the view's), not a top-level field.
+const Member = 1 << 30
+
+// AppendStateKeys is AppendStateViews recording in keys (when not nil),
+// after what it holds, where each top-level field starts.
+func AppendStateKeys(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, keys *Keys) ([]byte, error) {
 	var err error
-	b = append(b, `{"type":`...)
+	b = keys.key(b, `{"type":`)
 	b = appendStr(b, m.Type)
-	b = append(b, `,"seat":`...)
+	b = keys.key(b, `,"seat":`)
 	b = strconv.AppendInt(b, int64(m.Seat), 10)
-	b = append(b, `,"table":`...)
+	b = keys.key(b, `,"table":`)
 	b = appendRaw(b, m.Table)
-	b = append(b, `,"seq":`...)
+	b = keys.key(b, `,"seq":`)
 	b = strconv.AppendInt(b, int64(m.Seq), 10)
-	b = append(b, `,"hand_no":`...)
+	b = keys.key(b, `,"hand_no":`)
 	b = strconv.AppendInt(b, int64(m.HandNo), 10)
-	b = append(b, `,"view":`...)
+	b = keys.key(b, `,"view":`)
 	if v != nil {
-		b, err = appendViewOf(b, v)
+		b, err = appendViewOf(b, v, keys)
 	} else {
 		b, err = appendView(b, &m.View)
 	}
 	if err != nil {
 		return nil, err
 	}
-	b = append(b, `,"log":`...)
+	b = keys.key(b, `,"log":`)
 	b = m.Log.AppendTo(b)
 	if len(m.Legal) > 0 {
-		b = append(b, `,"legal":[`...)
+		b = keys.key(b, `,"legal":[`)
 		for i, a := range m.Legal {
 			if i > 0 {
 				b = append(b, ',')
@@ -59,24 +92,24 @@ func AppendStateViews(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON) ([
 		b = append(b, ']')
 	}
 	if m.Discard != nil {
-		b = append(b, `,"discard":`...)
+		b = keys.key(b, `,"discard":`)
 		if b, err = appendMarshal(b, m.Discard); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"sheet":`...)
+	b = keys.key(b, `,"sheet":`)
 	b = appendRaw(b, m.Sheet)
 	if m.LastHand != nil {
-		b = append(b, `,"last_hand":`...)
+		b = keys.key(b, `,"last_hand":`)
 		if b, err = appendSummary(b, m.LastHand, lv, lastLog); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `,"match_over":`...)
+	b = keys.key(b, `,"match_over":`)
 	b = strconv.AppendBool(b, m.Over)
-	b = append(b, `,"winner":`...)
+	b = keys.key(b, `,"winner":`)
 	b = appendInts(b, m.Winner)
-	b = append(b, `,"away":`...)
+	b = keys.key(b, `,"away":`)
 	if m.Away == nil {
 		b = append(b, "null"...)
 	} else {
@@ -89,14 +122,14 @@ func AppendStateViews(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON) ([
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"waiting":`...)
+	b = keys.key(b, `,"waiting":`)
 	b = strconv.AppendBool(b, m.Waiting)
 	if len(m.Invited) > 0 {
-		b = append(b, `,"invited":`...)
+		b = keys.key(b, `,"invited":`)
 		b = appendInts(b, m.Invited)
 	}
 	if t := m.Timer; t != nil {
-		b = append(b, `,"timer":{"seat":`...)
+		b = keys.key(b, `,"timer":{"seat":`)
 		b = strconv.AppendInt(b, int64(t.Seat), 10)
 		b = append(b, `,"left_ms":`...)
 		b = strconv.AppendInt(b, t.LeftMS, 10)
@@ -105,40 +138,40 @@ func AppendStateViews(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON) ([
 		b = append(b, '}')
 	}
 	if len(m.Refusals) > 0 {
-		b = append(b, `,"refusals":`...)
+		b = keys.key(b, `,"refusals":`)
 		if b, err = appendRefusals(b, m.Refusals); err != nil {
 			return nil, err
 		}
 	}
 	if len(m.SuitTrumps) > 0 {
-		b = append(b, `,"suit_trumps":`...)
+		b = keys.key(b, `,"suit_trumps":`)
 		b = appendIntMap(b, m.SuitTrumps)
 	}
 	if m.NextTable != "" {
-		b = append(b, `,"next_table":`...)
+		b = keys.key(b, `,"next_table":`)
 		b = appendStr(b, m.NextTable)
 	}
 	if m.NextBy != nil {
-		b = append(b, `,"next_by":`...)
+		b = keys.key(b, `,"next_by":`)
 		b = strconv.AppendInt(b, int64(*m.NextBy), 10)
 	}
 	if len(m.Reading) > 0 {
-		b = append(b, `,"reading":`...)
+		b = keys.key(b, `,"reading":`)
 		b = appendInts(b, m.Reading)
 	}
 	if m.ReadingLeftMS != 0 {
-		b = append(b, `,"reading_left_ms":`...)
+		b = keys.key(b, `,"reading_left_ms":`)
 		b = strconv.AppendInt(b, m.ReadingLeftMS, 10)
 	}
 	if m.Paused {
-		b = append(b, `,"paused":true`...)
+		b = keys.key(b, `,"paused":true`)
 	}
 	if m.Fair != nil {
-		b = append(b, `,"fair":`...)
+		b = keys.key(b, `,"fair":`)
 		b = appendFair(b, m.Fair)
 	}
 	if len(m.Ratings) > 0 {
-		b = append(b, `,"ratings":`...)
+		b = keys.key(b, `,"ratings":`)
 		if b, err = appendMarshal(b, m.Ratings); err != nil {
 			return nil, err
 		}
@@ -238,7 +271,7 @@ func appendSummary(b []byte, h *HandSummary, lv *pitch.View, lastLog LogJSON) ([
 	case lv != nil:
 		b = append(b, `,"view":`...)
 		var err error
-		if b, err = appendViewOf(b, lv); err != nil {
+		if b, err = appendViewOf(b, lv, nil); err != nil {
 			return nil, err
 		}
 		log = lastLog
@@ -258,29 +291,29 @@ func appendSummary(b []byte, h *HandSummary, lv *pitch.View, lastLog LogJSON) ([
 
 // appendViewOf appends the JSON of ToView(v), as appendView writes
 // it, without making it: the same fields in the same order.
-func appendViewOf(b []byte, v *pitch.View) ([]byte, error) {
+func appendViewOf(b []byte, v *pitch.View, keys *Keys) ([]byte, error) {
 	var err error
 	n := v.Game.Seats()
 	jokers := v.Game.Jokers()
-	b = append(b, `{"phase":`...)
+	b = keys.member(b, `{"phase":`)
 	b = appendStr(b, v.Phase.String())
-	b = append(b, `,"dealer":`...)
+	b = keys.member(b, `,"dealer":`)
 	b = strconv.AppendInt(b, int64(v.Dealer), 10)
-	b = append(b, `,"turn":`...)
+	b = keys.member(b, `,"turn":`)
 	b = strconv.AppendInt(b, int64(v.Turn), 10)
-	b = append(b, `,"scores":`...)
+	b = keys.member(b, `,"scores":`)
 	b = appendInts(b, v.Scores[:n:n])
-	b = append(b, `,"hand":`...)
+	b = keys.member(b, `,"hand":`)
 	if b, err = appendCards(b, pitch.SortHand(v.Hand, v.Trump, jokers)); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"counts":`...)
+	b = keys.member(b, `,"counts":`)
 	b = appendInts(b, v.Counts[:n:n])
-	b = append(b, `,"bid":`...)
+	b = keys.member(b, `,"bid":`)
 	b = strconv.AppendInt(b, int64(v.Bid), 10)
-	b = append(b, `,"bidder":`...)
+	b = keys.member(b, `,"bidder":`)
 	b = strconv.AppendInt(b, int64(v.Bidder), 10)
-	b = append(b, `,"passed":[`...)
+	b = keys.member(b, `,"passed":[`)
 	for i, first := 0, true; i < n; i++ {
 		if v.Passed&(1<<i) != 0 {
 			if !first {
@@ -290,62 +323,63 @@ func appendViewOf(b []byte, v *pitch.View) ([]byte, error) {
 			b = strconv.AppendInt(b, int64(i), 10)
 		}
 	}
-	b = append(b, `],"trump":`...)
+	b = append(b, ']')
+	b = keys.member(b, `,"trump":`)
 	if v.Trump == pitch.NoSuit {
 		b = append(b, "null"...)
 	} else {
 		b = appendStr(b, v.Trump.String())
 	}
-	b = append(b, `,"trumps":`...)
+	b = keys.member(b, `,"trumps":`)
 	if v.Trump < pitch.NoSuit {
 		b = append(b, trumpOrderJSON[b2i(jokers)][v.Trump]...)
 	} else if b, err = appendCards(b, pitch.TrumpOrder(v.Trump, jokers)); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"called":`...)
+	b = keys.member(b, `,"called":`)
 	if v.Called == pitch.NoCard {
 		b = append(b, "null"...)
 	} else if b, err = appendCard(b, v.Called); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"partner":`...)
+	b = keys.member(b, `,"partner":`)
 	if v.PartnerKnown && v.Partner >= 0 {
 		b = strconv.AppendInt(b, int64(v.Partner), 10)
 	} else {
 		b = append(b, "null"...)
 	}
-	b = append(b, `,"partner_known":`...)
+	b = keys.member(b, `,"partner_known":`)
 	b = strconv.AppendBool(b, v.PartnerKnown)
-	b = append(b, `,"widow":`...)
+	b = keys.member(b, `,"widow":`)
 	if b, err = appendSet(b, v.Widow); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"shown":`...)
+	b = keys.member(b, `,"shown":`)
 	if b, err = appendSet(b, v.Shown); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"out":`...)
+	b = keys.member(b, `,"out":`)
 	if b, err = appendSet(b, v.Out); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"trick":`...)
+	b = keys.member(b, `,"trick":`)
 	if b, err = appendTrickOf(b, v.Trick, v.TrickSeat); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"last_trick":`...)
+	b = keys.member(b, `,"last_trick":`)
 	if b, err = appendTrickOf(b, v.Last, v.LastSeat); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"last_winner":`...)
+	b = keys.member(b, `,"last_winner":`)
 	b = strconv.AppendInt(b, int64(v.LastWon), 10)
-	b = append(b, `,"tricks":`...)
+	b = keys.member(b, `,"tricks":`)
 	b = strconv.AppendInt(b, int64(v.Tricks), 10)
-	b = append(b, `,"trick_wins":`...)
+	b = keys.member(b, `,"trick_wins":`)
 	b = appendInts(b, v.TrickWins[:n:n])
-	b = append(b, `,"stock_left":`...)
+	b = keys.member(b, `,"stock_left":`)
 	b = strconv.AppendInt(b, int64(v.StockLeft), 10)
 	if v.Game.Variant == pitch.TenPoint && v.Phase >= pitch.PhaseGiveStock && n > 0 {
-		b = append(b, `,"fill_got":`...)
+		b = keys.member(b, `,"fill_got":`)
 		b = appendInts(b, v.FillGot[:n:n])
 	}
 	return append(b, '}'), nil

@@ -14,7 +14,7 @@ import (
 
 // ClientMsg is what a client sends.
 type ClientMsg struct {
-	Type  string `json:"type"`            // "hello" or "action"
+	Type  string `json:"type"`            // "hello", "action", "resync", …
 	Token string `json:"token,omitempty"` // hello: the seat token; absent for a spectator (an event's: the person's token)
 	Host  string `json:"host,omitempty"`  // hello to an event: the host's token
 	// hello to an event: send the whole event (every round's tables,
@@ -30,6 +30,9 @@ type ClientMsg struct {
 	// is shown (docs/fairness.md): a due deal waits for it while it is
 	// connected, rather than the deal wait alone
 	Fair bool `json:"fair,omitempty"`
+	// hello: the protocol the client speaks: 0 or 1, whole states; 2
+	// (ProtocolDeltas), deltas (statedelta.go). Another is refused.
+	Protocol int `json:"protocol,omitempty"`
 	// ready: the hand whose summary was closed
 	Hand int `json:"hand,omitempty"`
 	// contribute: the commitment the page saw and its random value (hex)

@@ -8,6 +8,7 @@ import { app, seatKey, forgetSeat, seatName } from './state.js';
 import { onState } from './pacing.js';
 import { render } from './render.js';
 import { renderChat } from './panels.js';
+import { PROTOCOL, applyDelta } from './statedelta.js';
 
 // ---------- the connection ----------
 
@@ -37,10 +38,13 @@ export function connect() {
   setConn('connecting');
   ws.onopen = () => {
     app.justConnected = true;
+    app.held = null; // a new connection starts from a whole state
+    app.resyncing = false;
     app.readySent = 0; // a new connection: say ready again (pacing.js)
     // summary: this page shows each hand's summary and says when it is
     // closed, so that the table waits for it (see sayReady).
-    const hello = { type: 'hello', summary: true, fair: true }; // fair: it sends a random value for each commitment (fairpanel.js)
+    // protocol 2: after the whole state, only what changed (statedelta.js).
+    const hello = { type: 'hello', summary: true, fair: true, protocol: PROTOCOL }; // fair: it sends a random value for each commitment (fairpanel.js)
     if (app.token) hello.token = app.token;
     ws.send(JSON.stringify(hello));
   };
@@ -48,7 +52,24 @@ export function connect() {
     if (ws !== app.ws) return;
     let msg;
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (msg.type === 'delta') {
+      // What changed since the state held; out of step (a delta from
+      // another version), the page asks for the whole state again.
+      const next = applyDelta(app.held, msg);
+      if (!next) {
+        app.held = null;
+        if (!app.resyncing && ws.readyState === WebSocket.OPEN) { // once, until the whole state comes
+          app.resyncing = true;
+          ws.send(JSON.stringify({ type: 'resync' }));
+        }
+        return;
+      }
+      msg = next;
+    }
     if (msg.type === 'state') {
+      app.held = msg;
+      app.resyncing = false;
+      msg = Object.assign({}, msg); // the page's own marks (fresh) stay out of what is held
       app.attempt = 0;
       app.restarting = false;
       app.online = true;

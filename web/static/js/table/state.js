@@ -24,6 +24,10 @@ export const app = {
   readBy: null, summaryHand: 0, summaryAuto: false, readySent: 0,
   // The next match (invite.js): this person chose to stay here for now.
   stayed: false,
+  // held: the newest state as the server sent it, with its version v,
+  // to which its deltas apply (protocol 2, statedelta.js); resyncing:
+  // the whole state was asked for, after a delta that did not apply.
+  held: null, resyncing: false,
 };
 
 // PACE is how long each kind of step stays on screen, per speed setting

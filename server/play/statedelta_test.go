@@ -1,0 +1,241 @@
+package play
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"pitch/server/wire"
+	"pitch/store"
+)
+
+// deltaClient is a protocol-2 connection without a socket (its queue is
+// read by the test) and what it holds, reduced by wire.Held.
+type deltaClient struct {
+	c     *conn
+	held  wire.Held
+	bytes int // what it was sent
+	msgs  int
+	whole int // whole states among them
+}
+
+// take reads everything queued for d (as the connection's writer would),
+// applying it to what d holds.
+func (d *deltaClient) take(t *testing.T, what string) {
+	t.Helper()
+	for _, m := range drain(d.c) {
+		d.bytes += len(m)
+		d.msgs++
+		var head struct{ Type string }
+		if err := json.Unmarshal(m, &head); err != nil {
+			t.Fatalf("%s: a message that is not JSON: %v: %s", what, err, m)
+		}
+		switch head.Type {
+		case "state":
+			d.whole++
+			if err := d.held.Reset(m); err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+		case "delta":
+			if err := d.held.Apply(m); err != nil {
+				t.Fatalf("%s: the delta %s does not apply: %v", what, m, err)
+			}
+		default:
+			t.Fatalf("%s: a message of type %q: %s", what, head.Type, m)
+		}
+	}
+}
+
+// drain takes what is queued for c, as its writer would write it.
+func drain(c *conn) [][]byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out [][]byte
+	for _, q := range c.queue {
+		out = append(out, bytes.Clone(q.data))
+		q.buf.release()
+	}
+	c.queue = nil
+	return out
+}
+
+// sameState reports how the state held differs from want, a whole state
+// of protocol 1 (nothing: ""): field by field, the same bytes, and the
+// split fields (view, last_hand, fair) member by member; "v" aside.
+func sameState(held, want []byte) string {
+	fields := func(b []byte) map[string]string {
+		m := map[string]string{}
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(b, &top); err != nil {
+			m["error"] = err.Error()
+		}
+		for k, v := range top {
+			var sub map[string]json.RawMessage
+			if (k == "view" || k == "last_hand" || k == "fair") && json.Unmarshal(v, &sub) == nil {
+				m[k] = "{object}"
+				for sk, sv := range sub {
+					m[k+"."+sk] = string(sv)
+				}
+				continue
+			}
+			m[k] = string(v)
+		}
+		return m
+	}
+	h, w := fields(held), fields(want)
+	delete(h, "v")
+	var diffs []string
+	for k, v := range w {
+		if h[k] != v {
+			diffs = append(diffs, fmt.Sprintf("%s: holds %.200s, want %.200s", k, h[k], v))
+		}
+	}
+	for k, v := range h {
+		if _, ok := w[k]; !ok {
+			diffs = append(diffs, fmt.Sprintf("%s: holds %.200s, want none", k, v))
+		}
+	}
+	return strings.Join(diffs, "\n")
+}
+
+// TestDeltasReduceToStates: protocol 2's deltas, applied from the first
+// whole state by wire.Held, give the whole state protocol 1 sends, for
+// every seat and the spectators, after every broadcast of thousands of
+// random hands of each game (with and without fair deals and turn
+// timers, moves made by timers and stand-ins, to the matches' ends). A
+// second connection of each seat falls behind now and then (a whole
+// state replaces its queue) and asks for the whole state again (resync).
+func TestDeltasReduceToStates(t *testing.T) {
+	srv := benchServer(t)
+	hands := 1000 // per game
+	if testing.Short() {
+		hands = 60
+	}
+	cases := []struct {
+		variant, options string
+		timer            int
+	}{
+		{"pawnee", `{"target":31}`, 30},
+		{"ten-point", `{"target":31}`, 0},
+		{"auction", `{"target":7}`, 20},
+	}
+	var sentV1, sentV2, steps int
+	for i, tc := range cases {
+		t.Run(tc.variant, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(11, uint64(i)))
+			played := 0
+			for table := 0; played < hands && !t.Failed(); table++ {
+				tb := playTable(t, srv, &store.Table{ID: fmt.Sprintf("delta%d-%d", i, table), Variant: tc.variant, Options: []byte(tc.options),
+					Seed: uint64(table)*7919 + uint64(i), FairDeals: table%3 != 2, TurnTimer: tc.timer * (table % 2)})
+				played += deltaMatch(t, tb, rng, &sentV1, &sentV2, &steps)
+			}
+			t.Logf("%d hands", played)
+		})
+	}
+	if steps > 0 {
+		t.Logf("per seat and broadcast: protocol 1 %d bytes, protocol 2 %d bytes (%d broadcasts × viewers)", sentV1/steps, sentV2/steps, steps)
+	}
+}
+
+// deltaMatch plays tb's match at random to its end (or 4,000 steps), checking the
+// protocol-2 connections after every broadcast; it returns the hands
+// played, and adds to the bytes sent in each protocol and the viewer
+// states compared.
+func deltaMatch(t *testing.T, tb *table, rng *rand.Rand, sentV1, sentV2, steps *int) int {
+	t.Helper()
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	ref := map[int]*conn{} // protocol 1, by seat
+	for c := range tb.conns {
+		ref[c.seat] = c
+	}
+	spec := newConn(nil, nil, nil, "spec")
+	spec.seat = -1
+	tb.conns[spec] = struct{}{}
+	ref[-1] = spec
+	var steady, lagging []*deltaClient
+	for seat := -1; seat < tb.game.Seats(); seat++ {
+		for _, l := range []*[]*deltaClient{&steady, &lagging} {
+			c := newConn(nil, nil, nil, "v2")
+			c.seat, c.proto = seat, wire.ProtocolDeltas
+			tb.conns[c] = struct{}{}
+			*l = append(*l, &deltaClient{c: c})
+		}
+	}
+	for step := 0; step < 4000; step++ {
+		tb.broadcast()
+		for k, d := range steady {
+			seat := k - 1
+			msgs := drain(ref[seat])
+			if len(msgs) != 1 {
+				t.Fatalf("seq %d seat %d: %d protocol-1 states queued, want 1", tb.seq, seat, len(msgs))
+			}
+			want := msgs[0]
+			before := d.bytes
+			what := fmt.Sprintf("%s seq %d seat %d", tb.id, tb.seq, seat)
+			d.take(t, what)
+			*sentV1 += len(want)
+			*sentV2 += d.bytes - before
+			*steps++
+			lag := lagging[k]
+			if rng.IntN(4) != 0 {
+				lag.take(t, what+" (lagging)")
+				if diff := sameState(lag.held.JSON(nil), want); diff != "" {
+					t.Fatalf("%s: the lagging connection holds another state:\n%s", what, diff)
+				}
+			}
+			got := d.held.JSON(nil)
+			if diff := sameState(got, want); diff != "" {
+				t.Fatalf("%s: the deltas give another state:\n%s", what, diff)
+			}
+			if v, _ := d.held.Version(); v != tb.trackers[seat+1].Version() {
+				t.Fatalf("%s: holds version %d, the seat is at %d", what, v, tb.trackers[seat+1].Version())
+			}
+			if step%97 == 0 { // as decoded JSON too
+				var g, w map[string]any
+				if err := json.Unmarshal(got, &g); err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal(want, &w); err != nil {
+					t.Fatal(err)
+				}
+				delete(g, "v")
+				if !reflect.DeepEqual(g, w) {
+					t.Fatalf("%s: decoded, the deltas give\n%s\nwant\n%s", what, got, want)
+				}
+			}
+			if rng.IntN(50) == 0 {
+				lag.take(t, what+" (lagging)")
+				tb.resend(lag.c) // out of step: a resync
+				d.take(t, what+" (after a resync of its seat)")
+			}
+		}
+		if tb.over() {
+			break
+		}
+		if tb.match.AwaitingDeal() {
+			if err := tb.deal(); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		who := []string{"", "", "", "timer", "stand-in"}[rng.IntN(5)]
+		tb.away[tb.match.State().Turn()] = who == "stand-in"
+		if !playRandom(tb, rng, who) {
+			t.Fatal("no action could be played")
+		}
+		tb.schedule(0)
+	}
+	for k, d := range steady {
+		// Never behind and never out of step: one whole state, then
+		// deltas (a state the tracker could not follow would go whole).
+		if d.whole != 1 {
+			t.Fatalf("%s seat %d: %d whole states of %d messages, want only the first", tb.id, k-1, d.whole, d.msgs)
+		}
+	}
+	return len(tb.match.Records()) // a long match (random bids far below the target) is cut
+}

@@ -1,0 +1,273 @@
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Held is a protocol-2 client's state: the last whole state it was sent,
+// with every delta since applied (statedelta.go). It keeps each
+// top-level field's JSON as sent; JSON writes the whole state back. The
+// zero value holds nothing.
+type Held struct {
+	keys []string
+	vals [][]byte
+	v    uint64
+	ok   bool
+}
+
+// ErrOutOfStep is Apply's error for a delta from a version the client
+// does not hold: it asks for the whole state ({"type":"resync"}).
+var ErrOutOfStep = errors.New("wire: a delta from a version not held")
+
+// Version is the version held; ok false when nothing is held.
+func (h *Held) Version() (v uint64, ok bool) { return h.v, h.ok }
+
+// Reset holds the whole state message msg (a "state" with its "v").
+func (h *Held) Reset(msg []byte) error {
+	*h = Held{keys: h.keys[:0], vals: h.vals[:0]}
+	own := bytes.Clone(msg)
+	err := members(own, func(key, val []byte) error {
+		k := string(key)
+		if k == "v" {
+			n, err := strconv.ParseUint(string(val), 10, 64)
+			if err != nil {
+				return fmt.Errorf("wire: a state's version %s: %w", val, err)
+			}
+			h.v = n
+		}
+		h.keys = append(h.keys, k)
+		h.vals = append(h.vals, val)
+		return nil
+	})
+	if err != nil {
+		*h = Held{}
+		return err
+	}
+	h.ok = true
+	return nil
+}
+
+// Apply applies the delta message msg. A delta from another version
+// than the one held is ErrOutOfStep, and changes nothing; on any other
+// error the state is dropped (a client then asks for the whole state).
+func (h *Held) Apply(msg []byte) error {
+	if !h.ok {
+		return ErrOutOfStep
+	}
+	var v, base uint64
+	var haveV, haveBase bool
+	err := members(msg, func(key, val []byte) error {
+		var err error
+		switch string(key) {
+		case "v":
+			v, err = strconv.ParseUint(string(val), 10, 64)
+			haveV = true
+		case "base":
+			base, err = strconv.ParseUint(string(val), 10, 64)
+			haveBase = true
+		case "type":
+			if string(val) != `"delta"` {
+				err = fmt.Errorf("wire: a delta of type %s", val)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !haveV || !haveBase {
+		return errors.New(`wire: a delta without "v" and "base"`)
+	}
+	if base != h.v {
+		return ErrOutOfStep
+	}
+	err = members(msg, func(key, val []byte) error {
+		switch string(key) {
+		case "set":
+			return members(val, func(path, val []byte) error { return h.set(string(path), bytes.Clone(val)) })
+		case "add":
+			return members(val, func(path, val []byte) error { return h.add(string(path), val) })
+		case "gone":
+			return elements(val, func(path []byte) error {
+				if len(path) < 2 || path[0] != '"' {
+					return fmt.Errorf("wire: a gone path %s", path)
+				}
+				return h.remove(string(path[1 : len(path)-1]))
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		*h = Held{}
+		return err
+	}
+	h.v = v
+	return h.set("v", strconv.AppendUint(nil, v, 10))
+}
+
+// JSON appends the state held as one JSON object.
+func (h *Held) JSON(b []byte) []byte {
+	b = append(b, '{')
+	for i, k := range h.keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, k)
+		b = append(b, ':')
+		b = append(b, h.vals[i]...)
+	}
+	return append(b, '}')
+}
+
+// Field is the JSON of the top-level field key held (nil: absent).
+func (h *Held) Field(key string) []byte {
+	if i := h.index(key); i >= 0 {
+		return h.vals[i]
+	}
+	return nil
+}
+
+func (h *Held) index(key string) int {
+	for i, k := range h.keys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// set sets path (a field, or a split field's member) to val.
+func (h *Held) set(path string, val []byte) error {
+	top, sub, nested := strings.Cut(path, ".")
+	i := h.index(top)
+	if !nested {
+		if i < 0 {
+			h.keys = append(h.keys, top)
+			h.vals = append(h.vals, val)
+		} else {
+			h.vals[i] = val
+		}
+		return nil
+	}
+	if i < 0 {
+		return fmt.Errorf("wire: a delta sets %s, but the state has no %s", path, top)
+	}
+	obj, err := setMember(h.vals[i], sub, val, false)
+	if err != nil {
+		return fmt.Errorf("wire: a delta sets %s: %w", path, err)
+	}
+	h.vals[i] = obj
+	return nil
+}
+
+// remove removes path.
+func (h *Held) remove(path string) error {
+	top, sub, nested := strings.Cut(path, ".")
+	i := h.index(top)
+	if i < 0 {
+		return fmt.Errorf("wire: a delta removes %s, which the state does not hold", path)
+	}
+	if !nested {
+		h.keys = append(h.keys[:i], h.keys[i+1:]...)
+		h.vals = append(h.vals[:i], h.vals[i+1:]...)
+		return nil
+	}
+	obj, err := setMember(h.vals[i], sub, nil, true)
+	if err != nil {
+		return fmt.Errorf("wire: a delta removes %s: %w", path, err)
+	}
+	h.vals[i] = obj
+	return nil
+}
+
+// add appends the entries of the JSON array entries to the array at path.
+func (h *Held) add(path string, entries []byte) error {
+	cur := h.Field(path)
+	if strings.Contains(path, ".") || len(cur) < 2 || cur[0] != '[' || len(entries) < 2 || entries[0] != '[' {
+		return fmt.Errorf("wire: a delta adds to %s, which is not an array held", path)
+	}
+	inner := bytes.TrimSpace(entries[1 : len(entries)-1])
+	if len(inner) == 0 {
+		return nil
+	}
+	out := make([]byte, 0, len(cur)+len(inner)+1)
+	out = append(out, cur[:len(cur)-1]...)
+	if len(bytes.TrimSpace(cur[1:len(cur)-1])) > 0 {
+		out = append(out, ',')
+	}
+	out = append(append(out, inner...), ']')
+	return h.set(path, out)
+}
+
+// setMember returns the JSON object obj with member key set to val (or,
+// with remove, without it).
+func setMember(obj []byte, key string, val []byte, remove bool) ([]byte, error) {
+	out := make([]byte, 0, len(obj)+len(val)+len(key)+4)
+	out = append(out, '{')
+	found := false
+	err := members(obj, func(k, v []byte) error {
+		if string(k) == key {
+			found = true
+			if remove {
+				return nil
+			}
+			v = val
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendQuote(out, string(k))
+		out = append(out, ':')
+		out = append(out, v...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !found && remove {
+		return nil, fmt.Errorf("no member %s", key)
+	}
+	if !found {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendQuote(out, key)
+		out = append(out, ':')
+		out = append(out, val...)
+	}
+	return append(out, '}'), nil
+}
+
+// elements calls f with each element of the JSON array arr.
+func elements(arr []byte, f func(e []byte) error) error {
+	i := skipWS(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return errors.New("wire: not a JSON array")
+	}
+	i = skipWS(arr, i+1)
+	if i < len(arr) && arr[i] == ']' {
+		return nil
+	}
+	for {
+		end, err := skipJSON(arr, i)
+		if err != nil {
+			return err
+		}
+		if err := f(arr[i:end]); err != nil {
+			return err
+		}
+		i = skipWS(arr, end)
+		if i < len(arr) && arr[i] == ',' {
+			i = skipWS(arr, i+1)
+			continue
+		}
+		if i < len(arr) && arr[i] == ']' {
+			return nil
+		}
+		return errors.New("wire: not a JSON array")
+	}
+}
