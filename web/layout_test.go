@@ -20,6 +20,8 @@ import (
 // messages where it wants the table to stay: window.__gate.until(m), when
 // set, is asked of each state; the first state it accepts is delivered and
 // every message after it is held back (window.__gate.held counts them).
+// It asks for whole states (protocol 1, docs/protocol.md), which an old
+// page gets and this one still reads.
 const gateJS = `(() => {
   const Real = window.WebSocket;
   const gate = window.__gate = { until: null, closed: false, held: 0 };
@@ -36,6 +38,13 @@ const gateJS = `(() => {
       };
     }
     get onmessage() { return super.onmessage; }
+    // The gate reads whole states: the hello asks for protocol 1.
+    send(data) {
+      if (typeof data === 'string' && data.includes('"hello"')) {
+        try { const m = JSON.parse(data); if (m.type === 'hello') { delete m.protocol; data = JSON.stringify(m); } } catch (e) { /* sent as it is */ }
+      }
+      super.send(data);
+    }
   }
   window.WebSocket = Gated;
 })();`

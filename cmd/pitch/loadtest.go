@@ -39,8 +39,13 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	setupAtOnce := fs.Int("setup-at-once", 0, "tables set up at a time, each created, joined, connected and dealt before its place goes to the next (0: all at once)")
 	setupTimeout := fs.Duration("setup-timeout", 0, "time allowed to set every table up before play; longer fails the run (0: 30s and 25ms a table)")
 	marks := fs.Bool("marks", false, "print \"pitch loadtest: play begins\" and \"pitch loadtest: play ends\" to standard error at those moments, for a script sampling the server (tools/pinned-load.sh)")
+	protocol := fs.Int("protocol", 2, "the protocol the seats' clients speak: 2 (states as deltas) or 1 (whole states, as old pages), to compare the two (docs/protocol.md)")
 	cpuprof := fs.String("cpuprofile", "", "write a CPU profile of the load test's own process to this file, for `go tool pprof` (docs/performance.md); off when empty")
 	if !parseFlags(fs, args, stderr) {
+		return 2
+	}
+	if *protocol != 1 && *protocol != 2 {
+		fmt.Fprintf(stderr, "pitch loadtest: --protocol must be 1 (whole states) or 2 (deltas), not %d\n", *protocol)
 		return 2
 	}
 	if *reviewers < 0 || *reviewers > 100 {
@@ -88,7 +93,7 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	rep, err := loadtest.Run(ctx, loadtest.Config{URL: *addr, Tables: *tables, Duration: *duration, Variant: *variant,
 		Think: *think, Seed: *seed, Reconnect: *reconnect, Event: *event, EventRounds: *eventRounds, EventHands: *eventHands, EventJoinGap: *joinGap, Latencies: latOut,
-		SetupAtOnce: *setupAtOnce, SetupTimeout: *setupTimeout, Marks: marksOut})
+		SetupAtOnce: *setupAtOnce, SetupTimeout: *setupTimeout, Marks: marksOut, Protocol1: *protocol == 1})
 	stopReviews()
 	<-reviewsDone
 	var refused *loadtest.RefusedError
@@ -124,6 +129,10 @@ func runLoadtest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if rep.Followers > 0 {
 		fmt.Fprintf(stdout, "event followers %d: each received %.1f KB on average, at most %.1f KB in %d messages; %d ended out of step\n",
 			rep.Followers, float64(rep.FollowMeanBytes)/1000, float64(rep.FollowMaxBytes)/1000, rep.FollowMaxMessages, rep.FollowMismatch)
+	}
+	if rep.Actions > 0 && rep.StateMsgs > 0 {
+		fmt.Fprintf(stdout, "states (protocol %d): %.0f B an action, in %.1f messages an action\n", *protocol,
+			float64(rep.StateBytes)/float64(rep.Actions), float64(rep.StateMsgs)/float64(rep.Actions))
 	}
 	if rep.Actions > 0 {
 		fmt.Fprintf(stdout, "the load test's own CPU over play: %.3f ms an action (%.0f%% of a core); its WebSockets received %.0f B an action\n",

@@ -39,6 +39,7 @@ func TestLoadtestSetupFlags(t *testing.T) {
 		{[]string{"--setup-at-once", "-5"}, "tables set up at once must be 0 (all of them) to 10000, not -5"},
 		{[]string{"--setup-timeout", "-2s"}, "the set-up time must be 0 (the default: 30s and 25ms a table) to 24h, not -2s"},
 		{[]string{"--setup-at-once", "3", "--event", "8"}, "not an event"},
+		{[]string{"--protocol", "3"}, "--protocol must be 1 (whole states) or 2 (deltas), not 3"},
 	} {
 		code, _, stderr := runCmd(t, "", append([]string{"loadtest", "--addr", "http://127.0.0.1:1", "--tables", "2"}, tc.args...)...)
 		if code == 0 || !strings.Contains(stderr, tc.want) {
