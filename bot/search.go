@@ -234,7 +234,9 @@ func Standing(s *pitch.State, seat int) float64 {
 // sideObjective is the search bot's: the hand's two sides.
 var sideObjective = objective{Bonus: matchBonus}
 
-func (ob objective) of(s *pitch.State, seat int) float64 {
+// lead is seat's score less the mean of its rivals' (as ob counts
+// them), each score read by score.
+func (ob objective) lead(s *pitch.State, seat int, score func(int) int) float64 {
 	others, n := 0, 0
 	team := s.Game().FixedTeams()
 	for o := range s.Seats() {
@@ -243,14 +245,19 @@ func (ob objective) of(s *pitch.State, seat int) float64 {
 			rival = o != seat
 		}
 		if rival {
-			others += s.Delta(o)
+			others += score(o)
 			n++
 		}
 	}
-	v := float64(s.Delta(seat))
+	v := float64(score(seat))
 	if n > 0 {
 		v -= float64(others) / float64(n)
 	}
+	return v
+}
+
+func (ob objective) of(s *pitch.State, seat int) float64 {
+	v := ob.lead(s, seat, s.Delta)
 	if s.MatchDecided() && ob.Match {
 		return ob.matchWorth(s, seat)
 	}
@@ -277,22 +284,7 @@ func (ob objective) of(s *pitch.State, seat int) float64 {
 // was losing (or sinking one saves it), and near the target a plain bid
 // that wins the match is worth as much as a moon.
 func (ob objective) matchWorth(s *pitch.State, seat int) float64 {
-	others, n := 0, 0
-	team := s.Game().FixedTeams()
-	for o := range s.Seats() {
-		rival := !s.SameSide(o, seat)
-		if ob.Standing && !team {
-			rival = o != seat
-		}
-		if rival {
-			others += s.ScoreBefore(o)
-			n++
-		}
-	}
-	d := float64(s.ScoreBefore(seat))
-	if n > 0 {
-		d -= float64(others) / float64(n)
-	}
+	d := ob.lead(s, seat, s.ScoreBefore)
 	t := float64(s.Game().Options.Target)
 	bonus, k := t*ob.Bonus, t
 	if ob.Span > 0 {
