@@ -111,7 +111,7 @@ func sameState(held, want []byte) string {
 // state replaces its queue) and asks for the whole state again (resync).
 func TestDeltasReduceToStates(t *testing.T) {
 	srv := benchServer(t)
-	hands := 1000 // per game
+	hands := 700 // per game: 2,100 in all, a fair share of the suite's time on a 2-core machine
 	if testing.Short() {
 		hands = 60
 	}
