@@ -501,6 +501,13 @@ type hub struct {
 	// httpClient, when set, dials the connections (its cookies: a
 	// signed-in browser's).
 	httpClient *http.Client
+	// overSix counts the ten-point choices between passing trumps and
+	// burning them (TP-TR-5) the hub's clients have made: even, they pass
+	// (fewer than would take them to 6 when they hold 8 or more, so a
+	// burn follows), odd, they burn at once. The choices alternate across
+	// seats, and across hubs that share the counter, so that both are seen
+	// as soon as two such choices were made, not by luck.
+	overSix *int
 	// protocol, when not 0, is said in the hello of the connections made
 	// while it is set: 2, deltas, which the client reduces to states
 	// (pwire.Held) before it looks at them.
@@ -508,7 +515,7 @@ type hub struct {
 }
 
 func newHub(t *testing.T, ts *testServer, table string, seed uint64) *hub {
-	return &hub{t: t, ts: ts, table: table, in: make(chan delivery, 1<<16), rng: mrand.New(mrand.NewPCG(seed, 7))}
+	return &hub{t: t, ts: ts, table: table, in: make(chan delivery, 1<<16), rng: mrand.New(mrand.NewPCG(seed, 7)), overSix: new(int)}
 }
 
 // client is one WebSocket connection: a seat's, or a spectator's (seat -1).
@@ -520,10 +527,9 @@ type client struct {
 	ws     *websocket.Conn
 	cancel context.CancelFunc
 	auto   bool // plays legal actions when asked
-	// burnNext: at its next ten-point choice between passing trumps and
-	// burning them (TP-TR-5), c burns; the choices alternate, so that
-	// both are seen as soon as c has chosen twice, not by luck.
-	burnNext bool
+	// passed: c has passed trumps at this ten-point turn (TP-TR-5) and
+	// burns next.
+	passed bool
 
 	// proto is the protocol c's hello said (0: none, 1); held is what a
 	// protocol-2 client holds, deltas how many it was sent.
@@ -854,16 +860,22 @@ func (c *client) choose(m *wire) json.RawMessage {
 		return legal[rng.IntN(len(legal))]
 	}
 	d := m.Discard
-	if d.PassLimit > 0 && !c.burnNext {
-		c.burnNext = true
-		hand := slices.Clone(m.View.Hand)
-		rng.Shuffle(len(hand), func(i, j int) { hand[i], hand[j] = hand[j], hand[i] })
-		b, _ := json.Marshal(pitch.PassTrumps(c.seat, pitch.SetOf(hand[:1+rng.IntN(d.PassLimit)]...)))
-		return b
+	if d.PassLimit > 0 && !c.passed {
+		*c.h.overSix++
+		if *c.h.overSix%2 == 1 {
+			c.passed = true
+			held := len(m.View.Hand)
+			n := d.PassLimit
+			if held >= 8 {
+				n = min(n, held-7)
+			}
+			hand := slices.Clone(m.View.Hand)
+			rng.Shuffle(len(hand), func(i, j int) { hand[i], hand[j] = hand[j], hand[i] })
+			b, _ := json.Marshal(pitch.PassTrumps(c.seat, pitch.SetOf(hand[:1+rng.IntN(n)]...)))
+			return b
+		}
 	}
-	if d.PassLimit > 0 {
-		c.burnNext = false
-	}
+	c.passed = false
 	pool := slices.Clone(d.Pool)
 	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	b, _ := json.Marshal(pitch.Discard(c.seat, pitch.SetOf(d.Must...)|pitch.SetOf(pool[:d.Choose]...)))
@@ -894,7 +906,11 @@ func (c *client) sendBad(m *wire) {
 	switch rng.IntN(3) {
 	case 0:
 		var a pitch.Action
+		// A choice made only to be spoiled: it must not count as one of
+		// c's choices between passing and burning.
+		passed, overSix := c.passed, *c.h.overSix
 		_ = json.Unmarshal(c.choose(m), &a)
+		c.passed, *c.h.overSix = passed, overSix
 		a.Seat = int8(other)
 		named := a.Cards | a.Card.Set()
 		if a.Kind != pitch.ActPlay && a.Kind != pitch.ActCall {
