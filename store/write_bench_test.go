@@ -3,6 +3,8 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -107,7 +109,7 @@ func benchWrites(b *testing.B, dsn string, write benchWriter, tables int) {
 	defer s.Close()
 	ids := make([]string, tables)
 	for i := range ids {
-		ids[i] = fmt.Sprintf("bench%02d", i)
+		ids[i] = benchID(i)
 		if err := s.CreateTable(ctx, newTable(ids[i], time.Time{})); err != nil {
 			b.Fatal(err)
 		}
@@ -144,6 +146,13 @@ func benchWrites(b *testing.B, dsn string, write benchWriter, tables int) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchID is table i's ID, 16 characters as the server's are
+// (httpx.RandomString(12)), in no order of i.
+func benchID(i int) string {
+	sum := sha256.Sum256([]byte(strconv.Itoa(i)))
+	return base64.RawURLEncoding.EncodeToString(sum[:12])
 }
 
 // cpuTime is the process's CPU time so far, user and system.
