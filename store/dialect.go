@@ -46,13 +46,19 @@ type dialect struct {
 	// textTime stores times as fixed-width UTC text instead of a native
 	// timestamp.
 	textTime bool
+	// newTableNum is the value of a new tables row's num, the table's key
+	// inside the store (migration 0017): one more than the highest on
+	// SQLite, whose writes are serialised; the column's identity on
+	// PostgreSQL.
+	newTableNum string
 }
 
 var (
 	sqliteDialect = &dialect{
 		name: "sqlite",
 		// Any migration transaction is BEGIN IMMEDIATE (see openSQLite).
-		textTime: true,
+		textTime:    true,
+		newTableNum: "(SELECT COALESCE(MAX(num), 0) + 1 FROM tables)",
 	}
 	postgresDialect = &dialect{
 		name:       "postgres",
@@ -63,6 +69,7 @@ var (
 		// An arbitrary key shared by every pitch process on the database.
 		lockMigrations: "SELECT pg_advisory_xact_lock(7028563748101952)",
 		readTx:         &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true},
+		newTableNum:    "DEFAULT",
 	}
 )
 

@@ -55,15 +55,15 @@ func (s *sqlStore) Append(ctx context.Context, id string, a Append) error {
 // holds the last event. On SQLite these are kept prepared (stmt.go);
 // PostgreSQL's driver keeps its own cache.
 const (
-	appendSQLiteQuery = `INSERT INTO events (table_id, seq, action, at, by_whom) SELECT ?1, ?2, ?3, ?4, ?5
-		WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?1) AND ?2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?1)`
-	appendWhyQuery = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = ?1) FROM tables WHERE id = ?1`
+	appendSQLiteQuery = `INSERT INTO events (num, seq, action, at, by_whom) SELECT t.num, ?2, ?3, ?4, ?5 FROM tables t
+		WHERE t.id = ?1 AND ?2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE num = t.num)`
+	appendWhyQuery = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE num = t.num) FROM tables t WHERE t.id = ?1`
 	// appendPostgresQuery: the event if its number is next, and its note
 	// ($6 the channel, $7 the note) if inserted; the count inserted.
-	appendPostgresQuery = `WITH ins AS (INSERT INTO events (table_id, seq, action, at, by_whom) SELECT $1, $2, $3, $4, $5
-		FROM tables WHERE id = $1 AND $2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = $1) RETURNING seq)
+	appendPostgresQuery = `WITH ins AS (INSERT INTO events (num, seq, action, at, by_whom) SELECT t.num, $2, $3, $4, $5
+		FROM tables t WHERE t.id = $1 AND $2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE num = t.num) RETURNING seq)
 		SELECT count(*) FROM (SELECT pg_notify($6, $7) FROM ins) AS noted`
-	appendWhyPostgresQuery = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = $1) FROM tables WHERE id = $1`
+	appendWhyPostgresQuery = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE num = t.num) FROM tables t WHERE t.id = $1`
 	appendHandQuery        = `INSERT INTO hands (table_id, n, record) VALUES (?, ?, ?)`
 	appendFinishQuery      = `UPDATE tables SET finished = ? WHERE id = ? AND NOT finished`
 )
@@ -169,6 +169,9 @@ func (s *sqlStore) appendRefused(ctx context.Context, tx *sql.Tx, why, id string
 // transaction appends to it between the statement's read of the next
 // number and its insert; were it not held, the unique (table_id, seq)
 // key would still refuse a number taken.
+//
+// Events are keyed by the table's number (tables.num, migration 0017),
+// which the statements look up by its ID.
 func (s *sqlStore) appendEventPostgres(ctx context.Context, tx *sql.Tx, id string, e Event, at time.Time) error {
 	note, err := Note{Kind: NoteEvents, Table: id, Seq: e.Seq + 1}.encode()
 	if err != nil {
@@ -195,7 +198,7 @@ func (s *sqlStore) Events(ctx context.Context, id string) ([]Event, error) {
 		if err := s.exists(ctx, tx, id); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT seq, action, at, by_whom FROM events WHERE table_id = ? ORDER BY seq`), id)
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT seq, action, at, by_whom FROM events WHERE num = (SELECT num FROM tables WHERE id = ?) ORDER BY seq`), id)
 		if err != nil {
 			return s.explain(err)
 		}

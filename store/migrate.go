@@ -6,6 +6,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"math"
 	"path"
 	"sort"
 	"strconv"
@@ -72,6 +73,12 @@ const createMigrationsTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
 // write lock (SQLite) or an advisory lock (PostgreSQL) and checks again
 // what is applied before it does anything.
 func migrate(ctx context.Context, db *sql.DB, d *dialect) error {
+	return migrateTo(ctx, db, d, math.MaxInt)
+}
+
+// migrateTo is migrate up to migration last (a test's database of an
+// older schema).
+func migrateTo(ctx context.Context, db *sql.DB, d *dialect, last int) error {
 	ms, err := migrations(d.name)
 	if err != nil {
 		return err
@@ -83,6 +90,9 @@ func migrate(ctx context.Context, db *sql.DB, d *dialect) error {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	for _, m := range ms {
+		if m.version > last {
+			break
+		}
 		if err := inTx(ctx, db, d, func(tx *sql.Tx) error {
 			var n int
 			if err := tx.QueryRowContext(ctx, d.q(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`), m.version).Scan(&n); err != nil {

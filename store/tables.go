@@ -71,7 +71,7 @@ func (s *sqlStore) insertTable(ctx context.Context, tx *sql.Tx, t *Table) error 
 	if len(t.Options) > 0 {
 		opts = string(t.Options)
 	}
-	_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (id, variant, options, seed, turn_timer, created, finished, no_hints, fair_deals, rated, play_now) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+	_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO tables (num, id, variant, options, seed, turn_timer, created, finished, no_hints, fair_deals, rated, play_now) VALUES (`+s.d.newTableNum+`, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		t.ID, t.Variant, opts, strconv.FormatUint(t.Seed, 10), t.TurnTimer, s.d.timeArg(t.Created), t.Finished, t.NoHints, t.FairDeals, t.Rated, t.PlayNow)
 	if isUnique(err) {
 		return fmt.Errorf("%w: a table with this ID exists (%w)", ErrConflict, err)
