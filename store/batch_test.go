@@ -153,7 +153,7 @@ func testBatchFailingWriteAlone(t *testing.T, dsn string) {
 		appendTo("a", 0),
 		func(ctx context.Context, tx *sql.Tx) error { // what the caller reads back
 			runs++
-			return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM events`).Scan(&seen)
+			return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM table_events`).Scan(&seen)
 		},
 		failing(0),
 		appendTo("b", 5), // a gap: a conflict
@@ -232,7 +232,7 @@ func TestBatchPiped(t *testing.T) {
 	var seen []int
 	reading := &writeReq{ctx: ctx, done: make(chan error, 1), f: func(ctx context.Context, tx *sql.Tx) error {
 		var n int
-		err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM events`).Scan(&n)
+		err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM table_events`).Scan(&n)
 		seen = append(seen, n)
 		return err
 	}}

@@ -210,7 +210,7 @@ func (s *sqlStore) Notify(ctx context.Context, n Note) error {
 // EventsFrom implements Cluster (and works on SQLite too).
 func (s *sqlStore) EventsFrom(ctx context.Context, id string, from int) ([]Event, error) {
 	list := []Event{}
-	rows, err := s.r.QueryContext(ctx, s.d.q(`SELECT seq, action, at, by_whom FROM events WHERE num = (SELECT num FROM tables WHERE id = ?) AND seq >= ? ORDER BY seq`), id, from)
+	rows, err := s.r.QueryContext(ctx, s.d.q(`SELECT seq, action, at, by_whom FROM table_events WHERE num = (SELECT num FROM tables WHERE id = ?) AND seq >= ? ORDER BY seq`), id, from)
 	if err != nil {
 		return nil, fmt.Errorf("store: read events of table %s from %d: %w", id, from, s.explain(err))
 	}

@@ -14,12 +14,11 @@ import (
 // The statements of a fair deal's writes, each of which stores its row
 // only if the table exists (the row's count says which): one statement,
 // kept prepared on SQLite (stmt.go). A commitment is stored again, with
-// its pending deal, at each contribution to it (server/fair.go), and
-// commitments are keyed by the table's number (tables.num, migration
-// 0017), which the statement looks up by its ID.
+// its pending deal, at each contribution to it (server/fair.go).
 const (
-	commitmentQuery = `INSERT INTO commitments (num, n, commitment, at, pending) SELECT num, ?, ?, ?, ? FROM tables WHERE id = ?
-		ON CONFLICT (num, commitment) DO UPDATE SET pending = EXCLUDED.pending`
+	commitmentQuery = `INSERT INTO commitments (table_id, n, commitment, at, pending) SELECT ?, ?, ?, ?, ?
+		WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?)
+		ON CONFLICT (table_id, commitment) DO UPDATE SET pending = EXCLUDED.pending`
 	dealQuery = `INSERT INTO deals (table_id, n, deal) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?)`
 )
 
@@ -121,11 +120,11 @@ func (s *sqlStore) SaveCommitment(ctx context.Context, id string, c Commitment) 
 	var pipe func(*pgx.Batch)
 	if s.d == postgresDialect {
 		pipe = func(b *pgx.Batch) {
-			b.Queue(s.d.q(commitmentQuery), c.N, c.Commitment, c.At, string(c.Pending), id).Exec(pipedOne)
+			b.Queue(s.d.q(commitmentQuery), id, c.N, c.Commitment, c.At, string(c.Pending), id).Exec(pipedOne)
 		}
 	}
 	err := s.writePiped(ctx, "", func(ctx context.Context, tx *sql.Tx) error {
-		res, err := s.execTx(ctx, tx, s.d.q(commitmentQuery), c.N, c.Commitment, c.At, string(c.Pending), id)
+		res, err := s.execTx(ctx, tx, s.d.q(commitmentQuery), id, c.N, c.Commitment, c.At, string(c.Pending), id)
 		if err != nil {
 			return s.explain(err)
 		}
@@ -144,7 +143,7 @@ func (s *sqlStore) Commitments(ctx context.Context, id string) ([]Commitment, er
 		if err := s.exists(ctx, tx, id); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT n, commitment, at, pending FROM commitments WHERE num = (SELECT num FROM tables WHERE id = ?) ORDER BY n, at`), id)
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT n, commitment, at, pending FROM commitments WHERE table_id = ? ORDER BY n, at`), id)
 		if err != nil {
 			return s.explain(err)
 		}

@@ -53,17 +53,19 @@ func (s *sqlStore) Append(ctx context.Context, id string, a Append) error {
 // table's row lock from its start (dialect.lockTables), so that appends
 // to one table queue and the statement's snapshot, taken after the lock,
 // holds the last event. On SQLite these are kept prepared (stmt.go);
-// PostgreSQL's driver keeps its own cache.
+// PostgreSQL's driver keeps its own cache. A table's events are keyed by
+// its number (table_events by tables.num: migration 0017), which the
+// statements look up by its ID.
 const (
-	appendSQLiteQuery = `INSERT INTO events (num, seq, action, at, by_whom) SELECT t.num, ?2, ?3, ?4, ?5 FROM tables t
-		WHERE t.id = ?1 AND ?2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE num = t.num)`
-	appendWhyQuery = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE num = t.num) FROM tables t WHERE t.id = ?1`
+	appendSQLiteQuery = `INSERT INTO table_events (num, seq, action, at, by_whom) SELECT t.num, ?2, ?3, ?4, ?5 FROM tables t
+		WHERE t.id = ?1 AND ?2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM table_events WHERE num = t.num)`
+	appendWhyQuery = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM table_events WHERE num = t.num) FROM tables t WHERE t.id = ?1`
 	// appendPostgresQuery: the event if its number is next, and its note
 	// ($6 the channel, $7 the note) if inserted; the count inserted.
-	appendPostgresQuery = `WITH ins AS (INSERT INTO events (num, seq, action, at, by_whom) SELECT t.num, $2, $3, $4, $5
-		FROM tables t WHERE t.id = $1 AND $2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE num = t.num) RETURNING seq)
+	appendPostgresQuery = `WITH ins AS (INSERT INTO table_events (num, seq, action, at, by_whom) SELECT t.num, $2, $3, $4, $5
+		FROM tables t WHERE t.id = $1 AND $2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM table_events WHERE num = t.num) RETURNING seq)
 		SELECT count(*) FROM (SELECT pg_notify($6, $7) FROM ins) AS noted`
-	appendWhyPostgresQuery = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE num = t.num) FROM tables t WHERE t.id = $1`
+	appendWhyPostgresQuery = `SELECT (SELECT COALESCE(MAX(seq) + 1, 0) FROM table_events WHERE num = t.num) FROM tables t WHERE t.id = $1`
 	appendHandQuery        = `INSERT INTO hands (table_id, n, record) VALUES (?, ?, ?)`
 	appendFinishQuery      = `UPDATE tables SET finished = ? WHERE id = ? AND NOT finished`
 )
@@ -169,9 +171,6 @@ func (s *sqlStore) appendRefused(ctx context.Context, tx *sql.Tx, why, id string
 // transaction appends to it between the statement's read of the next
 // number and its insert; were it not held, the unique (table_id, seq)
 // key would still refuse a number taken.
-//
-// Events are keyed by the table's number (tables.num, migration 0017),
-// which the statements look up by its ID.
 func (s *sqlStore) appendEventPostgres(ctx context.Context, tx *sql.Tx, id string, e Event, at time.Time) error {
 	note, err := Note{Kind: NoteEvents, Table: id, Seq: e.Seq + 1}.encode()
 	if err != nil {
@@ -198,7 +197,7 @@ func (s *sqlStore) Events(ctx context.Context, id string) ([]Event, error) {
 		if err := s.exists(ctx, tx, id); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT seq, action, at, by_whom FROM events WHERE num = (SELECT num FROM tables WHERE id = ?) ORDER BY seq`), id)
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT seq, action, at, by_whom FROM table_events WHERE num = (SELECT num FROM tables WHERE id = ?) ORDER BY seq`), id)
 		if err != nil {
 			return s.explain(err)
 		}

@@ -423,7 +423,7 @@ func (s *sqlStore) renameInTable(ctx context.Context, tx *sql.Tx, t string, seat
 	for _, q := range []struct{ sel, upd string }{
 		{`SELECT n, record FROM hands WHERE table_id = ?`, `UPDATE hands SET record = ? WHERE table_id = ? AND n = ?`},
 		{`SELECT n, deal FROM deals WHERE table_id = ?`, `UPDATE deals SET deal = ? WHERE table_id = ? AND n = ?`},
-		{`SELECT commitment, pending FROM commitments WHERE num = (SELECT num FROM tables WHERE id = ?)`, `UPDATE commitments SET pending = ? WHERE num = (SELECT num FROM tables WHERE id = ?) AND commitment = ?`},
+		{`SELECT commitment, pending FROM commitments WHERE table_id = ?`, `UPDATE commitments SET pending = ? WHERE table_id = ? AND commitment = ?`},
 	} {
 		type row struct {
 			key  any // n (an integer) or the commitment

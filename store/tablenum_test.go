@@ -17,11 +17,12 @@ import (
 )
 
 // TestTableNumbersMigration: a database of the schema before migration
-// 0017 (events and commitments keyed by the table's ID), with played
-// tables in it, is migrated when opened; every table's events,
-// commitments and hands read back as they were written, the matches
-// replay to the same hands (C-6: the seed and the decisions replay a
-// match), and appends go on from where each log stopped.
+// 0017 (events keyed by the table's ID), with played tables in it, is
+// migrated when opened; every table's events, commitments and hands read
+// back as they were written, the matches replay to the same hands (C-6:
+// the seed and the decisions replay a match), appends go on from where
+// each log stopped, and on PostgreSQL the version before's statements
+// still work beside this one's (a rolling restart).
 func TestTableNumbersMigration(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "old.db")
@@ -230,6 +231,10 @@ func testTableNumbersMigration(t *testing.T, db *sql.DB, d *dialect, dsn string)
 		t.Errorf("commitments after one was stored again: %+v (%v), want %d with the first's pending deal replaced", cs, err, len(first.commitments))
 	}
 
+	if d == postgresDialect {
+		testOldBeside(t, s.(*sqlStore), first.id, next+1)
+	}
+
 	// A table made now has a number of its own, above every other.
 	mustCreate(t, s, newTable("newAfterMigrate1", time.Time{}))
 	mustAppend(t, s, "newAfterMigrate1", Append{Event: Event{Seq: 0, Action: action(0)}})
@@ -256,4 +261,69 @@ func jsonEqual(a, b json.RawMessage) bool {
 		return false
 	}
 	return reflect.DeepEqual(x, y)
+}
+
+// The version before's statements on events (store/events.go and
+// store/cluster.go before migration 0017), which its processes run
+// during a rolling restart.
+const (
+	oldAppendPostgres = `WITH ins AS (INSERT INTO events (table_id, seq, action, at, by_whom) SELECT $1, $2, $3, $4, $5
+		FROM tables WHERE id = $1 AND $2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE table_id = $1) RETURNING seq)
+		SELECT count(*) FROM (SELECT pg_notify($6, $7) FROM ins) AS noted`
+	oldEventsFrom = `SELECT seq, action, at, by_whom FROM events WHERE table_id = $1 AND seq >= $2 ORDER BY seq`
+)
+
+// testOldBeside: on a migrated PostgreSQL database the version before
+// appends to table id's log (of next events) through the view events,
+// in turn with this version, and reads what both wrote; it is refused a
+// number taken and a table that is not there, as before.
+func testOldBeside(t *testing.T, s *sqlStore, id string, next int) {
+	t.Helper()
+	oldAppend := func(id string, seq int) int {
+		t.Helper()
+		var n int
+		err := s.w.QueryRowContext(ctx, oldAppendPostgres, id, seq, string(action(seq)), time.Now(), "", s.channel, "{}").Scan(&n)
+		if err != nil {
+			t.Fatalf("the version before's append of event %d to table %s: %v", seq, id, err)
+		}
+		return n
+	}
+	if n := oldAppend(id, next); n != 1 {
+		t.Fatalf("the version before's append of event %d: %d rows, want 1", next, n)
+	}
+	mustAppend(t, s, id, Append{Event: Event{Seq: next + 1, Action: action(next + 1)}})
+	if n := oldAppend(id, next+1); n != 0 {
+		t.Errorf("the version before's append of a number taken: %d rows, want 0", n)
+	}
+	if n := oldAppend("no-such-table", 0); n != 0 {
+		t.Errorf("the version before's append to no table: %d rows, want 0", n)
+	}
+	want, err := s.Events(ctx, id)
+	if err != nil || len(want) != next+2 {
+		t.Fatalf("events after appends of both versions: %d (%v), want %d", len(want), err, next+2)
+	}
+	rows, err := s.r.QueryContext(ctx, oldEventsFrom, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []Event
+	for rows.Next() {
+		var (
+			e      Event
+			action string
+			at     dbTime
+		)
+		if err := rows.Scan(&e.Seq, &action, &at, &e.By); err != nil {
+			t.Fatal(err)
+		}
+		e.Action, e.At = json.RawMessage(action), at.t
+		got = append(got, e)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the version before reads %d events, this one %d, or they differ", len(got), len(want))
+	}
 }

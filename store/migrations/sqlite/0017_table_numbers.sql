@@ -1,13 +1,14 @@
 -- Each table gets a number, its key inside the store (the ID stays its
--- name everywhere else), and the rows written at every action are keyed
--- by it: a table's events by (num, seq), and the commitments of its fair
--- deals, stored again at each contribution, by (num, commitment). The
--- primary key index of events was the 16-character ID and the event's
--- number, so every action wrote a wide index entry, and the index's
--- leaves split often (docs/performance.md, "Events keyed by number").
--- A new table's number is one more than the highest (the store's insert;
--- SQLite's writes are serialised). Existing rows are copied, in key order,
--- into tables of the new shape.
+-- name everywhere else), and its event log, written at every action, is
+-- keyed by it: table_events, by (num, seq), takes the place of events.
+-- The primary key index of events was the 16-character ID and the
+-- event's number, so every action wrote a wide index entry, and the
+-- index's leaves were rebalanced often (docs/performance.md, "Events
+-- keyed by number"). A new table's number is one more than the highest
+-- (the store's insert; SQLite's writes are serialised). The events are
+-- copied in key order. (PostgreSQL's 0017 also leaves a view named
+-- events, for the processes of the version before during a rolling
+-- restart; a SQLite file has one process.)
 
 ALTER TABLE tables ADD COLUMN num INTEGER;
 
@@ -15,9 +16,7 @@ UPDATE tables SET num = rowid;
 
 CREATE UNIQUE INDEX tables_num ON tables (num);
 
-ALTER TABLE events RENAME TO events_by_id;
-
-CREATE TABLE events (
+CREATE TABLE table_events (
 	num     INTEGER NOT NULL REFERENCES tables (num) ON DELETE CASCADE,
 	seq     INTEGER NOT NULL CHECK (seq >= 0),
 	action  TEXT NOT NULL,
@@ -26,23 +25,7 @@ CREATE TABLE events (
 	PRIMARY KEY (num, seq)
 );
 
-INSERT INTO events (num, seq, action, at, by_whom)
-	SELECT t.num, e.seq, e.action, e.at, e.by_whom FROM events_by_id e JOIN tables t ON t.id = e.table_id ORDER BY t.num, e.seq;
+INSERT INTO table_events (num, seq, action, at, by_whom)
+	SELECT t.num, e.seq, e.action, e.at, e.by_whom FROM events e JOIN tables t ON t.id = e.table_id ORDER BY t.num, e.seq;
 
-DROP TABLE events_by_id;
-
-ALTER TABLE commitments RENAME TO commitments_by_id;
-
-CREATE TABLE commitments (
-	num        INTEGER NOT NULL REFERENCES tables (num) ON DELETE CASCADE,
-	n          INTEGER NOT NULL CHECK (n >= 1),
-	commitment TEXT NOT NULL,
-	at         TEXT NOT NULL,
-	pending    TEXT NOT NULL,
-	PRIMARY KEY (num, commitment)
-);
-
-INSERT INTO commitments (num, n, commitment, at, pending)
-	SELECT t.num, c.n, c.commitment, c.at, c.pending FROM commitments_by_id c JOIN tables t ON t.id = c.table_id ORDER BY t.num, c.commitment;
-
-DROP TABLE commitments_by_id;
+DROP TABLE events;
