@@ -22,11 +22,18 @@ func TestRematchInvite(t *testing.T) {
 		tab := ts.create(`{"variant":"auction","options":{"players":3,"target":1},"seats":` + seatsBody("h", "h", "h") + `}`)
 		tok := []string{ts.join(tab.ID, 0, "Ann"), ts.join(tab.ID, 1, "Bo"), ts.join(tab.ID, 2, "Cy")}
 		h := newHub(t, ts, tab.ID, 3)
+		// Random play may never end an auction match (a set pitcher goes
+		// below 0); this plan ends it with hand 1 (pitchTopCard: to 1, a
+		// seat's first pitch wins).
+		h.plan = pitchTopCard(h)
 		var cs []*client
 		for i, tk := range tok {
 			cs = append(cs, h.connect("seat "+string(rune('0'+i)), i, tk, true))
 		}
 		h.run(60*time.Second, "the match to end", func() bool { return cs[0].last != nil && cs[0].last.Over })
+		if n := cs[0].last.HandNo; n != 1 {
+			t.Errorf("the match ended with hand %d; the plan ends it with hand 1", n)
+		}
 
 		resp, b := ts.do("POST", "/api/tables/"+tab.ID+"/rematch", `{"token":"`+tok[0]+`"}`)
 		if resp.StatusCode != http.StatusCreated {
