@@ -374,6 +374,7 @@ type fairWire struct {
 		Hand        int    `json:"hand"`
 		Commitment  string `json:"commitment"`
 		CommittedAt string `json:"committed_at"`
+		Dealer      int    `json:"dealer"`
 		Contributed []int  `json:"contributed"`
 		Shared      bool   `json:"shared"`
 	} `json:"next"`
@@ -501,6 +502,12 @@ type hub struct {
 	// httpClient, when set, dials the connections (its cookies: a
 	// signed-in browser's).
 	httpClient *http.Client
+	// rig, when set, chooses the values the clients contribute to each
+	// fair deal so that the hand dealt is one it accepts, given the
+	// table's human seats (rig_test.go); rigged holds them by commitment
+	// and seat.
+	rig    func(s *pitch.State, humans []int) bool
+	rigged map[string]map[int]string
 	// overSix counts the ten-point choices between passing trumps and
 	// burning them (TP-TR-5) the hub's clients have made: even, they pass
 	// (fewer than would take them to 6 when they hold 8 or more, so a
@@ -527,9 +534,9 @@ type client struct {
 	ws     *websocket.Conn
 	cancel context.CancelFunc
 	auto   bool // plays legal actions when asked
-	// passed: c has passed trumps at this ten-point turn (TP-TR-5) and
-	// burns next.
-	passed bool
+	// passedIn: in this hand (its number, 0 for none) c has passed
+	// trumps at its ten-point turn (TP-TR-5) and burns next.
+	passedIn int
 
 	// proto is the protocol c's hello said (0: none, 1); held is what a
 	// protocol-2 client holds, deltas how many it was sent.
@@ -796,11 +803,7 @@ func (c *client) contribute(m *wire) {
 	if _, ok := c.contributed[commit]; ok {
 		return
 	}
-	var v [32]byte
-	for i := range v {
-		v[i] = byte(c.h.rng.IntN(256))
-	}
-	c.contributed[commit] = fmt.Sprintf("%x", v)
+	c.contributed[commit] = c.value(m)
 	c.send(map[string]string{"type": "contribute", "commitment": commit, "value": c.contributed[commit]})
 }
 
@@ -845,13 +848,7 @@ func (c *client) choose(m *wire) json.RawMessage {
 		// people do; it makes seats with over 6 trumps (TP-TR-5) common.
 		switch m.View.Phase {
 		case "trump":
-			best, most := pitch.Clubs, -1
-			for su := pitch.Clubs; su < pitch.NoSuit; su++ {
-				if n := (setOf(m.View.Hand) & pitch.Trumps(su, true)).Len(); n > most {
-					best, most = su, n
-				}
-			}
-			b, _ := json.Marshal(pitch.NameTrump(c.seat, best))
+			b, _ := json.Marshal(pitch.NameTrump(c.seat, longestTrumps(setOf(m.View.Hand))))
 			return b
 		case "give_stock":
 			b, _ := json.Marshal(pitch.GiveStock(c.seat, false))
@@ -860,10 +857,10 @@ func (c *client) choose(m *wire) json.RawMessage {
 		return legal[rng.IntN(len(legal))]
 	}
 	d := m.Discard
-	if d.PassLimit > 0 && !c.passed {
+	if d.PassLimit > 0 && c.passedIn != m.HandNo {
 		*c.h.overSix++
 		if *c.h.overSix%2 == 1 {
-			c.passed = true
+			c.passedIn = m.HandNo
 			held := len(m.View.Hand)
 			n := d.PassLimit
 			if held >= 8 {
@@ -875,7 +872,7 @@ func (c *client) choose(m *wire) json.RawMessage {
 			return b
 		}
 	}
-	c.passed = false
+	c.passedIn = 0
 	pool := slices.Clone(d.Pool)
 	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	b, _ := json.Marshal(pitch.Discard(c.seat, pitch.SetOf(d.Must...)|pitch.SetOf(pool[:d.Choose]...)))
@@ -908,9 +905,9 @@ func (c *client) sendBad(m *wire) {
 		var a pitch.Action
 		// A choice made only to be spoiled: it must not count as one of
 		// c's choices between passing and burning.
-		passed, overSix := c.passed, *c.h.overSix
+		passedIn, overSix := c.passedIn, *c.h.overSix
 		_ = json.Unmarshal(c.choose(m), &a)
-		c.passed, *c.h.overSix = passed, overSix
+		c.passedIn, *c.h.overSix = passedIn, overSix
 		a.Seat = int8(other)
 		named := a.Cards | a.Card.Set()
 		if a.Kind != pitch.ActPlay && a.Kind != pitch.ActCall {
