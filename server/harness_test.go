@@ -508,6 +508,9 @@ type hub struct {
 	// and seat.
 	rig    func(s *pitch.State, humans []int) bool
 	rigged map[string]map[int]string
+	// follow: each client takes the seat each state names (-1 for none),
+	// as a person's page does whose seat is handed over (play now).
+	follow bool
 	// overSix counts the ten-point choices between passing trumps and
 	// burning them (TP-TR-5) the hub's clients have made: even, they pass
 	// (fewer than would take them to 6 when they hold 8 or more, so a
@@ -769,6 +772,9 @@ func (h *hub) handle(dv delivery) {
 	switch m.Type {
 	case "state":
 		c.last = m
+		if h.follow {
+			c.seat = m.Seat
+		}
 		c.contribute(m)
 		if c.auto {
 			c.play(m)

@@ -129,10 +129,11 @@ func pitchTopCard(h *hub) func(*client, *wire) (pitch.Action, bool) {
 	var cur choice
 	return func(c *client, m *wire) (pitch.Action, bool) {
 		if cur.hand != m.HandNo {
-			// The hand as dealt: the log's state when this seat is asked
-			// (nothing moves meanwhile: every seat waits for its client).
+			// The hand as dealt: the log's state before the hand's first
+			// action (a stand-in may have acted before any client was
+			// asked).
 			_, _, snaps := replay(h.t, h.ts.st, h.table)
-			st := &snaps[m.Seq].st
+			st := &snaps[m.Seq-len(snaps[m.Seq].actions)].st
 			if st.Phase() != pitch.PhaseBid {
 				h.t.Fatalf("hand %d starts in phase %s, want the bidding", m.HandNo, st.Phase())
 			}

@@ -8,22 +8,34 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"pitch"
 )
 
 // TestPlayNowRated: a signed-in person's Play starts a rated play-now
 // table (the table says so); a guest's Play never lands at it, and a
 // guest asking for a rated Play, or a rated Play of another target, is
 // refused and changes nothing. Two accounts pressing Play at once (one
-// in two tabs) take two bots' seats over; the match is rated at its end
+// in two tabs) take two bots' seats over, and a third the last; the
+// match is rated at its end
 // for the people who played their share of it (docs/ratings.md "Play
 // now"), and every hand names who played each seat then: the bot
 // before the takeover, the person after.
+//
+// The match must end, and random play may never end an auction match (a
+// set pitcher goes below 0; here it lasted 5 to 44 hands, and on the
+// engine 0.75% of such matches last over 120). So from hand 4 (by then
+// every seat is a person's: the takeovers come at hand 2 at the latest,
+// as Ada, who must play in hand 1, does not act meanwhile) the people
+// play pitchTopCard, which ends the match within a bounded number of
+// hands; a match of 4 hands or more rates those who took over at hand 2.
 func TestPlayNowRated(t *testing.T) {
 	ts := startServer(t, t.TempDir()+"/pitch.db", fastOptions())
-	ada, cy, dee := ts.browser(), ts.browser(), ts.browser()
+	ada, cy, dee, eve := ts.browser(), ts.browser(), ts.browser(), ts.browser()
 	ada.must(201, "POST", "/api/account/signup", creds("Ada", goodPassword))
 	cy.must(201, "POST", "/api/account/signup", creds("Cy", goodPassword))
 	dee.must(201, "POST", "/api/account/signup", creds("Dee", goodPassword))
+	eve.must(201, "POST", "/api/account/signup", creds("Eve", goodPassword))
 	for _, tc := range []struct {
 		b          *browser
 		body, code string
@@ -67,6 +79,8 @@ func TestPlayNowRated(t *testing.T) {
 		t.Fatalf("a guest's Play: %s; want a casual table of its own", gb)
 	}
 	h := newHub(t, ts, id, 5)
+	h.plan = peopleOnly(4, pitchTopCard(h))
+	h.follow = true
 	h.httpClient = ada.c // a seat of an account is played signed in
 	ac := h.connect("Ada", 0, a.Token, true)
 	h.run(20*time.Second, "hand 1 under way", func() bool { return ac.last != nil && ac.last.HandNo == 1 && ac.last.Seq >= 2 })
@@ -90,6 +104,12 @@ func TestPlayNowRated(t *testing.T) {
 	if cyTok == "" {
 		cyTok = got[1].Token
 	}
+	// Eve takes the last bot's seat: then every seat is a person's.
+	var e ratedPlay
+	if err := json.Unmarshal(eve.must(200, "POST", "/api/play", `{"variant":"auction"}`), &e); err != nil || e.Table.ID != id || e.Seat < 1 ||
+		e.Seat == got[0].Seat || e.Seat == got[2].Seat {
+		t.Fatalf("Eve's Play: %+v (%v); want the last bot's seat at Ada's table", e, err)
+	}
 	seated := func(c *client) bool {
 		if c.last != nil && c.last.Seat != c.seat {
 			c.seat = c.last.Seat
@@ -100,9 +120,12 @@ func TestPlayNowRated(t *testing.T) {
 	cc := h.connect("Cy", -1, cyTok, true)
 	h.httpClient = dee.c
 	dc := h.connect("Dee", -1, got[2].Token, true)
+	h.httpClient = eve.c
+	ec := h.connect("Eve", -1, e.Token, true)
 	h.run(120*time.Second, "the match played out", func() bool {
 		seated(cc)
 		seated(dc)
+		seated(ec)
 		return ac.last != nil && ac.last.Over && len(ac.last.Sheet) > 0
 	})
 	info, err := ts.st.Table(bg, id)
@@ -110,6 +133,12 @@ func TestPlayNowRated(t *testing.T) {
 		t.Fatal(err)
 	}
 	hands := len(ac.last.Sheet)
+	t.Logf("the match lasted %d hands", hands)
+	for _, st := range info.Seats {
+		if st.TookOver != nil && st.TookOver.Hand > 2 {
+			t.Errorf("%s took seat %d over at hand %d; want 2 at the latest (Ada waited)", st.Name, st.Seat, st.TookOver.Hand)
+		}
+	}
 	changes, err := ts.st.MatchRatings(bg, id)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +153,7 @@ func TestPlayNowRated(t *testing.T) {
 	if !rated[info.Seats[0].Account] || info.Seats[0].Account == "" {
 		t.Errorf("Ada, at seat 0 from hand 1 to the end, not rated: %+v", changes)
 	}
-	for _, p := range []ratedPlay{got[0], got[2]} {
+	for _, p := range []ratedPlay{got[0], got[2], e} {
 		st := info.Seats[p.Seat]
 		if st.TookOver == nil || st.Account == "" {
 			t.Fatalf("seat %d after the match: %+v; want taken over by an account", p.Seat, st)
@@ -213,5 +242,22 @@ func TestPlayNowPopular(t *testing.T) {
 	}
 	if after, _ := ts.st.Tables(bg, false); len(after) != len(before) {
 		t.Errorf("refused Plays stored tables: %d before, %d after", len(before), len(after))
+	}
+}
+
+// peopleOnly is plan from hand from on at a table whose seats are all
+// people's, and no opinion before or while a bot plays (a plan such as
+// pitchTopCard needs every seat).
+func peopleOnly(from int, plan func(*client, *wire) (pitch.Action, bool)) func(*client, *wire) (pitch.Action, bool) {
+	return func(c *client, m *wire) (pitch.Action, bool) {
+		if m.HandNo < from {
+			return pitch.Action{}, false
+		}
+		for _, s := range m.Table.Seats {
+			if s.Kind != "human" {
+				return pitch.Action{}, false
+			}
+		}
+		return plan(c, m)
 	}
 }
