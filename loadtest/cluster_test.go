@@ -248,16 +248,17 @@ func TestClusterKill(t *testing.T) {
 		err error
 	}
 	done := make(chan result, 1)
+	seen := newPlaySeen(tables)
 	go func() {
-		// 3 s of play before the kill, then time enough after the
+		// Some play before the kill, then time enough after the
 		// takeover (a lease, 2 s) for every table's clients to find it
 		// again, their backoff included, on a loaded machine.
 		rep, err := Run(context.Background(), Config{URL: "http://" + proxy.addr(), Tables: tables, Duration: 14 * time.Second,
 			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 9, Reconnect: true, Once: true, Trace: true,
-			Options: map[string]any{"target": 1000}})
+			Options: map[string]any{"target": 1000}, Latencies: seen})
 		done <- result{rep, err}
 	}()
-	time.Sleep(3 * time.Second) // setup and some play
+	seen.wait(t, 60*time.Second) // setup and some play
 	ctx := context.Background()
 	st, err := store.Open(ctx, db)
 	if err != nil {
@@ -351,13 +352,14 @@ func TestClusterRollingRestart(t *testing.T) {
 		err error
 	}
 	done := make(chan result, 1)
+	seen := newPlaySeen(tables)
 	go func() {
 		rep, err := Run(context.Background(), Config{URL: "http://" + proxy.addr(), Tables: tables, Duration: 12 * time.Second,
 			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 10, Reconnect: true, Once: true, Trace: true,
-			Options: map[string]any{"target": 1000}})
+			Options: map[string]any{"target": 1000}, Latencies: seen})
 		done <- result{rep, err}
 	}()
-	time.Sleep(3 * time.Second)
+	seen.wait(t, 60*time.Second) // setup and some play
 	for i, n := range nodes {
 		if err := n.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)

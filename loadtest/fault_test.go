@@ -110,6 +110,39 @@ func startServerFlags(t *testing.T, bin, addr, db string, flags ...string) (*exe
 	return nil, nil
 }
 
+// playSeen, as a run's Config.Latencies, tells when play is under way:
+// once the clients have confirmed n actions, started is closed. A test
+// that hurts the server during play waits for it, not for a time that
+// the setup may outlast on a loaded machine.
+type playSeen struct {
+	mu      sync.Mutex
+	n       int
+	started chan struct{}
+}
+
+func newPlaySeen(n int) *playSeen { return &playSeen{n: n, started: make(chan struct{})} }
+
+func (p *playSeen) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n > 0 {
+		if p.n -= bytes.Count(b, []byte("\n")); p.n <= 0 {
+			close(p.started)
+		}
+	}
+	return len(b), nil
+}
+
+// wait waits until play is under way, failing t after d.
+func (p *playSeen) wait(t *testing.T, d time.Duration) {
+	t.Helper()
+	select {
+	case <-p.started:
+	case <-time.After(d):
+		t.Fatalf("play did not get under way within %v", d)
+	}
+}
+
 // TestKillDuringLoad kills the server with SIGKILL while tables are being
 // played, starts it again on the same database, and lets the clients
 // reconnect: every table goes on, and no action the clients were told of
@@ -128,12 +161,13 @@ func TestKillDuringLoad(t *testing.T) {
 		err error
 	}
 	done := make(chan result, 1)
+	seen := newPlaySeen(12)
 	go func() {
 		rep, err := Run(context.Background(), Config{URL: "http://" + addr, Tables: 12, Duration: 6 * time.Second,
-			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 7, Reconnect: true, Once: true, Trace: true})
+			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 7, Reconnect: true, Once: true, Trace: true, Latencies: seen})
 		done <- result{rep, err}
 	}()
-	time.Sleep(3 * time.Second) // setup and some play
+	seen.wait(t, 60*time.Second) // setup and some play
 	if err := srv.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -216,17 +250,18 @@ func TestSIGTERMDuringPlay(t *testing.T) {
 		err error
 	}
 	done := make(chan result, 1)
+	seen := newPlaySeen(tables)
 	go func() {
-		// Play lasts 12 s so that after the signal at 3 s, the drain and
-		// the restart (seconds on a loaded machine) leave every table time
-		// to go on.
+		// Play lasts 12 s so that after the signal, once play is under
+		// way, the drain and the restart (seconds on a loaded machine)
+		// leave every table time to go on.
 		rep, err := Run(context.Background(), Config{URL: "http://" + addr, Tables: tables, Duration: 12 * time.Second,
 			Variant: "pawnee", Think: 20 * time.Millisecond, Seed: 8, Reconnect: true, Once: true, Trace: true,
-			Options: map[string]any{"target": 1000}})
+			Options: map[string]any{"target": 1000}, Latencies: seen})
 
 		done <- result{rep, err}
 	}()
-	time.Sleep(3 * time.Second) // setup and some play
+	seen.wait(t, 60*time.Second) // setup and some play
 	if resp, err := http.Get("http://" + addr + "/api/stats"); err == nil {
 		var st struct{ Connections int }
 		json.NewDecoder(resp.Body).Decode(&st)
