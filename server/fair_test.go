@@ -112,6 +112,9 @@ func TestFairDealWait(t *testing.T) {
 		tok0 := ts.join(tab.ID, 0, "Ann")
 		ts.join(tab.ID, 2, "Gone") // never connects
 		h := newHub(t, ts, tab.ID, 4)
+		// Ann's page says it contributes, so the deal waits for her value
+		// (the test checks it is in), not only the deal wait.
+		h.fair = true
 		a := h.connect("Ann", 0, tok0, true)
 		var dealingAt, dealtAt time.Time
 		h.run(20*time.Second, "hand 1 dealt", func() bool {

@@ -496,6 +496,12 @@ type hub struct {
 	// noContribute keeps the seated clients from contributing to deals,
 	// as a page does by itself on each new commitment.
 	noContribute bool
+	// fair makes the seated clients say in their hello that they send a
+	// value for each commitment, as a page does: a due deal then waits
+	// for their values (long: play's awaitsOnline) rather than for the
+	// table's deal wait alone, so that they are in the deal whatever the
+	// machine's load.
+	fair bool
 	// summary makes the seated clients say in their hello that they show
 	// each hand's summary (and so are waited for until they say ready).
 	summary bool
@@ -586,7 +592,7 @@ func (h *hub) connect(name string, seat int, token string, auto bool) *client {
 	ws.SetReadLimit(1 << 22)
 	c := &client{h: h, name: name, seat: seat, token: token, ws: ws, cancel: cancel, auto: auto, actedSeq: -1,
 		tokens: clientBurst, lastTick: time.Now(), proto: h.protocol}
-	hello, _ := json.Marshal(map[string]any{"type": "hello", "token": token, "summary": h.summary})
+	hello, _ := json.Marshal(map[string]any{"type": "hello", "token": token, "summary": h.summary, "fair": h.fair && !h.noContribute})
 	if token == "" {
 		hello = []byte(`{"type":"hello"}`)
 	}

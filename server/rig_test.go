@@ -16,7 +16,8 @@ import (
 // reads the secret of each new commitment and tries values for the
 // table's human seats until the hand they deal is one the rig accepts.
 // The hand is then certain, not lucky, as long as the deal takes those
-// values (every human seat is one of the hub's clients, connected); a
+// values: every human seat is one of the hub's clients, connected, and
+// says so in its hello (hub.fair), so that the deal waits for them; a
 // test that relies on it checks the hand it got (overSixPlan does).
 
 // rigTries bounds the values tried for one deal. A rig should accept a
@@ -151,6 +152,7 @@ func overSixDeal(s *pitch.State) (seat int, ok bool) {
 // test may see every card): it bids the moon only when the deal is one
 // of those, whatever the rig did.
 func overSixPlan(h *hub) {
+	h.fair = true // the values chosen are in the deal, not only when in time
 	h.rig = func(s *pitch.State, humans []int) bool {
 		x, ok := overSixDeal(s)
 		return ok && slices.Contains(humans, x)
