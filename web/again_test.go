@@ -21,7 +21,7 @@ import (
 // match, Bea's that Ada did. The summary with the invitation fits the
 // screen at desktop and phone sizes. The moves are made from the test over
 // each seat's second connection (a seat may have several), so that the
-// match ends quickly.
+// match ends quickly: with hand 1, by a plan (topPlan), not by luck.
 func TestBrowserPlayAgainNotice(t *testing.T) {
 	s := newSiteFor(t, 150*time.Second, func(o *server.Options) { o.ReadyWait = time.Millisecond })
 	id := s.createAPI(`{"variant":"auction","options":{"players":2,"target":1},"seats":[{"kind":"human"},{"kind":"human"}]}`)
@@ -36,10 +36,10 @@ func TestBrowserPlayAgainNotice(t *testing.T) {
 	bea.openSeat(id, 1, tokB, "Bea")
 
 	start := time.Now()
-	a, b := connectSeat(t, s.url, id, tokA), connectSeat(t, s.url, id, tokB)
+	// Both seats are played so that the match ends with hand 1 (topPlan).
+	play := &topPlan{seats: [2]*seatClient{connectSeat(t, s.url, id, tokA), connectSeat(t, s.url, id, tokB)}}
 	waitFor(t, "Play again at the match's end", func() bool {
-		a.move()
-		b.move()
+		play.move()
 		if s.ui().Summary {
 			s.click("#summary-close")
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
 
+	"pitch"
 	"pitch/server"
 )
 
@@ -29,12 +30,17 @@ type seatClient struct {
 
 // wsState is what the seat clients read of a state.
 type wsState struct {
-	Type  string            `json:"type"`
-	Seq   int               `json:"seq"`
-	Seat  int               `json:"seat"`
-	Legal []json.RawMessage `json:"legal"`
-	View  struct {
-		Turn int `json:"turn"`
+	Type   string            `json:"type"`
+	Seq    int               `json:"seq"`
+	Seat   int               `json:"seat"`
+	HandNo int               `json:"hand_no"`
+	Legal  []json.RawMessage `json:"legal"`
+	View   struct {
+		Turn   int          `json:"turn"`
+		Phase  string       `json:"phase"`
+		Dealer int          `json:"dealer"`
+		Bid    int          `json:"bid"`
+		Hand   []pitch.Card `json:"hand"`
 	} `json:"view"`
 }
 
@@ -76,13 +82,28 @@ func connectSeat(t *testing.T, base, id, token string) *seatClient {
 func (sc *seatClient) move() bool {
 	sc.mu.Lock()
 	m := sc.last
-	if m.Type != "state" || m.View.Turn != m.Seat || len(m.Legal) == 0 || sc.moved == m.Seq+1 {
-		sc.mu.Unlock()
+	sc.mu.Unlock()
+	return sc.send(m, m.Legal)
+}
+
+// asked reports whether m asks the seat to move and it has not.
+func (sc *seatClient) asked(m wsState) bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return m.Type == "state" && m.View.Turn == m.Seat && len(m.Legal) > 0 && sc.moved != m.Seq+1
+}
+
+// send makes the first of moves (legal actions as m offers them) in
+// answer to m, if m asks the seat to move and it has not; it reports
+// whether it moved.
+func (sc *seatClient) send(m wsState, moves []json.RawMessage) bool {
+	if !sc.asked(m) || len(moves) == 0 {
 		return false
 	}
+	sc.mu.Lock()
 	sc.moved = m.Seq + 1
 	sc.mu.Unlock()
-	msg := `{"type":"action","action":` + string(m.Legal[0]) + `}`
+	msg := `{"type":"action","action":` + string(moves[0]) + `}`
 	if err := sc.c.Write(context.Background(), websocket.MessageText, []byte(msg)); err != nil {
 		sc.t.Fatalf("seat %d: %v", m.Seat, err)
 	}
