@@ -592,7 +592,11 @@ func (h *hub) connect(name string, seat int, token string, auto bool) *client {
 	ws.SetReadLimit(1 << 22)
 	c := &client{h: h, name: name, seat: seat, token: token, ws: ws, cancel: cancel, auto: auto, actedSeq: -1,
 		tokens: clientBurst, lastTick: time.Now(), proto: h.protocol}
-	hello, _ := json.Marshal(map[string]any{"type": "hello", "token": token, "summary": h.summary, "fair": h.fair && !h.noContribute})
+	say := map[string]any{"type": "hello", "token": token, "summary": h.summary}
+	if h.fair && !h.noContribute {
+		say["fair"] = true
+	}
+	hello, _ := json.Marshal(say)
 	if token == "" {
 		hello = []byte(`{"type":"hello"}`)
 	}
