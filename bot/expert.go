@@ -93,8 +93,9 @@ type ExpertSettings struct {
 	Bonus float64
 	// Match scores a hand that decides the match by what the match is
 	// worth at the scores before it, not by its points
-	// (objective.Match): the ten-point moon decisions, when to shoot
-	// one and how to defend against one.
+	// (objective.Match): the moon decisions, when to shoot one and how
+	// to defend against one (ten-point; pawnee, where an even match is a
+	// fifth of one).
 	Match bool
 	// Span, above 0, is objective.Span: the standing read over Span
 	// times the target when Match scores a hand that decides the match.
@@ -217,7 +218,9 @@ const minBoundedWorlds = 40
 //     before it (objective.matchWorth) won more matches on two seeds and
 //     fewer on a third, by less than the noise, and scored fewer points
 //     a hand on all three, so it is off (docs/bots.md, Tuning, ninth
-//     session); expert:match turns it on.
+//     session); expert:match turns it on. In pawnee (a moon made wins
+//     the match, PW-MOON-1; an even match is a fifth of one) it is off
+//     too (docs/bots.md, Tuning, tenth session).
 //   - Nodes and Playouts bound the work of a decision by counts, for
 //     at most 100 ms a decision at the 99th percentile on one core
 //     (BenchmarkExpertP99): pawnee's endgames (pawneeNodes), auction's

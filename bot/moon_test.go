@@ -169,3 +169,63 @@ func TestDefenceSinksTheMoon(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchWorthOfAPawneeMoon (PW-MOON-1, PW-END-1): with Match, a pawnee
+// hand that decides the match is worth to a seat T-d and the bonus when
+// it wins the match, -(T/4+d) and the bonus when another seat does (d its
+// score before the hand less the mean of the other four's, T the
+// target): a seat has a fifth of an even match, so another's win costs
+// it a fifth of what its own would gain it. A hand that does not decide
+// the match is scored as without Match.
+func TestMatchWorthOfAPawneeMoon(t *testing.T) {
+	ob := objective{Standing: true, Bonus: pawneeBonus, Match: true}
+	plain := objective{Standing: true, Bonus: pawneeBonus}
+	rng := pitch.NewRand(5)
+	g := pitch.MustNewGame(pitch.Pawnee)
+	tg := float64(g.Options.Target)
+	won, lost, madeMoons, setMoons := 0, 0, 0, 0
+	for range 300 {
+		scores := make([]int, 5)
+		for i := range scores {
+			scores[i] = rng.IntN(50) - 8
+		}
+		scores[0] = rng.IntN(40) // the moon's bidder may bid 10 (PW-BID-4)
+		s := pitch.Deal(g, 4, scores, rng)
+		play(t, &s, pitch.Bid(0, 10))
+		rollout(&s)
+		if s.Made() {
+			madeMoons++
+		} else {
+			setMoons++
+		}
+		for seat := range 5 {
+			got := ob.of(&s, seat)
+			if !s.MatchDecided() {
+				if want := plain.of(&s, seat); got != want {
+					t.Fatalf("scores %v: seat %d scored %v, want %v as without Match", scores, seat, got, want)
+				}
+				continue
+			}
+			others := 0
+			for o := range 5 {
+				if o != seat {
+					others += s.ScoreBefore(o)
+				}
+			}
+			d := float64(s.ScoreBefore(seat)) - float64(others)/4
+			want := -math.Max(0, tg/4+d) - tg*pawneeBonus
+			if s.WonMatch(seat) {
+				want = math.Max(0, tg-d) + tg*pawneeBonus
+				won++
+			} else {
+				lost++
+			}
+			if math.Abs(got-want) > 1e-9 {
+				t.Fatalf("scores %v, moon made %v: seat %d scored %v, want %v", scores, s.Made(), seat, got, want)
+			}
+		}
+	}
+	if won == 0 || lost == 0 || madeMoons == 0 || setMoons == 0 {
+		t.Fatalf("seats that won the match %d, lost it %d; moons made %d, set %d: want some of each", won, lost, madeMoons, setMoons)
+	}
+}

@@ -275,14 +275,20 @@ func (ob objective) of(s *pitch.State, seat int) float64 {
 // matchWorth scores a hand that decided the match for seat, by the
 // standing before it: d, the seat's score less the mean of its rivals'
 // (as of counts them). It reads the standing as a share of the match,
-// linear and clamped: at d the seat wins (d+T)/2T of its matches (T the
-// target; an even match at d = 0, a sure win from d = T on), so one
-// point of standing is worth 1/2T of the match, as in every hand that
-// does not decide it. A won match then lifts that share to 1, worth
-// T-d points of standing, a lost one drops it to 0, worth -(T+d); each
-// with the bonus. So a moon matters most when it wins a match the seat
-// was losing (or sinking one saves it), and near the target a plain bid
-// that wins the match is worth as much as a moon.
+// linear and clamped, one point of standing being worth the same share
+// of the match as in every hand that does not decide it. Against one
+// rival (a side in team games, or the other side with ob.Standing off)
+// the seat wins (d+T)/2T of its matches (T the target; an even match at
+// d = 0, a sure win from d = T on). Against n rivals each keeping a score
+// of its own (pawnee), it wins 1/(n+1) + d·n/((n+1)T): a fifth at d = 0
+// in pawnee, a sure win from d = T on, none from d = -T/n down. A won
+// match lifts that share to 1, worth T-d points of standing, a lost one
+// drops it to 0, worth -(T/n+d) (with one rival -(T+d)); each with the
+// bonus. So a moon matters most when it wins a match the seat was losing
+// (or sinking one saves it), near the target a plain bid that wins the
+// match is worth as much as a moon, and in pawnee another seat's match
+// won costs a seat less than its own gains it, since it had only a
+// fifth of the match to lose.
 func (ob objective) matchWorth(s *pitch.State, seat int) float64 {
 	d := ob.lead(s, seat, s.ScoreBefore)
 	t := float64(s.Game().Options.Target)
@@ -293,7 +299,17 @@ func (ob objective) matchWorth(s *pitch.State, seat int) float64 {
 	if s.WonMatch(seat) {
 		return max(0, k-d) + bonus
 	}
-	return -max(0, k+d) - bonus
+	return -max(0, k/float64(ob.rivals(s))+d) - bonus
+}
+
+// rivals is how many scores the seat's standing is read against: 1 in
+// team games and when only the other side of the hand counts, otherwise
+// every other seat (pawnee with Standing).
+func (ob objective) rivals(s *pitch.State) int {
+	if !ob.Standing || s.Game().FixedTeams() {
+		return 1
+	}
+	return s.Seats() - 1
 }
 
 // candidates returns the actions worth searching: all legal ones when
