@@ -106,10 +106,11 @@ func (c *conn) reader(ctx context.Context, lim *httpx.Limiter, handle func(data 
 // without reading them: the socket's raw descriptor and the WebSocket's
 // reader, whose buffered bytes need no wait.
 type readWait struct {
-	br    *bufio.Reader
-	rc    syscall.RawConn // nil: no wait (not a socket with a descriptor)
-	ready func(fd uintptr) bool
-	peek  [1]byte
+	br     *bufio.Reader
+	rc     syscall.RawConn // nil: no wait (not a socket with a descriptor)
+	ready  func(fd uintptr) bool
+	waited bool // ready has had the poller wait once this time
+	peek   [1]byte
 }
 
 // newReadWait is the wait for nc's bytes under br.
@@ -118,7 +119,7 @@ func newReadWait(nc net.Conn, br *bufio.Reader) *readWait {
 	if sc, ok := nc.(syscall.Conn); ok && canPeek {
 		if rc, err := sc.SyscallConn(); err == nil {
 			w.rc = rc
-			w.ready = w.peekReady
+			w.ready = w.poll
 		}
 	}
 	return w
@@ -133,5 +134,24 @@ func (c *conn) waitReadable() {
 	if w == nil || w.rc == nil || w.br.Buffered() > 0 {
 		return
 	}
+	w.waited = false
 	_ = w.rc.Read(w.ready) // an error (closed): the WebSocket's read says so
+}
+
+// poll is the test of w.rc.Read, which calls it, and while it is false
+// waits for the poller to say the socket is ready, and calls it again:
+// the socket is peeked at first (bytes may have come since the poller
+// last said so, and the poller says so once for each arrival), and
+// taken to be ready after a wait without looking again, which spares a
+// system call a message. Should that be wrong (rare: the poller said so
+// for bytes already read), the WebSocket's read waits instead.
+func (w *readWait) poll(fd uintptr) bool {
+	if w.waited {
+		return true
+	}
+	if w.peekReady(fd) {
+		return true
+	}
+	w.waited = true
+	return false
 }
