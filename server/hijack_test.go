@@ -2,8 +2,10 @@ package server_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // TestHelloWithUpgrade: a client that sends its hello in the same packet
@@ -49,6 +53,25 @@ func TestMessagesWithHello(t *testing.T) {
 			}
 			return
 		}
+	}
+}
+
+// TestHelloLate: a connection that says no hello within 10 s is closed
+// with 1008 (policy violation) and a reason that says what to send.
+func TestHelloLate(t *testing.T) {
+	ts := startServer(t, filepath.Join(t.TempDir(), "p.db"), fastOptions())
+	tab := ts.create(`{"variant":"pawnee","seats":` + seatsBody("h", "h", "h", "h", "h") + `}`)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, ts.wsURL(tab.ID), &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {ts.hs.URL}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	_, msg, err := ws.Read(ctx) // nothing is sent before the hello: the close
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.StatusPolicyViolation || !strings.Contains(ce.Reason, "no hello within 10s") {
+		t.Fatalf("got %q, %v; want the close 1008 with \"no hello within 10s\"", msg, err)
 	}
 }
 

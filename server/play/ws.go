@@ -466,16 +466,17 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string
 
 // readHello reads the connection's first message, which must be a hello
 // within helloWait; otherwise the connection is closed with the reason
-// and ok is false.
+// and ok is false. The wait is a timer, not a context with a deadline:
+// the WebSocket keeps the context of its last read until the next, which
+// for a connection that only listens is for ever.
 func (c *conn) readHello(ctx context.Context) (hello wire.ClientMsg, ok bool) {
-	hctx, hcancel := context.WithTimeout(ctx, helloWait)
-	_, data, err := c.ws.Read(hctx)
-	late := hctx.Err() != nil
-	hcancel()
-	if err != nil {
-		if late { // otherwise the client is gone, or its message was refused (too big): the close says so
-			c.closeWith(websocket.StatusPolicyViolation, fmt.Sprintf("no hello within %s: send {\"type\":\"hello\",\"token\":...} first", helloWait), false)
-		}
+	late := time.AfterFunc(helloWait, func() {
+		c.closeWith(websocket.StatusPolicyViolation, fmt.Sprintf("no hello within %s: send {\"type\":\"hello\",\"token\":...} first", helloWait), false)
+	})
+	_, data, err := c.ws.Read(ctx)
+	if !late.Stop() || err != nil {
+		// Late: closing with the reason. Otherwise the client is gone,
+		// or its message was refused (too big): the close says so.
 		return hello, false
 	}
 	if err := json.Unmarshal(data, &hello); err != nil || hello.Type != "hello" {
