@@ -254,19 +254,42 @@ func (s *Server) handleEventWS(w http.ResponseWriter, r *http.Request) {
 	go c.follow(s, e)
 }
 
-// follow is an event connection's goroutine: it reads the hello, sends
-// the event, and keeps the connection among the event's followers until
-// it ends.
+// follow is an event connection's first goroutine: it reads the hello
+// and sends the event; then the reader (readOn) keeps the connection
+// among the event's followers until it ends.
 func (c *conn) follow(s *Server, e *liveEvent) {
-	defer s.conns.release(c)
-	defer func() {
-		c.close()
-		<-c.closed // the close handshake is done (or timed out)
-	}()
+	sub := c.subscribe(s, e)
+	if sub == nil {
+		c.finish(s)
+		return
+	}
+	c.readOn(s.addrLimit(c), func(data []byte) {
+		var m wire.ClientMsg
+		if err := json.Unmarshal(data, &m); err != nil || m.Type != "hello" {
+			c.sendJSON(errorCode("unknown_type", `an event's connection only listens: send "hello" to get the event again, nothing else`, nil))
+			return
+		}
+		e.mu.Lock()
+		e.sendWhole(sub) // a page out of step asks again
+		e.mu.Unlock()
+	}, func() {
+		e.mu.Lock()
+		delete(e.subs, sub)
+		if len(e.subs) == 0 {
+			e.sent = [2]eventStream{}
+		}
+		e.mu.Unlock()
+		c.finish(s)
+	})
+}
+
+// subscribe reads c's hello and makes it one of e's followers, sending
+// it the event; nil when c was refused (and is closing).
+func (c *conn) subscribe(s *Server, e *liveEvent) *eventSub {
 	ctx := context.Background()
 	hello, ok := c.readHello(ctx)
 	if !ok {
-		return
+		return nil
 	}
 	sub := &eventSub{c: c, entry: -1, full: hello.Full}
 	e.mu.Lock()
@@ -284,14 +307,14 @@ func (c *conn) follow(s *Server, e *liveEvent) {
 		if sub.entry < 0 {
 			e.mu.Unlock()
 			c.closeWith(websocket.StatusPolicyViolation, "that token is no one's in this event: join first, or say hello without one to watch", false)
-			return
+			return nil
 		}
 	}
 	if hello.Host != "" {
 		if sub.host = e.isHost(hello.Host); !sub.host {
 			e.mu.Unlock()
 			c.closeWith(websocket.StatusPolicyViolation, "that is not the host's token of this event", false)
-			return
+			return nil
 		}
 	}
 	who := "entry:" + e.id + "/" + strconv.Itoa(sub.entry)
@@ -301,7 +324,7 @@ func (c *conn) follow(s *Server, e *liveEvent) {
 	if why := s.counted(c, sub.entry >= 0 || sub.host, who); why != "" {
 		e.mu.Unlock()
 		s.noteEventRefused(e.id, sub.entry, why)
-		return
+		return nil
 	}
 	if e.subs == nil {
 		e.subs = map[*eventSub]struct{}{}
@@ -309,22 +332,5 @@ func (c *conn) follow(s *Server, e *liveEvent) {
 	e.subs[sub] = struct{}{}
 	e.sendWhole(sub)
 	e.mu.Unlock()
-	defer func() {
-		e.mu.Lock()
-		delete(e.subs, sub)
-		if len(e.subs) == 0 {
-			e.sent = [2]eventStream{}
-		}
-		e.mu.Unlock()
-	}()
-	c.reader(ctx, s.addrLimit(c), func(data []byte) {
-		var m wire.ClientMsg
-		if err := json.Unmarshal(data, &m); err != nil || m.Type != "hello" {
-			c.sendJSON(errorCode("unknown_type", `an event's connection only listens: send "hello" to get the event again, nothing else`, nil))
-			return
-		}
-		e.mu.Lock()
-		e.sendWhole(sub) // a page out of step asks again
-		e.mu.Unlock()
-	})
+	return sub
 }

@@ -33,6 +33,7 @@ type conn struct {
 	ws   *websocket.Conn
 	nc   net.Conn   // the connection under ws, to cut it when a drain runs out
 	out  *coalescer // under ws's writes: a burst goes out in one write
+	rw   *readWait  // to wait for the client's bytes on a shallow stack (nil: in ws's read)
 	seat int        // -1 for a spectator
 	addr string     // the client's address, for the rate limit
 	// who is the player the connection has shown itself to be (a seat's
@@ -439,6 +440,7 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string
 	}
 	ws.SetReadLimit(maxMessage)
 	c = newConn(ws, grab.nc, grab.out, httpx.ClientAddr(r))
+	c.rw = newReadWait(grab.nc, grab.br)
 	if signedIn {
 		c.account, c.session = me.ID, me.Session
 	}
@@ -464,16 +466,17 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string
 
 // readHello reads the connection's first message, which must be a hello
 // within helloWait; otherwise the connection is closed with the reason
-// and ok is false.
+// and ok is false. The wait is a timer, not a context with a deadline:
+// the WebSocket keeps the context of its last read until the next, which
+// for a connection that only listens is for ever.
 func (c *conn) readHello(ctx context.Context) (hello wire.ClientMsg, ok bool) {
-	hctx, hcancel := context.WithTimeout(ctx, helloWait)
-	_, data, err := c.ws.Read(hctx)
-	late := hctx.Err() != nil
-	hcancel()
-	if err != nil {
-		if late { // otherwise the client is gone, or its message was refused (too big): the close says so
-			c.closeWith(websocket.StatusPolicyViolation, fmt.Sprintf("no hello within %s: send {\"type\":\"hello\",\"token\":...} first", helloWait), false)
-		}
+	late := time.AfterFunc(helloWait, func() {
+		c.closeWith(websocket.StatusPolicyViolation, fmt.Sprintf("no hello within %s: send {\"type\":\"hello\",\"token\":...} first", helloWait), false)
+	})
+	_, data, err := c.ws.Read(ctx)
+	if !late.Stop() || err != nil {
+		// Late: closing with the reason. Otherwise the client is gone,
+		// or its message was refused (too big): the close says so.
 		return hello, false
 	}
 	if err := json.Unmarshal(data, &hello); err != nil || hello.Type != "hello" {
@@ -487,19 +490,46 @@ func (c *conn) readHello(ctx context.Context) (hello wire.ClientMsg, ok bool) {
 	return hello, true
 }
 
-// serve is the connection's goroutine: it reads the hello, seats the
-// connection at t, and then reads and handles the client's messages
-// until the connection ends.
+// serve is the connection's first goroutine: it reads the hello and
+// seats the connection at t; then the reader (readOn) reads and handles
+// the client's messages until the connection ends.
 func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
-	defer s.conns.release(c)
-	defer func() {
-		c.close()
-		<-c.closed // the close handshake is done (or timed out)
-	}()
+	if !c.join(s, t, me, signedIn) {
+		c.finish(s)
+		return
+	}
+	ctx := context.Background()
+	c.readOn(s.addrLimit(c), func(data []byte) { c.handle(ctx, t, data) }, func() {
+		t.mu.Lock()
+		delete(t.conns, c)
+		t.touch()
+		t.presenceChanged()
+		if c.seat >= 0 {
+			t.online[c.seat]--
+			t.schedule(0) // with nobody there, a bot plays for the seat
+		}
+		t.mu.Unlock()
+		c.finish(s)
+	})
+}
+
+// finish closes the connection, waits for its close handshake to be
+// done (or to time out) and counts it out of the server's connections:
+// the last of a connection's goroutines calls it.
+func (c *conn) finish(s *Server) {
+	c.close()
+	<-c.closed
+	s.conns.release(c)
+}
+
+// join reads c's hello and seats it at t (a spectator, or a seat the
+// hello's token or me's account holds), sending it the state; false
+// when c was refused (and is closing).
+func (c *conn) join(s *Server, t *table, me Account, signedIn bool) bool {
 	ctx := context.Background()
 	hello, ok := c.readHello(ctx)
 	if !ok {
-		return
+		return false
 	}
 	if s.cl != nil {
 		// Several processes: the newest state, not the last note's (an
@@ -513,7 +543,7 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 			// Never a state older than the log: it may lack this client's
 			// own action, stored at another process just before.
 			c.closeWith(statusTryLater, behindReason, false)
-			return
+			return false
 		}
 	}
 	c.summary = hello.Summary
@@ -524,7 +554,7 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 	if c.seat, refused = t.seatOf(hello.Token, me, signedIn); refused != "" {
 		t.mu.Unlock()
 		c.closeWith(websocket.StatusPolicyViolation, refused, false)
-		return
+		return false
 	}
 	if c.seat < 0 {
 		// A spectator: the policy's word, now that the connection is
@@ -532,13 +562,13 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 		if d := access.Decide(access.TableLive, access.Signed(me.ID, signedIn), t.subjectOf()); !d.Allowed {
 			t.mu.Unlock()
 			c.closeWith(websocket.StatusPolicyViolation, hiddenReason, false)
-			return
+			return false
 		}
 	}
 	if why := s.counted(c, c.seat >= 0, "seat:"+t.id+"/"+strconv.Itoa(c.seat)); why != "" {
 		t.mu.Unlock()
 		s.noteRefused(t.id, c.seat, why)
-		return
+		return false
 	}
 	t.conns[c] = struct{}{}
 	t.noteWaiting(c, hello.Token, me, signedIn)
@@ -557,19 +587,7 @@ func (c *conn) serve(s *Server, t *table, me Account, signedIn bool) {
 		}
 	}
 	t.mu.Unlock()
-
-	defer func() {
-		t.mu.Lock()
-		delete(t.conns, c)
-		t.touch()
-		t.presenceChanged()
-		if c.seat >= 0 {
-			t.online[c.seat]--
-			t.schedule(0) // with nobody there, a bot plays for the seat
-		}
-		t.mu.Unlock()
-	}()
-	c.reader(ctx, s.addrLimit(c), func(data []byte) { c.handle(ctx, t, data) })
+	return true
 }
 
 // The buffers of a WebSocket's connection, in place of the 4 KiB each
@@ -585,6 +603,7 @@ const (
 type hijackGrabber struct {
 	http.ResponseWriter
 	nc  net.Conn
+	br  *bufio.Reader
 	out *coalescer
 }
 
@@ -612,7 +631,7 @@ func (g *hijackGrabber) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 			return nc, nil, err
 		}
 	}
-	g.nc, g.out = nc, &coalescer{nc: nc}
+	g.nc, g.br, g.out = nc, br, &coalescer{nc: nc}
 	return nc, bufio.NewReadWriter(br, bufio.NewWriterSize(g.out, writeBuffer)), nil
 }
 
@@ -684,78 +703,6 @@ func (c *conn) cut() {
 
 // pingWait is how long a client has to answer a ping.
 func pingWait(every time.Duration) time.Duration { return max(every/2, time.Millisecond) }
-
-// reader hands the client's messages to handle, rate limited (per
-// connection, and per address by lim).
-// counted counts c, past its hello, as the player who (when player) or
-// as an anonymous connection of its address; when a limit refuses it,
-// it is closed with the reason, the refusal counted, and counted
-// returns the reason ("" when counted).
-func (s *Server) counted(c *conn, player bool, who string) (refused string) {
-	if player {
-		if s.conns.identify(c, who) {
-			return ""
-		}
-		s.gauge.refuse(refusedAddrConns, "too many connections for one player")
-		why := fmt.Sprintf(playerFullFmt, perPlayer)
-		c.closeWith(statusTryLater, why, false)
-		return why
-	}
-	if s.conns.anonymous(c, s.opts.AddrConns) {
-		return ""
-	}
-	s.gauge.refuse(refusedAddrConns, "too many connections from one address (--addr-conns)")
-	why := fmt.Sprintf(addrFullFmt, s.opts.AddrConns)
-	c.closeWith(statusTryLater, why, false)
-	return why
-}
-
-// addrLimit is the per-address limit c's messages draw on: none for a
-// player's connection (identify), which has its own per-connection one.
-func (s *Server) addrLimit(c *conn) *httpx.Limiter {
-	if c.who != "" {
-		return nil
-	}
-	return s.limiter
-}
-
-func (c *conn) reader(ctx context.Context, lim *httpx.Limiter, handle func(data []byte)) {
-	tokens, last := float64(rateBurst), time.Now()
-	done := make(chan struct{}, 1) // each message is handled on a worker (handOff)
-	var warned time.Time           // one "slow down" a second, so a flood cannot fill the send queue
-	slowDown := func(code, msg string) {
-		if time.Since(warned) >= time.Second {
-			warned = time.Now()
-			c.sendJSON(errorCode(code, msg, nil))
-		}
-	}
-	for {
-		typ, data, err := c.ws.Read(ctx)
-		if err != nil {
-			return
-		}
-		if c.deaf.Load() {
-			continue // the server is restarting: the client is told so by the close
-		}
-		now := time.Now()
-		tokens = min(rateBurst, tokens+now.Sub(last).Seconds()*ratePerSec)
-		last = now
-		if tokens < 1 {
-			slowDown("rate_conn", "too many messages: slow down (10 a second at most); messages over the limit are dropped")
-			continue
-		}
-		tokens--
-		if !lim.Allow(c.addr) {
-			slowDown("rate_addr", "too many messages from your address: slow down; messages over the limit are dropped")
-			continue
-		}
-		if typ != websocket.MessageText {
-			c.sendJSON(errorCode("binary", "messages must be JSON text", nil))
-			continue
-		}
-		handOff(handle, data, done)
-	}
-}
 
 // handle carries out one client message; a bad one gets an error message
 // and changes nothing.
