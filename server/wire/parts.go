@@ -389,3 +389,17 @@ func (sh *Shared) whole(key uint8, own *Parts) []byte {
 	}
 	return append(obj, '}')
 }
+
+// fingerprintSize is the bytes of one fingerprint.
+var fingerprintSize = int(reflect.TypeFor[fingerprint]().Size())
+
+// Bytes is about what t holds in memory: itself and its fingerprints,
+// but for the shared fields' (Fingerprints.Bytes), which every tracker
+// that sent them holds together.
+func (t *Tracker) Bytes() int {
+	return int(reflect.TypeFor[Tracker]().Size()) + fingerprintSize*(cap(t.sent)+cap(t.next)+cap(t.own)+cap(t.ownSpare))
+}
+
+// Bytes is what f holds in memory, once for all the trackers that hold
+// it.
+func (f Fingerprints) Bytes() int { return fingerprintSize * cap(f.f) }
