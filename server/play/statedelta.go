@@ -13,7 +13,11 @@ import (
 // version, when it connects or asks, and otherwise only what changed
 // since the version it holds. The table keeps, per seat (and one for the
 // spectators), a wire.Tracker: the version last sent and a hash of each
-// field, not the bytes. A connection records the version it was last
+// of the seat's own fields, not the bytes; the hashes of the fields every
+// seat shares are made once a broadcast and held once (lastShared), by
+// the table and the trackers that sent them. A broadcast encodes no
+// whole state unless a connection needs one (protocol 1, a connection's
+// first, one behind). A connection records the version it was last
 // queued (dver, for the seat dseat-1); one that is not at the version
 // the delta starts from gets the whole state instead, and so does one
 // that has not written the last message queued for it yet (it is
@@ -110,8 +114,16 @@ func (bc *bcast) parts(seat int) bool {
 	return true
 }
 
-// release drops the broadcast's hold of its buffers.
+// bcastPool holds broadcasts' states (sendStates), made anew each time.
+var bcastPool = sync.Pool{New: func() any { return new(bcast) }}
+
+// release drops the broadcast's hold of its buffers and puts bc back in
+// bcastPool.
 func (bc *bcast) release() {
+	defer func() {
+		*bc = bcast{}
+		bcastPool.Put(bc)
+	}()
 	for i, sb := range bc.enc {
 		if bc.deltas[i].bc != nil {
 			bc.deltas[i].release()

@@ -796,7 +796,8 @@ func (t *table) sendStates(only *conn) {
 	if len(t.conns) == 0 {
 		return
 	}
-	bc := bcast{t: t, sh: t.shared()}
+	bc := bcastPool.Get().(*bcast)
+	bc.t, bc.sh = t, t.shared()
 	defer bc.release()
 	for c := range t.conns {
 		if only != nil && c != only && (c.proto < wire.ProtocolDeltas || c.seat != only.seat) {
@@ -808,7 +809,7 @@ func (t *table) sendStates(only *conn) {
 			}
 			continue
 		}
-		c.sendDelta(t.track(&bc, c.seat))
+		c.sendDelta(t.track(bc, c.seat))
 	}
 }
 

@@ -51,20 +51,24 @@ func AppendStateKeys(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, key
 // (AppendStateParts).
 func appendStateTo(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, r *recorder) ([]byte, error) {
 	var err error
-	var ok bool
-	if b, ok = r.field(b, `{"type":`, false); ok {
+	if r.want(len(b), false) {
+		b = r.key(b, `{"type":`)
 		b = appendStr(b, m.Type)
 	}
-	if b, ok = r.field(b, `,"seat":`, true); ok {
+	if r.want(len(b), true) {
+		b = r.key(b, `,"seat":`)
 		b = strconv.AppendInt(b, int64(m.Seat), 10)
 	}
-	if b, ok = r.field(b, `,"table":`, false); ok {
+	if r.want(len(b), false) {
+		b = r.key(b, `,"table":`)
 		b = appendRaw(b, m.Table)
 	}
-	if b, ok = r.field(b, `,"seq":`, false); ok {
+	if r.want(len(b), false) {
+		b = r.key(b, `,"seq":`)
 		b = strconv.AppendInt(b, int64(m.Seq), 10)
 	}
-	if b, ok = r.field(b, `,"hand_no":`, false); ok {
+	if r.want(len(b), false) {
+		b = r.key(b, `,"hand_no":`)
 		b = strconv.AppendInt(b, int64(m.HandNo), 10)
 	}
 	b = r.split(b, `,"view":`)
@@ -76,11 +80,13 @@ func appendStateTo(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, r *re
 	if err != nil {
 		return nil, err
 	}
-	if b, ok = r.field(b, `,"log":`, true); ok {
+	if r.want(len(b), true) {
+		b = r.key(b, `,"log":`)
 		b = m.Log.AppendTo(b)
 	}
 	if len(m.Legal) > 0 {
-		if b, ok = r.field(b, `,"legal":`, true); ok {
+		if r.want(len(b), true) {
+			b = r.key(b, `,"legal":`)
 			b = append(b, '[')
 			for i, a := range m.Legal {
 				if i > 0 {
@@ -92,13 +98,15 @@ func appendStateTo(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, r *re
 		}
 	}
 	if m.Discard != nil {
-		if b, ok = r.field(b, `,"discard":`, true); ok {
+		if r.want(len(b), true) {
+			b = r.key(b, `,"discard":`)
 			if b, err = appendMarshal(b, m.Discard); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if b, ok = r.field(b, `,"sheet":`, false); ok {
+	if r.want(len(b), false) {
+		b = r.key(b, `,"sheet":`)
 		b = appendRaw(b, m.Sheet)
 	}
 	if m.LastHand != nil {
@@ -107,13 +115,16 @@ func appendStateTo(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, r *re
 			return nil, err
 		}
 	}
-	if b, ok = r.field(b, `,"match_over":`, false); ok {
+	if r.want(len(b), false) {
+		b = r.key(b, `,"match_over":`)
 		b = strconv.AppendBool(b, m.Over)
 	}
-	if b, ok = r.field(b, `,"winner":`, false); ok {
+	if r.want(len(b), false) {
+		b = r.key(b, `,"winner":`)
 		b = appendInts(b, m.Winner)
 	}
-	if b, ok = r.field(b, `,"away":`, false); ok {
+	if r.want(len(b), false) {
+		b = r.key(b, `,"away":`)
 		if m.Away == nil {
 			b = append(b, "null"...)
 		} else {
@@ -127,16 +138,19 @@ func appendStateTo(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, r *re
 			b = append(b, ']')
 		}
 	}
-	if b, ok = r.field(b, `,"waiting":`, false); ok {
+	if r.want(len(b), false) {
+		b = r.key(b, `,"waiting":`)
 		b = strconv.AppendBool(b, m.Waiting)
 	}
 	if len(m.Invited) > 0 {
-		if b, ok = r.field(b, `,"invited":`, false); ok {
+		if r.want(len(b), false) {
+			b = r.key(b, `,"invited":`)
 			b = appendInts(b, m.Invited)
 		}
 	}
 	if t := m.Timer; t != nil {
-		if b, ok = r.field(b, `,"timer":`, false); ok {
+		if r.want(len(b), false) {
+			b = r.key(b, `,"timer":`)
 			b = append(b, `{"seat":`...)
 			b = strconv.AppendInt(b, int64(t.Seat), 10)
 			b = append(b, `,"left_ms":`...)
@@ -147,39 +161,46 @@ func appendStateTo(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, r *re
 		}
 	}
 	if len(m.Refusals) > 0 {
-		if b, ok = r.field(b, `,"refusals":`, true); ok {
+		if r.want(len(b), true) {
+			b = r.key(b, `,"refusals":`)
 			if b, err = appendRefusals(b, m.Refusals); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if len(m.SuitTrumps) > 0 {
-		if b, ok = r.field(b, `,"suit_trumps":`, true); ok {
+		if r.want(len(b), true) {
+			b = r.key(b, `,"suit_trumps":`)
 			b = appendIntMap(b, m.SuitTrumps)
 		}
 	}
 	if m.NextTable != "" {
-		if b, ok = r.field(b, `,"next_table":`, false); ok {
+		if r.want(len(b), false) {
+			b = r.key(b, `,"next_table":`)
 			b = appendStr(b, m.NextTable)
 		}
 	}
 	if m.NextBy != nil {
-		if b, ok = r.field(b, `,"next_by":`, false); ok {
+		if r.want(len(b), false) {
+			b = r.key(b, `,"next_by":`)
 			b = strconv.AppendInt(b, int64(*m.NextBy), 10)
 		}
 	}
 	if len(m.Reading) > 0 {
-		if b, ok = r.field(b, `,"reading":`, false); ok {
+		if r.want(len(b), false) {
+			b = r.key(b, `,"reading":`)
 			b = appendInts(b, m.Reading)
 		}
 	}
 	if m.ReadingLeftMS != 0 {
-		if b, ok = r.field(b, `,"reading_left_ms":`, false); ok {
+		if r.want(len(b), false) {
+			b = r.key(b, `,"reading_left_ms":`)
 			b = strconv.AppendInt(b, m.ReadingLeftMS, 10)
 		}
 	}
 	if m.Paused {
-		if b, ok = r.field(b, `,"paused":`, false); ok {
+		if r.want(len(b), false) {
+			b = r.key(b, `,"paused":`)
 			b = append(b, "true"...)
 		}
 	}
@@ -192,7 +213,8 @@ func appendStateTo(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, r *re
 		}
 	}
 	if len(m.Ratings) > 0 {
-		if b, ok = r.field(b, `,"ratings":`, false); ok {
+		if r.want(len(b), false) {
+			b = r.key(b, `,"ratings":`)
 			if b, err = appendMarshal(b, m.Ratings); err != nil {
 				return nil, err
 			}
@@ -308,24 +330,26 @@ func appendSummary(b []byte, h *HandSummary, lv *pitch.View, lastLog LogJSON, r 
 	}
 	log := h.Log
 	var err error
-	var ok bool
 	switch {
 	case lv != nil:
-		if b, ok = r.member(b, `,"view":`, true); ok {
+		if r.wantMember(len(b), true) {
+			b = r.member(b, `,"view":`)
 			if b, err = appendViewOf(b, lv, nil); err != nil {
 				return nil, err
 			}
 		}
 		log = lastLog
 	case h.View != nil:
-		if b, ok = r.member(b, `,"view":`, true); ok {
+		if r.wantMember(len(b), true) {
+			b = r.member(b, `,"view":`)
 			if b, err = appendView(b, h.View); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if len(log) > 0 {
-		if b, ok = r.member(b, `,"log":`, true); ok {
+		if r.wantMember(len(b), true) {
+			b = r.member(b, `,"log":`)
 			b = log.AppendTo(b)
 		}
 	}
@@ -339,36 +363,44 @@ func appendSummary(b []byte, h *HandSummary, lv *pitch.View, lastLog LogJSON, r 
 // the partner are the seat's own.
 func appendViewOf(b []byte, v *pitch.View, r *recorder) ([]byte, error) {
 	var err error
-	var ok bool
 	n := v.Game.Seats()
 	jokers := v.Game.Jokers()
-	if b, ok = r.member(b, `{"phase":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `{"phase":`)
 		b = appendStr(b, v.Phase.String())
 	}
-	if b, ok = r.member(b, `,"dealer":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"dealer":`)
 		b = strconv.AppendInt(b, int64(v.Dealer), 10)
 	}
-	if b, ok = r.member(b, `,"turn":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"turn":`)
 		b = strconv.AppendInt(b, int64(v.Turn), 10)
 	}
-	if b, ok = r.member(b, `,"scores":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"scores":`)
 		b = appendInts(b, v.Scores[:n:n])
 	}
-	if b, ok = r.member(b, `,"hand":`, true); ok {
+	if r.wantMember(len(b), true) {
+		b = r.member(b, `,"hand":`)
 		if b, err = appendCards(b, pitch.SortHand(v.Hand, v.Trump, jokers)); err != nil {
 			return nil, err
 		}
 	}
-	if b, ok = r.member(b, `,"counts":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"counts":`)
 		b = appendInts(b, v.Counts[:n:n])
 	}
-	if b, ok = r.member(b, `,"bid":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"bid":`)
 		b = strconv.AppendInt(b, int64(v.Bid), 10)
 	}
-	if b, ok = r.member(b, `,"bidder":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"bidder":`)
 		b = strconv.AppendInt(b, int64(v.Bidder), 10)
 	}
-	if b, ok = r.member(b, `,"passed":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"passed":`)
 		b = append(b, '[')
 		for i, first := 0, true; i < n; i++ {
 			if v.Passed&(1<<i) != 0 {
@@ -381,35 +413,40 @@ func appendViewOf(b []byte, v *pitch.View, r *recorder) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	if b, ok = r.member(b, `,"trump":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"trump":`)
 		if v.Trump == pitch.NoSuit {
 			b = append(b, "null"...)
 		} else {
 			b = appendStr(b, v.Trump.String())
 		}
 	}
-	if b, ok = r.member(b, `,"trumps":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"trumps":`)
 		if v.Trump < pitch.NoSuit {
 			b = append(b, trumpOrderJSON[b2i(jokers)][v.Trump]...)
 		} else if b, err = appendCards(b, pitch.TrumpOrder(v.Trump, jokers)); err != nil {
 			return nil, err
 		}
 	}
-	if b, ok = r.member(b, `,"called":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"called":`)
 		if v.Called == pitch.NoCard {
 			b = append(b, "null"...)
 		} else if b, err = appendCard(b, v.Called); err != nil {
 			return nil, err
 		}
 	}
-	if b, ok = r.member(b, `,"partner":`, true); ok {
+	if r.wantMember(len(b), true) {
+		b = r.member(b, `,"partner":`)
 		if v.PartnerKnown && v.Partner >= 0 {
 			b = strconv.AppendInt(b, int64(v.Partner), 10)
 		} else {
 			b = append(b, "null"...)
 		}
 	}
-	if b, ok = r.member(b, `,"partner_known":`, true); ok {
+	if r.wantMember(len(b), true) {
+		b = r.member(b, `,"partner_known":`)
 		b = strconv.AppendBool(b, v.PartnerKnown)
 	}
 	for _, f := range [...]struct {
@@ -417,36 +454,44 @@ func appendViewOf(b []byte, v *pitch.View, r *recorder) ([]byte, error) {
 		own  bool
 		set  pitch.CardSet
 	}{{`,"widow":`, true, v.Widow}, {`,"shown":`, false, v.Shown}, {`,"out":`, true, v.Out}} {
-		if b, ok = r.member(b, f.name, f.own); ok {
+		if r.wantMember(len(b), f.own) {
+			b = r.member(b, f.name)
 			if b, err = appendSet(b, f.set); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if b, ok = r.member(b, `,"trick":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"trick":`)
 		if b, err = appendTrickOf(b, v.Trick, v.TrickSeat); err != nil {
 			return nil, err
 		}
 	}
-	if b, ok = r.member(b, `,"last_trick":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"last_trick":`)
 		if b, err = appendTrickOf(b, v.Last, v.LastSeat); err != nil {
 			return nil, err
 		}
 	}
-	if b, ok = r.member(b, `,"last_winner":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"last_winner":`)
 		b = strconv.AppendInt(b, int64(v.LastWon), 10)
 	}
-	if b, ok = r.member(b, `,"tricks":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"tricks":`)
 		b = strconv.AppendInt(b, int64(v.Tricks), 10)
 	}
-	if b, ok = r.member(b, `,"trick_wins":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"trick_wins":`)
 		b = appendInts(b, v.TrickWins[:n:n])
 	}
-	if b, ok = r.member(b, `,"stock_left":`, false); ok {
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"stock_left":`)
 		b = strconv.AppendInt(b, int64(v.StockLeft), 10)
 	}
 	if v.Game.Variant == pitch.TenPoint && v.Phase >= pitch.PhaseGiveStock && n > 0 {
-		if b, ok = r.member(b, `,"fill_got":`, false); ok {
+		if r.wantMember(len(b), false) {
+			b = r.member(b, `,"fill_got":`)
 			b = appendInts(b, v.FillGot[:n:n])
 		}
 	}

@@ -85,23 +85,58 @@ type recorder struct {
 	last     uint8 // the id of the last key recorded
 }
 
-// field starts the top-level field whose key (and the ',' or '{' before
-// it) is s, own if it is the viewer's own, appending s; ok is false (and
-// nothing appended) when the part written leaves it out.
-func (r *recorder) field(b []byte, s string, own bool) (_ []byte, ok bool) {
+// want reports whether the part being written has the top-level field
+// starting at pos, own if it is the viewer's own (its key then written
+// by key); it ends the records open.
+func (r *recorder) want(pos int, own bool) bool { return r == nil || r.wantRec(pos, own, false) }
+
+// wantMember is want for a member of the split field being written (its
+// key then written by member).
+func (r *recorder) wantMember(pos int, own bool) bool { return r == nil || r.wantRec(pos, own, true) }
+
+// wantRec is want (or wantMember, member true) with r not nil.
+func (r *recorder) wantRec(pos int, own, member bool) bool {
+	if r.p == nil {
+		return true
+	}
+	if member {
+		r.endObj(pos)
+	} else {
+		r.close(pos)
+		r.parent = 0
+	}
+	return own == r.own
+}
+
+// key appends s, the start of a top-level field (its ',' or '{' and its
+// quoted key, ':' and perhaps its value's start), and records it.
+func (r *recorder) key(b []byte, s string) []byte {
+	if r != nil {
+		r.keyRec(b, s, false)
+	}
+	return append(b, s...)
+}
+
+// member is key for a member of the split field being written.
+func (r *recorder) member(b []byte, s string) []byte {
+	if r != nil {
+		r.keyRec(b, s, true)
+	}
+	return append(b, s...)
+}
+
+// keyRec records the key s starting at len(b), r not nil.
+func (r *recorder) keyRec(b []byte, s string, member bool) {
 	switch {
-	case r == nil:
+	case r.keys != nil && member:
+		*r.keys = append(*r.keys, int32(len(b))|Member)
 	case r.keys != nil:
 		*r.keys = append(*r.keys, int32(len(b)))
+	case member:
+		r.mem = r.add(b, s, r.parent)
 	default:
-		r.close(len(b))
-		r.parent = 0
-		if own != r.own {
-			return b, false
-		}
 		r.top = r.add(b, s, 0)
 	}
-	return append(b, s...), true
 }
 
 // split starts the top-level field whose key is s, an object whose
@@ -120,22 +155,6 @@ func (r *recorder) split(b []byte, s string) []byte {
 		}
 	}
 	return append(b, s...)
-}
-
-// member starts a member of the split field being written (field).
-func (r *recorder) member(b []byte, s string, own bool) (_ []byte, ok bool) {
-	switch {
-	case r == nil:
-	case r.keys != nil:
-		*r.keys = append(*r.keys, int32(len(b))|Member)
-	default:
-		r.endObj(len(b))
-		if own != r.own {
-			return b, false
-		}
-		r.mem = r.add(b, s, r.parent)
-	}
-	return append(b, s...), true
 }
 
 // add records the field whose key (after its ',' or '{') is s, its

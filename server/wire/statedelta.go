@@ -24,10 +24,13 @@ import (
 // applies the delta and holds version N; a client holding another
 // version asks for the whole state ({"type":"resync"}).
 //
-// The server never decodes a state to find what changed: Tracker scans
-// the state it encoded (the same bytes protocol 1 sends) field by field
-// and compares a 64-bit hash of each field's bytes with the one it sent
-// last, keeping hashes, not copies. Held is the client's side, the one
+// The server never decodes a state to find what changed: a Tracker
+// compares a 64-bit hash of each field's bytes with the one it sent
+// last, keeping hashes, not copies. Track scans a whole encoded state
+// (the same bytes protocol 1 sends) field by field; a table's broadcast
+// uses TrackParts (parts.go), with the fields every viewer shares
+// encoded and hashed once for all of them and only each viewer's own
+// fields encoded for it. Held is the client's side, the one
 // reducer of Go clients (the load test, the tests); the page has the
 // same in web/static/js/table/statedelta.js.
 
