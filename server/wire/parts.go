@@ -169,11 +169,13 @@ func (r *recorder) add(b []byte, s string, parent uint8) int {
 func (r *recorder) id(s string) uint8 {
 	name := s[2:]
 	name = name[:strings.IndexByte(name, '"')]
-	// The ids are numbered in the order of the fields, most often the
-	// order they are written in: try the one after the last first.
-	if g := int(r.last) + 1; g < len(keyNames) && keyNames[g] == name {
-		r.last = uint8(g)
-		return r.last
+	// The ids are numbered in the order of the fields, the order they
+	// are written in: try the few after the last (a part skips some).
+	for g := int(r.last) + 1; g < len(keyNames) && g <= int(r.last)+8; g++ {
+		if keyNames[g] == name {
+			r.last = uint8(g)
+			return r.last
+		}
 	}
 	id := keyIDs[name]
 	if id == 0 {
