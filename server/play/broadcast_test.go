@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"pitch/server/wire"
 	"pitch/store"
 )
 
@@ -165,6 +166,20 @@ func benchBroadcast(b *testing.B, proto int) {
 		t.mu.Unlock()
 	}
 	b.ReportMetric(float64(sent)/float64(ops), "sent-B/op")
+	if proto >= wire.ProtocolDeltas {
+		// What the protocol-2 trackers hold, a seat's and the table's
+		// shared fingerprints (held once for every seat).
+		n, mem := 0, 0
+		for _, tr := range t.trackers {
+			if tr != nil {
+				n, mem = n+1, mem+tr.Bytes()
+			}
+		}
+		if n > 0 {
+			b.ReportMetric(float64(mem)/float64(n), "tracker-B/seat")
+			b.ReportMetric(float64(t.lastShared.Bytes()), "shared-B/table")
+		}
+	}
 }
 
 // TestStateBufShared: a broadcast's encoded states are held once by each

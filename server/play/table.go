@@ -125,8 +125,11 @@ type table struct {
 	// seat is pending (playnow.go): seated when it is made.
 	waiting map[*conn]waiter
 	// trackers: what each seat's protocol-2 connections were sent
-	// (statedelta.go).
-	trackers trackers
+	// (statedelta.go); lastShared: the fields every seat shares, as the
+	// last broadcast fingerprinted them (which the trackers that sent
+	// them hold too).
+	trackers   trackers
+	lastShared wire.Fingerprints
 }
 
 // over reports whether play at the table has ended: the match is over,
@@ -679,12 +682,11 @@ func (t *table) stateFor(seat int) wire.State { return t.stateWith(t.shared(), s
 // stateJSON is seat's state (stateFor), encoded: the views written
 // straight from the engine's (wire.AppendStateViews), the same bytes.
 func (t *table) stateJSON(sh *stateShared, seat int) ([]byte, error) {
-	return t.appendStateJSON(nil, sh, seat, nil)
+	return t.appendStateJSON(nil, sh, seat)
 }
 
-// appendStateJSON appends seat's state (stateJSON) to dst, recording in
-// keys (when not nil) where its fields start (wire.AppendStateKeys).
-func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int, keys *wire.Keys) ([]byte, error) {
+// appendStateJSON appends seat's state (stateJSON) to dst.
+func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int) ([]byte, error) {
 	if cap(dst)-len(dst) < t.stateCap {
 		dst = slices.Grow(dst, t.stateCap)
 	}
@@ -697,7 +699,7 @@ func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int, keys *wir
 		lv, lvp, lastLog = t.match.LastHand().View(seat), &lv, t.lastLogs[seat+1]
 	}
 	start := len(dst)
-	b, err := wire.AppendStateKeys(dst, &m, &v, lvp, lastLog, keys)
+	b, err := wire.AppendStateViews(dst, &m, &v, lvp, lastLog)
 	if err == nil {
 		t.stateCap = len(b) - start + (len(b)-start)/8
 	}
@@ -794,40 +796,20 @@ func (t *table) sendStates(only *conn) {
 	if len(t.conns) == 0 {
 		return
 	}
-	sh := t.shared()
-	var enc [pitch.MaxSeats + 1]*stateBuf
-	var deltas [pitch.MaxSeats + 1]*seatDelta
+	bc := bcastPool.Get().(*bcast)
+	bc.t, bc.sh = t, t.shared()
+	defer bc.release()
 	for c := range t.conns {
 		if only != nil && c != only && (c.proto < wire.ProtocolDeltas || c.seat != only.seat) {
 			continue
 		}
-		sb := enc[c.seat+1]
-		if sb == nil {
-			sb = newStateBuf()
-			sb.keys = sb.keys[:0]
-			b, err := t.appendStateJSON(sb.b[:0], sh, c.seat, &sb.keys)
-			if err != nil {
-				sb.release()
-				t.logger().Error("a state could not be encoded", "seat", c.seat, "err", err.Error())
-				continue
-			}
-			sb.b = b
-			enc[c.seat+1] = sb
-		}
 		if c.proto < wire.ProtocolDeltas {
-			c.queueShared(sb.b, sb)
+			if sb := bc.state(c.seat); sb != nil {
+				c.queueShared(sb.b, sb)
+			}
 			continue
 		}
-		d := deltas[c.seat+1]
-		if d == nil {
-			d = t.track(c.seat, sb)
-			deltas[c.seat+1] = d
-		}
-		c.sendDelta(d)
-	}
-	for i, sb := range enc {
-		deltas[i].release()
-		sb.release() // broadcast's own hold
+		c.sendDelta(t.track(bc, c.seat))
 	}
 }
 

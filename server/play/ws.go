@@ -96,7 +96,6 @@ type outMsg struct {
 // collector.
 type stateBuf struct {
 	b    []byte
-	keys wire.Keys // where the fields of the state in b start (broadcast)
 	refs atomic.Int32
 }
 

@@ -3,9 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 
 	"pitch"
 )
@@ -34,24 +32,6 @@ func AppendStateViews(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON) ([
 // before its key, so that a Tracker needs not scan the state for them.
 type Keys []int32
 
-// key records a field starting at len(b), when k is not nil, and
-// appends s, its key (and perhaps the start of its value).
-func (k *Keys) key(b []byte, s string) []byte {
-	if k != nil {
-		*k = append(*k, int32(len(b)))
-	}
-	return append(b, s...)
-}
-
-// member records a member of the view (written from a pitch.View)
-// starting at len(b), flagged Member, when k is not nil, and appends s.
-func (k *Keys) member(b []byte, s string) []byte {
-	if k != nil {
-		*k = append(*k, int32(len(b))|Member)
-	}
-	return append(b, s...)
-}
-
 // Member flags an offset in Keys as a member of the split field before
 // it (the view's), not a top-level field.
 const Member = 1 << 30
@@ -59,122 +39,190 @@ const Member = 1 << 30
 // AppendStateKeys is AppendStateViews recording in keys (when not nil),
 // after what it holds, where each top-level field starts.
 func AppendStateKeys(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, keys *Keys) ([]byte, error) {
+	var r *recorder
+	if keys != nil {
+		r = &recorder{keys: keys}
+	}
+	return appendStateTo(b, m, v, lv, lastLog, r)
+}
+
+// appendStateTo appends m's JSON (AppendStateViews), recording its
+// fields in r (nil: none), which may also write only a part of them
+// (AppendStateParts).
+func appendStateTo(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, r *recorder) ([]byte, error) {
 	var err error
-	b = keys.key(b, `{"type":`)
-	b = appendStr(b, m.Type)
-	b = keys.key(b, `,"seat":`)
-	b = strconv.AppendInt(b, int64(m.Seat), 10)
-	b = keys.key(b, `,"table":`)
-	b = appendRaw(b, m.Table)
-	b = keys.key(b, `,"seq":`)
-	b = strconv.AppendInt(b, int64(m.Seq), 10)
-	b = keys.key(b, `,"hand_no":`)
-	b = strconv.AppendInt(b, int64(m.HandNo), 10)
-	b = keys.key(b, `,"view":`)
+	if r.want(len(b), false) {
+		b = r.key(b, `{"type":`)
+		b = appendStr(b, m.Type)
+	}
+	if r.want(len(b), true) {
+		b = r.key(b, `,"seat":`)
+		b = strconv.AppendInt(b, int64(m.Seat), 10)
+	}
+	if r.want(len(b), false) {
+		b = r.key(b, `,"table":`)
+		b = appendRaw(b, m.Table)
+	}
+	if r.want(len(b), false) {
+		b = r.key(b, `,"seq":`)
+		b = strconv.AppendInt(b, int64(m.Seq), 10)
+	}
+	if r.want(len(b), false) {
+		b = r.key(b, `,"hand_no":`)
+		b = strconv.AppendInt(b, int64(m.HandNo), 10)
+	}
+	b = r.split(b, `,"view":`)
 	if v != nil {
-		b, err = appendViewOf(b, v, keys)
+		b, err = appendViewOf(b, v, r)
 	} else {
 		b, err = appendView(b, &m.View)
 	}
 	if err != nil {
 		return nil, err
 	}
-	b = keys.key(b, `,"log":`)
-	b = m.Log.AppendTo(b)
+	if r.want(len(b), true) {
+		b = r.key(b, `,"log":`)
+		b = m.Log.AppendTo(b)
+	}
 	if len(m.Legal) > 0 {
-		b = keys.key(b, `,"legal":[`)
-		for i, a := range m.Legal {
-			if i > 0 {
-				b = append(b, ',')
+		if r.want(len(b), true) {
+			b = r.key(b, `,"legal":`)
+			b = append(b, '[')
+			for i, a := range m.Legal {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendRaw(b, a)
 			}
-			b = appendRaw(b, a)
+			b = append(b, ']')
 		}
-		b = append(b, ']')
 	}
 	if m.Discard != nil {
-		b = keys.key(b, `,"discard":`)
-		if b, err = appendMarshal(b, m.Discard); err != nil {
-			return nil, err
-		}
-	}
-	b = keys.key(b, `,"sheet":`)
-	b = appendRaw(b, m.Sheet)
-	if m.LastHand != nil {
-		b = keys.key(b, `,"last_hand":`)
-		if b, err = appendSummary(b, m.LastHand, lv, lastLog); err != nil {
-			return nil, err
-		}
-	}
-	b = keys.key(b, `,"match_over":`)
-	b = strconv.AppendBool(b, m.Over)
-	b = keys.key(b, `,"winner":`)
-	b = appendInts(b, m.Winner)
-	b = keys.key(b, `,"away":`)
-	if m.Away == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, a := range m.Away {
-			if i > 0 {
-				b = append(b, ',')
+		if r.want(len(b), true) {
+			b = r.key(b, `,"discard":`)
+			if b, err = appendMarshal(b, m.Discard); err != nil {
+				return nil, err
 			}
-			b = strconv.AppendBool(b, a)
 		}
-		b = append(b, ']')
 	}
-	b = keys.key(b, `,"waiting":`)
-	b = strconv.AppendBool(b, m.Waiting)
+	if r.want(len(b), false) {
+		b = r.key(b, `,"sheet":`)
+		b = appendRaw(b, m.Sheet)
+	}
+	if m.LastHand != nil {
+		b = r.split(b, `,"last_hand":`)
+		if b, err = appendSummary(b, m.LastHand, lv, lastLog, r.ofParts()); err != nil {
+			return nil, err
+		}
+	}
+	if r.want(len(b), false) {
+		b = r.key(b, `,"match_over":`)
+		b = strconv.AppendBool(b, m.Over)
+	}
+	if r.want(len(b), false) {
+		b = r.key(b, `,"winner":`)
+		b = appendInts(b, m.Winner)
+	}
+	if r.want(len(b), false) {
+		b = r.key(b, `,"away":`)
+		if m.Away == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, a := range m.Away {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendBool(b, a)
+			}
+			b = append(b, ']')
+		}
+	}
+	if r.want(len(b), false) {
+		b = r.key(b, `,"waiting":`)
+		b = strconv.AppendBool(b, m.Waiting)
+	}
 	if len(m.Invited) > 0 {
-		b = keys.key(b, `,"invited":`)
-		b = appendInts(b, m.Invited)
+		if r.want(len(b), false) {
+			b = r.key(b, `,"invited":`)
+			b = appendInts(b, m.Invited)
+		}
 	}
 	if t := m.Timer; t != nil {
-		b = keys.key(b, `,"timer":{"seat":`)
-		b = strconv.AppendInt(b, int64(t.Seat), 10)
-		b = append(b, `,"left_ms":`...)
-		b = strconv.AppendInt(b, t.LeftMS, 10)
-		b = append(b, `,"total_ms":`...)
-		b = strconv.AppendInt(b, t.TotalMS, 10)
-		b = append(b, '}')
+		if r.want(len(b), false) {
+			b = r.key(b, `,"timer":`)
+			b = append(b, `{"seat":`...)
+			b = strconv.AppendInt(b, int64(t.Seat), 10)
+			b = append(b, `,"left_ms":`...)
+			b = strconv.AppendInt(b, t.LeftMS, 10)
+			b = append(b, `,"total_ms":`...)
+			b = strconv.AppendInt(b, t.TotalMS, 10)
+			b = append(b, '}')
+		}
 	}
 	if len(m.Refusals) > 0 {
-		b = keys.key(b, `,"refusals":`)
-		if b, err = appendRefusals(b, m.Refusals); err != nil {
-			return nil, err
+		if r.want(len(b), true) {
+			b = r.key(b, `,"refusals":`)
+			if b, err = appendRefusals(b, m.Refusals); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if len(m.SuitTrumps) > 0 {
-		b = keys.key(b, `,"suit_trumps":`)
-		b = appendIntMap(b, m.SuitTrumps)
+		if r.want(len(b), true) {
+			b = r.key(b, `,"suit_trumps":`)
+			b = appendIntMap(b, m.SuitTrumps)
+		}
 	}
 	if m.NextTable != "" {
-		b = keys.key(b, `,"next_table":`)
-		b = appendStr(b, m.NextTable)
+		if r.want(len(b), false) {
+			b = r.key(b, `,"next_table":`)
+			b = appendStr(b, m.NextTable)
+		}
 	}
 	if m.NextBy != nil {
-		b = keys.key(b, `,"next_by":`)
-		b = strconv.AppendInt(b, int64(*m.NextBy), 10)
+		if r.want(len(b), false) {
+			b = r.key(b, `,"next_by":`)
+			b = strconv.AppendInt(b, int64(*m.NextBy), 10)
+		}
 	}
 	if len(m.Reading) > 0 {
-		b = keys.key(b, `,"reading":`)
-		b = appendInts(b, m.Reading)
+		if r.want(len(b), false) {
+			b = r.key(b, `,"reading":`)
+			b = appendInts(b, m.Reading)
+		}
 	}
 	if m.ReadingLeftMS != 0 {
-		b = keys.key(b, `,"reading_left_ms":`)
-		b = strconv.AppendInt(b, m.ReadingLeftMS, 10)
+		if r.want(len(b), false) {
+			b = r.key(b, `,"reading_left_ms":`)
+			b = strconv.AppendInt(b, m.ReadingLeftMS, 10)
+		}
 	}
 	if m.Paused {
-		b = keys.key(b, `,"paused":true`)
+		if r.want(len(b), false) {
+			b = r.key(b, `,"paused":`)
+			b = append(b, "true"...)
+		}
 	}
 	if m.Fair != nil {
-		b = keys.key(b, `,"fair":`)
-		b = appendFair(b, m.Fair)
+		b = r.split(b, `,"fair":`)
+		if r.sharedPart() {
+			start := len(b)
+			b = appendFair(b, m.Fair)
+			r.scanMembers(b, start)
+		}
 	}
 	if len(m.Ratings) > 0 {
-		b = keys.key(b, `,"ratings":`)
-		if b, err = appendMarshal(b, m.Ratings); err != nil {
-			return nil, err
+		if r.want(len(b), false) {
+			b = r.key(b, `,"ratings":`)
+			if b, err = appendMarshal(b, m.Ratings); err != nil {
+				return nil, err
+			}
 		}
+	}
+	r.close(len(b))
+	if r.failed() {
+		return nil, ErrUntracked
 	}
 	return append(b, '}'), nil
 }
@@ -256,132 +304,198 @@ func appendView(b []byte, v *View) ([]byte, error) {
 
 // appendSummary appends h's JSON: its head (encoded once for every seat
 // by summaryHead, when cached) and the seat's own view and log: from lv
-// and lastLog in place of h's when lv is not nil (AppendStateViews).
-func appendSummary(b []byte, h *HandSummary, lv *pitch.View, lastLog LogJSON) ([]byte, error) {
-	if h.head != nil {
-		b = append(b, h.head...)
-	} else {
-		var err error
-		if b, err = appendSummaryHead(b, h); err != nil {
-			return nil, err
+// and lastLog in place of h's when lv is not nil (AppendStateViews). r
+// (nil: none) records its members: the head's are every viewer's, the
+// view and log each viewer's own.
+func appendSummary(b []byte, h *HandSummary, lv *pitch.View, lastLog LogJSON, r *recorder) ([]byte, error) {
+	if r.sharedPart() {
+		start := len(b)
+		switch {
+		case h.head != nil && h.headParts != nil && r != nil:
+			b = append(b, h.head...)
+			for _, x := range h.headParts {
+				x.parent, x.start, x.end = r.parent, x.start+int32(start), x.end+int32(start)
+				r.p.f = append(r.p.f, x)
+			}
+		case h.head != nil:
+			b = append(b, h.head...)
+			r.scanMembers(append(b, '}'), start) // the head is an object but for its brace
+		default:
+			var err error
+			if b, err = appendSummaryHead(b, h); err != nil {
+				return nil, err
+			}
+			r.scanMembers(append(b, '}'), start)
 		}
 	}
 	log := h.Log
+	var err error
 	switch {
 	case lv != nil:
-		b = append(b, `,"view":`...)
-		var err error
-		if b, err = appendViewOf(b, lv, nil); err != nil {
-			return nil, err
+		if r.wantMember(len(b), true) {
+			b = r.member(b, `,"view":`)
+			if b, err = appendViewOf(b, lv, nil); err != nil {
+				return nil, err
+			}
 		}
 		log = lastLog
 	case h.View != nil:
-		b = append(b, `,"view":`...)
-		var err error
-		if b, err = appendView(b, h.View); err != nil {
-			return nil, err
+		if r.wantMember(len(b), true) {
+			b = r.member(b, `,"view":`)
+			if b, err = appendView(b, h.View); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if len(log) > 0 {
-		b = append(b, `,"log":`...)
-		b = log.AppendTo(b)
+		if r.wantMember(len(b), true) {
+			b = r.member(b, `,"log":`)
+			b = log.AppendTo(b)
+		}
 	}
+	r.endObj(len(b))
 	return append(b, '}'), nil
 }
 
 // appendViewOf appends the JSON of ToView(v), as appendView writes
-// it, without making it: the same fields in the same order.
-func appendViewOf(b []byte, v *pitch.View, keys *Keys) ([]byte, error) {
+// it, without making it: the same fields in the same order. r (nil:
+// none) records its members: the hand, the cards out, the widow and
+// the partner are the seat's own.
+func appendViewOf(b []byte, v *pitch.View, r *recorder) ([]byte, error) {
 	var err error
 	n := v.Game.Seats()
 	jokers := v.Game.Jokers()
-	b = keys.member(b, `{"phase":`)
-	b = appendStr(b, v.Phase.String())
-	b = keys.member(b, `,"dealer":`)
-	b = strconv.AppendInt(b, int64(v.Dealer), 10)
-	b = keys.member(b, `,"turn":`)
-	b = strconv.AppendInt(b, int64(v.Turn), 10)
-	b = keys.member(b, `,"scores":`)
-	b = appendInts(b, v.Scores[:n:n])
-	b = keys.member(b, `,"hand":`)
-	if b, err = appendCards(b, pitch.SortHand(v.Hand, v.Trump, jokers)); err != nil {
-		return nil, err
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `{"phase":`)
+		b = appendStr(b, v.Phase.String())
 	}
-	b = keys.member(b, `,"counts":`)
-	b = appendInts(b, v.Counts[:n:n])
-	b = keys.member(b, `,"bid":`)
-	b = strconv.AppendInt(b, int64(v.Bid), 10)
-	b = keys.member(b, `,"bidder":`)
-	b = strconv.AppendInt(b, int64(v.Bidder), 10)
-	b = keys.member(b, `,"passed":[`)
-	for i, first := 0, true; i < n; i++ {
-		if v.Passed&(1<<i) != 0 {
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = strconv.AppendInt(b, int64(i), 10)
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"dealer":`)
+		b = strconv.AppendInt(b, int64(v.Dealer), 10)
+	}
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"turn":`)
+		b = strconv.AppendInt(b, int64(v.Turn), 10)
+	}
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"scores":`)
+		b = appendInts(b, v.Scores[:n:n])
+	}
+	if r.wantMember(len(b), true) {
+		b = r.member(b, `,"hand":`)
+		if b, err = appendCards(b, pitch.SortHand(v.Hand, v.Trump, jokers)); err != nil {
+			return nil, err
 		}
 	}
-	b = append(b, ']')
-	b = keys.member(b, `,"trump":`)
-	if v.Trump == pitch.NoSuit {
-		b = append(b, "null"...)
-	} else {
-		b = appendStr(b, v.Trump.String())
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"counts":`)
+		b = appendInts(b, v.Counts[:n:n])
 	}
-	b = keys.member(b, `,"trumps":`)
-	if v.Trump < pitch.NoSuit {
-		b = append(b, trumpOrderJSON[b2i(jokers)][v.Trump]...)
-	} else if b, err = appendCards(b, pitch.TrumpOrder(v.Trump, jokers)); err != nil {
-		return nil, err
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"bid":`)
+		b = strconv.AppendInt(b, int64(v.Bid), 10)
 	}
-	b = keys.member(b, `,"called":`)
-	if v.Called == pitch.NoCard {
-		b = append(b, "null"...)
-	} else if b, err = appendCard(b, v.Called); err != nil {
-		return nil, err
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"bidder":`)
+		b = strconv.AppendInt(b, int64(v.Bidder), 10)
 	}
-	b = keys.member(b, `,"partner":`)
-	if v.PartnerKnown && v.Partner >= 0 {
-		b = strconv.AppendInt(b, int64(v.Partner), 10)
-	} else {
-		b = append(b, "null"...)
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"passed":`)
+		b = append(b, '[')
+		for i, first := 0, true; i < n; i++ {
+			if v.Passed&(1<<i) != 0 {
+				if !first {
+					b = append(b, ',')
+				}
+				first = false
+				b = strconv.AppendInt(b, int64(i), 10)
+			}
+		}
+		b = append(b, ']')
 	}
-	b = keys.member(b, `,"partner_known":`)
-	b = strconv.AppendBool(b, v.PartnerKnown)
-	b = keys.member(b, `,"widow":`)
-	if b, err = appendSet(b, v.Widow); err != nil {
-		return nil, err
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"trump":`)
+		if v.Trump == pitch.NoSuit {
+			b = append(b, "null"...)
+		} else {
+			b = appendStr(b, v.Trump.String())
+		}
 	}
-	b = keys.member(b, `,"shown":`)
-	if b, err = appendSet(b, v.Shown); err != nil {
-		return nil, err
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"trumps":`)
+		if v.Trump < pitch.NoSuit {
+			b = append(b, trumpOrderJSON[b2i(jokers)][v.Trump]...)
+		} else if b, err = appendCards(b, pitch.TrumpOrder(v.Trump, jokers)); err != nil {
+			return nil, err
+		}
 	}
-	b = keys.member(b, `,"out":`)
-	if b, err = appendSet(b, v.Out); err != nil {
-		return nil, err
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"called":`)
+		if v.Called == pitch.NoCard {
+			b = append(b, "null"...)
+		} else if b, err = appendCard(b, v.Called); err != nil {
+			return nil, err
+		}
 	}
-	b = keys.member(b, `,"trick":`)
-	if b, err = appendTrickOf(b, v.Trick, v.TrickSeat); err != nil {
-		return nil, err
+	if r.wantMember(len(b), true) {
+		b = r.member(b, `,"partner":`)
+		if v.PartnerKnown && v.Partner >= 0 {
+			b = strconv.AppendInt(b, int64(v.Partner), 10)
+		} else {
+			b = append(b, "null"...)
+		}
 	}
-	b = keys.member(b, `,"last_trick":`)
-	if b, err = appendTrickOf(b, v.Last, v.LastSeat); err != nil {
-		return nil, err
+	if r.wantMember(len(b), true) {
+		b = r.member(b, `,"partner_known":`)
+		b = strconv.AppendBool(b, v.PartnerKnown)
 	}
-	b = keys.member(b, `,"last_winner":`)
-	b = strconv.AppendInt(b, int64(v.LastWon), 10)
-	b = keys.member(b, `,"tricks":`)
-	b = strconv.AppendInt(b, int64(v.Tricks), 10)
-	b = keys.member(b, `,"trick_wins":`)
-	b = appendInts(b, v.TrickWins[:n:n])
-	b = keys.member(b, `,"stock_left":`)
-	b = strconv.AppendInt(b, int64(v.StockLeft), 10)
+	for _, f := range [...]struct {
+		name string
+		own  bool
+		set  pitch.CardSet
+	}{{`,"widow":`, true, v.Widow}, {`,"shown":`, false, v.Shown}, {`,"out":`, true, v.Out}} {
+		if r.wantMember(len(b), f.own) {
+			b = r.member(b, f.name)
+			if b, err = appendSet(b, f.set); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"trick":`)
+		if b, err = appendTrickOf(b, v.Trick, v.TrickSeat); err != nil {
+			return nil, err
+		}
+	}
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"last_trick":`)
+		if b, err = appendTrickOf(b, v.Last, v.LastSeat); err != nil {
+			return nil, err
+		}
+	}
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"last_winner":`)
+		b = strconv.AppendInt(b, int64(v.LastWon), 10)
+	}
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"tricks":`)
+		b = strconv.AppendInt(b, int64(v.Tricks), 10)
+	}
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"trick_wins":`)
+		b = appendInts(b, v.TrickWins[:n:n])
+	}
+	if r.wantMember(len(b), false) {
+		b = r.member(b, `,"stock_left":`)
+		b = strconv.AppendInt(b, int64(v.StockLeft), 10)
+	}
 	if v.Game.Variant == pitch.TenPoint && v.Phase >= pitch.PhaseGiveStock && n > 0 {
-		b = keys.member(b, `,"fill_got":`)
-		b = appendInts(b, v.FillGot[:n:n])
+		if r.wantMember(len(b), false) {
+			b = r.member(b, `,"fill_got":`)
+			b = appendInts(b, v.FillGot[:n:n])
+		}
 	}
+	r.endObj(len(b))
 	return append(b, '}'), nil
 }
 
@@ -442,7 +556,16 @@ func b2i(b bool) int {
 // seat's state to share: h must not change after (but for its View and
 // Log). On failure the head is left unmade, and each seat's encoding
 // reports the error.
-func (h *HandSummary) EncodeHead() { h.head, _ = appendSummaryHead(nil, h) }
+func (h *HandSummary) EncodeHead() {
+	h.head, _ = appendSummaryHead(nil, h)
+	if h.head == nil {
+		return
+	}
+	r := recorder{p: &Parts{}, top: -1, mem: -1}
+	if r.scanMembers(append(h.head, '}'), 0); !r.err {
+		h.headParts = r.p.f
+	}
+}
 
 // appendSummaryHead appends h's JSON up to its view and log: the part
 // every seat shares, without the closing brace.
@@ -585,99 +708,6 @@ func appendFair(b []byte, f *Fair) []byte {
 		b = append(b, '}')
 	}
 	return append(b, '}')
-}
-
-// appendRefusals appends r's JSON as json.Marshal writes it: the cards
-// by name in the order of their names, each refusal's parameters in the
-// order of their names (a value of a type other than a string, an int or
-// a list of strings through json.Marshal).
-func appendRefusals(b []byte, r map[pitch.Card]Refusal) ([]byte, error) {
-	var keys [pitch.LittleJoker + 1]pitch.Card
-	cs := keys[:0]
-	for c := range r {
-		if !c.Valid() {
-			return nil, fmt.Errorf("invalid card %d", c)
-		}
-		cs = append(cs, c)
-	}
-	slices.SortFunc(cs, func(x, y pitch.Card) int { return strings.Compare(cardNames[x], cardNames[y]) })
-	b = append(b, '{')
-	for i, c := range cs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		e := r[c]
-		b, _ = appendCard(b, c)
-		b = append(b, `:{"message":`...)
-		b = appendStr(b, e.Message)
-		b = append(b, `,"code":`...)
-		b = appendStr(b, e.Code)
-		b = append(b, `,"params":`...)
-		var err error
-		if b, err = appendAnyMap(b, e.Params); err != nil {
-			return nil, err
-		}
-		b = append(b, '}')
-	}
-	return append(b, '}'), nil
-}
-
-// appendAnyMap appends m's JSON as json.Marshal writes it (nil: null).
-func appendAnyMap(b []byte, m map[string]any) ([]byte, error) {
-	return appendSortedMap(b, m, func(b []byte, v any) ([]byte, error) {
-		switch v := v.(type) {
-		case string:
-			return appendStr(b, v), nil
-		case int:
-			return strconv.AppendInt(b, int64(v), 10), nil
-		case []string:
-			if v == nil {
-				return append(b, "null"...), nil
-			}
-			b = append(b, '[')
-			for j, s := range v {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = appendStr(b, s)
-			}
-			return append(b, ']'), nil
-		}
-		return appendMarshal(b, v)
-	})
-}
-
-// appendIntMap appends m's JSON as json.Marshal writes it.
-func appendIntMap(b []byte, m map[string]int) []byte {
-	b, _ = appendSortedMap(b, m, func(b []byte, v int) ([]byte, error) { return strconv.AppendInt(b, int64(v), 10), nil })
-	return b
-}
-
-// appendSortedMap appends m's JSON as json.Marshal writes it (nil: null):
-// its keys in order, each value appended by value.
-func appendSortedMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, error)) ([]byte, error) {
-	if m == nil {
-		return append(b, "null"...), nil
-	}
-	var keys [8]string
-	ks := keys[:0]
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	b = append(b, '{')
-	for i, k := range ks {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendStr(b, k)
-		b = append(b, ':')
-		var err error
-		if b, err = value(b, m[k]); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
 }
 
 // appendLogEntry appends e's JSON.

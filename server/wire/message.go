@@ -200,8 +200,10 @@ type HandSummary struct {
 	View *View   `json:"view,omitempty"`
 	Log  LogJSON `json:"log,omitempty"`
 	// head is the encoded summary up to View, made once for every seat
-	// (appendSummaryHead); nil when not made.
-	head []byte
+	// (appendSummaryHead); nil when not made. headParts are its
+	// members, as AppendStateParts records them (from head's start).
+	head      []byte
+	headParts []part
 }
 
 // TrickCard is a card played to a trick, and the seat that played it.

@@ -24,10 +24,13 @@ import (
 // applies the delta and holds version N; a client holding another
 // version asks for the whole state ({"type":"resync"}).
 //
-// The server never decodes a state to find what changed: Tracker scans
-// the state it encoded (the same bytes protocol 1 sends) field by field
-// and compares a 64-bit hash of each field's bytes with the one it sent
-// last, keeping hashes, not copies. Held is the client's side, the one
+// The server never decodes a state to find what changed: a Tracker
+// compares a 64-bit hash of each field's bytes with the one it sent
+// last, keeping hashes, not copies. Track scans a whole encoded state
+// (the same bytes protocol 1 sends) field by field; a table's broadcast
+// uses TrackParts (parts.go), with the fields every viewer shares
+// encoded and hashed once for all of them and only each viewer's own
+// fields encoded for it. Held is the client's side, the one
 // reducer of Go clients (the load test, the tests); the page has the
 // same in web/static/js/table/statedelta.js.
 
@@ -103,9 +106,14 @@ func hashOf(b []byte) uint64 {
 // Its zero value has sent nothing.
 type Tracker struct {
 	ver      uint64
-	sent     []fingerprint
+	sent     []fingerprint // Track: every field sent
 	next     []fingerprint
 	haveSent bool
+	// TrackParts: the shared fields sent (a Shared's fingerprints, which
+	// every tracker that sent them holds, not a copy), and the viewer's
+	// own.
+	shared        []fingerprint
+	own, ownSpare []fingerprint
 }
 
 // Version is the version of the state last tracked (0: none yet).
@@ -115,7 +123,8 @@ func (t *Tracker) Version() uint64 { return t.ver }
 type change struct {
 	kind        byte // 's' set, 'g' gone, 'a' add
 	parent, key uint8
-	val         []byte
+	val         []byte // set: the value; add: the entries added and ']'
+
 }
 
 // ErrUntracked is returned by Track for a state with a field it does not
@@ -235,26 +244,39 @@ func (t *Tracker) Track(dst, state []byte, keys Keys) (out []byte, changed bool,
 		*t = Tracker{}
 		return dst, false, err
 	}
+	out, changed = t.commit(dst, next, vals)
+	return out, changed, nil
+}
+
+// commit records next, the fingerprints of vals, as sent, and appends to
+// dst the delta from what was sent before (changed false when nothing
+// changed; no delta when nothing was sent before).
+func (t *Tracker) commit(dst []byte, next []fingerprint, vals [][]byte) (out []byte, changed bool) {
 	var buf [96]change
 	changes := buf[:0]
-	if !t.haveSent {
-		// Nothing sent before: everything is new (a delta from nothing is
-		// never sent; callers send the whole state).
-		changes = append(changes, change{kind: 's'})
-	} else {
+	if t.haveSent {
 		changes = t.diff(changes, next, vals)
 	}
 	t.next, t.sent = t.sent, next
+	return t.version(dst, changes)
+}
+
+// version moves t to the next version when changes is not empty, or
+// nothing was sent before, and appends to dst the delta of changes from
+// the version before (none when nothing was sent before: callers send
+// the whole state).
+func (t *Tracker) version(dst []byte, changes []change) (out []byte, changed bool) {
+	first := !t.haveSent
 	t.haveSent = true
-	if len(changes) == 0 {
-		return dst, false, nil
+	if len(changes) == 0 && !first {
+		return dst, false
 	}
 	base := t.ver
 	t.ver++
-	if base == 0 {
-		return dst, true, nil
+	if base == 0 || first {
+		return dst, true
 	}
-	return appendDelta(dst, t.ver, base, changes), true, nil
+	return appendDelta(dst, t.ver, base, changes), true
 }
 
 // keyID is the id of key, the name of fingerprint i of the state being
@@ -293,7 +315,38 @@ func scanKeys(state []byte) (Keys, error) {
 
 // diff lists the changes from t.sent to next, the fingerprints of vals.
 func (t *Tracker) diff(changes []change, next []fingerprint, vals [][]byte) []change {
-	old := t.sent
+	sc := scopeOf(t.sent, next)
+	return diffIn(changes, t.sent, next, vals, &sc)
+}
+
+// scope is what the diff of some of a state's fields needs to know of
+// the split fields (view, last_hand, fair), by slot: those that are
+// objects now (their members are compared, or set whole), and those set
+// whole (an object now, not sent as one: its members are not named).
+type scope struct {
+	objs, whole [len(splitFields) + 1]bool
+}
+
+// scopeOf is the scope of the split fields from old to next.
+func scopeOf(old, next []fingerprint) (sc scope) {
+	for _, f := range next {
+		if f.obj {
+			sc.objs[slot[f.key]] = true
+			sc.whole[slot[f.key]] = true
+		}
+	}
+	for _, o := range old {
+		if o.obj && o.parent == 0 {
+			sc.whole[slot[o.key]] = false
+		}
+	}
+	return sc
+}
+
+// diffIn lists the changes from old to next, the fingerprints of vals,
+// in scope sc: a field set whole has its value in vals (its members are
+// left out).
+func diffIn(changes []change, old, next []fingerprint, vals [][]byte, sc *scope) []change {
 	find := func(parent, key uint8, from int) int {
 		for i := from; i < len(old); i++ {
 			if old[i].parent == parent && old[i].key == key {
@@ -308,9 +361,12 @@ func (t *Tracker) diff(changes []change, next []fingerprint, vals [][]byte) []ch
 		return -1
 	}
 	cursor := 0
-	wholeParent := uint8(0) // a split field sent whole: its members go with it
 	for i, f := range next {
-		if f.parent != 0 && f.parent == wholeParent {
+		if f.parent != 0 && sc.whole[slot[f.parent]] {
+			continue // its parent goes whole
+		}
+		if f.obj && sc.whole[slot[f.key]] {
+			changes = append(changes, change{kind: 's', key: f.key, val: vals[i]})
 			continue
 		}
 		j := find(f.parent, f.key, cursor)
@@ -319,10 +375,6 @@ func (t *Tracker) diff(changes []change, next []fingerprint, vals [][]byte) []ch
 		}
 		switch {
 		case f.obj:
-			if j < 0 || !old[j].obj {
-				wholeParent = f.key
-				changes = append(changes, change{kind: 's', key: f.key, val: vals[i]})
-			}
 		case j < 0:
 			changes = append(changes, change{kind: 's', parent: f.parent, key: f.key, val: vals[i]})
 		case f.n > 0 && f.parent == 0:
@@ -331,10 +383,8 @@ func (t *Tracker) diff(changes []change, next []fingerprint, vals [][]byte) []ch
 			switch {
 			case o.n == f.n && o.h == f.h:
 			case o.n > 2 && f.n > o.n && v[o.n-1] == ',' && maphash.Bytes(hashSeed, v[:o.n-1]) == o.h:
-				// Grown: only the entries appended, as an array.
-				entries := make([]byte, 0, len(v)-int(o.n)+1)
-				entries = append(append(entries, '['), v[o.n:]...)
-				changes = append(changes, change{kind: 'a', key: f.key, val: entries})
+				// Grown: only the entries appended (written as an array).
+				changes = append(changes, change{kind: 'a', key: f.key, val: v[o.n:]})
 			default:
 				changes = append(changes, change{kind: 's', key: f.key, val: v})
 			}
@@ -344,15 +394,11 @@ func (t *Tracker) diff(changes []change, next []fingerprint, vals [][]byte) []ch
 	}
 	// What was sent and is no longer there.
 	var in [len(splitFields) + 1][4]uint64 // next's paths: by parent's slot, a bit per key
-	var objs [len(splitFields) + 1]bool    // next's split fields that are objects
 	for _, f := range next {
 		in[slot[f.parent]][f.key/64] |= 1 << (f.key % 64)
-		if f.obj {
-			objs[slot[f.key]] = true
-		}
 	}
 	for _, o := range old {
-		if o.parent != 0 && (o.parent == wholeParent || !objs[slot[o.parent]]) {
+		if o.parent != 0 && (sc.whole[slot[o.parent]] || !sc.objs[slot[o.parent]]) {
 			continue // its parent went, or went whole
 		}
 		if in[slot[o.parent]][o.key/64]&(1<<(o.key%64)) == 0 {
@@ -399,8 +445,12 @@ func appendDelta(b []byte, v, base uint64, changes []change) []byte {
 				b = append(b, ',')
 			}
 			b = appendPath(b, c.parent, c.key)
-			if kind != 'g' {
+			switch kind {
+			case 's':
 				b = append(b, ':')
+				b = append(b, c.val...)
+			case 'a': // the entries after the ones held, and the closing bracket
+				b = append(b, ':', '[')
 				b = append(b, c.val...)
 			}
 		}
