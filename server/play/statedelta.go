@@ -99,14 +99,7 @@ func (bc *bcast) parts(seat int) bool {
 	if bc.own == nil {
 		bc.own = partsPool.Get().(*wire.Parts)
 	}
-	m, lastView := t.stateBase(sh, seat)
-	v := sh.s.View(seat)
-	var lv pitch.View
-	var lvp *pitch.View
-	var lastLog wire.LogJSON
-	if lastView {
-		lv, lvp, lastLog = t.match.LastHand().View(seat), &lv, t.lastLogs[seat+1]
-	}
+	m, v, lvp, lastLog := t.stateViews(sh, seat)
 	if err := bc.own.AppendStateParts(true, &m, &v, lvp, lastLog); err != nil {
 		t.logger().Error("a state could not be encoded; whole states are sent", "seat", seat, "err", err.Error())
 		return false

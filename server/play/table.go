@@ -690,14 +690,7 @@ func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int) ([]byte, 
 	if cap(dst)-len(dst) < t.stateCap {
 		dst = slices.Grow(dst, t.stateCap)
 	}
-	m, lastView := t.stateBase(sh, seat)
-	v := sh.s.View(seat)
-	var lv pitch.View
-	var lvp *pitch.View
-	var lastLog wire.LogJSON
-	if lastView {
-		lv, lvp, lastLog = t.match.LastHand().View(seat), &lv, t.lastLogs[seat+1]
-	}
+	m, v, lvp, lastLog := t.stateViews(sh, seat)
 	start := len(dst)
 	b, err := wire.AppendStateViews(dst, &m, &v, lvp, lastLog)
 	if err == nil {
@@ -722,6 +715,19 @@ func (t *table) stateWith(sh *stateShared, seat int) wire.State {
 		}
 	}
 	return m
+}
+
+// stateViews is seat's state without its views (stateBase), the view of
+// the hand in play as seat sees it, and, when the finished hand is shown,
+// that hand's view and log as seat saw them (else nil).
+func (t *table) stateViews(sh *stateShared, seat int) (m wire.State, v pitch.View, last *pitch.View, lastLog wire.LogJSON) {
+	m, lastView := t.stateBase(sh, seat)
+	v = sh.s.View(seat)
+	if lastView {
+		lv := t.match.LastHand().View(seat)
+		last, lastLog = &lv, t.lastLogs[seat+1]
+	}
+	return m, v, last, lastLog
 }
 
 // stateBase is seat's state without its views: the last hand's summary
