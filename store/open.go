@@ -33,23 +33,24 @@ const DefaultPath = "pitch.db"
 //
 // Errors name the database (without any password) and say what is wrong,
 // e.g. "store: open /srv/pitch.db: the database file is read-only (…)".
-func Open(ctx context.Context, dsn string) (Store, error) {
+func Open(ctx context.Context, dsn string, opts ...Option) (Store, error) {
+	c := configure(opts)
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		return openPostgres(ctx, dsn)
+		return openPostgres(ctx, dsn, c)
 	case strings.HasPrefix(dsn, "sqlite://"):
-		return openSQLite(ctx, strings.TrimPrefix(dsn, "sqlite://"))
+		return openSQLite(ctx, strings.TrimPrefix(dsn, "sqlite://"), c)
 	case strings.HasPrefix(dsn, "sqlite:"):
-		return openSQLite(ctx, strings.TrimPrefix(dsn, "sqlite:"))
+		return openSQLite(ctx, strings.TrimPrefix(dsn, "sqlite:"), c)
 	case strings.HasPrefix(dsn, "file:"):
-		return openSQLite(ctx, strings.TrimPrefix(dsn, "file:"))
+		return openSQLite(ctx, strings.TrimPrefix(dsn, "file:"), c)
 	case dsn == "":
-		return openSQLite(ctx, DefaultPath)
+		return openSQLite(ctx, DefaultPath, c)
 	}
 	if scheme, _, ok := strings.Cut(dsn, "://"); ok && !strings.ContainsAny(scheme, `/\`) {
 		return nil, fmt.Errorf("store: open %s: unsupported database %q (want a SQLite file path or a postgres:// URL)", redact(dsn), scheme)
 	}
-	return openSQLite(ctx, dsn)
+	return openSQLite(ctx, dsn, c)
 }
 
 // redact is a database URL fit for a message: without its password.
@@ -64,7 +65,7 @@ func redact(dsn string) string {
 	return u.Redacted()
 }
 
-func openPostgres(ctx context.Context, dsn string) (Store, error) {
+func openPostgres(ctx context.Context, dsn string, c config) (Store, error) {
 	name := redact(dsn)
 	fail := func(format string, args ...any) (Store, error) {
 		return nil, fmt.Errorf("store: open %s: "+format, append([]any{name}, args...)...)
@@ -116,7 +117,7 @@ func openPostgres(ctx context.Context, dsn string) (Store, error) {
 	bw.SetMaxOpenConns(1)
 	bw.SetMaxIdleConns(1)
 	st := &sqlStore{d: postgresDialect, w: db, r: db, bw: bw, dsn: dsn, channel: "pitch:" + schema}
-	st.batch = newBatcher(st) // group commit here too: one WAL flush per batch
+	st.batch = newBatcher(st, c.window) // group commit here too: one WAL flush per batch
 	return st, nil
 }
 
@@ -148,10 +149,11 @@ const (
 // migration this binary knows is refused. PostgreSQL is opened as Open
 // does. The server acts on what such a command changes as it would on
 // another process's change: see docs/accounts.md, Operators.
-func OpenShared(ctx context.Context, dsn string) (Store, error) {
+func OpenShared(ctx context.Context, dsn string, opts ...Option) (Store, error) {
+	c := configure(opts)
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		return openPostgres(ctx, dsn)
+		return openPostgres(ctx, dsn, c)
 	case strings.HasPrefix(dsn, "sqlite://"):
 		dsn = strings.TrimPrefix(dsn, "sqlite://")
 	case strings.HasPrefix(dsn, "sqlite:"):
@@ -161,16 +163,16 @@ func OpenShared(ctx context.Context, dsn string) (Store, error) {
 	case dsn == "":
 		dsn = DefaultPath
 	}
-	return openSQLiteWith(ctx, dsn, true)
+	return openSQLiteWith(ctx, dsn, true, c)
 }
 
-func openSQLite(ctx context.Context, path string) (Store, error) {
-	return openSQLiteWith(ctx, path, false)
+func openSQLite(ctx context.Context, path string, c config) (Store, error) {
+	return openSQLiteWith(ctx, path, false, c)
 }
 
 // openSQLiteWith opens the SQLite database at path; shared: beside the
 // process that holds its lock (OpenShared).
-func openSQLiteWith(ctx context.Context, path string, shared bool) (Store, error) {
+func openSQLiteWith(ctx context.Context, path string, shared bool, c config) (Store, error) {
 	if path == "" {
 		path = DefaultPath
 	}
@@ -271,7 +273,7 @@ func openSQLiteWith(ctx context.Context, path string, shared bool) (Store, error
 		r.Close()
 		return fail("%w", explainSQLite(err))
 	}
-	st.batch = newBatcher(st)
+	st.batch = newBatcher(st, c.window)
 	ok = true
 	return st, nil
 }

@@ -114,6 +114,7 @@ ltpid=$!
 	case $line in
 	"pitch loadtest: play begins")
 		sample begin
+		curl -fs -o "$tmp/stats-begin.json" "$url/api/stats" || true
 		if [ -n "$pprof" ]; then
 			curl -fs -o "$PROFILE/allocs-begin.prof" "${pprof}allocs" || true
 			{ curl -fs -o "$PROFILE/serve.prof" "${pprof}profile?seconds=$window" || true; } &
@@ -121,6 +122,7 @@ ltpid=$!
 		;;
 	"pitch loadtest: play ends")
 		sample end
+		curl -fs -o "$tmp/stats-end.json" "$url/api/stats" || true
 		[ -z "$pprof" ] || curl -fs -o "$PROFILE/allocs-end.prof" "${pprof}allocs" || true
 		;;
 	*) printf '%s\n' "$line" >&2 ;;
@@ -156,6 +158,12 @@ echo "load test CPU: $(calc "$ltcpu * 1000 / $actions") ms an action ($(calc "$l
 echo "server writes: $(calc "$(d wchar) / $actions" 0) B an action in all (wchar: sockets and database); $(calc "$(j ws_bytes_received) / $actions" 0) B an action to the sockets (received by the load test)"
 if [ "$(j server_allocs)" -gt 0 ]; then
 	echo "server allocations: $(calc "$(j server_allocs) / $actions" 1) objects, $(calc "$(j server_alloc_bytes) / $actions" 0) B an action"
+fi
+# st NAME KEY: a number of the store's counts in GET /api/stats at a mark
+st() { tr -d ' \n' <"$tmp/stats-$1.json" 2>/dev/null | sed -n "s/.*\"store\":{[^}]*\"$2\":\([0-9]*\).*/\1/p"; }
+if [ -n "$(st begin commits)" ] && [ -n "$(st end commits)" ]; then
+	commits=$(($(st end commits) - $(st begin commits))) writes=$(($(st end writes) - $(st begin writes)))
+	[ "$commits" -gt 0 ] && echo "store: $commits commits, $(calc "$writes / $commits" 2) writes a commit; $(calc "($(st end wal_syncs) + $(st end db_syncs) - $(st begin wal_syncs) - $(st begin db_syncs)) / $actions" 3) fsyncs and $(calc "($(st end wal_bytes) + $(st end db_bytes) - $(st begin wal_bytes) - $(st begin db_bytes)) / $actions" 0) B written an action"
 fi
 echo "server RSS: $((rss_end / 1024)) MiB at the end of play: $(calc "$rss_end / $sockets" 1) KiB a socket in all, $(calc "($rss_end - $rss_before) / $sockets" 1) KiB a socket over the idle server's $((rss_before / 1024)) MiB"
 # loaded KEY: a number of the report's server_loaded (GET /api/stats?gc=1 a second before the end)

@@ -51,6 +51,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	overloadLag := fs.Duration("overload-lag", server.DefaultOverloadLag, "how far behind the server may run (its scheduling lag, smoothed) before it refuses new connections and tables, keeping those it has (0: never)")
 	lease := fs.Duration("lease", server.DefaultLeaseTTL, "with PostgreSQL, how long a table's lease lasts unrenewed: another process takes the tables of one that died within about this long (docs/deploy.md)")
 	cpuprof := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file, for `go tool pprof` (docs/performance.md); off when empty")
+	commitWindow := fs.Duration("commit-window", store.DefaultCommitWindow, "while several tables write at once, the least time between two commits: a write waits up to this to share a commit, and its fsync, with others (0: commit at once; docs/performance.md)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiles (net/http/pprof) at /debug/pprof/ on this loopback address, e.g. 127.0.0.1:6060 (docs/performance.md); off when empty")
 	if !parseFlags(fs, args, stderr) {
 		return 2
@@ -68,6 +69,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *addrSignIns == 0 {
 		*addrSignIns = -1 // no limit, as Options says it
+	}
+	if *commitWindow < 0 || *commitWindow > time.Second {
+		return usageError(stderr, "serve", "--commit-window must be 0 (commit at once) to 1s, not %s", *commitWindow)
 	}
 	if *overloadLag < 0 {
 		return usageError(stderr, "serve", "--overload-lag must be 0 (never) or more, not %s", *overloadLag)
@@ -116,7 +120,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st, err := store.Open(ctx, *db)
+	st, err := store.Open(ctx, *db, store.CommitWindow(*commitWindow))
 	if err != nil {
 		fmt.Fprintf(stderr, "pitch serve: %v\n", err)
 		return 1
