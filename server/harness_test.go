@@ -331,7 +331,8 @@ type wire struct {
 		LeftMS  int64 `json:"left_ms"`
 		TotalMS int64 `json:"total_ms"`
 	} `json:"timer"`
-	Refusals map[pitch.Card]struct {
+	Refusals []struct {
+		Cards   []pitch.Card   `json:"cards"`
 		Message string         `json:"message"`
 		Code    string         `json:"code"`
 		Params  map[string]any `json:"params"`
@@ -1421,11 +1422,16 @@ func checkState(t *testing.T, g *pitch.Game, snaps []snap, seat int, m *wire, wh
 		wantRefused = st.Hand(seat) &^ st.LegalPlays()
 	}
 	var gotRefused pitch.CardSet
-	for c, why := range m.Refusals {
-		gotRefused |= c.Set()
-		if !strings.Contains(why.Message, fmt.Sprintf("seat %d ", seat)) || !strings.Contains(why.Message, "must") ||
-			why.Code == "" || why.Params["Rule"] == nil || why.Params["Card"] != c.String() {
-			t.Errorf("%s: the refusal of %s says %+v", where, c, why)
+	for _, why := range m.Refusals {
+		for _, c := range why.Cards {
+			if gotRefused.Has(c) {
+				t.Errorf("%s: %s refused twice", where, c)
+			}
+			gotRefused |= c.Set()
+		}
+		if len(why.Cards) == 0 || !strings.Contains(why.Message, fmt.Sprintf("seat %d ", seat)) || !strings.Contains(why.Message, "must") ||
+			why.Code == "" || why.Params["Rule"] == nil || why.Params["Card"] != nil {
+			t.Errorf("%s: the refusal of %v says %+v", where, why.Cards, why)
 		}
 	}
 	if gotRefused != wantRefused {

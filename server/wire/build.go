@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
+	"strings"
 
 	"pitch"
 )
@@ -160,10 +163,12 @@ func Summarize(n int, s *pitch.State) *HandSummary {
 
 // Refusals says why each card of the acting seat's hand that it may not
 // play is refused, in the engine's words (C-7), so that the page can say
-// it without knowing the rules. s is in PhasePlay.
-func Refusals(s *pitch.State) map[pitch.Card]Refusal {
+// it without knowing the rules. s is in PhasePlay. Cards refused for the
+// same reason (nearly always all of them: the reason is the trick's, not
+// the card's) share one Refusal, in the order of their first card's name.
+func Refusals(s *pitch.State) []Refusal {
 	seat := s.Turn()
-	out := map[pitch.Card]Refusal{}
+	var out []Refusal
 	legal := s.LegalPlays()
 	for c := s.Hand(seat) &^ legal; c != 0; c &= c - 1 {
 		card := c.First()
@@ -172,10 +177,23 @@ func Refusals(s *pitch.State) map[pitch.Card]Refusal {
 		if err := try.Apply(pitch.Play(seat, card)); errors.As(err, &ae) {
 			params := map[string]any{"Rule": ae.Rule}
 			for k, v := range ae.Params {
-				params[k] = v
+				if k != "Card" {
+					params[k] = v
+				}
 			}
-			out[card] = Refusal{Message: ae.Problem, Code: ae.Code, Params: params}
+			i := slices.IndexFunc(out, func(r Refusal) bool {
+				return r.Code == ae.Code && r.Message == ae.Problem && reflect.DeepEqual(r.Params, params)
+			})
+			if i < 0 {
+				out = append(out, Refusal{Message: ae.Problem, Code: ae.Code, Params: params})
+				i = len(out) - 1
+			}
+			out[i].Cards = append(out[i].Cards, card)
 		}
 	}
+	for _, r := range out {
+		slices.SortFunc(r.Cards, func(x, y pitch.Card) int { return strings.Compare(cardNames[x], cardNames[y]) })
+	}
+	slices.SortFunc(out, func(x, y Refusal) int { return strings.Compare(cardNames[x.Cards[0]], cardNames[y.Cards[0]]) })
 	return out
 }

@@ -1,50 +1,38 @@
 package wire
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
-	"strings"
-
-	"pitch"
 )
 
-// The maps of a state (card refusals, suit trumps), written as
-// encoding/json writes them: their keys sorted.
+// The maps of a state (suit trumps; card refusals, whose parameters are
+// maps), written as encoding/json writes them: their keys sorted.
 
-// appendRefusals appends r's JSON as json.Marshal writes it: the cards
-// by name in the order of their names, each refusal's parameters in the
-// order of their names (a value of a type other than a string, an int or
-// a list of strings through json.Marshal).
-func appendRefusals(b []byte, r map[pitch.Card]Refusal) ([]byte, error) {
-	var keys [pitch.LittleJoker + 1]pitch.Card
-	cs := keys[:0]
-	for c := range r {
-		if !c.Valid() {
-			return nil, fmt.Errorf("invalid card %d", c)
-		}
-		cs = append(cs, c)
-	}
-	slices.SortFunc(cs, func(x, y pitch.Card) int { return strings.Compare(cardNames[x], cardNames[y]) })
-	b = append(b, '{')
-	for i, c := range cs {
+// appendRefusals appends r's JSON as json.Marshal writes it, each
+// refusal's parameters in the order of their names (a value of a type
+// other than a string, an int or a list of strings through json.Marshal).
+func appendRefusals(b []byte, r []Refusal) ([]byte, error) {
+	b = append(b, '[')
+	for i, e := range r {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		e := r[c]
-		b, _ = appendCard(b, c)
-		b = append(b, `:{"message":`...)
+		b = append(b, `{"cards":`...)
+		var err error
+		if b, err = appendCards(b, e.Cards); err != nil {
+			return nil, err
+		}
+		b = append(b, `,"message":`...)
 		b = appendStr(b, e.Message)
 		b = append(b, `,"code":`...)
 		b = appendStr(b, e.Code)
 		b = append(b, `,"params":`...)
-		var err error
 		if b, err = appendAnyMap(b, e.Params); err != nil {
 			return nil, err
 		}
 		b = append(b, '}')
 	}
-	return append(b, '}'), nil
+	return append(b, ']'), nil
 }
 
 // appendAnyMap appends m's JSON as json.Marshal writes it (nil: null).

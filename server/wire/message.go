@@ -66,8 +66,9 @@ type State struct {
 	// Timer is the turn timer of the seat to act, while one runs.
 	Timer *Timer `json:"timer,omitempty"`
 	// Refusals says, for the seat to act in play, why each card of its hand
-	// it may not play is refused, in the engine's words (C-7).
-	Refusals map[pitch.Card]Refusal `json:"refusals,omitempty"`
+	// it may not play is refused, in the engine's words (C-7): one entry
+	// for the cards refused for one reason.
+	Refusals []Refusal `json:"refusals,omitempty"`
 	// SuitTrumps says, for the seat to name trump (ten-point) or call a
 	// card (pawnee), how many trumps it would hold with each suit as
 	// trump (C-4).
@@ -297,9 +298,12 @@ type FairLast struct {
 	Secret     string `json:"secret"`
 }
 
-// Refusal is why a card may not be played: the engine's words, and its
-// code and parameters for a client in another language.
+// Refusal is why cards may not be played: the engine's words, and its
+// code and parameters for a client in another language. The reason is
+// the same for each of Cards; Params leave out "Card", which a client
+// sets to the card it explains (the engine's message does not name it).
 type Refusal struct {
+	Cards   []pitch.Card   `json:"cards"`
 	Message string         `json:"message"`
 	Code    string         `json:"code"`
 	Params  map[string]any `json:"params"`

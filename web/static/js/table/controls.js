@@ -332,11 +332,12 @@ function discardReason(m, c) {
 }
 
 // refusalText says why card c may not be played, from the server's
-// refusals (the engine's reason, in the page's language).
+// refusals (the engine's reason, in the page's language): each names the
+// cards it refuses, its parameters all but the card, which is c.
 function refusalText(m, c) {
-  const r = m.refusals && m.refusals[c];
+  const r = (m.refusals || []).find((x) => x.cards.includes(c));
   if (!r) return t('hand.notNow', { Card: cardLabel(c) });
-  return errorText(r.code, r.params, r.message);
+  return errorText(r.code, Object.assign({}, r.params, { Card: c }), r.message);
 }
 
 function onCard(c, act) {
