@@ -18,6 +18,11 @@ func TestRematchInvite(t *testing.T) {
 	forEachStore(t, func(t *testing.T, fresh func(*testing.T) string) {
 		opts := fastOptions()
 		opts.AwayDelay = time.Millisecond // a seat nobody holds is played at once, once play is on
+		// The first deal waits for the three pages' values (they send them
+		// at once), not 50 ms: on a loaded machine a page still connecting
+		// then had its first bid made by its stand-in, off the plan. At the
+		// next table, seat 1's page never comes: its deal waits this long.
+		opts.DealWait = 10 * time.Second
 		ts := startServer(t, fresh(t), opts)
 		tab := ts.create(`{"variant":"auction","options":{"players":3,"target":1},"seats":` + seatsBody("h", "h", "h") + `}`)
 		tok := []string{ts.join(tab.ID, 0, "Ann"), ts.join(tab.ID, 1, "Bo"), ts.join(tab.ID, 2, "Cy")}
@@ -77,7 +82,7 @@ func TestRematchInvite(t *testing.T) {
 		// Seat 2 accepts by coming to the next table; play starts.
 		n2 := h2.connect("seat 2 at the next table", 2, tok[2], true)
 		h2.run(10*time.Second, "play to start", func() bool { return n2.last != nil && n0.last.Invited == nil && !n0.last.Waiting })
-		h2.run(30*time.Second, "the first moves", func() bool { return n0.last.Seq > 0 })
+		h2.run(60*time.Second, "the first moves", func() bool { return n0.last.Seq > 0 })
 		checkMessages(t, ts.st, next.ID, h2.clients)
 	})
 }

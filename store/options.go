@@ -4,7 +4,7 @@ import "time"
 
 // DefaultCommitWindow is the least time between the starts of two commits
 // while several tables write at once (CommitWindow).
-const DefaultCommitWindow = 5 * time.Millisecond
+const DefaultCommitWindow = 10 * time.Millisecond
 
 // Option changes how Open and OpenShared open a store.
 type Option func(*config)

@@ -479,7 +479,19 @@ func (s *site) playUntilOurBid(shots map[string]string) []hand {
 			if len(free) == 0 {
 				t.Fatal("no callable card outside our hand")
 			}
+			// Call in the suit we hold most of: it is trump (PW-CALL-1), so
+			// we keep trumps and play the hand. Called in a suit we lacked,
+			// we folded from every trick (PW-PLAY-2) and never played.
+			held := map[string]int{}
+			for _, h := range s.cards("#hand button.card") {
+				held[h[1:]]++
+			}
 			c := free[0]
+			for _, f := range free {
+				if held[f[1:]] > held[c[1:]] {
+					c = f
+				}
+			}
 			s.click(fmt.Sprintf(`#actions button[data-suit=%q]`, c[1:]))
 			s.click(fmt.Sprintf(`#call-picker button[data-card=%q]`, c))
 			if got := s.text("#call-confirm"); !strings.Contains(got, cardText(c)) {

@@ -237,9 +237,8 @@ func (t *table) apply(a pitch.Action, by string) error {
 	if err != nil {
 		return err
 	}
-	text := a.String()
 	for i := range t.logs {
-		e := wire.LogEntryText(t.game, a, raw, i-1, text)
+		e := wire.LogEntryFor(t.game, a, raw, i-1)
 		e.By = by
 		t.logs[i] = t.logs[i].Add(&e)
 	}

@@ -106,15 +106,11 @@ func ToView(v *pitch.View) View {
 }
 
 // LogEntryFor describes one action as seat may see it (-1: a spectator):
-// a discard or a pass shows its cards only to those the rules let see them.
-// raw is the action's JSON, shared by every seat that may see it all.
+// a discard or a pass shows its cards only to those the rules let see them,
+// to others only a text that counts them. raw is the action's JSON, shared
+// by every seat that may see it all; a client words such an entry from
+// the action, in its own language, so no text goes with it.
 func LogEntryFor(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int) LogEntry {
-	return LogEntryText(g, a, raw, seat, a.String())
-}
-
-// LogEntryText is LogEntryFor with text, a.String(), made once for every
-// seat.
-func LogEntryText(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int, text string) LogEntry {
 	e := LogEntry{Seat: int(a.Seat), Kind: a.Kind.String()}
 	switch a.Kind {
 	case pitch.ActDiscard:
@@ -131,7 +127,7 @@ func LogEntryText(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int, 
 			return e
 		}
 	}
-	e.Text, e.Action = text, raw
+	e.Action = raw
 	return e
 }
 

@@ -715,8 +715,10 @@ func appendLogEntry(b []byte, e *LogEntry) []byte {
 	b = strconv.AppendInt(b, int64(e.Seat), 10)
 	b = append(b, `,"kind":`...)
 	b = appendStr(b, e.Kind)
-	b = append(b, `,"text":`...)
-	b = appendStr(b, e.Text)
+	if e.Text != "" {
+		b = append(b, `,"text":`...)
+		b = appendStr(b, e.Text)
+	}
 	if len(e.Action) > 0 {
 		b = append(b, `,"action":`...)
 		b = appendRaw(b, e.Action)

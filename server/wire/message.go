@@ -129,7 +129,9 @@ type ErrorMsg struct {
 type LogEntry struct {
 	Seat int    `json:"seat"`
 	Kind string `json:"kind"`
-	Text string `json:"text"`
+	// Text is what was done when the action is hidden from this seat
+	// ("seat 3 discards 4 cards"); empty when Action is set.
+	Text string `json:"text,omitempty"`
 	// Action is the action itself when this seat may see all of it.
 	Action json.RawMessage `json:"action,omitempty"`
 	// By is who made it for the seat: "timer" (its time ran out) or
