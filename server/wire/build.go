@@ -167,12 +167,14 @@ func Refusals(s *pitch.State) map[pitch.Card]Refusal {
 	legal := s.LegalPlays()
 	for c := s.Hand(seat) &^ legal; c != 0; c &= c - 1 {
 		card := c.First()
-		try := *s
 		var ae *pitch.ActionError
-		if err := try.Apply(pitch.Play(seat, card)); errors.As(err, &ae) {
-			params := map[string]any{"Rule": ae.Rule}
-			for k, v := range ae.Params {
-				params[k] = v
+		if err := s.CheckPlay(card); errors.As(err, &ae) {
+			params := ae.Params // a new map each call: ours
+			if params == nil {
+				params = map[string]any{}
+			}
+			if _, ok := params["Rule"]; !ok { // the engine's own, if it has one, as before
+				params["Rule"] = ae.Rule
 			}
 			out[card] = Refusal{Message: ae.Problem, Code: ae.Code, Params: params}
 		}
