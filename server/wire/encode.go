@@ -208,7 +208,11 @@ func appendStateTo(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, r *re
 		if r.sharedPart() {
 			start := len(b)
 			b = appendFair(b, m.Fair)
-			r.scanMembers(b, start)
+			if m.Fair.parts != nil && r != nil {
+				r.addMembers(m.Fair.parts, start)
+			} else {
+				r.scanMembers(b, start)
+			}
 		}
 	}
 	if len(m.Ratings) > 0 {
@@ -312,10 +316,7 @@ func appendSummary(b []byte, h *HandSummary, lv *pitch.View, lastLog LogJSON, r 
 		switch {
 		case h.head != nil && h.headParts != nil && r != nil:
 			b = append(b, h.head...)
-			for _, x := range h.headParts {
-				x.parent, x.start, x.end = r.parent, x.start+int32(start), x.end+int32(start)
-				r.p.f = append(r.p.f, x)
-			}
+			r.addMembers(h.headParts, start)
 		case h.head != nil:
 			b = append(b, h.head...)
 			r.scanMembers(append(b, '}'), start) // the head is an object but for its brace
@@ -561,10 +562,7 @@ func (h *HandSummary) EncodeHead() {
 	if h.head == nil {
 		return
 	}
-	r := recorder{p: &Parts{}, top: -1, mem: -1}
-	if r.scanMembers(append(h.head, '}'), 0); !r.err {
-		h.headParts = r.p.f
-	}
+	h.headParts = memberParts(append(h.head, '}'))
 }
 
 // appendSummaryHead appends h's JSON up to its view and log: the part

@@ -9,12 +9,15 @@ import (
 
 // Encode encodes f's JSON once, for every seat's state to share: f must
 // not change after.
-func (f *Fair) Encode() { f.EncodeInto(make([]byte, 0, 512)) }
+func (f *Fair) Encode() {
+	f.EncodeInto(make([]byte, 0, 512))
+	f.parts = memberParts(f.raw)
+}
 
 // EncodeInto is Encode into buf's array, which f then holds (buf must not
 // be written while f is in use), and returns f's JSON.
 func (f *Fair) EncodeInto(buf []byte) []byte {
-	f.raw = nil
+	f.raw, f.parts = nil, nil
 	f.raw = appendFair(buf[:0], f)
 	return f.raw
 }
@@ -23,11 +26,13 @@ func (f *Fair) EncodeInto(buf []byte) []byte {
 func (f *Fair) Encoded() []byte { return f.raw }
 
 // Clone is a copy of f sharing nothing with it, its JSON (if encoded)
-// included.
+// included, and its members found for the trackers (as Encode finds
+// them).
 func (f *Fair) Clone() *Fair {
 	out := &Fair{Dealing: f.Dealing}
 	if f.raw != nil {
 		out.raw = slices.Clone(f.raw)
+		out.parts = memberParts(out.raw)
 	}
 	if f.Next != nil {
 		n := *f.Next
