@@ -48,7 +48,7 @@ func (s *State) refuseText(a Action, w why, problem string) error {
 
 // codes lists a set's cards by code, for ActionError.Params.
 func codes(set CardSet) []string {
-	out := []string{}
+	out := make([]string, 0, set.Len())
 	for c := set; c != 0; c &= c - 1 {
 		out = append(out, c.First().String())
 	}
@@ -64,8 +64,17 @@ func bidNums(bids uint16) []int {
 	return out
 }
 
+// cardList is set's cards, as String writes them, with commas: "AS, 2C".
 func cardList(set CardSet) string {
-	return strings.ReplaceAll(set.String(), " ", ", ")
+	var buf [54 * 4]byte
+	b := buf[:0]
+	for c := set; c != 0; c &= c - 1 {
+		if len(b) > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, c.First().String()...)
+	}
+	return string(b)
 }
 
 // bidRule names each game's bidding rule.

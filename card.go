@@ -21,7 +21,7 @@ const (
 // String returns the one-letter name used in hand records: C, D, H or S.
 func (s Suit) String() string {
 	if s < NoSuit {
-		return string("CDHS"[s])
+		return "CDHS"[s : s+1]
 	}
 	return "-"
 }
@@ -79,7 +79,7 @@ const rankLetters = "23456789TJQKA"
 // String returns the rank's letter as written in C-3.
 func (r Rank) String() string {
 	if r <= Ace {
-		return string(rankLetters[r])
+		return rankLetters[r : r+1]
 	}
 	return "?"
 }

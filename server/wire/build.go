@@ -163,8 +163,8 @@ func Summarize(n int, s *pitch.State) *HandSummary {
 // it without knowing the rules. s is in PhasePlay.
 func Refusals(s *pitch.State) map[pitch.Card]Refusal {
 	seat := s.Turn()
-	out := map[pitch.Card]Refusal{}
 	legal := s.LegalPlays()
+	out := make(map[pitch.Card]Refusal, (s.Hand(seat) &^ legal).Len())
 	for c := s.Hand(seat) &^ legal; c != 0; c &= c - 1 {
 		card := c.First()
 		var ae *pitch.ActionError
