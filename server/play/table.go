@@ -790,7 +790,8 @@ func (t *table) stateBase(sh *stateShared, seat int) (m wire.State, lastView boo
 			m.Discard = wire.DiscardOf(s)
 		default:
 			// One buffer for every legal action's JSON.
-			legal := s.Legal(nil)
+			var la [pitch.LittleJoker + 1]pitch.Action // on the stack: calls, bids and plays fit
+			legal := s.Legal(la[:0])
 			buf := make([]byte, 0, 24*len(legal))
 			m.Legal = make([]json.RawMessage, 0, len(legal))
 			for _, a := range legal {
