@@ -31,6 +31,11 @@ type why struct {
 }
 
 func (s *State) refuse(a Action, w why, format string, args ...any) error {
+	return s.refuseText(a, w, fmt.Sprintf(format, args...))
+}
+
+// refuseText is refuse with the problem written already.
+func (s *State) refuseText(a Action, w why, problem string) error {
 	p := w.params
 	if p == nil {
 		p = map[string]any{}
@@ -38,12 +43,12 @@ func (s *State) refuse(a Action, w why, format string, args ...any) error {
 	if _, ok := p["Seat"]; !ok {
 		p["Seat"] = int(a.Seat)
 	}
-	return &ActionError{Action: a, Problem: fmt.Sprintf(format, args...), Code: w.code, Rule: w.rule, Params: p}
+	return &ActionError{Action: a, Problem: problem, Code: w.code, Rule: w.rule, Params: p}
 }
 
 // codes lists a set's cards by code, for ActionError.Params.
 func codes(set CardSet) []string {
-	out := []string{}
+	out := make([]string, 0, set.Len())
 	for c := set; c != 0; c &= c - 1 {
 		out = append(out, c.First().String())
 	}
@@ -59,8 +64,17 @@ func bidNums(bids uint16) []int {
 	return out
 }
 
+// cardList is set's cards, as String writes them, with commas: "AS, 2C".
 func cardList(set CardSet) string {
-	return strings.ReplaceAll(set.String(), " ", ", ")
+	var buf [54 * 4]byte
+	b := buf[:0]
+	for c := set; c != 0; c &= c - 1 {
+		if len(b) > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, c.First().String()...)
+	}
+	return string(b)
 }
 
 // bidRule names each game's bidding rule.
@@ -498,11 +512,34 @@ func (s *State) nextLeader(lead int8) {
 func (s *State) applyPlay(a Action) error {
 	legal := s.legalPlays()
 	if !legal.Has(a.Card) {
-		w, msg := s.playProblem(a, legal)
-		return s.refuse(a, w, "%s", msg)
+		return s.refusePlay(a, legal)
 	}
 	s.play(a.Card)
 	return nil
+}
+
+// CheckPlay is the error Apply would return if the seat to act played c,
+// without playing it: nil when c may be played (C-7), else a new
+// *ActionError each call, whose Params the caller may change. Outside
+// PhasePlay it is Apply's refusal of the play, on a copy of s.
+func (s *State) CheckPlay(c Card) error {
+	a := Play(int(s.turn), c)
+	if s.phase != PhasePlay {
+		try := *s
+		return try.Apply(a)
+	}
+	legal := s.legalPlays()
+	if legal.Has(c) {
+		return nil
+	}
+	return s.refusePlay(a, legal)
+}
+
+// refusePlay is the refusal of a, a play of a card outside legal by the
+// seat to act.
+func (s *State) refusePlay(a Action, legal CardSet) error {
+	w, msg := s.playProblem(a, legal)
+	return s.refuseText(a, w, msg)
 }
 
 // play puts c, a legal card of the seat to act, on the trick and moves on.

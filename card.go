@@ -21,7 +21,7 @@ const (
 // String returns the one-letter name used in hand records: C, D, H or S.
 func (s Suit) String() string {
 	if s < NoSuit {
-		return string("CDHS"[s])
+		return "CDHS"[s : s+1]
 	}
 	return "-"
 }
@@ -79,7 +79,7 @@ const rankLetters = "23456789TJQKA"
 // String returns the rank's letter as written in C-3.
 func (r Rank) String() string {
 	if r <= Ace {
-		return string(rankLetters[r])
+		return rankLetters[r : r+1]
 	}
 	return "?"
 }
@@ -120,6 +120,15 @@ func (c Card) IsJoker() bool { return c == BigJoker || c == LittleJoker }
 // Valid reports whether c names one of the 54 cards.
 func (c Card) Valid() bool { return c < 54 }
 
+// cardNames are the 52 suited cards' names (String), made once: a card's
+// name is asked for in every refusal and log line.
+var cardNames = func() (t [BigJoker]string) {
+	for c := range t {
+		t[c] = string([]byte{rankLetters[Card(c).Rank()], "CDHS"[Card(c).Suit()]})
+	}
+	return t
+}()
+
 // String writes the card as in C-3: rank then suit ("TH", "2C"), or BJ / LJ.
 func (c Card) String() string {
 	switch {
@@ -128,7 +137,7 @@ func (c Card) String() string {
 	case c == LittleJoker:
 		return "LJ"
 	case c < BigJoker:
-		return string([]byte{rankLetters[c.Rank()], "CDHS"[c.Suit()]})
+		return cardNames[c]
 	}
 	return "??"
 }

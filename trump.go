@@ -194,7 +194,11 @@ var displaySuits = [4]Suit{Spades, Hearts, Clubs, Diamonds}
 // first. trump is NoSuit before the trump suit is known; jokers is the
 // game's (Game.Jokers).
 func SortHand(hand CardSet, trump Suit, jokers bool) []Card {
-	out := make([]Card, 0, hand.Len())
+	return AppendSortedHand(make([]Card, 0, hand.Len()), hand, trump, jokers)
+}
+
+// AppendSortedHand appends hand, sorted as SortHand sorts it, to out.
+func AppendSortedHand(out []Card, hand CardSet, trump Suit, jokers bool) []Card {
 	rest := hand
 	if trump < NoSuit {
 		t := &trumpOrders[b2i(jokers)][trump]

@@ -96,6 +96,27 @@ func (s *State) View(seat int) View {
 		v.Last = append(v.Last, s.last[i])
 		v.LastSeat = append(v.LastSeat, int(s.lastSeat[i]))
 	}
+	s.seatView(&v, seat)
+	return v
+}
+
+// SeatView is View(seat) made from pub, View(-1) of s as it is now: a
+// copy of pub with what seat alone may see added. It shares pub's
+// slices (the auction, the trick, the last trick), which neither view
+// may change. A broadcast makes one public view and each seat's from it.
+func (s *State) SeatView(pub *View, seat int) View {
+	if pub.Seat != -1 || pub.Game != s.g {
+		return s.View(seat)
+	}
+	v := *pub
+	v.Seat = seat
+	s.seatView(&v, seat)
+	return v
+}
+
+// seatView adds to v, s's public view, what seat may see: the pawnee
+// partner and widow as seat knows them, and seat's own cards.
+func (s *State) seatView(v *View, seat int) {
 	if s.variant == Pawnee && s.called != NoCard {
 		holder := s.bidder
 		if s.partner >= 0 {
@@ -111,7 +132,7 @@ func (s *State) View(seat int) View {
 		}
 	}
 	if seat < 0 || seat >= int(s.n) {
-		return v
+		return
 	}
 	v.Hand = s.hands[seat]
 	v.Out = s.out[seat]
@@ -120,5 +141,4 @@ func (s *State) View(seat int) View {
 		v.PassedCards = s.passedTo[seat]
 		v.KnownIn[p] = s.passedTo[seat] &^ s.played[p]
 	}
-	return v
 }

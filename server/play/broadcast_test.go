@@ -118,7 +118,7 @@ func playRandom(t *table, rng *rand.Rand, by string) bool {
 	if err := next.Apply(a); err != nil {
 		panic(err)
 	}
-	if err := t.apply(a, by); err != nil {
+	if err := t.apply(a, nil, by); err != nil {
 		panic(err)
 	}
 	t.seq++

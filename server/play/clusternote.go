@@ -208,7 +208,7 @@ func (t *table) catchUp(ctx context.Context) error {
 		if err := t.dealFromLog(byHand); err != nil {
 			return err
 		}
-		if err := t.apply(a, e.By); err != nil {
+		if err := t.apply(a, nil, e.By); err != nil {
 			return fmt.Errorf("event %d: %w", e.Seq, err)
 		}
 		t.movedAt(e.At)

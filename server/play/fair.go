@@ -1,6 +1,7 @@
 package play
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -715,16 +716,54 @@ func (t *table) fairOff() bool {
 	return from > 0 && t.fairHand() >= from
 }
 
-// fairState is the fair-deal part of every state; nil at a table without
-// fair deals. It never holds a secret of a hand not yet over.
+// fairState is the fair-deal part of every state, encoded (wire.Fair's
+// Encode); nil at a table without fair deals. It never holds a secret of
+// a hand not yet over. It is built at each broadcast into the table's
+// scratch (fairWork) and is the one sent last, unchanged, when its bytes
+// are the same: a new one only when something in it changed. Neither
+// is ever changed once returned.
 func (t *table) fairState() *wire.Fair {
+	w := &t.fairWork
+	f := t.buildFair(w)
+	if f == nil {
+		return nil
+	}
+	w.buf = f.EncodeInto(w.buf)
+	if t.fairSent == nil || !bytes.Equal(t.fairSent.Encoded(), w.buf) {
+		t.fairSent = f.Clone()
+	}
+	return t.fairSent
+}
+
+// fairWork is where fairState builds the fair-deal part of a state, kept
+// between broadcasts for its slices and buffer.
+type fairWork struct {
+	f    wire.Fair
+	next wire.FairNext
+	hand wire.FairHand
+	last wire.FairLast
+	buf  []byte
+}
+
+// buildFair builds fairState's fair-deal part in w (nil without fair
+// deals).
+func (t *table) buildFair(w *fairWork) *wire.Fair {
 	if !t.info.FairDeals || t.fairOff() {
 		return nil
 	}
-	out := &wire.Fair{Dealing: t.match.AwaitingDeal() && !t.over()}
+	out := &w.f
+	*out = wire.Fair{Dealing: t.match.AwaitingDeal() && !t.over()}
 	if p := t.pending; p != nil && !t.over() && !t.misbehave().NoNext {
-		n := &wire.FairNext{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedText(),
-			Dealer: t.match.NextDealer(), Contributed: []int{}, Shared: t.round.sharesDeals()}
+		n := &w.next
+		contributed, hashes := n.Contributed[:0], n.Hashes[:0]
+		if contributed == nil {
+			contributed = make([]int, 0, pitch.MaxSeats)
+		}
+		if hashes == nil {
+			hashes = make([]wire.FairHash, 0, pitch.MaxSeats)
+		}
+		*n = wire.FairNext{Hand: p.hand, Commitment: p.commitment, CommittedAt: p.committedText(),
+			Dealer: t.match.NextDealer(), Contributed: contributed, Shared: t.round.sharesDeals()}
 		m := t.misbehave()
 		if m.ShiftDealer {
 			n.Dealer = (n.Dealer + 1) % t.game.Seats()
@@ -736,7 +775,7 @@ func (t *table) fairState() *wire.Fair {
 		for s := range p.contribs {
 			n.Contributed = append(n.Contributed, s)
 		}
-		n.Hashes, n.Frozen = []wire.FairHash{}, p.frozen
+		n.Hashes, n.Frozen = hashes, p.frozen
 		for s, h := range p.hashes {
 			n.Hashes = append(n.Hashes, wire.FairHash{Seat: s, Hash: h})
 		}
@@ -752,10 +791,12 @@ func (t *table) fairState() *wire.Fair {
 		out.Next = n
 	}
 	if t.dealt != nil && !t.match.AwaitingDeal() && !t.over() {
-		out.Hand = &wire.FairHand{Hand: t.fairHand(), Commitment: t.dealt.Commitment}
+		w.hand = wire.FairHand{Hand: t.fairHand(), Commitment: t.dealt.Commitment}
+		out.Hand = &w.hand
 	}
 	if f := t.lastFair; f != nil {
-		out.Last = &wire.FairLast{Hand: len(t.match.Records()), Commitment: f.Commitment, Secret: f.Secret}
+		w.last = wire.FairLast{Hand: len(t.match.Records()), Commitment: f.Commitment, Secret: f.Secret}
+		out.Last = &w.last
 	}
 	return out
 }

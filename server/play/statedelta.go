@@ -83,7 +83,7 @@ func (bc *bcast) parts(seat int) bool {
 	if bc.shared == nil && !bc.err {
 		bc.shared = partsPool.Get().(*wire.Parts)
 		m, _ := t.stateBase(sh, -1)
-		v := sh.s.View(-1)
+		v := sh.view(-1)
 		if err := bc.shared.AppendStateParts(false, &m, &v, nil, nil); err != nil {
 			bc.err = true
 			t.logger().Error("a state's shared fields could not be encoded; whole states are sent", "err", err.Error())

@@ -130,6 +130,10 @@ type table struct {
 	// them hold too).
 	trackers   trackers
 	lastShared wire.Fingerprints
+	// fairSent is the fair-deal part of the last state made (fairState),
+	// never changed; fairWork is where the next is built.
+	fairSent *wire.Fair
+	fairWork fairWork
 }
 
 // over reports whether play at the table has ended: the match is over,
@@ -197,7 +201,7 @@ func newTable(srv *Server, info *store.Table, events []store.Event, deals []stor
 		if err := t.dealFromLog(byHand); err != nil {
 			return nil, fmt.Errorf("table %s: %w", info.ID, err)
 		}
-		if err := t.apply(a, e.By); err != nil {
+		if err := t.apply(a, nil, e.By); err != nil {
 			return nil, &staleLog{table: info.ID, seq: e.Seq, err: err}
 		}
 		t.movedAt(e.At)
@@ -227,15 +231,18 @@ func newTable(srv *Server, info *store.Table, events []store.Event, deals []stor
 
 // apply applies an accepted action to the match and keeps the score sheet
 // and the logs; by is who made it for the seat ("" for the seat itself).
-func (t *table) apply(a pitch.Action, by string) error {
+// raw is a's JSON (wire.AppendAction), nil to have it made.
+func (t *table) apply(a pitch.Action, raw json.RawMessage, by string) error {
 	hands := len(t.match.Records())
 	if err := t.match.Apply(a); err != nil {
 		return err
 	}
 	t.turnAt = time.Now()
-	raw, err := wire.AppendAction(nil, a)
-	if err != nil {
-		return err
+	if raw == nil {
+		var err error
+		if raw, err = wire.AppendAction(nil, a); err != nil {
+			return err
+		}
 	}
 	for i := range t.logs {
 		e := wire.LogEntryFor(t.game, a, raw, i-1)
@@ -317,7 +324,7 @@ func (t *table) act(ctx context.Context, seat int, a pitch.Action, by string) er
 		}
 		return httpx.StoreDown(op, err)
 	}
-	if err := t.apply(a, by); err != nil {
+	if err := t.apply(a, raw, by); err != nil {
 		return httpx.Unexpected(op, err) // cannot happen: the clone accepted it
 	}
 	t.seq++
@@ -631,6 +638,29 @@ type stateShared struct {
 	nextBy  *int              // the seat that started the next match
 	winner  []int             // the match's winners
 	paused  bool              // the event is paused
+	// The public views of s and of the last hand (last, nil before the
+	// first ends), made once when first needed (view, lastView): each
+	// seat's is made from them.
+	last              *pitch.State
+	pub, lastPub      pitch.View
+	havePub, haveLast bool
+}
+
+// view is seat's view of the hand shown (State.View), made from the
+// public view, which is made once for all the seats (State.SeatView).
+func (sh *stateShared) view(seat int) pitch.View {
+	if !sh.havePub {
+		sh.pub, sh.havePub = sh.s.View(-1), true
+	}
+	return sh.s.SeatView(&sh.pub, seat)
+}
+
+// lastView is view for the last hand, which must have ended.
+func (sh *stateShared) lastView(seat int) pitch.View {
+	if !sh.haveLast {
+		sh.lastPub, sh.haveLast = sh.last.View(-1), true
+	}
+	return sh.last.SeatView(&sh.lastPub, seat)
 }
 
 // shared makes the parts of a state that every seat shares. The lock
@@ -638,9 +668,6 @@ type stateShared struct {
 func (t *table) shared() *stateShared {
 	sh := &stateShared{s: t.match.State(), over: t.over(), full: t.full(), winner: t.match.Winner(), reading: t.readers(), fair: t.fairState(),
 		readMS: t.readingLeft().Milliseconds(), invited: t.inviting()}
-	if sh.fair != nil {
-		sh.fair.Encode() // once for every seat
-	}
 	if t.roundDone { // the next hand is dealt, but the round is over: show the last
 		sh.s = t.match.LastHand()
 	}
@@ -657,6 +684,7 @@ func (t *table) shared() *stateShared {
 		t.sheetRows = len(t.sheet)
 	}
 	if last := t.match.LastHand(); last != nil {
+		sh.last = last
 		if n := len(t.match.Records()); t.summary == nil || t.summary.Hand != n {
 			// Once a hand: it stays the last until the next ends.
 			t.summary = wire.Summarize(n, last)
@@ -702,13 +730,13 @@ func (t *table) appendStateJSON(dst []byte, sh *stateShared, seat int) ([]byte, 
 // every seat shares from sh.
 func (t *table) stateWith(sh *stateShared, seat int) wire.State {
 	m, lastView := t.stateBase(sh, seat)
-	v := sh.s.View(seat)
+	v := sh.view(seat)
 	m.View = wire.ToView(&v)
 	if m.LastHand != nil {
 		summary := *m.LastHand
 		m.LastHand = &summary
 		if lastView {
-			lv := t.match.LastHand().View(seat)
+			lv := sh.lastView(seat)
 			view := wire.ToView(&lv)
 			m.LastHand.View, m.LastHand.Log = &view, t.lastLogs[seat+1]
 		}
@@ -721,9 +749,9 @@ func (t *table) stateWith(sh *stateShared, seat int) wire.State {
 // that hand's view and log as seat saw them (else nil).
 func (t *table) stateViews(sh *stateShared, seat int) (m wire.State, v pitch.View, last *pitch.View, lastLog wire.LogJSON) {
 	m, lastView := t.stateBase(sh, seat)
-	v = sh.s.View(seat)
+	v = sh.view(seat)
 	if lastView {
-		lv := t.match.LastHand().View(seat)
+		lv := sh.lastView(seat)
 		last, lastLog = &lv, t.lastLogs[seat+1]
 	}
 	return m, v, last, lastLog
@@ -761,7 +789,8 @@ func (t *table) stateBase(sh *stateShared, seat int) (m wire.State, lastView boo
 			m.Discard = wire.DiscardOf(s)
 		default:
 			// One buffer for every legal action's JSON.
-			legal := s.Legal(nil)
+			var la [pitch.LittleJoker + 1]pitch.Action // on the stack: calls, bids and plays fit
+			legal := s.Legal(la[:0])
 			buf := make([]byte, 0, 24*len(legal))
 			m.Legal = make([]json.RawMessage, 0, len(legal))
 			for _, a := range legal {

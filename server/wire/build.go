@@ -168,15 +168,16 @@ func Refusals(s *pitch.State) []Refusal {
 	legal := s.LegalPlays()
 	for c := s.Hand(seat) &^ legal; c != 0; c &= c - 1 {
 		card := c.First()
-		try := *s
 		var ae *pitch.ActionError
-		if err := try.Apply(pitch.Play(seat, card)); errors.As(err, &ae) {
-			params := map[string]any{"Rule": ae.Rule}
-			for k, v := range ae.Params {
-				if k != "Card" {
-					params[k] = v
-				}
+		if err := s.CheckPlay(card); errors.As(err, &ae) {
+			params := ae.Params // a new map each call: ours
+			if params == nil {
+				params = map[string]any{}
 			}
+			if _, ok := params["Rule"]; !ok { // the engine's own, if it has one, as before
+				params["Rule"] = ae.Rule
+			}
+			delete(params, "Card") // the client's to set: the same reason for each card
 			i := slices.IndexFunc(out, func(r Refusal) bool {
 				return r.Code == ae.Code && r.Message == ae.Problem && reflect.DeepEqual(r.Params, params)
 			})

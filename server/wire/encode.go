@@ -208,7 +208,11 @@ func appendStateTo(b []byte, m *State, v, lv *pitch.View, lastLog LogJSON, r *re
 		if r.sharedPart() {
 			start := len(b)
 			b = appendFair(b, m.Fair)
-			r.scanMembers(b, start)
+			if m.Fair.parts != nil && r != nil {
+				r.addMembers(m.Fair.parts, start)
+			} else {
+				r.scanMembers(b, start)
+			}
 		}
 	}
 	if len(m.Ratings) > 0 {
@@ -312,10 +316,7 @@ func appendSummary(b []byte, h *HandSummary, lv *pitch.View, lastLog LogJSON, r 
 		switch {
 		case h.head != nil && h.headParts != nil && r != nil:
 			b = append(b, h.head...)
-			for _, x := range h.headParts {
-				x.parent, x.start, x.end = r.parent, x.start+int32(start), x.end+int32(start)
-				r.p.f = append(r.p.f, x)
-			}
+			r.addMembers(h.headParts, start)
 		case h.head != nil:
 			b = append(b, h.head...)
 			r.scanMembers(append(b, '}'), start) // the head is an object but for its brace
@@ -382,7 +383,8 @@ func appendViewOf(b []byte, v *pitch.View, r *recorder) ([]byte, error) {
 	}
 	if r.wantMember(len(b), true) {
 		b = r.member(b, `,"hand":`)
-		if b, err = appendCards(b, pitch.SortHand(v.Hand, v.Trump, jokers)); err != nil {
+		var hand [pitch.LittleJoker + 1]pitch.Card // sorted on the stack (pitch.SortHand)
+		if b, err = appendCards(b, pitch.AppendSortedHand(hand[:0], v.Hand, v.Trump, jokers)); err != nil {
 			return nil, err
 		}
 	}
@@ -560,10 +562,7 @@ func (h *HandSummary) EncodeHead() {
 	if h.head == nil {
 		return
 	}
-	r := recorder{p: &Parts{}, top: -1, mem: -1}
-	if r.scanMembers(append(h.head, '}'), 0); !r.err {
-		h.headParts = r.p.f
-	}
+	h.headParts = memberParts(append(h.head, '}'))
 }
 
 // appendSummaryHead appends h's JSON up to its view and log: the part
@@ -639,74 +638,6 @@ func appendSummaryHead(b []byte, h *HandSummary) ([]byte, error) {
 	b = append(b, `,"tricks":`...)
 	b = strconv.AppendInt(b, int64(h.Tricks), 10)
 	return b, nil
-}
-
-// Encode encodes f's JSON once, for every seat's state to share: f must
-// not change after.
-func (f *Fair) Encode() { f.raw = appendFair(nil, f) }
-
-// appendFair appends f's JSON (its raw, when made by Encode).
-func appendFair(b []byte, f *Fair) []byte {
-	if f.raw != nil {
-		return append(b, f.raw...)
-	}
-	b = append(b, `{"dealing":`...)
-	b = strconv.AppendBool(b, f.Dealing)
-	if n := f.Next; n != nil {
-		b = append(b, `,"next":{"hand":`...)
-		b = strconv.AppendInt(b, int64(n.Hand), 10)
-		b = append(b, `,"commitment":`...)
-		b = appendStr(b, n.Commitment)
-		b = append(b, `,"committed_at":`...)
-		b = appendStr(b, n.CommittedAt)
-		if n.Dealer != NoDealer {
-			b = append(b, `,"dealer":`...)
-			b = strconv.AppendInt(b, int64(n.Dealer), 10)
-		}
-		b = append(b, `,"contributed":`...)
-		b = appendInts(b, n.Contributed)
-		b = append(b, `,"hashes":`...)
-		if n.Hashes == nil {
-			b = append(b, "null"...)
-		} else {
-			b = append(b, '[')
-			for i, h := range n.Hashes {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, `{"seat":`...)
-				b = strconv.AppendInt(b, int64(h.Seat), 10)
-				b = append(b, `,"hash":`...)
-				b = appendStr(b, h.Hash)
-				b = append(b, '}')
-			}
-			b = append(b, ']')
-		}
-		if n.Frozen {
-			b = append(b, `,"frozen":true`...)
-		}
-		if n.Shared {
-			b = append(b, `,"shared":true`...)
-		}
-		b = append(b, '}')
-	}
-	if h := f.Hand; h != nil {
-		b = append(b, `,"hand":{"hand":`...)
-		b = strconv.AppendInt(b, int64(h.Hand), 10)
-		b = append(b, `,"commitment":`...)
-		b = appendStr(b, h.Commitment)
-		b = append(b, '}')
-	}
-	if l := f.Last; l != nil {
-		b = append(b, `,"last":{"hand":`...)
-		b = strconv.AppendInt(b, int64(l.Hand), 10)
-		b = append(b, `,"commitment":`...)
-		b = appendStr(b, l.Commitment)
-		b = append(b, `,"secret":`...)
-		b = appendStr(b, l.Secret)
-		b = append(b, '}')
-	}
-	return append(b, '}')
 }
 
 // appendLogEntry appends e's JSON.
@@ -802,6 +733,9 @@ func AppendAction(b []byte, a pitch.Action) ([]byte, error) {
 	}
 	if !simple { // never in play; as it was, errors included
 		return appendMarshal(b, a)
+	}
+	if b == nil {
+		b = make([]byte, 0, 48) // one allocation: most actions' JSON is shorter
 	}
 	b = append(b, `{"seat":`...)
 	b = strconv.AppendInt(b, int64(a.Seat), 10)

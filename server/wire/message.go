@@ -246,8 +246,11 @@ type View struct {
 // Fair is what a state tells of the table's fair deals.
 type Fair struct {
 	// raw is the JSON appendFair writes for it, when made already by
-	// Encode (once per broadcast, for every seat).
-	raw []byte
+	// Encode (once per broadcast, for every seat); parts are its
+	// members, as AppendStateParts records them (from raw's start), made
+	// with it by Encode and Clone (nil: scanned at each encoding).
+	raw   []byte
+	parts []part
 	// Dealing: the hand awaits its deal; nobody acts until it is dealt.
 	Dealing bool `json:"dealing"`
 	// Next is the commitment of the next deal (the awaited one while

@@ -23,8 +23,16 @@ import (
 // value lies: what every viewer shares, or one viewer's own
 // (AppendStateParts). Its zero value is ready to use.
 type Parts struct {
-	b []byte
-	f []part
+	b   []byte
+	f   []part
+	ids [64]keyID // the ids of keys met before (recorder.id)
+}
+
+// keyID is a field's start as the encoder writes it (',' or '{', the
+// quoted key, ':' and perhaps its value's start) and its key's id.
+type keyID struct {
+	s  string
+	id uint8
 }
 
 // part is one field of a Parts: its path, where its value lies in the
@@ -167,6 +175,22 @@ func (r *recorder) add(b []byte, s string, parent uint8) int {
 // id is the id of the key in s (a field's start: ',' or '{', the quoted
 // key, ':' and perhaps the value's start).
 func (r *recorder) id(s string) uint8 {
+	// The same few dozen starts, written by the encoder from its
+	// constants, come at every encoding: remember them.
+	c := &r.p.ids[(len(s)*7+int(s[2])*3+int(s[len(s)-2]))&63]
+	if c.s == s && c.id != 0 {
+		r.last = c.id
+		return c.id
+	}
+	id := r.findID(s)
+	if id != 0 {
+		*c = keyID{s, id}
+	}
+	return id
+}
+
+// findID is id without its memory.
+func (r *recorder) findID(s string) uint8 {
 	name := s[2:]
 	name = name[:strings.IndexByte(name, '"')]
 	// The ids are numbered in the order of the fields, the order they
@@ -237,6 +261,30 @@ func (r *recorder) scanMembers(b []byte, start int) {
 	})
 	if err != nil {
 		r.err = true
+	}
+}
+
+// memberParts is the members of the object obj as scanMembers records
+// them, from obj's start, to be recorded again by addMembers; nil when
+// one is not a field the tracker knows.
+func memberParts(obj []byte) []part {
+	r := recorder{p: &Parts{}, top: -1, mem: -1}
+	if r.scanMembers(obj, 0); r.err {
+		return nil
+	}
+	return r.p.f
+}
+
+// addMembers records, when r records the shared Parts, the members ps
+// (memberParts) of the split field being written, whose object starts
+// at start: what scanMembers would record, without scanning.
+func (r *recorder) addMembers(ps []part, start int) {
+	if r == nil || r.p == nil || r.own {
+		return
+	}
+	for _, x := range ps {
+		x.parent, x.start, x.end = r.parent, x.start+int32(start), x.end+int32(start)
+		r.p.f = append(r.p.f, x)
 	}
 }
 
