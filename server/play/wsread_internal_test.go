@@ -32,8 +32,9 @@ func TestWaitReadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	br := bufio.NewReaderSize(nc, 16)
-	c := &conn{rw: newReadWait(nc, br)}
+	src := &srcReader{nc: nc}
+	br := bufio.NewReaderSize(src, 16)
+	c := &conn{rw: newReadWait(nc, src, br)}
 	if c.rw.rc == nil {
 		t.Fatal("a TCP connection has no raw descriptor to wait on")
 	}
