@@ -37,6 +37,10 @@ var poller struct {
 	next  uint32
 }
 
+// pollEvent is what the poller is told of a connection: what to watch
+// it for and its key.
+type pollEvent = syscall.EpollEvent
+
 // pollEvents is what a connection is watched for: bytes to read, the
 // client's end of the socket closed, with one report until rearmed.
 const pollEvents = syscall.EPOLLIN | syscall.EPOLLRDHUP | syscall.EPOLLONESHOT
@@ -80,7 +84,7 @@ func pollLoop(fd int) {
 			c := poller.conns[uint32(ev.Fd)]
 			poller.mu.Unlock()
 			if c != nil && c.in.poll.CompareAndSwap(pollArmed, pollBusy) {
-				runOnWorker(c.readReady)
+				runOnWorker(c.in.read)
 			}
 		}
 	}
@@ -107,15 +111,18 @@ func (c *conn) watch() bool {
 			break
 		}
 	}
-	c.in.id = poller.next
-	poller.conns[c.in.id] = c
+	in := c.in
+	in.id = poller.next
+	poller.conns[in.id] = c
 	poller.mu.Unlock()
-	c.in.poll.Store(pollBusy)
-	var err error
-	ctlErr := c.rw.rc.Control(func(fd uintptr) {
-		err = syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, int(fd), &syscall.EpollEvent{Events: pollEvents, Fd: int32(c.in.id)})
-	})
-	if ctlErr != nil || err != nil {
+	in.poll.Store(pollBusy)
+	in.read = c.readReady
+	in.ev = syscall.EpollEvent{Events: pollEvents, Fd: int32(in.id)}
+	op := syscall.EPOLL_CTL_ADD // then MOD, to rearm
+	in.ctl = func(fd uintptr) { in.ctlErr = syscall.EpollCtl(epfd, op, int(fd), &in.ev) }
+	err := c.rw.rc.Control(in.ctl)
+	op = syscall.EPOLL_CTL_MOD
+	if err != nil || in.ctlErr != nil {
 		poller.mu.Lock()
 		delete(poller.conns, c.in.id)
 		poller.mu.Unlock()
@@ -123,7 +130,7 @@ func (c *conn) watch() bool {
 	}
 	// Reported while busy, an event is let go (the poller hands over only
 	// an armed connection); rearm has the poller look again.
-	runOnWorker(c.readReady)
+	runOnWorker(in.read)
 	return true
 }
 
@@ -153,14 +160,8 @@ func (c *conn) readReady() {
 // c has ended.
 func (c *conn) rearm() {
 	c.in.poll.Store(pollArmed)
-	poller.mu.Lock()
-	epfd := poller.fd
-	poller.mu.Unlock()
-	var err error
-	ctlErr := c.rw.rc.Control(func(fd uintptr) {
-		err = syscall.EpollCtl(epfd, syscall.EPOLL_CTL_MOD, int(fd), &syscall.EpollEvent{Events: pollEvents, Fd: int32(c.in.id)})
-	})
-	if (ctlErr != nil || err != nil) && c.in.poll.CompareAndSwap(pollArmed, pollDone) {
+	err := c.rw.rc.Control(c.in.ctl)
+	if (err != nil || c.in.ctlErr != nil) && c.in.poll.CompareAndSwap(pollArmed, pollDone) {
 		c.readEnded()
 	}
 }

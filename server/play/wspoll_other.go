@@ -8,3 +8,6 @@ func (c *conn) watch() bool { return false }
 
 // unwatch has nothing to do without a poller.
 func (c *conn) unwatch() {}
+
+// pollEvent is nothing without a poller.
+type pollEvent struct{}

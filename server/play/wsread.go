@@ -79,6 +79,13 @@ type inbox struct {
 	// id: its key there.
 	poll atomic.Int32
 	id   uint32
+	// read and ctl are c.readReady and the poller's rearm of c's
+	// descriptor, made once (a closure a message would be garbage); ev
+	// and ctlErr are ctl's event and result.
+	read   func()
+	ctl    func(fd uintptr)
+	ev     pollEvent
+	ctlErr error
 }
 
 // reader hands the client's messages to be handled until the connection
@@ -159,6 +166,8 @@ type readWait struct {
 	// those empty messages not yet read, to be let go (readOne).
 	peek  [pongMax + len(emptyFrame)]byte
 	posed int
+	take  func(fd uintptr) // takePong into more, made once (a closure a message would be garbage)
+	more  bool
 }
 
 // newReadWait is the wait for nc's bytes under br, whose reader is src.
@@ -168,6 +177,7 @@ func newReadWait(nc net.Conn, src *srcReader, br *bufio.Reader) *readWait {
 		if rc, err := sc.SyscallConn(); err == nil {
 			w.rc = rc
 			w.ready = w.poll
+			w.take = func(fd uintptr) { w.more = w.takePong(fd) }
 		}
 	}
 	return w
@@ -226,11 +236,11 @@ func (w *readWait) readable() bool {
 	if w == nil || w.rc == nil || w.br.Buffered() > 0 || len(w.src.pre) > 0 {
 		return true
 	}
-	more := true
-	if err := w.rc.Control(func(fd uintptr) { more = w.takePong(fd) }); err != nil {
+	w.more = true
+	if err := w.rc.Control(w.take); err != nil {
 		return true
 	}
-	return more
+	return w.more
 }
 
 // isPosed says whether data, a message just read, is one of the empty
