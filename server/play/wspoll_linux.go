@@ -28,7 +28,9 @@ const (
 
 // poller is the process's epoll instance and the connections it watches,
 // by key (inbox.id; the key is the event's data, not the descriptor,
-// which may be reused once closed).
+// which may be reused once closed). The event's data holds the key and
+// the arming's number (inbox.gen): an event is acted on only for the
+// connection's current arming, so that one worker at a time reads it.
 var poller struct {
 	once  sync.Once
 	fd    int // -1: none could be made; connections have readers of their own
@@ -83,7 +85,9 @@ func pollLoop(fd int) {
 			poller.mu.Lock()
 			c := poller.conns[uint32(ev.Fd)]
 			poller.mu.Unlock()
-			if c != nil && c.in.poll.CompareAndSwap(pollArmed, pollBusy) {
+			// An event of an earlier arming (the first, reported while the
+			// connection was busy, and handled late) is let go.
+			if c != nil && uint32(ev.Pad) == c.in.gen.Load() && c.in.poll.CompareAndSwap(pollArmed, pollBusy) {
 				runOnWorker(c.in.read)
 			}
 		}
@@ -159,6 +163,7 @@ func (c *conn) readReady() {
 // it has sent something meanwhile. When c's socket is closed already,
 // c has ended.
 func (c *conn) rearm() {
+	c.in.ev.Pad = int32(c.in.gen.Add(1))
 	c.in.poll.Store(pollArmed)
 	err := c.rw.rc.Control(c.in.ctl)
 	if (err != nil || c.in.ctlErr != nil) && c.in.poll.CompareAndSwap(pollArmed, pollDone) {

@@ -79,6 +79,7 @@ type inbox struct {
 	// id: its key there.
 	poll atomic.Int32
 	id   uint32
+	gen  atomic.Uint32 // the poller's arming of it: rearm counts them
 	// read and ctl are c.readReady and the poller's rearm of c's
 	// descriptor, made once (a closure a message would be garbage); ev
 	// and ctlErr are ctl's event and result.
