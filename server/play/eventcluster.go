@@ -372,7 +372,9 @@ func (t *table) endedElsewhere(ctx context.Context, hands int) {
 	}
 	info, err := t.srv.store.Table(ctx, t.id)
 	if err != nil {
-		t.logger().Warn("event: reading whether a table's round ended", "err", err.Error())
+		if ctx.Err() == nil { // not the process stopping
+			t.logger().Warn("event: reading whether a table's round ended", "err", err.Error())
+		}
 		return
 	}
 	t.roundDone = info.Finished
