@@ -21,21 +21,7 @@ func TestWaitReadable(t *testing.T) {
 	if !canPeek {
 		t.Skip("no peek on " + runtime.GOOS + ": the reader waits in the WebSocket's read")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	client, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	nc, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	client, nc := loopbackPair(t)
 	src := &srcReader{nc: nc}
 	br := bufio.NewReaderSize(src, 16)
 	c := &conn{rw: newReadWait(nc, src, br)}
@@ -100,21 +86,7 @@ func TestReadablePong(t *testing.T) {
 	if !canPeek {
 		t.Skip("no peek on " + runtime.GOOS)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	client, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	nc, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	client, nc := loopbackPair(t)
 	src := &srcReader{nc: nc}
 	br := bufio.NewReaderSize(src, 64)
 	w := newReadWait(nc, src, br)
@@ -195,4 +167,26 @@ func TestReadablePong(t *testing.T) {
 	if !w.readable() {
 		t.Fatal("the client's end is not readable")
 	}
+}
+
+// loopbackPair is the two ends of a TCP connection on 127.0.0.1, closed
+// when the test ends.
+func loopbackPair(t *testing.T) (client, server net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err = net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	server, err = ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.Close() })
+	return client, server
 }
