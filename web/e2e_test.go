@@ -319,10 +319,14 @@ type ui struct {
 func (b *browser) ui() ui {
 	b.t.Helper()
 	var u ui
-	b.eval(`(() => { const d = document.querySelector('#table-view').dataset;
+	// A page still being parsed (just after a navigation) may have the
+	// table's view and not yet the summary below it: it reads as no seat.
+	b.eval(`(() => { const v = document.querySelector('#table-view'), sum = document.querySelector('#summary');
+		if (!v || !sum) return JSON.stringify({seq: -1, seat: -2});
+		const d = v.dataset;
 		return JSON.stringify({phase: d.phase || '', seq: Number(d.seq || -1), act: d.act || '', hand: Number(d.hand || 0),
 			rows: Number(d.rows || 0), seat: d.seat === undefined ? -2 : Number(d.seat), pending: d.pending === 'true',
-			over: d.over === 'true', summary: document.querySelector('#summary').open,
+			over: d.over === 'true', summary: sum.open,
 			trick: document.querySelectorAll('#trick .tcard:not(.faded)').length}); })()`, &u)
 	return u
 }

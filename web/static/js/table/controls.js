@@ -54,7 +54,7 @@ export function renderActions(m, act) {
   } else if (act === 'play') {
     renderPlay(box, m);
   }
-  if (act && m.table.hints !== false && !m.match_over) renderHint(box, m);
+  if (act && m.table.hints !== false && !m.match_over) renderHint(box, m, act);
   if (focusKey) {
     const again = $('#actions [data-key="' + focusKey + '"]');
     if (again) again.focus();
@@ -72,10 +72,14 @@ function actionButton(text, key, onclick, o) {
 
 // renderHint offers the search bot's view of the options (as ? does in
 // pitch play), when the table allows it.
-function renderHint(box, m) {
+function renderHint(box, m, act) {
   const hint = app.hint && app.hint.seq === m.seq ? app.hint : null;
   if (!hint) {
-    box.append(h('div', { class: 'hint-row' }, actionButton(t('hint.button'), 'hint', () => { sendMsg({ type: 'hint' }); }, { title: t('hint.title') })));
+    const button = actionButton(t('hint.button'), 'hint', () => { sendMsg({ type: 'hint' }); }, { title: t('hint.title') });
+    // A discard's buttons are in the row under the hand, and its panel is
+    // full with what may be kept: the Hint button goes beside them.
+    if (act === 'discard' && $('#hand-actions').childElementCount) $('#hand-actions').append(h('span', { class: 'hint-row' }, button));
+    else box.append(h('div', { class: 'hint-row' }, button));
     return;
   }
   const list = h('ol', { class: 'hint-list', 'aria-label': t('hint.listLabel') });
