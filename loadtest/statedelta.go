@@ -25,6 +25,7 @@ func (r *run) hello(token string) []byte {
 	m := map[string]any{"type": "hello", "token": token}
 	if !r.cfg.Protocol1 {
 		m["protocol"] = wire.ProtocolDeltas
+		m["ops"] = wire.DeltaOps
 	}
 	b, _ := json.Marshal(m)
 	return b

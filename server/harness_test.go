@@ -604,6 +604,9 @@ func (h *hub) connect(name string, seat int, token string, auto bool) *client {
 	if h.protocol != 0 {
 		hello = fmt.Appendf(hello[:len(hello)-1], `,"protocol":%d}`, h.protocol)
 	}
+	if h.protocol >= pwire.ProtocolDeltas { // the deltas' every op, as the page
+		hello = fmt.Appendf(hello[:len(hello)-1], `,"ops":["copy","push"]}`)
+	}
 	if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
 		h.t.Fatalf("%s: hello: %v", name, err)
 	}

@@ -111,6 +111,42 @@ func TestStateDeltaJS(t *testing.T) {
 		}
 		steps = append(steps, step{Msg: last.Msg, Want: json.RawMessage("null")})
 	}
+	// The ops a match may not have sent (a push needs fair deals with
+	// players' contributions): server/wire's TestDeltaOps states.
+	ops, err := os.ReadFile(filepath.Join("..", "server", "wire", "testdata", "deltaops.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []json.RawMessage
+	if err := json.Unmarshal(ops, &states); err != nil {
+		t.Fatal(err)
+	}
+	var tr wire.Tracker
+	var held wire.Held
+	sent := ""
+	for i, s := range states {
+		delta, _, err := tr.Track(nil, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := delta
+		if i == 0 {
+			msg = wire.AppendVersioned(nil, s, tr.Version())
+			err = held.Reset(msg)
+		} else {
+			err = held.Apply(delta)
+		}
+		if err != nil {
+			t.Fatalf("deltaops.json state %d: %v", i+1, err)
+		}
+		sent += string(msg)
+		steps = append(steps, step{Msg: msg, Want: held.JSON(nil)})
+	}
+	for _, op := range []string{`"copy":`, `"push":`, `"view.trick":[{"seat":1,"card":"KS"}]`} {
+		if !strings.Contains(sent, op) {
+			t.Errorf("deltaops.json's deltas have no %s", op)
+		}
+	}
 	dir := t.TempDir()
 	in, err := json.Marshal(steps)
 	if err != nil {

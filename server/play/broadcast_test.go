@@ -25,7 +25,7 @@ func benchTableProto(tb testing.TB, srv *Server, n, proto int) *table {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for c := range t.conns {
-		c.proto = proto
+		c.proto, c.ops = proto, proto >= wire.ProtocolDeltas
 	}
 	return t
 }

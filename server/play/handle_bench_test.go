@@ -30,7 +30,10 @@ func (storeless) SaveCommitment(context.Context, string, store.Commitment) error
 // applied, and every connection's state built, encoded, its delta made
 // and queued; what is queued is then taken as a writer would). The
 // store's appends and saved commitments are left out (storeless); deals
-// and new matches are made with the timer stopped. docs/performance.md.
+// and new matches are made with the timer stopped. Besides time and
+// allocations it reports wire-B/action: the bytes queued to the five
+// connections, contributions' messages included, per action played.
+// docs/performance.md.
 func BenchmarkHandle(b *testing.B) { benchHandle(b, 2) }
 
 // BenchmarkHandleV1 is BenchmarkHandle in protocol 1: a whole state to
@@ -76,6 +79,7 @@ func benchHandle(b *testing.B, proto int) {
 	}
 	newTable()
 	contribute()
+	sent, actions := 0, 0
 	b.ReportAllocs()
 	for b.Loop() {
 		if len(queue) > 0 {
@@ -84,7 +88,7 @@ func benchHandle(b *testing.B, proto int) {
 			conns[s].handle(ctx, t, msg)
 			refused(b, conns[s], msg)
 			t.mu.Lock()
-			written(t)
+			sent += written(t)
 			t.mu.Unlock()
 			continue
 		}
@@ -100,6 +104,7 @@ func benchHandle(b *testing.B, proto int) {
 			}
 			contribute()
 		}
+		sent += written(t) // the deal's states, as the writers would take them before the next action
 		s := t.match.State()
 		a := s.RandomAction(rng)
 		msg, _ := json.Marshal(map[string]any{"type": "action", "action": a})
@@ -109,8 +114,12 @@ func benchHandle(b *testing.B, proto int) {
 		c.handle(ctx, t, msg)
 		refused(b, c, msg)
 		t.mu.Lock()
-		written(t)
+		sent += written(t)
 		t.mu.Unlock()
+		actions++
+	}
+	if actions > 0 {
+		b.ReportMetric(float64(sent)/float64(actions), "wire-B/action")
 	}
 }
 

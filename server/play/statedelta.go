@@ -31,6 +31,7 @@ import (
 type seatDelta struct {
 	base, ver uint64
 	changed   bool
+	newOps    bool // the delta has a copy or a push (wire.DeltaOps)
 	delta     *stateBuf
 	full      *stateBuf
 	bc        *bcast // the broadcast, which encodes the seat's whole state
@@ -164,7 +165,7 @@ func (t *table) track(bc *bcast, seat int) *seatDelta {
 	}
 	db := newStateBuf()
 	out, changed := tr.TrackParts(db.b[:0], bc.fp, bc.own)
-	d.ver, d.changed = tr.Version(), changed
+	d.ver, d.changed, d.newOps = tr.Version(), changed, tr.NewOps()
 	if changed && len(out) > 0 {
 		db.b = out
 		d.delta = db
@@ -198,14 +199,15 @@ func (d *seatDelta) release() {
 
 // sendDelta queues for c, a protocol-2 connection, what d says: nothing
 // when c holds the newest version already, the delta when c holds its
-// base, else the whole state. The table's lock must be held.
+// base (and applies its ops: an earlier page may not), else the whole
+// state. The table's lock must be held.
 func (c *conn) sendDelta(d *seatDelta) {
 	atBase := c.dseat == c.seat+1 && c.dver == d.base && d.base != 0
 	var delta *stateBuf
 	switch {
 	case atBase && !d.changed:
 		return
-	case atBase && d.delta != nil:
+	case atBase && d.delta != nil && (c.ops || !d.newOps):
 		delta = d.delta
 	}
 	c.dseat, c.dver = c.seat+1, d.ver

@@ -21,6 +21,7 @@ type deltaClient struct {
 	bytes int // what it was sent
 	msgs  int
 	whole int // whole states among them
+	ops   int // deltas with a copy or a push (wire.DeltaOps) among them
 }
 
 // take reads everything queued for d (as the connection's writer would),
@@ -41,6 +42,12 @@ func (d *deltaClient) take(t *testing.T, what string) {
 				t.Fatalf("%s: %v", what, err)
 			}
 		case "delta":
+			if bytes.Contains(m, []byte(`,"copy":{`)) || bytes.Contains(m, []byte(`,"push":{`)) {
+				d.ops++
+				if !d.c.ops {
+					t.Fatalf("%s: a delta with a copy or push to a connection that did not say it applies them: %s", what, m)
+				}
+			}
 			if err := d.held.Apply(m); err != nil {
 				t.Fatalf("%s: the delta %s does not apply: %v", what, m, err)
 			}
@@ -108,7 +115,9 @@ func sameState(held, want []byte) string {
 // random hands of each game (with and without fair deals and turn
 // timers, moves made by timers and stand-ins, to the matches' ends). A
 // second connection of each seat falls behind now and then (a whole
-// state replaces its queue) and asks for the whole state again (resync).
+// state replaces its queue) and asks for the whole state again (resync);
+// it says nothing of the ops copy and push (an earlier page), and is
+// sent none: whole states in their place.
 func TestDeltasReduceToStates(t *testing.T) {
 	srv := benchServer(t)
 	hands := 700 // per game: 2,100 in all, a fair share of the suite's time on a 2-core machine
@@ -161,7 +170,7 @@ func deltaMatch(t *testing.T, tb *table, rng *rand.Rand, sentV1, sentV2, steps *
 	for seat := -1; seat < tb.game.Seats(); seat++ {
 		for _, l := range []*[]*deltaClient{&steady, &lagging} {
 			c := newConn(nil, nil, nil, "v2")
-			c.seat, c.proto = seat, wire.ProtocolDeltas
+			c.seat, c.proto, c.ops = seat, wire.ProtocolDeltas, l == &steady
 			tb.conns[c] = struct{}{}
 			*l = append(*l, &deltaClient{c: c})
 		}
@@ -248,6 +257,10 @@ func deltaMatch(t *testing.T, tb *table, rng *rand.Rand, sentV1, sentV2, steps *
 		// deltas (a state the tracker could not follow would go whole).
 		if d.whole != 1 {
 			t.Fatalf("%s seat %d: %d whole states of %d messages, want only the first", tb.id, k-1, d.whole, d.msgs)
+		}
+		// A hand's end copies its log to the last hand's.
+		if len(tb.match.Records()) > 1 && d.ops == 0 {
+			t.Fatalf("%s seat %d: %d hands and no delta with a copy", tb.id, k-1, len(tb.match.Records()))
 		}
 	}
 	return len(tb.match.Records()) // a long match (random bids far below the target) is cut

@@ -74,9 +74,11 @@ type conn struct {
 	fair bool
 	// proto is the protocol its hello asked for (1 or 2: deltas,
 	// statedelta.go); dver is the version of the state last queued for it
-	// in protocol 2, for seat dseat-1 (0: none). Under the table's lock.
+	// in protocol 2, for seat dseat-1 (0: none); ops: it applies the
+	// deltas' copy and push (wire.DeltaOps). Under the table's lock.
 	proto, dseat int
 	dver         uint64
+	ops          bool
 }
 
 // outMsg is a message waiting to be written.
@@ -548,6 +550,7 @@ func (c *conn) join(s *Server, t *table, me Account, signedIn bool) bool {
 	c.summary = hello.Summary
 	c.fair = hello.Fair
 	c.proto = hello.Protocol
+	c.ops = wire.AppliesOps(hello.Ops)
 	t.mu.Lock()
 	var refused string
 	if c.seat, refused = t.seatOf(hello.Token, me, signedIn); refused != "" {

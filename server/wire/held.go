@@ -85,22 +85,35 @@ func (h *Held) Apply(msg []byte) error {
 	if base != h.v {
 		return ErrOutOfStep
 	}
+	// The ops, in the order they apply: copy (reading the state held
+	// before the delta), set, gone, add, push.
+	var ops [5][]byte
 	err = members(msg, func(key, val []byte) error {
-		switch string(key) {
-		case "set":
-			return members(val, func(path, val []byte) error { return h.set(string(path), bytes.Clone(val)) })
-		case "add":
-			return members(val, func(path, val []byte) error { return h.add(string(path), val) })
-		case "gone":
-			return elements(val, func(path []byte) error {
-				if len(path) < 2 || path[0] != '"' {
-					return fmt.Errorf("wire: a gone path %s", path)
-				}
-				return h.remove(string(path[1 : len(path)-1]))
-			})
+		if i := opIndex(string(key)); i >= 0 {
+			ops[i] = val
 		}
 		return nil
 	})
+	if err == nil && ops[0] != nil {
+		err = h.copies(ops[0])
+	}
+	if err == nil && ops[1] != nil {
+		err = members(ops[1], func(path, val []byte) error { return h.set(string(path), bytes.Clone(val)) })
+	}
+	if err == nil && ops[2] != nil {
+		err = elements(ops[2], func(path []byte) error {
+			if len(path) < 2 || path[0] != '"' {
+				return fmt.Errorf("wire: a gone path %s", path)
+			}
+			return h.remove(string(path[1 : len(path)-1]))
+		})
+	}
+	if err == nil && ops[3] != nil {
+		err = members(ops[3], func(path, val []byte) error { return h.add(string(path), val) })
+	}
+	if err == nil && ops[4] != nil {
+		err = members(ops[4], func(path, val []byte) error { return h.push(string(path), val) })
+	}
 	if err != nil {
 		*h = Held{}
 		return err
@@ -184,23 +197,116 @@ func (h *Held) remove(path string) error {
 	return nil
 }
 
+// deltaOps are a delta's ops, in the order they apply.
+var deltaOps = [...]string{"copy", "set", "gone", "add", "push"}
+
+// opIndex is the place of the op named key in deltaOps, or -1.
+func opIndex(key string) int {
+	for i, op := range deltaOps {
+		if op == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// get is the JSON at path (a field, or a split field's member), nil
+// when the state holds none.
+func (h *Held) get(path string) []byte {
+	top, sub, nested := strings.Cut(path, ".")
+	cur := h.Field(top)
+	if !nested || cur == nil {
+		return cur
+	}
+	var got []byte
+	if members(cur, func(k, v []byte) error {
+		if string(k) == sub {
+			got = v
+		}
+		return nil
+	}) != nil {
+		return nil
+	}
+	return got
+}
+
+// copies applies a delta's copy: each path set to the value of another,
+// all read from the state as held before any is set.
+func (h *Held) copies(op []byte) error {
+	var paths []string
+	var vals [][]byte
+	err := members(op, func(path, src []byte) error {
+		if len(src) < 2 || src[0] != '"' {
+			return fmt.Errorf("wire: a delta copies %s from %s, not a path", path, src)
+		}
+		v := h.get(string(src[1 : len(src)-1]))
+		if v == nil {
+			return fmt.Errorf("wire: a delta copies %s from %s, which the state does not hold", path, src)
+		}
+		paths, vals = append(paths, string(path)), append(vals, bytes.Clone(v))
+		return nil
+	})
+	for i := 0; err == nil && i < len(paths); i++ {
+		err = h.set(paths[i], vals[i])
+	}
+	return err
+}
+
 // add appends the entries of the JSON array entries to the array at path.
 func (h *Held) add(path string, entries []byte) error {
-	cur := h.Field(path)
-	if strings.Contains(path, ".") || len(cur) < 2 || cur[0] != '[' || len(entries) < 2 || entries[0] != '[' {
-		return fmt.Errorf("wire: a delta adds to %s, which is not an array held", path)
+	out, err := appendEntries(h.get(path), entries)
+	if err != nil {
+		return fmt.Errorf("wire: a delta adds to %s: %w", path, err)
+	}
+	return h.set(path, out)
+}
+
+// push appends, for each member of the JSON object arrays, its entries
+// to the array of that name in the object at path.
+func (h *Held) push(path string, arrays []byte) error {
+	obj := h.get(path)
+	if len(obj) < 2 || obj[0] != '{' {
+		return fmt.Errorf("wire: a delta pushes to %s, which is not an object held", path)
+	}
+	err := members(arrays, func(k, entries []byte) error {
+		var cur []byte
+		if err := members(obj, func(mk, mv []byte) error {
+			if string(mk) == string(k) {
+				cur = mv
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		out, err := appendEntries(cur, entries)
+		if err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		obj, err = setMember(obj, string(k), out, false)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("wire: a delta pushes to %s: %w", path, err)
+	}
+	return h.set(path, obj)
+}
+
+// appendEntries is the JSON array cur with the entries of the JSON array
+// entries appended.
+func appendEntries(cur, entries []byte) ([]byte, error) {
+	if len(cur) < 2 || cur[0] != '[' || len(entries) < 2 || entries[0] != '[' {
+		return nil, errors.New("not an array held")
 	}
 	inner := bytes.TrimSpace(entries[1 : len(entries)-1])
 	if len(inner) == 0 {
-		return nil
+		return cur, nil
 	}
 	out := make([]byte, 0, len(cur)+len(inner)+1)
 	out = append(out, cur[:len(cur)-1]...)
 	if len(bytes.TrimSpace(cur[1:len(cur)-1])) > 0 {
 		out = append(out, ',')
 	}
-	out = append(append(out, inner...), ']')
-	return h.set(path, out)
+	return append(append(out, inner...), ']'), nil
 }
 
 // setMember returns the JSON object obj with member key set to val (or,

@@ -33,6 +33,10 @@ type ClientMsg struct {
 	// hello: the protocol the client speaks: 0 or 1, whole states; 2
 	// (ProtocolDeltas), deltas (statedelta.go). Another is refused.
 	Protocol int `json:"protocol,omitempty"`
+	// hello: the delta ops beyond set, gone and add that this protocol-2
+	// client applies (DeltaOps: "copy" and "push"); a delta that needs
+	// one the client lacks is sent to it as the whole state
+	Ops []string `json:"ops,omitempty"`
 	// ready: the hand whose summary was closed
 	Hand int `json:"hand,omitempty"`
 	// contribute: the commitment the page saw and its random value (hex)

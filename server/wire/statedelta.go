@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -36,6 +37,20 @@ import (
 
 // ProtocolDeltas is the protocol number of states sent as deltas.
 const ProtocolDeltas = 2
+
+// DeltaOps are the delta ops a client's hello names (ClientMsg.Ops) when
+// it applies them besides set, gone and add (deltaops.go).
+var DeltaOps = []string{"copy", "push"}
+
+// AppliesOps reports whether a hello's ops include every one of DeltaOps.
+func AppliesOps(ops []string) bool {
+	for _, want := range DeltaOps {
+		if !slices.Contains(ops, want) {
+			return false
+		}
+	}
+	return true
+}
 
 // splitFields are the state's object fields whose members are compared
 // one by one: one card played changes a few of the view's members, not
@@ -106,6 +121,7 @@ func hashOf(b []byte) uint64 {
 // Its zero value has sent nothing.
 type Tracker struct {
 	ver      uint64
+	newOps   bool          // the last delta made has a copy or a push
 	sent     []fingerprint // Track: every field sent
 	next     []fingerprint
 	haveSent bool
@@ -119,11 +135,17 @@ type Tracker struct {
 // Version is the version of the state last tracked (0: none yet).
 func (t *Tracker) Version() uint64 { return t.ver }
 
+// NewOps reports whether the delta to the version last tracked has a copy
+// or a push (DeltaOps), which a client must say it applies.
+func (t *Tracker) NewOps() bool { return t.newOps }
+
 // change is one entry of a delta under construction.
 type change struct {
-	kind        byte // 's' set, 'g' gone, 'a' add
+	kind        byte // 's' set, 'g' gone, 'a' add, 'c' copy, 'p' push
 	parent, key uint8
-	val         []byte // set: the value; add: the entries added and ']'
+	srcParent   uint8 // copy: the path copied
+	src         uint8
+	val         []byte // set: the value; add: the entries added and ']'; push: an object of arrays of entries
 
 }
 
@@ -271,6 +293,12 @@ func (t *Tracker) version(dst []byte, changes []change) (out []byte, changed boo
 	if len(changes) == 0 && !first {
 		return dst, false
 	}
+	t.newOps = false
+	for _, c := range changes {
+		if c.kind == 'c' || c.kind == 'p' {
+			t.newOps = true
+		}
+	}
 	base := t.ver
 	t.ver++
 	if base == 0 || first {
@@ -375,6 +403,8 @@ func diffIn(changes []change, old, next []fingerprint, vals [][]byte, sc *scope)
 		}
 		switch {
 		case f.obj:
+		case j < 0 && f.parent != 0:
+			changes = memberChange(changes, f, nil, vals[i], old)
 		case j < 0:
 			changes = append(changes, change{kind: 's', parent: f.parent, key: f.key, val: vals[i]})
 		case f.n > 0 && f.parent == 0:
@@ -388,7 +418,11 @@ func diffIn(changes []change, old, next []fingerprint, vals [][]byte, sc *scope)
 			default:
 				changes = append(changes, change{kind: 's', key: f.key, val: v})
 			}
-		case old[j].h != f.h || old[j].obj:
+		case old[j].obj:
+			changes = append(changes, change{kind: 's', parent: f.parent, key: f.key, val: vals[i]})
+		case old[j].h != f.h && f.parent != 0:
+			changes = memberChange(changes, f, &old[j], vals[i], old)
+		case old[j].h != f.h:
 			changes = append(changes, change{kind: 's', parent: f.parent, key: f.key, val: vals[i]})
 		}
 	}
@@ -425,7 +459,7 @@ func appendDelta(b []byte, v, base uint64, changes []change) []byte {
 	b = strconv.AppendUint(b, v, 10)
 	b = append(b, `,"base":`...)
 	b = strconv.AppendUint(b, base, 10)
-	for _, kind := range []byte{'s', 'g', 'a'} {
+	for _, kind := range []byte{'c', 's', 'g', 'a', 'p'} {
 		first := true
 		for _, c := range changes {
 			if c.kind != kind {
@@ -433,12 +467,16 @@ func appendDelta(b []byte, v, base uint64, changes []change) []byte {
 			}
 			if first {
 				switch kind {
+				case 'c':
+					b = append(b, `,"copy":{`...)
 				case 's':
 					b = append(b, `,"set":{`...)
 				case 'g':
 					b = append(b, `,"gone":[`...)
-				default:
+				case 'a':
 					b = append(b, `,"add":{`...)
+				default:
+					b = append(b, `,"push":{`...)
 				}
 				first = false
 			} else {
@@ -446,12 +484,15 @@ func appendDelta(b []byte, v, base uint64, changes []change) []byte {
 			}
 			b = appendPath(b, c.parent, c.key)
 			switch kind {
-			case 's':
+			case 's', 'p':
 				b = append(b, ':')
 				b = append(b, c.val...)
 			case 'a': // the entries after the ones held, and the closing bracket
 				b = append(b, ':', '[')
 				b = append(b, c.val...)
+			case 'c':
+				b = append(b, ':')
+				b = appendPath(b, c.srcParent, c.src)
 			}
 		}
 		if !first {

@@ -8,7 +8,7 @@ import { app, seatKey, forgetSeat, seatName } from './state.js';
 import { onState } from './pacing.js';
 import { render } from './render.js';
 import { renderChat } from './panels.js';
-import { PROTOCOL, applyDelta } from './statedelta.js';
+import { OPS, PROTOCOL, applyDelta } from './statedelta.js';
 
 // ---------- the connection ----------
 
@@ -44,7 +44,7 @@ export function connect() {
     // summary: this page shows each hand's summary and says when it is
     // closed, so that the table waits for it (see sayReady).
     // protocol 2: after the whole state, only what changed (statedelta.js).
-    const hello = { type: 'hello', summary: true, fair: true, protocol: PROTOCOL }; // fair: it sends a random value for each commitment (fairpanel.js)
+    const hello = { type: 'hello', summary: true, fair: true, protocol: PROTOCOL, ops: OPS }; // fair: it sends a random value for each commitment (fairpanel.js)
     if (app.token) hello.token = app.token;
     ws.send(JSON.stringify(hello));
   };

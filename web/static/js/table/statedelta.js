@@ -1,6 +1,8 @@
 // Protocol 2 (docs/protocol.md, "Protocol 2: deltas"): after the whole
 // state, the server sends only what changed for this seat:
-//   {type: 'delta', v, base, set: {PATH: VALUE}, gone: [PATH], add: {PATH: [ENTRY]}}
+//   {type: 'delta', v, base, copy: {PATH: PATH}, set: {PATH: VALUE}, gone: [PATH],
+//    add: {PATH: [ENTRY]}, push: {PATH: {MEMBER: [ENTRY]}}}
+// applied in that order: copy reads the state held before the delta.
 // A PATH is a state field ('seq') or a field and one of its members
 // ('view.turn'). This is the page's one reducer; the Go clients' is
 // server/wire/held.go, and web's TestStateDeltaJS checks that the two
@@ -9,6 +11,10 @@
 
 // PROTOCOL is the protocol the page speaks (its hello says so).
 export const PROTOCOL = 2;
+
+// OPS are the delta ops beyond set, gone and add that applyDelta applies
+// (its hello says so; a page that does not is sent whole states instead).
+export const OPS = ['copy', 'push'];
 
 // applyDelta returns the state after delta, applied to held (a whole
 // state with its version v, or the result of an earlier applyDelta), or
@@ -36,6 +42,22 @@ export function applyDelta(held, delta) {
     }
     return [next[top], key];
   };
+  // get is the value at path in held, before the delta (undefined: none).
+  const get = (path) => {
+    if (typeof path !== 'string') return undefined;
+    const dot = path.indexOf('.');
+    if (dot < 0) return bad(path) ? undefined : held[path];
+    const obj = held[path.slice(0, dot)];
+    const key = path.slice(dot + 1);
+    if (!obj || typeof obj !== 'object' || Array.isArray(obj) || bad(key)) return undefined;
+    return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+  };
+  const copies = Object.entries(delta.copy || {}).map(([path, src]) => [path, get(src)]);
+  for (const [path, value] of copies) {
+    const place = at(path);
+    if (!place || value === undefined) return null;
+    place[0][place[1]] = value; // shared with held: nothing below changes an array or object in place
+  }
   for (const [path, value] of Object.entries(delta.set || {})) {
     const place = at(path);
     if (!place) return null;
@@ -51,6 +73,17 @@ export function applyDelta(held, delta) {
     const place = at(path);
     if (!place || !Array.isArray(place[0][place[1]]) || !Array.isArray(entries)) return null;
     place[0][place[1]] = place[0][place[1]].concat(entries);
+  }
+  for (const [path, arrays] of Object.entries(delta.push || {})) {
+    const place = at(path);
+    const obj = place && place[0][place[1]];
+    if (!obj || typeof obj !== 'object' || Array.isArray(obj) || !arrays || typeof arrays !== 'object') return null;
+    const out = Object.assign({}, obj);
+    for (const [k, entries] of Object.entries(arrays)) {
+      if (bad(k) || !Array.isArray(out[k]) || !Array.isArray(entries)) return null;
+      out[k] = out[k].concat(entries);
+    }
+    place[0][place[1]] = out;
   }
   next.v = delta.v;
   return next;
