@@ -271,86 +271,14 @@ func deltaMatch(t *testing.T, tb *table, rng *rand.Rand, sentV1, sentV2, steps *
 }
 
 // jsonMembers is the members of the JSON object obj, by key, each value
-// as its bytes: what json.Unmarshal into a map of json.RawMessage gives
-// for the compact JSON the server writes, several times faster (the
-// property test above compares thousands of states).
+// as its bytes (wire.Members): what json.Unmarshal into a map of
+// json.RawMessage gives for the compact JSON the server writes, several
+// times faster (the property test above compares thousands of states).
 func jsonMembers(obj []byte) (map[string]string, error) {
 	m := make(map[string]string, 32)
-	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
-		return nil, fmt.Errorf("not a JSON object: %.40s", obj)
-	}
-	i := 1
-	for i < len(obj)-1 {
-		if obj[i] != '"' {
-			return nil, fmt.Errorf("a key expected at %d: %.40s", i, obj[i:])
-		}
-		end := jsonEnd(obj, i)
-		if end < 0 || end >= len(obj) || obj[end] != ':' {
-			return nil, fmt.Errorf("a key without a value at %d", i)
-		}
-		key := string(obj[i+1 : end-1])
-		if bytes.IndexByte(obj[i:end], '\\') >= 0 {
-			if err := json.Unmarshal(obj[i:end], &key); err != nil {
-				return nil, err
-			}
-		}
-		vs := end + 1
-		ve := jsonEnd(obj, vs)
-		if ve < 0 {
-			return nil, fmt.Errorf("a value that does not end at %d", vs)
-		}
-		m[key] = string(obj[vs:ve])
-		i = ve
-		if i < len(obj)-1 {
-			if obj[i] != ',' {
-				return nil, fmt.Errorf("a comma expected at %d", i)
-			}
-			i++
-		}
-	}
-	return m, nil
-}
-
-// jsonEnd is where the compact JSON value starting at b[i] ends, or -1.
-func jsonEnd(b []byte, i int) int {
-	depth := 0
-	for i < len(b) {
-		switch b[i] {
-		case '"':
-			i++
-			for i < len(b) && b[i] != '"' {
-				if b[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			i++
-		case '{', '[':
-			depth++
-			i++
-			continue
-		case '}', ']':
-			if depth == 0 {
-				return i
-			}
-			depth--
-			i++
-		case ',', ':':
-			if depth == 0 {
-				return i
-			}
-			i++
-			continue
-		default:
-			i++
-			continue
-		}
-		if depth == 0 {
-			return i
-		}
-	}
-	if depth == 0 {
-		return i
-	}
-	return -1
+	err := wire.Members(obj, func(k, v []byte) error {
+		m[string(k)] = string(v)
+		return nil
+	})
+	return m, err
 }

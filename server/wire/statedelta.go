@@ -518,6 +518,11 @@ func AppendVersioned(b, state []byte, v uint64) []byte {
 	return append(b, '}')
 }
 
+// Members calls f with each member of the JSON object obj: its key
+// (without quotes; an escaped key is refused) and its value's bytes, as
+// the tracker and Held read states. Tests compare states with it.
+func Members(obj []byte, f func(key, val []byte) error) error { return members(obj, f) }
+
 // members calls f with each member of the JSON object obj: its key
 // (without quotes; an escaped key is refused) and its value's bytes.
 func members(obj []byte, f func(key, val []byte) error) error {
