@@ -105,7 +105,10 @@ func TestBrowserPlayAgainNotice(t *testing.T) {
 		want := i18n.New(p.lang).T(p.id, p.data)
 		p.who.do("the new table's page", chromedp.WaitVisible(chromedp.CSS("#felt")))
 		waitFor(t, p.lang+": the notice on the new table", func() bool { return p.who.text("#notice") != "" }, 10*time.Second)
-		if got := p.who.text("#notice"); got != want || p.who.count("#notice:not([hidden])") != 1 {
+		// Its text is set only as it is shown (pacing.js notice); it hides
+		// itself 8 s later, which a loaded machine may take to get here:
+		// the text, not its being in view now, is the verdict.
+		if got := p.who.text("#notice"); got != want {
 			t.Errorf("%s: the new table's notice says %q, want %q", p.lang, got, want)
 		}
 		if p.lang != "en" && strings.Contains(p.who.text("#notice"), i18n.New("en").T(p.id, p.data)) {
