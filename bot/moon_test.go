@@ -41,9 +41,22 @@ func moonBid(t *testing.T, name, hand string, us, them int, seed uint64) pitch.A
 //     not shoot from even scores, but does at 0 to 48, where the other
 //     side is about to win the match and only the moon saves it (a lost
 //     moon loses little more); the points-maximising expert does not.
+//
+// The moon's chance is the playouts' own here (mooncal=0), as when match
+// was measured: with the moon map (tenPointMoonCalibration) the risky
+// hand rates 57%, and both shoot it (TestMoonShotMapped).
 func TestMoonShotByTheScores(t *testing.T) {
 	const sure, risky = "AH KH QH JH JD BJ 2C 3C 4C", "AH KH JH BJ 9H 2C 3C 4C 5C"
 	moon := pitch.Bid(0, 10)
+	moonBid := func(t *testing.T, name, hand string, us, them int, seed uint64) pitch.Action {
+		t.Helper()
+		if name == "expert" {
+			name += ":mooncal=0"
+		} else {
+			name += ",mooncal=0"
+		}
+		return moonBid(t, name, hand, us, them, seed)
+	}
 	for seed := range uint64(3) {
 		if a := moonBid(t, "expert:match", sure, 0, 0, seed); a != moon {
 			t.Errorf("seed %d: the six top trumps at 0 to 0: expert:match %v, want the moon", seed, a)
@@ -227,5 +240,72 @@ func TestMatchWorthOfAPawneeMoon(t *testing.T) {
 	}
 	if won == 0 || lost == 0 || madeMoons == 0 || setMoons == 0 {
 		t.Fatalf("seats that won the match %d, lost it %d; moons made %d, set %d: want some of each", won, lost, madeMoons, setMoons)
+	}
+}
+
+// TestMoonChanceMapped (TP-MOON-1): the ten-point expert maps its
+// playouts' chance of making a moon by tenPointMoonCalibration, and no
+// other bid's: from the same worlds (the same random stream), the moon's
+// chance is the map of the chance without it ("mooncal=0"), its value
+// that of the map's chance weighing the same results made and set, and
+// every other option is as without it.
+func TestMoonChanceMapped(t *testing.T) {
+	g := pitch.MustNewGame(pitch.TenPoint)
+	moons := 0
+	for i, hand := range []string{"7H 8H 4S 5S TS JS QS KS AS", "AH KH JH BJ 9H 2C 3C 4C 5C", "9C 7D 4H 8H JH QH KH AH QS"} {
+		s := fixedDeal{g: g, dealer: 3, hands: []string{hand}}.state(t)
+		v := s.View(0)
+		analyze := func(name string) []Option {
+			b, err := New(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b.(*Expert).Analyze(Request{View: &v, Legal: s.Legal(nil), Rand: pitch.NewRand(uint64(i))})
+		}
+		on, off := analyze("expert"), analyze("expert:mooncal=0")
+		if len(on) != len(off) {
+			t.Fatalf("%s: %d options with the map, %d without", hand, len(on), len(off))
+		}
+		for k := range on {
+			a, b := on[k], off[k]
+			if a.Action != b.Action || a.Won != b.Won {
+				t.Fatalf("%s: option %d is %v (won %v) with the map, %v (won %v) without", hand, k, a.Action, a.Won, b.Action, b.Won)
+			}
+			if a.Action.Kind != pitch.ActBid || a.Action.Bid != 10 {
+				if a.Made != b.Made || a.Value != b.Value {
+					t.Errorf("%s: %v made %v value %v with the map, %v %v without: only the moon is mapped", hand, a.Action, a.Made, a.Value, b.Made, b.Value)
+				}
+				continue
+			}
+			moons++
+			if want := calibrate(tenPointMoonCalibration, b.Made); math.Abs(a.Made-want) > 1e-9 {
+				t.Errorf("%s: the moon made %v with the map, want %v (the map of %v)", hand, a.Made, want, b.Made)
+			}
+			if a.Made > b.Made && a.Value <= b.Value {
+				t.Errorf("%s: the moon's chance mapped up from %v to %v, its value %v not above %v", hand, b.Made, a.Made, a.Value, b.Value)
+			}
+		}
+	}
+	if moons != 3 {
+		t.Fatalf("%d moons analysed, want 3", moons)
+	}
+}
+
+// TestMoonShotMapped (TP-MOON-1): first to bid at even scores with the
+// nine top spades but the 2 and the 3, the moon rated about 50% by the
+// playouts: mapped (tenPointMoonCalibration) it is a moon made about 60%
+// of the time against hard bots, worth more than a plain bid (a made
+// moon from 0 wins the match), and the expert shoots it; without the map
+// ("mooncal=0") it bids 8.
+func TestMoonShotMapped(t *testing.T) {
+	const hand = "7H 8H 4S 5S TS JS QS KS AS"
+	moon := pitch.Bid(0, 10)
+	for seed := range uint64(3) {
+		if a := moonBid(t, "expert", hand, 0, 0, seed); a != moon {
+			t.Errorf("seed %d: %s at 0 to 0: expert %v, want the moon", seed, hand, a)
+		}
+		if a := moonBid(t, "expert:mooncal=0", hand, 0, 0, seed); a == moon || a.Kind != pitch.ActBid {
+			t.Errorf("seed %d: %s at 0 to 0: expert:mooncal=0 %v, want a plain bid", seed, hand, a)
+		}
 	}
 }
