@@ -246,15 +246,17 @@ var expertTuning = map[pitch.Variant]ExpertSettings{
 
 // tenPointMoonCalibration maps the ten-point expert's chance of making
 // a moon (TP-MOON-1) to the chance measured against hard bots
-// (ExpertSettings.MoonCalibration). Its playouts' defenders play by a
-// look ahead with every card of the world open, and a moon falls to any
-// one point they take, so the playouts rate moons too low: in 1,156
-// bid turns of seeds 5 and 6 (each moon played out twice from the
-// turn, the expert pitching, hard bots defending) moons rated 33% were
-// made 40% of the time and those rated 43% 55% (docs/bots.md, Tuning,
-// eleventh session). Above the measured chances the map rises straight
-// to a sure moon at 1.
-var tenPointMoonCalibration = [][2]float64{{0, 0}, {0.2, 0.22}, {0.33, 0.4}, {0.43, 0.55}, {1, 1}}
+// (ExpertSettings.MoonCalibration). A moon falls to any one point the
+// defenders take, and in the playouts they play by a look ahead with
+// every card of the world open, which likely rates moons too low: in
+// the 252 bid turns of seeds 5 (300 deals) and 6 (400) where the expert
+// rated a moon 30% or more, each moon played out twice from the turn
+// (the expert pitching, hard bots defending), moons rated 35% on
+// average were made 42% of the time (rated 30–35%: 36%; 35–40%: 54%;
+// 40–45%: 49%; above 45%, 18 turns, too few to tell). The map adds
+// about 8 points from 35% to 45% and comes back to a sure moon at 1
+// (docs/bots.md, Tuning, eleventh session).
+var tenPointMoonCalibration = [][2]float64{{0, 0}, {0.2, 0.22}, {0.35, 0.43}, {0.45, 0.53}, {1, 1}}
 
 // auctionPlayouts bounds the auction expert's playouts a decision
 // (ExpertSettings.Playouts): 300, so that a decision among four or more

@@ -44,7 +44,8 @@ func moonBid(t *testing.T, name, hand string, us, them int, seed uint64) pitch.A
 //
 // The moon's chance is the playouts' own here (mooncal=0), as when match
 // was measured: with the moon map (tenPointMoonCalibration) the risky
-// hand rates 57%, and both shoot it (TestMoonShotMapped).
+// hand rates about 54% made, and expert:match shoots it from even
+// scores too.
 func TestMoonShotByTheScores(t *testing.T) {
 	const sure, risky = "AH KH QH JH JD BJ 2C 3C 4C", "AH KH JH BJ 9H 2C 3C 4C 5C"
 	moon := pitch.Bid(0, 10)
@@ -291,12 +292,12 @@ func TestMoonChanceMapped(t *testing.T) {
 	}
 }
 
-// TestMoonShotMapped (TP-MOON-1): first to bid at even scores with the
-// nine top spades but the 2 and the 3, the moon rated about 50% by the
-// playouts: mapped (tenPointMoonCalibration) it is a moon made about 60%
-// of the time against hard bots, worth more than a plain bid (a made
-// moon from 0 wins the match), and the expert shoots it; without the map
-// ("mooncal=0") it bids 8.
+// TestMoonShotMapped (TP-MOON-1): first to bid at even scores holding
+// A K Q J T 5 4 of spades and two small hearts, the moon rated about 60%
+// made by the playouts: mapped (tenPointMoonCalibration) it is a moon
+// made about 65% of the time against hard bots, worth more than a plain
+// bid (a moon made from 0 wins the match), and the expert shoots it;
+// without the map ("mooncal=0") it makes a plain bid.
 func TestMoonShotMapped(t *testing.T) {
 	const hand = "7H 8H 4S 5S TS JS QS KS AS"
 	moon := pitch.Bid(0, 10)
