@@ -114,8 +114,9 @@ type ExpertSettings struct {
 	Calibration [][2]float64
 	// MoonCalibration, when set, maps the chance of making a ten-point
 	// moon (TP-MOON-1) in Calibration's place: the playouts rate moons
-	// lower than they are made against hard bots ("mooncal=0" turns it
-	// off).
+	// lower than they are made against hard bots. "mooncal" sets it to
+	// tenPointMoonCalibration; it is off by default (it won no more
+	// matches, docs/bots.md, Tuning, eleventh session).
 	MoonCalibration [][2]float64
 }
 
@@ -160,8 +161,9 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 		case "span":
 			st.Span = c.x
 		case "mooncal":
-			if c.x == 0 {
-				st.MoonCalibration = nil
+			st.MoonCalibration = nil
+			if c.x != 0 && v == pitch.TenPoint {
+				st.MoonCalibration = tenPointMoonCalibration
 			}
 		case "minmake":
 			st.MinMake = c.x
@@ -231,15 +233,17 @@ const minBoundedWorlds = 40
 //     the match, PW-MOON-1; an even match is a fifth of one) it is off
 //     too (docs/bots.md, Tuning, tenth session).
 //   - MoonCalibration: in ten-point the playouts rate moons too low
-//     (tenPointMoonCalibration), so a moon's chance has a map of its own
-//     (docs/bots.md, Tuning, eleventh session).
+//     (tenPointMoonCalibration), but a moon's chance mapped by a map of
+//     its own won no more matches against hard on two seeds, so it is
+//     off (docs/bots.md, Tuning, eleventh session); expert:mooncal turns
+//     it on.
 //   - Nodes and Playouts bound the work of a decision by counts, for
 //     at most 100 ms a decision at the 99th percentile on one core
 //     (BenchmarkExpertP99): pawnee's endgames (pawneeNodes), auction's
 //     playouts (auctionPlayouts).
 var expertTuning = map[pitch.Variant]ExpertSettings{
 	pitch.Auction:  {Worlds: 100, Playouts: auctionPlayouts, MinMake: -1, Endgame: endgameLines, BidShift: 0.75, Look: true, Bonus: matchBonus},
-	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true, Bonus: matchBonus, MoonCalibration: tenPointMoonCalibration},
+	pitch.TenPoint: {Worlds: 50, MinMake: -1, Endgame: 20000, Look: true, Bonus: matchBonus},
 	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: pawneeEndgame, EndWorlds: 100, Nodes: pawneeNodes, BidShift: 1, Fit: true, ReadCall: true, Bonus: pawneeBonus,
 		Calibration: [][2]float64{{0, 0}, {0.6, 0.62}, {0.75, 0.75}, {0.85, 0.835}, {0.92, 0.88}, {1, 0.955}}},
 }
@@ -254,8 +258,9 @@ var expertTuning = map[pitch.Variant]ExpertSettings{
 // (the expert pitching, hard bots defending), moons rated 35% on
 // average were made 42% of the time (rated 30–35%: 36%; 35–40%: 54%;
 // 40–45%: 49%; above 45%, 18 turns, too few to tell). The map adds
-// about 8 points from 35% to 45% and comes back to a sure moon at 1
-// (docs/bots.md, Tuning, eleventh session).
+// about 8 points from 35% to 45% and comes back to a sure moon at 1.
+// It is a setting, off by default: with it the expert shot more moons
+// and won no more matches (docs/bots.md, Tuning, eleventh session).
 var tenPointMoonCalibration = [][2]float64{{0, 0}, {0.2, 0.22}, {0.35, 0.43}, {0.45, 0.53}, {1, 1}}
 
 // auctionPlayouts bounds the auction expert's playouts a decision

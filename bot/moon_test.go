@@ -41,23 +41,9 @@ func moonBid(t *testing.T, name, hand string, us, them int, seed uint64) pitch.A
 //     not shoot from even scores, but does at 0 to 48, where the other
 //     side is about to win the match and only the moon saves it (a lost
 //     moon loses little more); the points-maximising expert does not.
-//
-// The moon's chance is the playouts' own here (mooncal=0), as when match
-// was measured: with the moon map (tenPointMoonCalibration) the risky
-// hand rates about 54% made, and expert:match shoots it from even
-// scores too.
 func TestMoonShotByTheScores(t *testing.T) {
 	const sure, risky = "AH KH QH JH JD BJ 2C 3C 4C", "AH KH JH BJ 9H 2C 3C 4C 5C"
 	moon := pitch.Bid(0, 10)
-	moonBid := func(t *testing.T, name, hand string, us, them int, seed uint64) pitch.Action {
-		t.Helper()
-		if name == "expert" {
-			name += ":mooncal=0"
-		} else {
-			name += ",mooncal=0"
-		}
-		return moonBid(t, name, hand, us, them, seed)
-	}
 	for seed := range uint64(3) {
 		if a := moonBid(t, "expert:match", sure, 0, 0, seed); a != moon {
 			t.Errorf("seed %d: the six top trumps at 0 to 0: expert:match %v, want the moon", seed, a)
@@ -244,12 +230,13 @@ func TestMatchWorthOfAPawneeMoon(t *testing.T) {
 	}
 }
 
-// TestMoonChanceMapped (TP-MOON-1): the ten-point expert maps its
-// playouts' chance of making a moon by tenPointMoonCalibration, and no
-// other bid's: from the same worlds (the same random stream), the moon's
-// chance is the map of the chance without it ("mooncal=0"), its value
-// that of the map's chance weighing the same results made and set, and
-// every other option is as without it.
+// TestMoonChanceMapped (TP-MOON-1): the ten-point expert with mooncal
+// maps its playouts' chance of making a moon by tenPointMoonCalibration,
+// and no other bid's: from the same worlds (the same random stream), the
+// moon's chance is the map of the chance without it (the default), its
+// value that of the map's chance weighing the same results made and set
+// (higher when the map raises the chance), and every other option is as
+// without it.
 func TestMoonChanceMapped(t *testing.T) {
 	g := pitch.MustNewGame(pitch.TenPoint)
 	moons := 0
@@ -263,7 +250,7 @@ func TestMoonChanceMapped(t *testing.T) {
 			}
 			return b.(*Expert).Analyze(Request{View: &v, Legal: s.Legal(nil), Rand: pitch.NewRand(uint64(i))})
 		}
-		on, off := analyze("expert"), analyze("expert:mooncal=0")
+		on, off := analyze("expert:mooncal"), analyze("expert")
 		if len(on) != len(off) {
 			t.Fatalf("%s: %d options with the map, %d without", hand, len(on), len(off))
 		}
@@ -290,23 +277,32 @@ func TestMoonChanceMapped(t *testing.T) {
 	if moons != 3 {
 		t.Fatalf("%d moons analysed, want 3", moons)
 	}
+	mapped := &Expert{changes: []setting{{key: "mooncal", x: 1}}}
+	for _, v := range pitch.Variants {
+		if got := mapped.Settings(v).MoonCalibration != nil; got != (v == pitch.TenPoint) {
+			t.Errorf("%s: expert:mooncal has a moon map %v, want one in ten-point only", v, got)
+		}
+		if (&Expert{}).Settings(v).MoonCalibration != nil {
+			t.Errorf("%s: the expert has a moon map by default", v)
+		}
+	}
 }
 
 // TestMoonShotMapped (TP-MOON-1): first to bid at even scores holding
 // A K Q J T 5 4 of spades and two small hearts, the moon rated about 60%
-// made by the playouts: mapped (tenPointMoonCalibration) it is a moon
-// made about 65% of the time against hard bots, worth more than a plain
-// bid (a moon made from 0 wins the match), and the expert shoots it;
-// without the map ("mooncal=0") it makes a plain bid.
+// made by the playouts: mapped (tenPointMoonCalibration, expert:mooncal)
+// it is a moon made about 65% of the time against hard bots, worth more
+// than a plain bid (a moon made from 0 wins the match), and the expert
+// shoots it; without the map (the default) it makes a plain bid.
 func TestMoonShotMapped(t *testing.T) {
 	const hand = "7H 8H 4S 5S TS JS QS KS AS"
 	moon := pitch.Bid(0, 10)
 	for seed := range uint64(3) {
-		if a := moonBid(t, "expert", hand, 0, 0, seed); a != moon {
-			t.Errorf("seed %d: %s at 0 to 0: expert %v, want the moon", seed, hand, a)
+		if a := moonBid(t, "expert:mooncal", hand, 0, 0, seed); a != moon {
+			t.Errorf("seed %d: %s at 0 to 0: expert:mooncal %v, want the moon", seed, hand, a)
 		}
-		if a := moonBid(t, "expert:mooncal=0", hand, 0, 0, seed); a == moon || a.Kind != pitch.ActBid {
-			t.Errorf("seed %d: %s at 0 to 0: expert:mooncal=0 %v, want a plain bid", seed, hand, a)
+		if a := moonBid(t, "expert", hand, 0, 0, seed); a == moon || a.Kind != pitch.ActBid {
+			t.Errorf("seed %d: %s at 0 to 0: expert %v, want a plain bid", seed, hand, a)
 		}
 	}
 }
