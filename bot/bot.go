@@ -82,10 +82,10 @@ func New(name string) (Bot, error) {
 // expertVariant builds an expert with some of its game's settings
 // changed (ExpertSettings), for measuring them with pitch sim:
 // "expert:minmake=0.5,endgame=20000,endworlds=100,nodes=500000,worlds=100,bidworlds=1000,playouts=300,
-// bidshift=0.5,look=0,fit=0,readfit,readcall=0,readplay,match,span=0.5,raw,blind,sides,nobonus".
+// bidshift=0.5,look=0,fit=0,readfit,readcall=0,readplay,match,mooncal,span=0.5,raw,blind,sides,nobonus".
 func expertVariant(name, settings string) (Bot, error) {
 	b := &Expert{Label: strings.ToLower(name)}
-	const known = "raw, blind, sides, nobonus, look (or look=0), fit (or fit=0), readfit (or readfit=0), readcall (or readcall=0), readplay (or readplay=0), match (or match=0), bonus=F, span=F, minmake=P, endgame=N, endworlds=N, nodes=N, worlds=N, bidworlds=N, playouts=N, bidshift=X"
+	const known = "raw, blind, sides, nobonus, look (or look=0), fit (or fit=0), readfit (or readfit=0), readcall (or readcall=0), readplay (or readplay=0), match (or match=0), mooncal (or mooncal=0), bonus=F, span=F, minmake=P, endgame=N, endworlds=N, nodes=N, worlds=N, bidworlds=N, playouts=N, bidshift=X"
 	for _, kv := range strings.Split(settings, ",") {
 		k, v, hasValue := strings.Cut(kv, "=")
 		c := setting{key: k, x: 1}
@@ -94,7 +94,7 @@ func expertVariant(name, settings string) (Bot, error) {
 			if hasValue {
 				return nil, fmt.Errorf("bot %q: the expert setting %q takes no value", name, k)
 			}
-		case "look", "fit", "readfit", "readcall", "readplay", "match":
+		case "look", "fit", "readfit", "readcall", "readplay", "match", "mooncal":
 			if hasValue && v != "0" && v != "1" {
 				return nil, fmt.Errorf("bot %q: the expert setting %s is on (%s or %s=1) or off (%s=0), not %q", name, k, k, k, k, v)
 			}

@@ -112,6 +112,12 @@ type ExpertSettings struct {
 	// Calibration maps the playouts' chance of making a bid to the chance
 	// measured (calibrate); nil is the identity.
 	Calibration [][2]float64
+	// MoonCalibration, when set, maps the chance of making a ten-point
+	// moon (TP-MOON-1) in Calibration's place: the playouts rate moons
+	// lower than they are made against hard bots. "mooncal" sets it to
+	// tenPointMoonCalibration; it is off by default (it won no more
+	// matches, docs/bots.md, Tuning, eleventh session).
+	MoonCalibration [][2]float64
 }
 
 // A setting is one change to the game's settings: a key of
@@ -154,6 +160,11 @@ func (b *Expert) Settings(v pitch.Variant) ExpertSettings {
 			st.Match = c.x != 0
 		case "span":
 			st.Span = c.x
+		case "mooncal":
+			st.MoonCalibration = nil
+			if c.x != 0 && v == pitch.TenPoint {
+				st.MoonCalibration = tenPointMoonCalibration
+			}
 		case "minmake":
 			st.MinMake = c.x
 		case "endgame":
@@ -221,6 +232,11 @@ const minBoundedWorlds = 40
 //     session); expert:match turns it on. In pawnee (a moon made wins
 //     the match, PW-MOON-1; an even match is a fifth of one) it is off
 //     too (docs/bots.md, Tuning, tenth session).
+//   - MoonCalibration: in ten-point the playouts rate moons too low
+//     (tenPointMoonCalibration), but a moon's chance mapped by a map of
+//     its own won no more matches against hard on two seeds, so it is
+//     off (docs/bots.md, Tuning, eleventh session); expert:mooncal turns
+//     it on.
 //   - Nodes and Playouts bound the work of a decision by counts, for
 //     at most 100 ms a decision at the 99th percentile on one core
 //     (BenchmarkExpertP99): pawnee's endgames (pawneeNodes), auction's
@@ -231,6 +247,21 @@ var expertTuning = map[pitch.Variant]ExpertSettings{
 	pitch.Pawnee: {Worlds: 300, MinMake: 0.6, Endgame: pawneeEndgame, EndWorlds: 100, Nodes: pawneeNodes, BidShift: 1, Fit: true, ReadCall: true, Bonus: pawneeBonus,
 		Calibration: [][2]float64{{0, 0}, {0.6, 0.62}, {0.75, 0.75}, {0.85, 0.835}, {0.92, 0.88}, {1, 0.955}}},
 }
+
+// tenPointMoonCalibration maps the ten-point expert's chance of making
+// a moon (TP-MOON-1) to the chance measured against hard bots
+// (ExpertSettings.MoonCalibration). A moon falls to any one point the
+// defenders take, and in the playouts they play by a look ahead with
+// every card of the world open, which likely rates moons too low: in
+// the 252 bid turns of seeds 5 (300 deals) and 6 (400) where the expert
+// rated a moon 30% or more, each moon played out twice from the turn
+// (the expert pitching, hard bots defending), moons rated 35% on
+// average were made 42% of the time (rated 30–35%: 36%; 35–40%: 54%;
+// 40–45%: 49%; above 45%, 18 turns, too few to tell). The map adds
+// about 8 points from 35% to 45% and comes back to a sure moon at 1.
+// It is a setting, off by default: with it the expert shot more moons
+// and won no more matches (docs/bots.md, Tuning, eleventh session).
+var tenPointMoonCalibration = [][2]float64{{0, 0}, {0.2, 0.22}, {0.35, 0.43}, {0.45, 0.53}, {1, 1}}
 
 // auctionPlayouts bounds the auction expert's playouts a decision
 // (ExpertSettings.Playouts): 300, so that a decision among four or more
@@ -450,7 +481,11 @@ func (b *Expert) analyze(req Request, given []pitch.State) []Option {
 		made, won := o.Made, o.Won
 		p := made / won
 		if !st.Raw {
-			pc := calibrate(st.Calibration, p)
+			cal := st.Calibration
+			if o.Action.Bid == 10 && v.Game.Variant == pitch.TenPoint && st.MoonCalibration != nil {
+				cal = st.MoonCalibration
+			}
+			pc := calibrate(cal, p)
 			// The value again, with the calibrated chance: the mean
 			// result when made and when set, weighed by it. A side that
 			// was always made (or set) in the worlds has no mean for the

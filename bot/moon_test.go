@@ -229,3 +229,80 @@ func TestMatchWorthOfAPawneeMoon(t *testing.T) {
 		t.Fatalf("seats that won the match %d, lost it %d; moons made %d, set %d: want some of each", won, lost, madeMoons, setMoons)
 	}
 }
+
+// TestMoonChanceMapped (TP-MOON-1): the ten-point expert with mooncal
+// maps its playouts' chance of making a moon by tenPointMoonCalibration,
+// and no other bid's: from the same worlds (the same random stream), the
+// moon's chance is the map of the chance without it (the default), its
+// value that of the map's chance weighing the same results made and set
+// (higher when the map raises the chance), and every other option is as
+// without it.
+func TestMoonChanceMapped(t *testing.T) {
+	g := pitch.MustNewGame(pitch.TenPoint)
+	moons := 0
+	for i, hand := range []string{"7H 8H 4S 5S TS JS QS KS AS", "AH KH JH BJ 9H 2C 3C 4C 5C", "9C 7D 4H 8H JH QH KH AH QS"} {
+		s := fixedDeal{g: g, dealer: 3, hands: []string{hand}}.state(t)
+		v := s.View(0)
+		analyze := func(name string) []Option {
+			b, err := New(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b.(*Expert).Analyze(Request{View: &v, Legal: s.Legal(nil), Rand: pitch.NewRand(uint64(i))})
+		}
+		on, off := analyze("expert:mooncal"), analyze("expert")
+		if len(on) != len(off) {
+			t.Fatalf("%s: %d options with the map, %d without", hand, len(on), len(off))
+		}
+		for k := range on {
+			a, b := on[k], off[k]
+			if a.Action != b.Action || a.Won != b.Won {
+				t.Fatalf("%s: option %d is %v (won %v) with the map, %v (won %v) without", hand, k, a.Action, a.Won, b.Action, b.Won)
+			}
+			if a.Action.Kind != pitch.ActBid || a.Action.Bid != 10 {
+				if a.Made != b.Made || a.Value != b.Value {
+					t.Errorf("%s: %v made %v value %v with the map, %v %v without: only the moon is mapped", hand, a.Action, a.Made, a.Value, b.Made, b.Value)
+				}
+				continue
+			}
+			moons++
+			if want := calibrate(tenPointMoonCalibration, b.Made); math.Abs(a.Made-want) > 1e-9 {
+				t.Errorf("%s: the moon made %v with the map, want %v (the map of %v)", hand, a.Made, want, b.Made)
+			}
+			if a.Made > b.Made && a.Value <= b.Value {
+				t.Errorf("%s: the moon's chance mapped up from %v to %v, its value %v not above %v", hand, b.Made, a.Made, a.Value, b.Value)
+			}
+		}
+	}
+	if moons != 3 {
+		t.Fatalf("%d moons analysed, want 3", moons)
+	}
+	mapped := &Expert{changes: []setting{{key: "mooncal", x: 1}}}
+	for _, v := range pitch.Variants {
+		if got := mapped.Settings(v).MoonCalibration != nil; got != (v == pitch.TenPoint) {
+			t.Errorf("%s: expert:mooncal has a moon map %v, want one in ten-point only", v, got)
+		}
+		if (&Expert{}).Settings(v).MoonCalibration != nil {
+			t.Errorf("%s: the expert has a moon map by default", v)
+		}
+	}
+}
+
+// TestMoonShotMapped (TP-MOON-1): first to bid at even scores holding
+// A K Q J T 5 4 of spades and two small hearts, the moon rated about 60%
+// made by the playouts: mapped (tenPointMoonCalibration, expert:mooncal)
+// it is a moon made about 65% of the time against hard bots, worth more
+// than a plain bid (a moon made from 0 wins the match), and the expert
+// shoots it; without the map (the default) it makes a plain bid.
+func TestMoonShotMapped(t *testing.T) {
+	const hand = "7H 8H 4S 5S TS JS QS KS AS"
+	moon := pitch.Bid(0, 10)
+	for seed := range uint64(3) {
+		if a := moonBid(t, "expert:mooncal", hand, 0, 0, seed); a != moon {
+			t.Errorf("seed %d: %s at 0 to 0: expert:mooncal %v, want the moon", seed, hand, a)
+		}
+		if a := moonBid(t, "expert", hand, 0, 0, seed); a == moon || a.Kind != pitch.ActBid {
+			t.Errorf("seed %d: %s at 0 to 0: expert %v, want a plain bid", seed, hand, a)
+		}
+	}
+}
