@@ -62,7 +62,7 @@ func TestStateDeltaJS(t *testing.T) {
 			t.Fatal(err)
 		}
 		ws.SetReadLimit(1 << 22)
-		if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello","protocol":2}`)); err != nil {
+		if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello","protocol":2,"ops":["copy","push"]}`)); err != nil {
 			t.Fatal(err)
 		}
 		var held wire.Held

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"hash/maphash"
+	"strconv"
 )
 
 // A member of a split field (view, last_hand, fair) that changed is set
@@ -15,16 +16,16 @@ import (
 //   - add: an array with one entry appended ("view.trick" as a card is
 //     played);
 //   - push: an object whose arrays (up to pushArrays of them) each have
-//     at most one entry appended and are otherwise the same ("fair.next"
-//     as a seat contributes: its "contributed" and "hashes"):
-//     {"push":{PATH:{MEMBER:[ENTRY],…}}}.
+//     at most one entry more, anywhere, and are otherwise the same
+//     ("fair.next" as a seat contributes: its "contributed" and "hashes",
+//     in seat order): {"push":{PATH:{MEMBER:[AT,ENTRY],…}}}, ENTRY
+//     inserted at index AT.
 //
 // The tracker keeps hashes, not bytes: it tells each case by rebuilding
 // from the new value what the old one would have been and comparing its
 // hash with the one it kept.
 
-// pushArrays is how many array members of an object push looks at: the
-// candidates are every non-empty subset of them, 2^n − 1.
+// pushArrays is how many array members of an object push looks at.
 const pushArrays = 3
 
 // memberChange appends the change of a split field's member f, whose new
@@ -93,16 +94,22 @@ func withoutLast(dst, arr []byte, last int) []byte {
 	return append(dst, ']')
 }
 
-// arrayMember is one array member of an object: where its value starts,
-// where its last element starts, and where it ends.
+// arrayMember is one array member of an object: where its value starts
+// and ends, and where each of its elements starts and ends.
 type arrayMember struct {
-	key              []byte
-	start, last, end int
+	key        []byte
+	start, end int
+	elems      [][2]int
 }
 
-// pushed is the push (an object of each array member's last element, as
-// an array) that makes obj from the object whose hash is h, when there
-// is one.
+// maxPushTries bounds the candidates pushed tries: each array member
+// without one of its elements, or whole, every combination but all
+// whole.
+const maxPushTries = 64
+
+// pushed is the push that makes obj from the object whose hash is h,
+// when there is one: an entry inserted into each of some of its array
+// members, as {MEMBER: [AT, ENTRY], …}.
 func pushed(obj []byte, h uint64) ([]byte, bool) {
 	var abuf [pushArrays]arrayMember
 	arrays := abuf[:0]
@@ -111,51 +118,89 @@ func pushed(obj []byte, h uint64) ([]byte, bool) {
 		if len(val) < 3 || val[0] != '[' {
 			return nil
 		}
-		last, ok := lastElement(val)
-		if !ok {
-			return nil
-		}
 		if len(arrays) == pushArrays {
 			tooMany = true
 			return nil
 		}
 		start := cap(obj) - cap(val)
-		arrays = append(arrays, arrayMember{key: k, start: start, last: start + last, end: start + len(val)})
+		a := arrayMember{key: k, start: start, end: start + len(val)}
+		err := elements(val, func(e []byte) error {
+			es := cap(obj) - cap(e)
+			a.elems = append(a.elems, [2]int{es, es + len(e)})
+			return nil
+		})
+		if err == nil && len(a.elems) > 0 {
+			arrays = append(arrays, a)
+		}
 		return nil
 	})
 	if err != nil || tooMany || len(arrays) == 0 {
 		return nil, false
 	}
+	// A candidate is, for each array, the element left out (its index)
+	// or none (-1): counted in mixed radix, len(elems)+1 each.
+	tries := 1
+	for _, a := range arrays {
+		tries *= len(a.elems) + 1
+		if tries > maxPushTries+1 {
+			return nil, false
+		}
+	}
+	var out [pushArrays]int
 	var buf [512]byte
-	for mask := 1; mask < 1<<len(arrays); mask++ {
+	for n := 1; n < tries; n++ {
+		r := n
+		for i, a := range arrays {
+			out[i] = r%(len(a.elems)+1) - 1
+			r /= len(a.elems) + 1
+		}
 		cand := buf[:0]
 		at := 0
 		for i, a := range arrays {
-			if mask&(1<<i) == 0 {
+			if out[i] < 0 {
 				continue
 			}
 			cand = append(cand, obj[at:a.start]...)
-			cand = withoutLast(cand, obj[a.start:a.end], a.last-a.start)
+			cand = withoutElement(cand, obj, a, out[i])
 			at = a.end
 		}
 		cand = append(cand, obj[at:]...)
 		if hashOf(cand) != h {
 			continue
 		}
-		out := []byte{'{'}
+		val := []byte{'{'}
 		for i, a := range arrays {
-			if mask&(1<<i) == 0 {
+			if out[i] < 0 {
 				continue
 			}
-			if len(out) > 1 {
-				out = append(out, ',')
+			if len(val) > 1 {
+				val = append(val, ',')
 			}
-			out = append(out, '"')
-			out = append(out, a.key...)
-			out = append(out, '"', ':', '[')
-			out = append(out, obj[a.last:a.end]...)
+			val = append(val, '"')
+			val = append(val, a.key...)
+			val = append(val, '"', ':', '[')
+			val = strconv.AppendInt(val, int64(out[i]), 10)
+			val = append(val, ',')
+			e := a.elems[out[i]]
+			val = append(val, obj[e[0]:e[1]]...)
+			val = append(val, ']')
 		}
-		return append(out, '}'), true
+		return append(val, '}'), true
 	}
 	return nil, false
+}
+
+// withoutElement appends to dst the array a of obj without its element k.
+func withoutElement(dst, obj []byte, a arrayMember, k int) []byte {
+	dst = append(dst, '[')
+	for i, e := range a.elems {
+		if i == k {
+			continue
+		}
+		if len(dst) > 0 && dst[len(dst)-1] != '[' {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, obj[e[0]:e[1]]...)
+	}
+	return append(dst, ']')
 }

@@ -12,8 +12,8 @@ import (
 // deltaOpsStates are states one after another (testdata/deltaops.json)
 // in which members of the split fields change in the ways copy, add and
 // push carry: a member array growing by an entry (view.trick), an
-// object's arrays each growing by one (fair.next's contributed and
-// hashes), a member that is a top-level array with an entry more
+// object's arrays each with an entry inserted, in the middle or at the
+// end (fair.next's contributed and hashes, in seat order), a member that is a top-level array with an entry more
 // (last_hand.log from log) and one that is another member with an entry
 // more (view.last_trick from view.trick). The web package's
 // TestStateDeltaJS runs the page's reducer over them too.
@@ -41,8 +41,9 @@ func deltaOpsStates(t *testing.T) []string {
 // was before the delta even where the same delta changes the source.
 func TestDeltaOps(t *testing.T) {
 	wants := []string{
-		`{"type":"delta","v":2,"base":1,"set":{"seq":2},"add":{"log":[{"seat":1,"kind":"play"}],"view.trick":[{"seat":1,"card":"KS"}]},"push":{"fair.next":{"contributed":[1],"hashes":[{"seat":1,"hash":"bb"}]}}}`,
-		`{"type":"delta","v":3,"base":2,"copy":{"view.last_trick":"view.trick","last_hand.log":"log"},"set":{"seq":3,"log":[],"view.trick":[],"fair.next":{"hand":2,"contributed":[0,1],"hashes":[{"seat":0,"hash":"aa"},{"seat":1,"hash":"bb"},{"seat":2,"hash":"cc"}],"frozen":true}},"add":{"view.last_trick":[{"seat":2,"card":"2S"}],"last_hand.log":[{"seat":2,"kind":"play"}]}}`,
+		`{"type":"delta","v":2,"base":1,"set":{"seq":2},"add":{"log":[{"seat":1,"kind":"play"}],"view.trick":[{"seat":1,"card":"KS"}]},"push":{"fair.next":{"contributed":[1,2],"hashes":[1,{"seat":1,"hash":"bb"}]}}}`,
+		`{"type":"delta","v":3,"base":2,"copy":{"view.last_trick":"view.trick","last_hand.log":"log"},"set":{"seq":3,"log":[],"view.trick":[],"fair.next":{"hand":2,"contributed":[0,2],"hashes":[{"seat":0,"hash":"aa"},{"seat":1,"hash":"bb"},{"seat":2,"hash":"cc"}],"frozen":true}},"add":{"view.last_trick":[{"seat":2,"card":"2S"}],"last_hand.log":[{"seat":2,"kind":"play"}]}}`,
+		`{"type":"delta","v":4,"base":3,"set":{"seq":4},"push":{"fair.next":{"contributed":[1,1]}}}`,
 	}
 	var tr Tracker
 	var h Held
@@ -87,8 +88,12 @@ func TestDeltaOpsRefused(t *testing.T) {
 		`{"type":"delta","v":2,"base":1,"add":{"view.nothing":[1]}}`,
 		`{"type":"delta","v":2,"base":1,"add":{"fair.next":[1]}}`,
 		`{"type":"delta","v":2,"base":1,"push":{"view.trick":{"x":[1]}}}`,
-		`{"type":"delta","v":2,"base":1,"push":{"fair.next":{"hand":[1]}}}`,
-		`{"type":"delta","v":2,"base":1,"push":{"fair.nothing":{"hashes":[1]}}}`,
+		`{"type":"delta","v":2,"base":1,"push":{"fair.next":{"hand":[0,1]}}}`,
+		`{"type":"delta","v":2,"base":1,"push":{"fair.nothing":{"hashes":[0,1]}}}`,
+		`{"type":"delta","v":2,"base":1,"push":{"fair.next":{"hashes":[3,1]}}}`,
+		`{"type":"delta","v":2,"base":1,"push":{"fair.next":{"hashes":[-1,1]}}}`,
+		`{"type":"delta","v":2,"base":1,"push":{"fair.next":{"hashes":[1]}}}`,
+		`{"type":"delta","v":2,"base":1,"push":{"fair.next":{"hashes":[0,1,2]}}}`,
 	} {
 		var h Held
 		if err := h.Reset(base); err != nil {

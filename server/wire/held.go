@@ -261,14 +261,34 @@ func (h *Held) add(path string, entries []byte) error {
 	return h.set(path, out)
 }
 
-// push appends, for each member of the JSON object arrays, its entries
-// to the array of that name in the object at path.
-func (h *Held) push(path string, arrays []byte) error {
+// push inserts, for each member of the JSON object ins ({MEMBER: [AT,
+// ENTRY]}), ENTRY at index AT of the array of that name in the object at
+// path.
+func (h *Held) push(path string, ins []byte) error {
 	obj := h.get(path)
 	if len(obj) < 2 || obj[0] != '{' {
 		return fmt.Errorf("wire: a delta pushes to %s, which is not an object held", path)
 	}
-	err := members(arrays, func(k, entries []byte) error {
+	err := members(ins, func(k, pair []byte) error {
+		var at []byte
+		var entry []byte
+		n := 0
+		if err := elements(pair, func(e []byte) error {
+			switch n {
+			case 0:
+				at = e
+			case 1:
+				entry = e
+			}
+			n++
+			return nil
+		}); err != nil || n != 2 {
+			return fmt.Errorf("%s: %s is not [AT, ENTRY]", k, pair)
+		}
+		i, err := strconv.Atoi(string(at))
+		if err != nil || i < 0 {
+			return fmt.Errorf("%s: the index %s", k, at)
+		}
 		var cur []byte
 		if err := members(obj, func(mk, mv []byte) error {
 			if string(mk) == string(k) {
@@ -278,7 +298,7 @@ func (h *Held) push(path string, arrays []byte) error {
 		}); err != nil {
 			return err
 		}
-		out, err := appendEntries(cur, entries)
+		out, err := insertEntry(cur, i, entry)
 		if err != nil {
 			return fmt.Errorf("%s: %w", k, err)
 		}
@@ -289,6 +309,41 @@ func (h *Held) push(path string, arrays []byte) error {
 		return fmt.Errorf("wire: a delta pushes to %s: %w", path, err)
 	}
 	return h.set(path, obj)
+}
+
+// insertEntry is the JSON array cur with entry inserted at index at (at
+// most its length).
+func insertEntry(cur []byte, at int, entry []byte) ([]byte, error) {
+	if len(cur) < 2 || cur[0] != '[' {
+		return nil, errors.New("not an array held")
+	}
+	var elems [][]byte
+	if err := elements(cur, func(e []byte) error {
+		elems = append(elems, e)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if at > len(elems) {
+		return nil, fmt.Errorf("index %d past the array's %d entries", at, len(elems))
+	}
+	out := make([]byte, 0, len(cur)+len(entry)+1)
+	out = append(out, '[')
+	for i := 0; i <= len(elems); i++ {
+		if i == at {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, entry...)
+		}
+		if i < len(elems) {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, elems[i]...)
+		}
+	}
+	return append(out, ']'), nil
 }
 
 // appendEntries is the JSON array cur with the entries of the JSON array

@@ -1,7 +1,7 @@
 // Protocol 2 (docs/protocol.md, "Protocol 2: deltas"): after the whole
 // state, the server sends only what changed for this seat:
 //   {type: 'delta', v, base, copy: {PATH: PATH}, set: {PATH: VALUE}, gone: [PATH],
-//    add: {PATH: [ENTRY]}, push: {PATH: {MEMBER: [ENTRY]}}}
+//    add: {PATH: [ENTRY]}, push: {PATH: {MEMBER: [AT, ENTRY]}}}
 // applied in that order: copy reads the state held before the delta.
 // A PATH is a state field ('seq') or a field and one of its members
 // ('view.turn'). This is the page's one reducer; the Go clients' is
@@ -74,14 +74,16 @@ export function applyDelta(held, delta) {
     if (!place || !Array.isArray(place[0][place[1]]) || !Array.isArray(entries)) return null;
     place[0][place[1]] = place[0][place[1]].concat(entries);
   }
-  for (const [path, arrays] of Object.entries(delta.push || {})) {
+  for (const [path, ins] of Object.entries(delta.push || {})) {
     const place = at(path);
     const obj = place && place[0][place[1]];
-    if (!obj || typeof obj !== 'object' || Array.isArray(obj) || !arrays || typeof arrays !== 'object') return null;
+    if (!obj || typeof obj !== 'object' || Array.isArray(obj) || !ins || typeof ins !== 'object') return null;
     const out = Object.assign({}, obj);
-    for (const [k, entries] of Object.entries(arrays)) {
-      if (bad(k) || !Array.isArray(out[k]) || !Array.isArray(entries)) return null;
-      out[k] = out[k].concat(entries);
+    for (const [k, pair] of Object.entries(ins)) {
+      if (bad(k) || !Array.isArray(out[k]) || !Array.isArray(pair) || pair.length !== 2) return null;
+      const [i, entry] = pair;
+      if (!Number.isInteger(i) || i < 0 || i > out[k].length) return null;
+      out[k] = out[k].slice(0, i).concat([entry], out[k].slice(i));
     }
     place[0][place[1]] = out;
   }
