@@ -231,10 +231,19 @@ var emptyFrame = [...]byte{0x81, 0x80, 0, 0, 0, 0}
 // WebSocket's read takes the pong (the server's ping has its answer)
 // and returns the empty message, instead of waiting on its deep stack
 // for the client's next message, which is what the poller spares a
-// connection (readReady). Where the socket cannot be peeked at, readable
-// is always true.
+// connection (readReady). So too when all that the WebSocket's reader
+// holds is pongs (a message and a pong came in one read, and the
+// message has been read): the empty message is put after them. Where
+// the socket cannot be peeked at, readable is always true.
 func (w *readWait) readable() bool {
-	if w == nil || w.rc == nil || w.br.Buffered() > 0 || len(w.src.pre) > 0 {
+	if w == nil || w.rc == nil || len(w.src.pre) > 0 {
+		return true
+	}
+	if n := w.br.Buffered(); n > 0 {
+		if b, _ := w.br.Peek(n); onlyPongs(b) {
+			w.src.pre = w.peek[:copy(w.peek[:], emptyFrame[:])]
+			w.posed++
+		}
 		return true
 	}
 	w.more = true
@@ -242,6 +251,32 @@ func (w *readWait) readable() bool {
 		return true
 	}
 	return w.more
+}
+
+// pongLen is the length of the whole pong frame from a client at the
+// head of b (FIN and opcode 0xA, masked, at most 125 bytes of payload),
+// or 0 when b does not start with one.
+func pongLen(b []byte) int {
+	if len(b) < 2 || b[0] != 0x8A || b[1]&0x80 == 0 || b[1]&0x7F > 125 {
+		return 0
+	}
+	if n := 6 + int(b[1]&0x7F); n <= len(b) {
+		return n
+	}
+	return 0
+}
+
+// onlyPongs says whether b is whole pong frames from a client and
+// nothing else.
+func onlyPongs(b []byte) bool {
+	for len(b) > 0 {
+		n := pongLen(b)
+		if n == 0 {
+			return false
+		}
+		b = b[n:]
+	}
+	return true
 }
 
 // isPosed says whether data, a message just read, is one of the empty

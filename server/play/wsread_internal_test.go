@@ -149,6 +149,28 @@ func TestReadablePong(t *testing.T) {
 		t.Fatalf("read %x, want the pong as sent %x", got, pong)
 	}
 
+	// A message and a pong in one read, the message read: the pong, all
+	// that is buffered, gets the empty message after it too.
+	sent(append(slices.Clone(text), pong...))
+	if b, err := br.ReadByte(); err != nil || b != text[0] {
+		t.Fatalf("read %x, %v", b, err)
+	}
+	if _, err := br.Discard(len(text) - 1); err != nil {
+		t.Fatal(err)
+	}
+	if br.Buffered() != len(pong) {
+		t.Fatalf("%d bytes buffered, want the pong's %d", br.Buffered(), len(pong))
+	}
+	if !w.readable() || !bytes.Equal(src.pre, emptyFrame[:]) || w.posed != 1 {
+		t.Fatalf("a buffered pong: want readable, the empty message put after it; pre %x, posed %d", src.pre, w.posed)
+	}
+	if got, _ := io.ReadAll(io.LimitReader(br, int64(len(pong)+len(emptyFrame)))); !bytes.Equal(got, append(slices.Clone(pong), emptyFrame[:]...)) {
+		t.Fatalf("read %x, want the pong and the empty message", got)
+	}
+	if !w.isPosed(nil) {
+		t.Fatal("the empty message after a buffered pong is not let go")
+	}
+
 	// A ping from the client, and bytes in the buffer: left as they are.
 	ping := slices.Clone(pong)
 	ping[0] = 0x89
