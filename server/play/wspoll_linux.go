@@ -123,10 +123,14 @@ func (c *conn) watch() bool {
 	in.read = c.readReady
 	in.ev = syscall.EpollEvent{Events: pollEvents, Fd: int32(in.id)}
 	op := syscall.EPOLL_CTL_ADD // then MOD, to rearm
-	in.ctl = func(fd uintptr) { in.ctlErr = syscall.EpollCtl(epfd, op, int(fd), &in.ev) }
+	in.ctl = func(fd uintptr) {
+		if syscall.EpollCtl(epfd, op, int(fd), &in.ev) != nil {
+			in.ctlFailed.Store(true)
+		}
+	}
 	err := c.rw.rc.Control(in.ctl)
 	op = syscall.EPOLL_CTL_MOD
-	if err != nil || in.ctlErr != nil {
+	if err != nil || in.ctlFailed.Load() {
 		poller.mu.Lock()
 		delete(poller.conns, c.in.id)
 		poller.mu.Unlock()
@@ -166,7 +170,7 @@ func (c *conn) rearm() {
 	c.in.ev.Pad = int32(c.in.gen.Add(1))
 	c.in.poll.Store(pollArmed)
 	err := c.rw.rc.Control(c.in.ctl)
-	if (err != nil || c.in.ctlErr != nil) && c.in.poll.CompareAndSwap(pollArmed, pollDone) {
+	if (err != nil || c.in.ctlFailed.Load()) && c.in.poll.CompareAndSwap(pollArmed, pollDone) {
 		c.readEnded()
 	}
 }
@@ -175,7 +179,10 @@ func (c *conn) rearm() {
 // while watched is never reported, so its after runs here; one a worker
 // reads ends there.
 func (c *conn) unwatch() {
-	if in := c.in; in != nil && in.id != 0 && in.poll.CompareAndSwap(pollArmed, pollDone) {
+	c.mu.Lock()
+	in := c.in // nil while the hello is read: readOn's watch then finds the socket closed
+	c.mu.Unlock()
+	if in != nil && in.poll.CompareAndSwap(pollArmed, pollDone) {
 		go c.readEnded()
 	}
 }

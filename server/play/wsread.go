@@ -55,7 +55,10 @@ func (s *Server) addrLimit(c *conn) *httpx.Limiter {
 // connection ends now: its stack, grown by that work (a table's every
 // state built and encoded), goes with it.
 func (c *conn) readOn(lim *httpx.Limiter, handle func(data []byte), after func()) {
-	c.in = &inbox{lim: lim, handle: handle, after: after, tokens: rateBurst, last: time.Now()}
+	in := &inbox{lim: lim, handle: handle, after: after, tokens: rateBurst, last: time.Now()}
+	c.mu.Lock() // end's unwatch may look at it from another goroutine
+	c.in = in
+	c.mu.Unlock()
 	if c.watch() {
 		return
 	}
@@ -82,11 +85,13 @@ type inbox struct {
 	gen  atomic.Uint32 // the poller's arming of it: rearm counts them
 	// read and ctl are c.readReady and the poller's rearm of c's
 	// descriptor, made once (a closure a message would be garbage); ev
-	// and ctlErr are ctl's event and result.
-	read   func()
-	ctl    func(fd uintptr)
-	ev     pollEvent
-	ctlErr error
+	// is ctl's event, and ctlFailed says a ctl failed (the socket is
+	// gone). Atomic: once a rearm has armed the socket, the next worker
+	// may rearm it before this one has looked.
+	read      func()
+	ctl       func(fd uintptr)
+	ev        pollEvent
+	ctlFailed atomic.Bool
 }
 
 // reader hands the client's messages to be handled until the connection
