@@ -82,7 +82,24 @@ func TestDecodeState(t *testing.T) {
 			defer c.CloseNow()
 			rng := rand.New(rand.NewPCG(uint64(i), 9))
 			states, errs := 0, 0
-			var last time.Time // the last action sent
+			// send keeps every message, not only the actions, to the
+			// server's limit of 10 a second on a connection, as the load
+			// test's client does (writeGap): a message over it is dropped,
+			// and a match long enough took the bucket's 20 to nothing (an
+			// action every 105 ms and, unpaced, a contribution to each
+			// fair deal, sent again on every state until the server showed
+			// it, and the refused actions); the dropped action was never
+			// answered and the test waited out its context.
+			var last time.Time // the last message sent
+			send := func(msg []byte) {
+				t.Helper()
+				time.Sleep(time.Until(last.Add(writeGap)))
+				last = time.Now()
+				if err := c.Write(ctx, websocket.MessageText, msg); err != nil {
+					t.Fatal(err)
+				}
+			}
+			answered := "" // the commitment contributed to
 			for {
 				_, data, err := c.Read(ctx)
 				if err != nil {
@@ -90,6 +107,9 @@ func TestDecodeState(t *testing.T) {
 				}
 				m := checkDecode(t, data)
 				if m.Type == "error" {
+					if strings.Contains(string(data), `"code":"rate_`) { // a message dropped: an action may be lost
+						t.Fatalf("after %d states, over the server's rate limit: %s", states, data)
+					}
 					errs++
 					continue
 				}
@@ -97,21 +117,18 @@ func TestDecodeState(t *testing.T) {
 				if m.Over {
 					break
 				}
-				if f := m.Fair; f != nil && f.Next != nil && len(f.Next.Contributed) == 0 && rng.IntN(2) == 0 {
-					_ = c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"type":"contribute","commitment":%q,"value":"%064x"}`, f.Next.Commitment, rng.Uint64()))
+				if f := m.Fair; f != nil && f.Next != nil && len(f.Next.Contributed) == 0 && f.Next.Commitment != answered && rng.IntN(2) == 0 {
+					answered = f.Next.Commitment
+					send(fmt.Appendf(nil, `{"type":"contribute","commitment":%q,"value":"%064x"}`, f.Next.Commitment, rng.Uint64()))
 				}
 				if m.View.Turn != 0 {
 					continue
 				}
 				if rng.IntN(20) == 0 || errs == 0 { // now and then a refused action: an error message
-					_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"action","action":{"seat":0,"bid":99}}`))
+					send([]byte(`{"type":"action","action":{"seat":0,"bid":99}}`))
 				}
 				if a := choose(&m, 0, rng); a != nil {
-					time.Sleep(time.Until(last.Add(writeGap))) // the server's rate limit
-					last = time.Now()
-					if err := c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"type":"action","action":%s}`, a)); err != nil {
-						t.Fatal(err)
-					}
+					send(fmt.Appendf(nil, `{"type":"action","action":%s}`, a))
 				}
 			}
 			if states < 20 || errs == 0 {

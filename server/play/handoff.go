@@ -31,11 +31,12 @@ const (
 )
 
 // handlerJob is one message for a worker: handle(data), then a signal
-// on done.
+// on done; or, with run set, run() and no signal (runOnWorker).
 type handlerJob struct {
 	handle func([]byte)
 	data   []byte
 	done   chan struct{}
+	run    func()
 }
 
 // handlerWorker is a worker goroutine: it handles the jobs sent to it.
@@ -56,6 +57,31 @@ var handlerPool struct {
 // order read. done is the caller's own channel (buffered, of 1), reused
 // for each message.
 func handOff(handle func([]byte), data []byte, done chan struct{}) {
+	w := takeWorker()
+	if w == nil {
+		handle(data) // a burst: on the reader's own stack
+		return
+	}
+	w.jobs <- handlerJob{handle: handle, data: data, done: done}
+	<-done
+}
+
+// runOnWorker runs f on a worker goroutine and returns at once; past
+// maxHandlers workers (a burst), on a goroutine of its own. A
+// connection's reading and handling of what its client sent run so
+// when the poller says it has sent something (wspoll_linux.go).
+func runOnWorker(f func()) {
+	w := takeWorker()
+	if w == nil {
+		go f()
+		return
+	}
+	w.jobs <- handlerJob{run: f} // an idle worker's channel is empty: this does not wait
+}
+
+// takeWorker is the idle worker that waited least, or a new one while
+// there are fewer than maxHandlers; nil when all of them are busy.
+func takeWorker() *handlerWorker {
 	p := &handlerPool
 	var w *handlerWorker
 	p.mu.Lock()
@@ -69,12 +95,7 @@ func handOff(handle func([]byte), data []byte, done chan struct{}) {
 		go w.run()
 	}
 	p.mu.Unlock()
-	if w == nil {
-		handle(data) // a burst: on the reader's own stack
-		return
-	}
-	w.jobs <- handlerJob{handle: handle, data: data, done: done}
-	<-done
+	return w
 }
 
 // run handles the worker's jobs until none comes for handlerIdle.
@@ -85,8 +106,12 @@ func (w *handlerWorker) run() {
 	for {
 		select {
 		case j := <-w.jobs:
-			j.handle(j.data)
-			j.done <- struct{}{}
+			if j.run != nil {
+				j.run()
+			} else {
+				j.handle(j.data)
+				j.done <- struct{}{}
+			}
 			p.mu.Lock()
 			p.idle = append(p.idle, w)
 			p.mu.Unlock()

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"pitch/server/access"
@@ -34,6 +33,7 @@ type conn struct {
 	nc   net.Conn   // the connection under ws, to cut it when a drain runs out
 	out  *coalescer // under ws's writes: a burst goes out in one write
 	rw   *readWait  // to wait for the client's bytes on a shallow stack (nil: in ws's read)
+	in   *inbox     // where the client's messages go once its hello is handled (readOn)
 	seat int        // -1 for a spectator
 	addr string     // the client's address, for the rate limit
 	// who is the player the connection has shown itself to be (a seat's
@@ -367,6 +367,7 @@ func (c *conn) end(handshake bool) {
 		c.pinger.Stop()
 	}
 	c.mu.Unlock()
+	c.unwatch()
 	close(c.closed)
 }
 
@@ -440,8 +441,9 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string
 		return nil, false
 	}
 	ws.SetReadLimit(maxMessage)
+	grab.br.Reset(grab.src) // nothing read yet: what the client sent with the request is in src
 	c = newConn(ws, grab.nc, grab.out, httpx.ClientAddr(r))
-	c.rw = newReadWait(grab.nc, grab.br)
+	c.rw = newReadWait(grab.nc, grab.src, grab.br)
 	if signedIn {
 		c.account, c.session = me.ID, me.Session
 	}
@@ -605,8 +607,29 @@ const (
 type hijackGrabber struct {
 	http.ResponseWriter
 	nc  net.Conn
+	src *srcReader
 	br  *bufio.Reader
 	out *coalescer
+}
+
+// srcReader is the reader under a WebSocket's buffered reader: bytes
+// put before the socket's (pre: what the HTTP server read past the
+// request; a pong taken from the socket, readWait.readable), then the
+// socket's.
+type srcReader struct {
+	nc  net.Conn
+	pre []byte
+}
+
+func (r *srcReader) Read(p []byte) (int, error) {
+	if len(r.pre) > 0 {
+		n := copy(p, r.pre)
+		if r.pre = r.pre[n:]; len(r.pre) == 0 {
+			r.pre = nil
+		}
+		return n, nil
+	}
+	return r.nc.Read(p)
 }
 
 // Hijack implements http.Hijacker: the connection, with a small reader
@@ -620,20 +643,22 @@ func (g *hijackGrabber) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	// What the HTTP server read past the request (a client's first
 	// frame, sent without waiting for the answer) stays buffered:
 	// websocket.Accept keeps only what the reader holds.
-	br := bufio.NewReaderSize(nc, readBuffer)
-	if n := brw.Reader.Buffered(); n > 0 {
+	// websocket.Accept puts br over a reader of its own, which holds
+	// what br holds and then the socket; the connection puts it back
+	// over src once accepted (upgrade).
+	src := &srcReader{nc: nc}
+	n := brw.Reader.Buffered()
+	if n > 0 {
 		early, _ := brw.Reader.Peek(n)
-		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(early)), nc), max(n, readBuffer))
-		if _, err := br.Peek(n); err != nil {
-			return nc, nil, err
-		}
+		src.pre = bytes.Clone(early)
 	}
+	br := bufio.NewReaderSize(src, max(n, readBuffer))
 	if brw.Writer.Buffered() > 0 { // nothing is written before the upgrade's answer; in case
 		if err := brw.Writer.Flush(); err != nil {
 			return nc, nil, err
 		}
 	}
-	g.nc, g.br, g.out = nc, br, &coalescer{nc: nc}
+	g.nc, g.src, g.br, g.out = nc, src, br, &coalescer{nc: nc}
 	return nc, bufio.NewReadWriter(br, bufio.NewWriterSize(g.out, writeBuffer)), nil
 }
 

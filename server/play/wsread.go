@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"pitch/server/httpx"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -44,61 +45,116 @@ func (s *Server) addrLimit(c *conn) *httpx.Limiter {
 	return s.limiter
 }
 
-// readOn starts the connection's reader, a goroutine of its own
-// (reader), once its hello has been handled; after runs when it ends.
-// The goroutine that read the hello and seated the connection ends
-// then: its stack, grown by that work (a table's every state built and
-// encoded), goes with it, and the reader starts from the smallest.
+// readOn reads and handles the client's messages, once its hello has
+// been handled, rate limited (per connection, and per address by lim),
+// until the connection ends; after runs then. Where the system's poller
+// can be asked (Linux: watch, wspoll_linux.go) no goroutine waits for
+// the client: when it has sent something, a worker reads and handles it
+// (readReady). Otherwise the reader is a goroutine of its own (reader).
+// Either way the goroutine that read the hello and seated the
+// connection ends now: its stack, grown by that work (a table's every
+// state built and encoded), goes with it.
 func (c *conn) readOn(lim *httpx.Limiter, handle func(data []byte), after func()) {
+	in := &inbox{lim: lim, handle: handle, after: after, tokens: rateBurst, last: time.Now()}
+	c.mu.Lock() // end's unwatch may look at it from another goroutine
+	c.in = in
+	c.mu.Unlock()
+	if c.watch() {
+		return
+	}
 	go func() {
 		defer after()
-		c.reader(context.Background(), lim, handle)
+		c.reader()
 	}()
 }
 
-// reader hands the client's messages to handle, rate limited (per
-// connection, and per address by lim), until the connection ends. It
+// inbox is what a connection needs to take its client's messages once
+// its hello has been handled (readOn): where they go, what runs when it
+// ends, and its rate limit's state (only the one reading uses it).
+type inbox struct {
+	lim    *httpx.Limiter
+	handle func(data []byte)
+	after  func()
+	tokens float64   // the token bucket: messages the client may send now
+	last   time.Time // when tokens was last filled
+	warned time.Time // the last "slow down": one a second, so a flood cannot fill the send queue
+	// poll: the connection's state with the poller (wspoll_linux.go);
+	// id: its key there.
+	poll atomic.Int32
+	id   uint32
+	gen  atomic.Uint32 // the poller's arming of it: rearm counts them
+	// read and ctl are c.readReady and the poller's rearm of c's
+	// descriptor, made once (a closure a message would be garbage); ev
+	// is ctl's event, and ctlFailed says a ctl failed (the socket is
+	// gone). Atomic: once a rearm has armed the socket, the next worker
+	// may rearm it before this one has looked.
+	read      func()
+	ctl       func(fd uintptr)
+	ev        pollEvent
+	ctlFailed atomic.Bool
+}
+
+// reader hands the client's messages to be handled until the connection
+// ends, on a goroutine of its own (where no poller is had: readOn). It
 // waits for the client's next bytes on a shallow stack (waitReadable)
 // before reading them through the WebSocket, whose reading runs deep: a
 // reader waiting in the WebSocket's read kept 8 KiB of stack, one
 // waiting here keeps 2 KiB once the collector has shrunk it
 // (docs/performance.md, "Connections: memory and CPU a socket").
-func (c *conn) reader(ctx context.Context, lim *httpx.Limiter, handle func(data []byte)) {
-	tokens, last := float64(rateBurst), time.Now()
+func (c *conn) reader() {
 	done := make(chan struct{}, 1) // each message is handled on a worker (handOff)
-	var warned time.Time           // one "slow down" a second, so a flood cannot fill the send queue
-	slowDown := func(code, msg string) {
-		if time.Since(warned) >= time.Second {
-			warned = time.Now()
-			c.sendJSON(errorCode(code, msg, nil))
-		}
-	}
 	for {
 		c.waitReadable()
-		typ, data, err := c.ws.Read(ctx)
-		if err != nil {
+		c.rw.readable() // a pong is read with an empty message after it
+		if !c.readOne(done) {
 			return
 		}
-		if c.deaf.Load() {
-			continue // the server is restarting: the client is told so by the close
-		}
-		now := time.Now()
-		tokens = min(rateBurst, tokens+now.Sub(last).Seconds()*ratePerSec)
-		last = now
-		if tokens < 1 {
-			slowDown("rate_conn", "too many messages: slow down (10 a second at most); messages over the limit are dropped")
-			continue
-		}
-		tokens--
-		if !lim.Allow(c.addr) {
-			slowDown("rate_addr", "too many messages from your address: slow down; messages over the limit are dropped")
-			continue
-		}
-		if typ != websocket.MessageText {
-			c.sendJSON(errorCode("binary", "messages must be JSON text", nil))
-			continue
-		}
-		handOff(handle, data, done)
+	}
+}
+
+// readOne reads the client's next message through the WebSocket and has
+// it handled, rate limited: on a worker when done is not nil (handOff,
+// done being the caller's own channel), on this goroutine otherwise.
+// False once the connection has ended.
+func (c *conn) readOne(done chan struct{}) bool {
+	in := c.in
+	typ, data, err := c.ws.Read(context.Background())
+	if err != nil {
+		return false
+	}
+	if c.deaf.Load() || typ == websocket.MessageText && c.rw.isPosed(data) {
+		return true // the server is restarting (the client is told so by the close), or the pong's empty message (readWait.readable)
+	}
+	now := time.Now()
+	in.tokens = min(rateBurst, in.tokens+now.Sub(in.last).Seconds()*ratePerSec)
+	in.last = now
+	if in.tokens < 1 {
+		c.slowDown(now, "rate_conn", "too many messages: slow down (10 a second at most); messages over the limit are dropped")
+		return true
+	}
+	in.tokens--
+	if !in.lim.Allow(c.addr) {
+		c.slowDown(now, "rate_addr", "too many messages from your address: slow down; messages over the limit are dropped")
+		return true
+	}
+	if typ != websocket.MessageText {
+		c.sendJSON(errorCode("binary", "messages must be JSON text", nil))
+		return true
+	}
+	if done == nil {
+		in.handle(data)
+	} else {
+		handOff(in.handle, data, done)
+	}
+	return true
+}
+
+// slowDown sends the client an error saying its messages are dropped
+// (code, msg), at most once a second.
+func (c *conn) slowDown(now time.Time, code, msg string) {
+	if now.Sub(c.in.warned) >= time.Second {
+		c.in.warned = now
+		c.sendJSON(errorCode(code, msg, nil))
 	}
 }
 
@@ -106,20 +162,28 @@ func (c *conn) reader(ctx context.Context, lim *httpx.Limiter, handle func(data 
 // without reading them: the socket's raw descriptor and the WebSocket's
 // reader, whose buffered bytes need no wait.
 type readWait struct {
+	src    *srcReader // under br
 	br     *bufio.Reader
 	rc     syscall.RawConn // nil: no wait (not a socket with a descriptor)
 	ready  func(fd uintptr) bool
 	waited bool // ready has had the poller wait once this time
-	peek   [1]byte
+	// peek holds what the socket is peeked at into, and a pong taken
+	// from it with an empty message after it (readable); posed counts
+	// those empty messages not yet read, to be let go (readOne).
+	peek  [pongMax + len(emptyFrame)]byte
+	posed int
+	take  func(fd uintptr) // takePong into more, made once (a closure a message would be garbage)
+	more  bool
 }
 
-// newReadWait is the wait for nc's bytes under br.
-func newReadWait(nc net.Conn, br *bufio.Reader) *readWait {
-	w := &readWait{br: br}
+// newReadWait is the wait for nc's bytes under br, whose reader is src.
+func newReadWait(nc net.Conn, src *srcReader, br *bufio.Reader) *readWait {
+	w := &readWait{src: src, br: br}
 	if sc, ok := nc.(syscall.Conn); ok && canPeek {
 		if rc, err := sc.SyscallConn(); err == nil {
 			w.rc = rc
 			w.ready = w.poll
+			w.take = func(fd uintptr) { w.more = w.takePong(fd) }
 		}
 	}
 	return w
@@ -154,4 +218,78 @@ func (w *readWait) poll(fd uintptr) bool {
 	}
 	w.waited = true
 	return false
+}
+
+// pongMax is the most bytes a pong frame from a client may hold for
+// readable to take it: the header (2 bytes), the mask (4) and an answer to
+// one of the server's pings, whose payload is a number.
+const pongMax = 32
+
+// emptyFrame is an empty text message as a client sends it (masked,
+// with a mask of zeros).
+var emptyFrame = [...]byte{0x81, 0x80, 0, 0, 0, 0}
+
+// readable says whether the client has sent something to read (or its
+// socket has ended or failed: the WebSocket's read finds out which);
+// false when a read would wait. A pong at the head of what it sent is
+// passed to the WebSocket with an empty message after it (posed): the
+// WebSocket's read takes the pong (the server's ping has its answer)
+// and returns the empty message, instead of waiting on its deep stack
+// for the client's next message, which is what the poller spares a
+// connection (readReady). So too when all that the WebSocket's reader
+// holds is pongs (a message and a pong came in one read, and the
+// message has been read): the empty message is put after them. Where
+// the socket cannot be peeked at, readable is always true.
+func (w *readWait) readable() bool {
+	if w == nil || w.rc == nil || len(w.src.pre) > 0 {
+		return true
+	}
+	if n := w.br.Buffered(); n > 0 {
+		if b, _ := w.br.Peek(n); onlyPongs(b) {
+			w.src.pre = w.peek[:copy(w.peek[:], emptyFrame[:])]
+			w.posed++
+		}
+		return true
+	}
+	w.more = true
+	if err := w.rc.Control(w.take); err != nil {
+		return true
+	}
+	return w.more
+}
+
+// pongLen is the length of the whole pong frame from a client at the
+// head of b (FIN and opcode 0xA, masked, at most 125 bytes of payload),
+// or 0 when b does not start with one.
+func pongLen(b []byte) int {
+	if len(b) < 2 || b[0] != 0x8A || b[1]&0x80 == 0 || b[1]&0x7F > 125 {
+		return 0
+	}
+	if n := 6 + int(b[1]&0x7F); n <= len(b) {
+		return n
+	}
+	return 0
+}
+
+// onlyPongs says whether b is whole pong frames from a client and
+// nothing else.
+func onlyPongs(b []byte) bool {
+	for len(b) > 0 {
+		n := pongLen(b)
+		if n == 0 {
+			return false
+		}
+		b = b[n:]
+	}
+	return true
+}
+
+// isPosed says whether data, a message just read, is one of the empty
+// messages readable put after a pong, and counts it read.
+func (w *readWait) isPosed(data []byte) bool {
+	if w == nil || w.posed == 0 || len(data) > 0 {
+		return false
+	}
+	w.posed--
+	return true
 }

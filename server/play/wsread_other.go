@@ -8,3 +8,6 @@ const canPeek = false
 
 // peekReady is not used where canPeek is false.
 func (w *readWait) peekReady(uintptr) bool { return true }
+
+// takePong is not used where canPeek is false.
+func (w *readWait) takePong(uintptr) bool { return true }
