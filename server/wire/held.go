@@ -85,8 +85,8 @@ func (h *Held) Apply(msg []byte) error {
 	if base != h.v {
 		return ErrOutOfStep
 	}
-	// The ops, in the order they apply: copy (reading the state held
-	// before the delta), set, gone, add, push.
+	// The ops, in the order they apply: set, gone, copy (each source
+	// read from the state held before the delta), add, push.
 	var ops [5][]byte
 	err = members(msg, func(key, val []byte) error {
 		if i := opIndex(string(key)); i >= 0 {
@@ -94,19 +94,24 @@ func (h *Held) Apply(msg []byte) error {
 		}
 		return nil
 	})
+	var paths []string
+	var copied [][]byte
+	if err == nil && ops[2] != nil {
+		paths, copied, err = h.sources(ops[2])
+	}
 	if err == nil && ops[0] != nil {
-		err = h.copies(ops[0])
+		err = members(ops[0], func(path, val []byte) error { return h.set(string(path), bytes.Clone(val)) })
 	}
 	if err == nil && ops[1] != nil {
-		err = members(ops[1], func(path, val []byte) error { return h.set(string(path), bytes.Clone(val)) })
-	}
-	if err == nil && ops[2] != nil {
-		err = elements(ops[2], func(path []byte) error {
+		err = elements(ops[1], func(path []byte) error {
 			if len(path) < 2 || path[0] != '"' {
 				return fmt.Errorf("wire: a gone path %s", path)
 			}
 			return h.remove(string(path[1 : len(path)-1]))
 		})
+	}
+	for i := 0; err == nil && i < len(paths); i++ {
+		err = h.set(paths[i], copied[i])
 	}
 	if err == nil && ops[3] != nil {
 		err = members(ops[3], func(path, val []byte) error { return h.add(string(path), val) })
@@ -198,7 +203,7 @@ func (h *Held) remove(path string) error {
 }
 
 // deltaOps are a delta's ops, in the order they apply.
-var deltaOps = [...]string{"copy", "set", "gone", "add", "push"}
+var deltaOps = [...]string{"set", "gone", "copy", "add", "push"}
 
 // opIndex is the place of the op named key in deltaOps, or -1.
 func opIndex(key string) int {
@@ -230,12 +235,11 @@ func (h *Held) get(path string) []byte {
 	return got
 }
 
-// copies applies a delta's copy: each path set to the value of another,
-// all read from the state as held before any is set.
-func (h *Held) copies(op []byte) error {
-	var paths []string
-	var vals [][]byte
-	err := members(op, func(path, src []byte) error {
+// sources reads a delta's copy from the state held (before any op
+// applies): the paths to set, and the value each is set to (a copy of
+// the value at its source path).
+func (h *Held) sources(op []byte) (paths []string, vals [][]byte, err error) {
+	err = members(op, func(path, src []byte) error {
 		if len(src) < 2 || src[0] != '"' {
 			return fmt.Errorf("wire: a delta copies %s from %s, not a path", path, src)
 		}
@@ -246,10 +250,7 @@ func (h *Held) copies(op []byte) error {
 		paths, vals = append(paths, string(path)), append(vals, bytes.Clone(v))
 		return nil
 	})
-	for i := 0; err == nil && i < len(paths); i++ {
-		err = h.set(paths[i], vals[i])
-	}
-	return err
+	return paths, vals, err
 }
 
 // add appends the entries of the JSON array entries to the array at path.

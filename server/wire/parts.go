@@ -411,52 +411,11 @@ func (t *Tracker) TrackParts(dst []byte, sh *Shared, own *Parts) (out []byte, ch
 				sh.from, sh.changes, sh.sc, sh.cached = t.shared, append(sh.changes[:0], changes...), sc, true
 			}
 		}
-		for i, c := range changes {
-			if c.kind == 's' && c.parent == 0 && split[c.key] && sc.whole[slot[c.key]] {
-				changes[i].val = sh.whole(c.key, own)
-			}
-		}
 		changes = diffIn(changes, t.own, next, vals, &sc)
 	}
 	t.shared = sh.fp
 	t.own, t.ownSpare = next, t.own
 	return t.version(dst, changes)
-}
-
-// whole is the split field key as the encoder writes it for the viewer
-// of own: its members, shared and own, in order.
-func (sh *Shared) whole(key uint8, own *Parts) []byte {
-	obj := []byte{'{'}
-	i := 0
-	for i < len(sh.fp) && (sh.fp[i].parent != 0 || sh.fp[i].key != key) {
-		i++
-	}
-	i++
-	j := 0
-	for {
-		for j < len(own.f) && own.f[j].parent != key {
-			j++
-		}
-		sharedNext := i < len(sh.fp) && sh.fp[i].parent == key
-		if !sharedNext && j == len(own.f) {
-			break
-		}
-		var k uint8
-		var v []byte
-		if sharedNext && (j == len(own.f) || order(key, sh.fp[i].key) < order(key, own.f[j].key)) {
-			k, v = sh.fp[i].key, sh.vals[i]
-			i++
-		} else {
-			k, v = own.f[j].key, own.b[own.f[j].start:own.f[j].end]
-			j++
-		}
-		if len(obj) > 1 {
-			obj = append(obj, ',')
-		}
-		obj = appendPath(obj, 0, k)
-		obj = append(append(obj, ':'), v...)
-	}
-	return append(obj, '}')
 }
 
 // fingerprintSize is the bytes of one fingerprint.

@@ -29,7 +29,7 @@ func assemble(sh *Shared, own *Parts) []byte {
 		case j == len(own.f) || i < len(sh.fp) && order(0, sh.fp[i].key) < order(0, own.f[j].key):
 			k, v = sh.fp[i].key, sh.vals[i]
 			if sh.fp[i].obj {
-				v = sh.whole(k, own)
+				v = wholeOf(sh, k, own)
 			}
 			i++
 		default:
@@ -182,3 +182,39 @@ func TestStatePartsMatch(t *testing.T) {
 		})
 	}
 }
+// wholeOf is the split field key as the encoder writes it for the viewer
+// of own: its members, shared and own, in order.
+func wholeOf(sh *Shared, key uint8, own *Parts) []byte {
+	obj := []byte{'{'}
+	i := 0
+	for i < len(sh.fp) && (sh.fp[i].parent != 0 || sh.fp[i].key != key) {
+		i++
+	}
+	i++
+	j := 0
+	for {
+		for j < len(own.f) && own.f[j].parent != key {
+			j++
+		}
+		sharedNext := i < len(sh.fp) && sh.fp[i].parent == key
+		if !sharedNext && j == len(own.f) {
+			break
+		}
+		var k uint8
+		var v []byte
+		if sharedNext && (j == len(own.f) || order(key, sh.fp[i].key) < order(key, own.f[j].key)) {
+			k, v = sh.fp[i].key, sh.vals[i]
+			i++
+		} else {
+			k, v = own.f[j].key, own.b[own.f[j].start:own.f[j].end]
+			j++
+		}
+		if len(obj) > 1 {
+			obj = append(obj, ',')
+		}
+		obj = appendPath(obj, 0, k)
+		obj = append(append(obj, ':'), v...)
+	}
+	return append(obj, '}')
+}
+

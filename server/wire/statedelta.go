@@ -149,6 +149,10 @@ type change struct {
 
 }
 
+// emptyObject is the value a new split field is set to before its
+// members.
+var emptyObject = []byte("{}")
+
 // ErrUntracked is returned by Track for a state with a field it does not
 // know (which the wire types would name): such a state goes whole.
 var ErrUntracked = errors.New("wire: a state field the delta tracker does not know")
@@ -349,8 +353,9 @@ func (t *Tracker) diff(changes []change, next []fingerprint, vals [][]byte) []ch
 
 // scope is what the diff of some of a state's fields needs to know of
 // the split fields (view, last_hand, fair), by slot: those that are
-// objects now (their members are compared, or set whole), and those set
-// whole (an object now, not sent as one: its members are not named).
+// objects now (their members are compared), and those new (an object
+// now, not sent as one: set to {} and each of its members set, or
+// copied, as any new member is).
 type scope struct {
 	objs, whole [len(splitFields) + 1]bool
 }
@@ -372,8 +377,7 @@ func scopeOf(old, next []fingerprint) (sc scope) {
 }
 
 // diffIn lists the changes from old to next, the fingerprints of vals,
-// in scope sc: a field set whole has its value in vals (its members are
-// left out).
+// in scope sc.
 func diffIn(changes []change, old, next []fingerprint, vals [][]byte, sc *scope) []change {
 	find := func(parent, key uint8, from int) int {
 		for i := from; i < len(old); i++ {
@@ -390,11 +394,10 @@ func diffIn(changes []change, old, next []fingerprint, vals [][]byte, sc *scope)
 	}
 	cursor := 0
 	for i, f := range next {
-		if f.parent != 0 && sc.whole[slot[f.parent]] {
-			continue // its parent goes whole
-		}
 		if f.obj && sc.whole[slot[f.key]] {
-			changes = append(changes, change{kind: 's', key: f.key, val: vals[i]})
+			// New: an empty object, its members set after it (the
+			// last hand's log, say, copied from the log held).
+			changes = append(changes, change{kind: 's', key: f.key, val: emptyObject})
 			continue
 		}
 		j := find(f.parent, f.key, cursor)
@@ -459,7 +462,7 @@ func appendDelta(b []byte, v, base uint64, changes []change) []byte {
 	b = strconv.AppendUint(b, v, 10)
 	b = append(b, `,"base":`...)
 	b = strconv.AppendUint(b, base, 10)
-	for _, kind := range []byte{'c', 's', 'g', 'a', 'p'} {
+	for _, kind := range []byte{'s', 'g', 'c', 'a', 'p'} {
 		first := true
 		for _, c := range changes {
 			if c.kind != kind {

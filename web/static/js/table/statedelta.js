@@ -1,8 +1,9 @@
 // Protocol 2 (docs/protocol.md, "Protocol 2: deltas"): after the whole
 // state, the server sends only what changed for this seat:
-//   {type: 'delta', v, base, copy: {PATH: PATH}, set: {PATH: VALUE}, gone: [PATH],
+//   {type: 'delta', v, base, set: {PATH: VALUE}, gone: [PATH], copy: {PATH: PATH},
 //    add: {PATH: [ENTRY]}, push: {PATH: {MEMBER: [AT, ENTRY]}}}
-// applied in that order: copy reads the state held before the delta.
+// applied in that order; copy reads its sources from the state held
+// before the delta.
 // A PATH is a state field ('seq') or a field and one of its members
 // ('view.turn'). This is the page's one reducer; the Go clients' is
 // server/wire/held.go, and web's TestStateDeltaJS checks that the two
@@ -53,11 +54,6 @@ export function applyDelta(held, delta) {
     return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
   };
   const copies = Object.entries(delta.copy || {}).map(([path, src]) => [path, get(src)]);
-  for (const [path, value] of copies) {
-    const place = at(path);
-    if (!place || value === undefined) return null;
-    place[0][place[1]] = value; // shared with held: nothing below changes an array or object in place
-  }
   for (const [path, value] of Object.entries(delta.set || {})) {
     const place = at(path);
     if (!place) return null;
@@ -68,6 +64,11 @@ export function applyDelta(held, delta) {
     const place = at(path);
     if (!place || !Object.prototype.hasOwnProperty.call(place[0], place[1])) return null;
     delete place[0][place[1]];
+  }
+  for (const [path, value] of copies) {
+    const place = at(path);
+    if (!place || value === undefined) return null;
+    place[0][place[1]] = value; // shared with held: nothing below changes an array or object in place
   }
   for (const [path, entries] of Object.entries(delta.add || {})) {
     const place = at(path);
