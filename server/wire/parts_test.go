@@ -182,6 +182,7 @@ func TestStatePartsMatch(t *testing.T) {
 		})
 	}
 }
+
 // wholeOf is the split field key as the encoder writes it for the viewer
 // of own: its members, shared and own, in order.
 func wholeOf(sh *Shared, key uint8, own *Parts) []byte {
@@ -217,4 +218,3 @@ func wholeOf(sh *Shared, key uint8, own *Parts) []byte {
 	}
 	return append(obj, '}')
 }
-
