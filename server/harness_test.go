@@ -408,10 +408,23 @@ type viewWire struct {
 
 type logWire struct {
 	Seat   int             `json:"seat"`
-	Kind   string          `json:"kind"`
+	Kind   string          `json:"kind"` // only on an entry whose action is hidden
 	Text   string          `json:"text"`
 	Action json.RawMessage `json:"action"`
 	By     string          `json:"by"`
+}
+
+// kind is the entry's kind: its own, or its action's (as the page reads
+// it, from the action's one field besides the seat).
+func (e logWire) kind() string {
+	if e.Kind != "" || e.Action == nil {
+		return e.Kind
+	}
+	var a pitch.Action
+	if err := json.Unmarshal(e.Action, &a); err != nil {
+		return "bad action " + string(e.Action)
+	}
+	return a.Kind.String()
 }
 
 type discardWire struct {
@@ -1340,8 +1353,11 @@ func checkState(t *testing.T, g *pitch.Game, snaps []snap, seat int, m *wire, wh
 	} else {
 		for i, e := range m.Log {
 			a := s.actions[i]
-			if e.Seat != int(a.Seat) || e.Kind != a.Kind.String() {
-				t.Errorf("%s: log[%d] is seat %d %s, want %s", where, i, e.Seat, e.Kind, a)
+			if e.Seat != int(a.Seat) || e.kind() != a.Kind.String() {
+				t.Errorf("%s: log[%d] is seat %d %s, want %s", where, i, e.Seat, e.kind(), a)
+			}
+			if (e.Kind != "") != (e.Action == nil) {
+				t.Errorf("%s: log[%d] has kind %q and action %s: want a kind only for a hidden action", where, i, e.Kind, e.Action)
 			}
 			hidden := !s.over && seat != int(a.Seat) &&
 				(a.Kind == pitch.ActPassTrumps && seat != (int(a.Seat)+2)%4 ||

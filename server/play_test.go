@@ -440,7 +440,7 @@ func TestReconnect(t *testing.T) {
 				if len(first.Log) <= len(before.Log) || !reflect.DeepEqual(first.Log[:len(before.Log)], before.Log) {
 					t.Errorf("the log does not go on from the one seat 0 had:\n%v\n%v", before.Log, first.Log)
 				}
-				if e := first.Log[len(before.Log)]; e.Seat != 0 || e.Kind != "play" {
+				if e := first.Log[len(before.Log)]; e.Seat != 0 || e.kind() != "play" {
 					t.Errorf("the next action is %+v, want seat 0's play by the stand-in", e)
 				}
 				var played pitch.CardSet

@@ -31,7 +31,7 @@ func TestReadyAfterSummary(t *testing.T) {
 			t.Errorf("after hand 1 the state says reading %v, want [0]", got)
 		}
 		lh := c0.last.LastHand
-		if lh == nil || lh.View == nil || lh.View.Phase != "done" || len(lh.Log) == 0 || lh.Log[len(lh.Log)-1].Kind != "play" {
+		if lh == nil || lh.View == nil || lh.View.Phase != "done" || len(lh.Log) == 0 || lh.Log[len(lh.Log)-1].kind() != "play" {
 			t.Fatalf("the state that ends hand 1 lacks the finished hand as seat 0 saw it: %+v", lh)
 		}
 

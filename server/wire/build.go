@@ -111,19 +111,19 @@ func ToView(v *pitch.View) View {
 // by every seat that may see it all; a client words such an entry from
 // the action, in its own language, so no text goes with it.
 func LogEntryFor(g *pitch.Game, a pitch.Action, raw json.RawMessage, seat int) LogEntry {
-	e := LogEntry{Seat: int(a.Seat), Kind: a.Kind.String()}
+	e := LogEntry{Seat: int(a.Seat)}
 	switch a.Kind {
 	case pitch.ActDiscard:
 		// Ten-point burns are shown (TP-TR-5); a pawnee discard is the
 		// discarder's own (its trumps are shown in view.shown once all
 		// have discarded, PW-DIS-2).
 		if g.Variant != pitch.TenPoint && int(a.Seat) != seat {
-			e.Text = fmt.Sprintf("seat %d discards %d cards", a.Seat, a.Cards.Len())
+			e.Kind, e.Text = a.Kind.String(), fmt.Sprintf("seat %d discards %d cards", a.Seat, a.Cards.Len())
 			return e
 		}
 	case pitch.ActPassTrumps:
 		if int(a.Seat) != seat && (int(a.Seat)+2)%4 != seat {
-			e.Text = fmt.Sprintf("seat %d passes %d trumps to the partner", a.Seat, a.Cards.Len())
+			e.Kind, e.Text = a.Kind.String(), fmt.Sprintf("seat %d passes %d trumps to the partner", a.Seat, a.Cards.Len())
 			return e
 		}
 	}

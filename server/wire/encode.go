@@ -644,8 +644,10 @@ func appendSummaryHead(b []byte, h *HandSummary) ([]byte, error) {
 func appendLogEntry(b []byte, e *LogEntry) []byte {
 	b = append(b, `{"seat":`...)
 	b = strconv.AppendInt(b, int64(e.Seat), 10)
-	b = append(b, `,"kind":`...)
-	b = appendStr(b, e.Kind)
+	if e.Kind != "" {
+		b = append(b, `,"kind":`...)
+		b = appendStr(b, e.Kind)
+	}
 	if e.Text != "" {
 		b = append(b, `,"text":`...)
 		b = appendStr(b, e.Text)

@@ -131,8 +131,11 @@ type ErrorMsg struct {
 // LogEntry is one action of a hand's log as a seat may see it
 // (LogEntryFor).
 type LogEntry struct {
-	Seat int    `json:"seat"`
-	Kind string `json:"kind"`
+	Seat int `json:"seat"`
+	// Kind is the action's kind ("discard", "pass_trumps") when the
+	// action is hidden from this seat; empty when Action is set (the
+	// action says it).
+	Kind string `json:"kind,omitempty"`
 	// Text is what was done when the action is hidden from this seat
 	// ("seat 3 discards 4 cards"); empty when Action is set.
 	Text string `json:"text,omitempty"`
