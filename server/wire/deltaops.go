@@ -9,10 +9,11 @@ import (
 // whole unless the client can make it from what it holds, which saves
 // most of its bytes (docs/protocol.md, "Protocol 2: deltas"):
 //
-//   - copy: an array that is a top-level array the client holds with
-//     entries appended ("last_hand.log" at a hand's end is the hand's
-//     "log" and the last action): {"copy":{PATH:SRC}} and the entries
-//     appended as an add;
+//   - copy: an array that is one the client holds with entries appended
+//     (a top-level array: "last_hand.log" at a hand's end is the hand's
+//     "log" and the last action; or a member with one entry more:
+//     "view.last_trick" is the trick and its last card):
+//     {"copy":{PATH:SRC}} and the entries appended as an add;
 //   - add: an array with one entry appended ("view.trick" as a card is
 //     played);
 //   - push: an object whose arrays (up to pushArrays of them) each have

@@ -145,7 +145,7 @@ type change struct {
 	parent, key uint8
 	srcParent   uint8 // copy: the path copied
 	src         uint8
-	val         []byte // set: the value; add: the entries added and ']'; push: an object of arrays of entries
+	val         []byte // set: the value; add: the entries added and ']'; push: {MEMBER: [AT, ENTRY], …}
 
 }
 
@@ -357,7 +357,7 @@ func (t *Tracker) diff(changes []change, next []fingerprint, vals [][]byte) []ch
 // now, not sent as one: set to {} and each of its members set, or
 // copied, as any new member is).
 type scope struct {
-	objs, whole [len(splitFields) + 1]bool
+	objs, fresh [len(splitFields) + 1]bool
 }
 
 // scopeOf is the scope of the split fields from old to next.
@@ -365,12 +365,12 @@ func scopeOf(old, next []fingerprint) (sc scope) {
 	for _, f := range next {
 		if f.obj {
 			sc.objs[slot[f.key]] = true
-			sc.whole[slot[f.key]] = true
+			sc.fresh[slot[f.key]] = true
 		}
 	}
 	for _, o := range old {
 		if o.obj && o.parent == 0 {
-			sc.whole[slot[o.key]] = false
+			sc.fresh[slot[o.key]] = false
 		}
 	}
 	return sc
@@ -394,7 +394,7 @@ func diffIn(changes []change, old, next []fingerprint, vals [][]byte, sc *scope)
 	}
 	cursor := 0
 	for i, f := range next {
-		if f.obj && sc.whole[slot[f.key]] {
+		if f.obj && sc.fresh[slot[f.key]] {
 			// New: an empty object, its members set after it (the
 			// last hand's log, say, copied from the log held).
 			changes = append(changes, change{kind: 's', key: f.key, val: emptyObject})
@@ -435,8 +435,8 @@ func diffIn(changes []change, old, next []fingerprint, vals [][]byte, sc *scope)
 		in[slot[f.parent]][f.key/64] |= 1 << (f.key % 64)
 	}
 	for _, o := range old {
-		if o.parent != 0 && (sc.whole[slot[o.parent]] || !sc.objs[slot[o.parent]]) {
-			continue // its parent went, or went whole
+		if o.parent != 0 && (sc.fresh[slot[o.parent]] || !sc.objs[slot[o.parent]]) {
+			continue // its parent went, or is new
 		}
 		if in[slot[o.parent]][o.key/64]&(1<<(o.key%64)) == 0 {
 			changes = append(changes, change{kind: 'g', parent: o.parent, key: o.key})
