@@ -223,9 +223,15 @@ func (h *Held) get(path string) []byte {
 	if !nested || cur == nil {
 		return cur
 	}
+	return member(cur, sub)
+}
+
+// member is the JSON of member key of the JSON object obj, nil when it
+// has none (or obj is not an object).
+func member(obj []byte, key string) []byte {
 	var got []byte
-	if members(cur, func(k, v []byte) error {
-		if string(k) == sub {
+	if members(obj, func(k, v []byte) error {
+		if string(k) == key {
 			got = v
 		}
 		return nil
@@ -290,16 +296,7 @@ func (h *Held) push(path string, ins []byte) error {
 		if err != nil || i < 0 {
 			return fmt.Errorf("%s: the index %s", k, at)
 		}
-		var cur []byte
-		if err := members(obj, func(mk, mv []byte) error {
-			if string(mk) == string(k) {
-				cur = mv
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
-		out, err := insertEntry(cur, i, entry)
+		out, err := insertEntry(member(obj, string(k)), i, entry)
 		if err != nil {
 			return fmt.Errorf("%s: %w", k, err)
 		}
