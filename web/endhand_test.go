@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -63,7 +64,10 @@ func (s *site) openSeat(id string, seat int, token, name string) {
 }
 
 // actOnce makes our move, if one is asked: the first choice the page
-// offers, cards by the keyboard. It reports whether it moved.
+// offers, cards by the keyboard. It reports whether it moved. On a table
+// with a turn timer the server may move for us between our look and our
+// click: a click whose button has gone is then not a failure, and
+// actOnce reports that it did not move.
 func (s *site) actOnce() bool {
 	t := s.t
 	t.Helper()
@@ -71,37 +75,91 @@ func (s *site) actOnce() bool {
 	if u.Pending || u.Act == "" || u.Summary {
 		return false
 	}
+	// movedOn reports whether the table is no longer at the decision we
+	// read, which explains a button that went away under the click.
+	movedOn := func() bool {
+		now := s.ui()
+		return now.Seq != u.Seq || now.Act != u.Act
+	}
+	click := func(sel string) bool {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+		defer cancel()
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
+			if movedOn() {
+				return false
+			}
+			t.Fatalf("click %s: %v", sel, err)
+		}
+		return true
+	}
+	first := func(sel string) (string, bool) {
+		if c := s.cards(sel); len(c) > 0 {
+			return c[0], true
+		}
+		if movedOn() {
+			return "", false
+		}
+		t.Fatalf("our %s offers no card %s", u.Act, sel)
+		return "", false
+	}
 	switch u.Act {
 	case "bid":
+		sel := `#actions button[data-bid]`
 		if s.count(`#actions button[data-pass]`) > 0 {
-			s.click(`#actions button[data-pass]`)
-		} else {
-			s.click(`#actions button[data-bid]`)
+			sel = `#actions button[data-pass]`
+		}
+		if !click(sel) {
+			return false
 		}
 	case "call":
 		var c string
 		for _, suit := range []string{"S", "H", "C", "D"} {
-			s.click(fmt.Sprintf(`#actions button[data-suit=%q]`, suit))
+			if !click(fmt.Sprintf(`#actions button[data-suit=%q]`, suit)) {
+				return false
+			}
 			if free := s.cards("#call-picker button.can:not(.mine)"); len(free) > 0 {
 				c = free[0]
 				break
 			}
 		}
-		s.click(fmt.Sprintf(`#call-picker button[data-card=%q]`, c))
-		s.click("#call-confirm")
+		if !click(fmt.Sprintf(`#call-picker button[data-card=%q]`, c)) || !click("#call-confirm") {
+			return false
+		}
 	case "trump":
-		s.click(`#actions button[data-trump]`)
+		if !click(`#actions button[data-trump]`) {
+			return false
+		}
 	case "give_stock":
-		s.click(`#actions button[data-give="false"]`)
+		if !click(`#actions button[data-give="false"]`) {
+			return false
+		}
 	case "discard":
 		n, _ := strconv.Atoi(s.attr("#actions", "remaining"))
 		for range n {
-			s.click(fmt.Sprintf(`#hand button[data-card=%q]`, s.cards("#hand button.can:not(.sel)")[0]))
+			c, ok := first("#hand button.can:not(.sel)")
+			if !ok || !click(fmt.Sprintf(`#hand button[data-card=%q]`, c)) {
+				return false
+			}
 		}
-		s.click("#discard-confirm")
+		if !click("#discard-confirm") {
+			return false
+		}
 	case "play":
-		sel := fmt.Sprintf(`#hand button[data-card=%q]`, s.cards("#hand button.can")[0])
-		s.do("play by keyboard", chromedp.Focus(chromedp.CSS(sel)), chromedp.KeyEvent(kb.Enter))
+		c, ok := first("#hand button.can")
+		if !ok {
+			return false
+		}
+		sel := fmt.Sprintf(`#hand button[data-card=%q]`, c)
+		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+		err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(sel)), chromedp.KeyEvent(kb.Enter))
+		cancel()
+		if err != nil {
+			if movedOn() {
+				return false
+			}
+			t.Fatalf("play by keyboard: %v", err)
+		}
 	default:
 		t.Fatalf("unexpected decision %q", u.Act)
 	}
