@@ -204,7 +204,13 @@ func connMemory(b *testing.B, mode string, n int) memFigures {
 		time.Sleep(100 * time.Millisecond)
 	}
 	if mode == "playing" {
-		time.Sleep(5 * time.Second)
+		// PITCH_MEMBENCH_PLAY=DURATION plays longer than 5 s (a table's
+		// log and its last hand grow over a match).
+		play := 5 * time.Second
+		if d, err := time.ParseDuration(os.Getenv("PITCH_MEMBENCH_PLAY")); err == nil && d > 0 {
+			play = d
+		}
+		time.Sleep(play)
 	} else {
 		time.Sleep(time.Second)
 	}

@@ -85,7 +85,7 @@ func (bc *bcast) parts(seat int) bool {
 		bc.shared = partsPool.Get().(*wire.Parts)
 		m, _ := t.stateBase(sh, -1)
 		v := sh.view(-1)
-		if err := bc.shared.AppendStateParts(false, &m, &v, nil, nil); err != nil {
+		if err := bc.shared.AppendStateParts(false, &m, &v, nil, wire.LogJSON{}); err != nil {
 			bc.err = true
 			t.logger().Error("a state's shared fields could not be encoded; whole states are sent", "err", err.Error())
 		} else {

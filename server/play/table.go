@@ -67,9 +67,9 @@ type table struct {
 	active      time.Time // the last join, connection, disconnection or action
 	stored      time.Time // the active time last recorded in the store (Touch)
 	sheet       []wire.SheetRow
-	// logs[seat+1] is this hand's log as seat (-1: spectators) may see it,
-	// encoded as actions are applied; lastLogs is the previous hand's.
-	logs, lastLogs []wire.LogJSON
+	// log is this hand's log as every seat and spectators may see it,
+	// encoded as actions are applied; lastLog is the previous hand's.
+	log, lastLog *wire.HandLog
 	// stateCap is the size of the last state encoded, to size the next.
 	stateCap int
 	// summary is the last hand's summary, its head encoded, made once
@@ -167,7 +167,7 @@ func newTable(srv *Server, info *store.Table, events []store.Event, deals []stor
 		return nil, err
 	}
 	t := &table{srv: srv, id: info.ID, game: g, info: info, bots: make([]bot.Bot, g.Seats()), conns: map[*conn]struct{}{},
-		logs: make([]wire.LogJSON, g.Seats()+1)}
+		log: wire.NewHandLog(g.Seats())}
 	byHand := map[int]json.RawMessage{}
 	if info.FairDeals {
 		t.match = pitch.NewMatchByDeck(g, info.Seed)
@@ -244,14 +244,10 @@ func (t *table) apply(a pitch.Action, raw json.RawMessage, by string) error {
 			return err
 		}
 	}
-	for i := range t.logs {
-		e := wire.LogEntryFor(t.game, a, raw, i-1)
-		e.By = by
-		t.logs[i] = t.logs[i].Add(&e)
-	}
+	t.log.Add(t.game, a, raw, by)
 	if len(t.match.Records()) > hands {
 		t.lastFair, t.dealt = t.dealt, nil
-		t.lastLogs, t.logs = t.logs, make([]wire.LogJSON, len(t.logs))
+		t.lastLog, t.log = t.log, wire.NewHandLog(t.game.Seats())
 		r := t.match.LastHand().Result()
 		t.sheet = append(t.sheet, wire.SheetRow{Hand: len(t.match.Records()), Bidder: r.Bidder, Bid: r.Bid, Made: r.Made,
 			Delta: r.Delta, Scores: r.Scores})
@@ -738,7 +734,7 @@ func (t *table) stateWith(sh *stateShared, seat int) wire.State {
 		if lastView {
 			lv := sh.lastView(seat)
 			view := wire.ToView(&lv)
-			m.LastHand.View, m.LastHand.Log = &view, t.lastLogs[seat+1]
+			m.LastHand.View, m.LastHand.Log = &view, t.lastLog.For(seat)
 		}
 	}
 	return m
@@ -752,7 +748,7 @@ func (t *table) stateViews(sh *stateShared, seat int) (m wire.State, v pitch.Vie
 	v = sh.view(seat)
 	if lastView {
 		lv := sh.lastView(seat)
-		last, lastLog = &lv, t.lastLogs[seat+1]
+		last, lastLog = &lv, t.lastLog.For(seat)
 	}
 	return m, v, last, lastLog
 }
@@ -763,17 +759,17 @@ func (t *table) stateViews(sh *stateShared, seat int) (m wire.State, v pitch.Vie
 func (t *table) stateBase(sh *stateShared, seat int) (m wire.State, lastView bool) {
 	s := sh.s
 	m = wire.State{Type: "state", Seat: seat, Table: t.tableRaw, Seq: t.seq, HandNo: len(t.match.Records()) + 1,
-		Log: t.logs[seat+1], Sheet: t.sheetRaw,
+		Log: t.log.For(seat), Sheet: t.sheetRaw,
 		Over: sh.over, Winner: sh.winner, Away: t.away[:t.game.Seats():t.game.Seats()], Waiting: !sh.full || sh.invited != nil, Invited: sh.invited}
 	if sh.over {
 		m.HandNo--
-		m.Log = t.lastLogs[seat+1]
+		m.Log = t.lastLog.For(seat)
 	}
 	if last := t.match.LastHand(); last != nil {
 		m.LastHand = sh.summary
 		// Until the next hand's first move: the finished hand as this
 		// seat saw it at its end, to show it as it was.
-		lastView = len(t.logs[0]) == 0 || sh.over
+		lastView = t.log.Len() == 0 || sh.over
 	}
 	m.Reading = sh.reading
 	m.ReadingLeftMS = sh.readMS

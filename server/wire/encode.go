@@ -16,7 +16,7 @@ import (
 // discard's reasons, card refusals, ratings) still go through json.Marshal.
 
 // AppendState appends m's JSON, as json.Marshal(m) writes it.
-func AppendState(b []byte, m *State) ([]byte, error) { return AppendStateViews(b, m, nil, nil, nil) }
+func AppendState(b []byte, m *State) ([]byte, error) { return AppendStateViews(b, m, nil, nil, LogJSON{}) }
 
 // AppendStateViews is AppendState with the seat's view written straight
 // from v, when not nil, in place of m.View: as m.View = ToView(v) would
@@ -347,7 +347,7 @@ func appendSummary(b []byte, h *HandSummary, lv *pitch.View, lastLog LogJSON, r 
 			}
 		}
 	}
-	if len(log) > 0 {
+	if log.Len() > 0 {
 		if r.wantMember(len(b), true) {
 			b = r.member(b, `,"log":`)
 			b = log.AppendTo(b)
@@ -766,25 +766,3 @@ func AppendAction(b []byte, a pitch.Action) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// LogJSON is a hand's log as one viewer may see it, encoded once as its
-// actions are applied: the entries' JSON objects joined by commas. It is
-// written as a JSON array (an empty log as []).
-type LogJSON []byte
-
-// Add appends entry e.
-func (l LogJSON) Add(e *LogEntry) LogJSON {
-	if len(l) > 0 {
-		l = append(l, ',')
-	}
-	return appendLogEntry(l, e)
-}
-
-// AppendTo appends the log as a JSON array.
-func (l LogJSON) AppendTo(b []byte) []byte {
-	b = append(b, '[')
-	b = append(b, l...)
-	return append(b, ']')
-}
-
-// MarshalJSON writes the log as a JSON array.
-func (l LogJSON) MarshalJSON() ([]byte, error) { return l.AppendTo(nil), nil }

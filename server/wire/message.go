@@ -208,7 +208,7 @@ type HandSummary struct {
 	// move (and once the match is over), so that a client can show the
 	// final trick as it was before it shows the next hand.
 	View *View   `json:"view,omitempty"`
-	Log  LogJSON `json:"log,omitempty"`
+	Log  LogJSON `json:"log,omitzero"`
 	// head is the encoded summary up to View, made once for every seat
 	// (appendSummaryHead); nil when not made. headParts are its
 	// members, as AppendStateParts records them (from head's start).

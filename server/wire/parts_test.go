@@ -62,7 +62,7 @@ func TestStatePartsMatch(t *testing.T) {
 			var trackers, slow [pitch.MaxSeats + 1]Tracker
 			var held, slowHeld [pitch.MaxSeats + 1]Held
 			var last Fingerprints
-			logs := make([]LogJSON, n+1)
+			log, lastLog := NewHandLog(n), (*HandLog)(nil)
 			sheet := json.RawMessage(`[]`)
 			for step := 0; step < 400 && !match.Over(); step++ {
 				if match.AwaitingDeal() {
@@ -76,10 +76,10 @@ func TestStatePartsMatch(t *testing.T) {
 						summary.EncodeHead()
 					}
 				}
-				lastView := summary != nil && len(logs[0]) == 0
+				lastView := summary != nil && log.Len() == 0
 				state := func(seat int) (State, pitch.View, *pitch.View, LogJSON) {
 					m := State{Type: "state", Seat: seat, Table: json.RawMessage(`{"id":"t<1>"}`), Seq: step, HandNo: len(match.Records()) + 1,
-						Log: logs[seat+1], Sheet: sheet, LastHand: summary, Winner: match.Winner(), Away: make([]bool, n), Waiting: step%5 == 0}
+						Log: log.For(seat), Sheet: sheet, LastHand: summary, Winner: match.Winner(), Away: make([]bool, n), Waiting: step%5 == 0}
 					if step%3 == 0 {
 						m.Timer = &Timer{Seat: s.Turn(), LeftMS: int64(step), TotalMS: 30000}
 					}
@@ -109,14 +109,14 @@ func TestStatePartsMatch(t *testing.T) {
 					}
 					v := s.View(seat)
 					if !lastView {
-						return m, v, nil, nil
+						return m, v, nil, LogJSON{}
 					}
 					lv := match.LastHand().View(seat)
-					return m, v, &lv, logs[seat+1]
+					return m, v, &lv, lastLog.For(seat)
 				}
 				var shared Parts
 				sm, sv, _, _ := state(-1)
-				if err := shared.AppendStateParts(false, &sm, &sv, nil, nil); err != nil {
+				if err := shared.AppendStateParts(false, &sm, &sv, nil, LogJSON{}); err != nil {
 					t.Fatal(err)
 				}
 				var sh Shared
@@ -170,12 +170,9 @@ func TestStatePartsMatch(t *testing.T) {
 				if err := match.Apply(a); err != nil {
 					t.Fatal(err)
 				}
-				for i := range logs {
-					e := LogEntryFor(g, a, raw, i-1)
-					logs[i] = logs[i].Add(&e)
-				}
+				log.Add(g, a, raw, "")
 				if len(match.Records()) > hands {
-					logs = make([]LogJSON, n+1)
+					log, lastLog = NewHandLog(n), log
 					sheet = json.RawMessage(fmt.Sprintf(`[{"hand":%d}]`, hands+1))
 				}
 			}
