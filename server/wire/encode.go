@@ -16,7 +16,9 @@ import (
 // discard's reasons, card refusals, ratings) still go through json.Marshal.
 
 // AppendState appends m's JSON, as json.Marshal(m) writes it.
-func AppendState(b []byte, m *State) ([]byte, error) { return AppendStateViews(b, m, nil, nil, LogJSON{}) }
+func AppendState(b []byte, m *State) ([]byte, error) {
+	return AppendStateViews(b, m, nil, nil, LogJSON{})
+}
 
 // AppendStateViews is AppendState with the seat's view written straight
 // from v, when not nil, in place of m.View: as m.View = ToView(v) would
@@ -765,4 +767,3 @@ func AppendAction(b []byte, a pitch.Action) ([]byte, error) {
 	}
 	return append(b, '}'), nil
 }
-
