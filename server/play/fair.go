@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"pitch"
@@ -728,21 +729,28 @@ func (t *table) fairState() *wire.Fair {
 	if f == nil {
 		return nil
 	}
-	w.buf = f.EncodeInto(w.buf)
-	if t.fairSent == nil || !bytes.Equal(t.fairSent.Encoded(), w.buf) {
+	// The encoding is compared and, when new, copied: its buffer is
+	// borrowed, not kept by every table between broadcasts.
+	buf := fairBufs.Get().(*[]byte)
+	*buf = f.EncodeInto(*buf)
+	if t.fairSent == nil || !bytes.Equal(t.fairSent.Encoded(), *buf) {
 		t.fairSent = f.Clone()
 	}
+	*f = wire.Fair{} // lets go of the borrowed buffer
+	fairBufs.Put(buf)
 	return t.fairSent
 }
 
+// fairBufs are fairState's buffers for encoding.
+var fairBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
 // fairWork is where fairState builds the fair-deal part of a state, kept
-// between broadcasts for its slices and buffer.
+// between broadcasts for its slices.
 type fairWork struct {
 	f    wire.Fair
 	next wire.FairNext
 	hand wire.FairHand
 	last wire.FairLast
-	buf  []byte
 }
 
 // buildFair builds fairState's fair-deal part in w (nil without fair

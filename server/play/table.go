@@ -68,7 +68,8 @@ type table struct {
 	stored      time.Time // the active time last recorded in the store (Touch)
 	sheet       []wire.SheetRow
 	// log is this hand's log as every seat and spectators may see it,
-	// encoded as actions are applied; lastLog is the previous hand's.
+	// encoded as actions are applied; lastLog is the previous hand's, kept
+	// until the next hand's first move.
 	log, lastLog *wire.HandLog
 	// stateCap is the size of the last state encoded, to size the next.
 	stateCap int
@@ -245,6 +246,11 @@ func (t *table) apply(a pitch.Action, raw json.RawMessage, by string) error {
 		}
 	}
 	t.log.Add(t.game, a, raw, by)
+	if t.log.Len() == 1 {
+		// The next hand's first move: the finished hand is no longer
+		// shown as it was (stateBase), so its log is not needed.
+		t.lastLog = nil
+	}
 	if len(t.match.Records()) > hands {
 		t.lastFair, t.dealt = t.dealt, nil
 		t.lastLog, t.log = t.log, wire.NewHandLog(t.game.Seats())

@@ -595,10 +595,13 @@ func (c *conn) join(s *Server, t *table, me Account, signedIn bool) bool {
 }
 
 // The buffers of a WebSocket's connection, in place of the 4 KiB each
-// that net/http hands over at the hijack: client messages are small, and
-// what the server writes is gathered by a coalescer instead.
+// that net/http hands over at the hijack: client messages are small (an
+// action, a bid, a contribution: 60 to 120 bytes with the frame's
+// header; a larger one is read in two reads, the rest of it past the
+// buffer), and what the server writes is gathered by a coalescer
+// instead.
 const (
-	readBuffer  = 512
+	readBuffer  = 128
 	writeBuffer = 16
 )
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"pitch"
@@ -207,8 +208,49 @@ func Public(t *store.Table, g *pitch.Game) Table {
 	return info
 }
 
-// Game is the game a stored table plays: its variant and options.
+// Game is the game a stored table plays: its variant and options. Tables
+// with the same variant and options share one *pitch.Game (a game is
+// never changed once made: rules as data), so that thousands of tables
+// do not hold thousands of copies of its deal tables.
 func Game(info *store.Table) (*pitch.Game, error) {
+	g, err := parseGame(info)
+	if err != nil {
+		return nil, err
+	}
+	k := gameKey{g.Variant, g.Options}
+	games.mu.Lock()
+	defer games.mu.Unlock()
+	if shared, ok := games.m[k]; ok {
+		return shared, nil
+	}
+	if len(games.m) < maxSharedGames { // past that (options made to fill it), a game of its own
+		if games.m == nil {
+			games.m = map[gameKey]*pitch.Game{}
+		}
+		games.m[k] = g
+	}
+	return g, nil
+}
+
+// gameKey is what makes two games the same.
+type gameKey struct {
+	v pitch.Variant
+	o pitch.Options
+}
+
+// maxSharedGames bounds games: targets and options are the creator's
+// choice, and a map of every choice ever made would grow without end.
+const maxSharedGames = 256
+
+// games holds one *pitch.Game for each variant and options met, up to
+// maxSharedGames.
+var games struct {
+	mu sync.Mutex
+	m  map[gameKey]*pitch.Game
+}
+
+// parseGame is the game info plays, made anew.
+func parseGame(info *store.Table) (*pitch.Game, error) {
 	var opts map[string]json.RawMessage
 	if len(info.Options) > 0 {
 		if err := json.Unmarshal(info.Options, &opts); err != nil {
