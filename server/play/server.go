@@ -385,6 +385,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errorf(httpx.Invalid, op, "%s with these options has %d seats; seats lists %d", v, g.Seats(), len(req.Seats)))
 		return
 	}
+	t.Seats = make([]store.Seat, 0, len(req.Seats)) // kept as long as the table is open: no room to spare
 	for i, seat := range req.Seats {
 		switch seat.Kind {
 		case "human":
