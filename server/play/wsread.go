@@ -286,8 +286,9 @@ func (c *conn) readFrame() (op ws.OpCode, data []byte, err error) {
 			r.closing, r.op, r.msg = true, 0, nil
 			c.closeWith(code, bad, false)
 		}
-		// Let the frame go, up to the client's answer to the close.
-		if h.OpCode != ws.OpClose {
+		// Let the frame go, up to the client's answer to the close (a
+		// close frame too long for one is let go too).
+		if h.OpCode != ws.OpClose || h.Length > ws.MaxControlFramePayloadSize {
 			if _, err := io.CopyN(io.Discard, r.br, h.Length); err != nil {
 				c.readFailed()
 				return 0, nil, err

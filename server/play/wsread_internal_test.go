@@ -188,6 +188,7 @@ func TestReadFrames(t *testing.T) {
 		{"a continuation of nothing", frame(true, ws.OpContinuation, "{}", false), ws.StatusProtocolError},
 		{"a fragmented ping", frame(false, ws.OpPing, "1", false), ws.StatusProtocolError},
 		{"a reserved opcode", frame(true, 3, "", false), ws.StatusProtocolError},
+		{"a close frame over 125 bytes", frame(true, ws.OpClose, strings.Repeat("c", 126), false), ws.StatusProtocolError},
 	} {
 		client, br, c := setup()
 		write(client, bad.frame, frame(true, ws.OpText, "{}", false))
