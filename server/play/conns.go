@@ -224,7 +224,7 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 	case <-ctx.Done():
 		err = ctx.Err()
 		for _, c := range conns {
-			c.cut() // a client that does not answer the close
+			c.shut() // a client that does not answer the close
 		}
 	}
 	if herr := <-httpDone; herr != nil {

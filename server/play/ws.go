@@ -386,7 +386,8 @@ func (c *conn) end(handshake bool) {
 }
 
 // shut closes the socket, once: its pings stop, a watched connection's
-// reading ends (unwatch), and finish goes on.
+// reading ends (unwatch), and finish goes on. Also for a client that
+// does not answer a ping, or a drain's close, in time.
 func (c *conn) shut() {
 	if !c.shutDone.CompareAndSwap(false, true) {
 		return
@@ -425,7 +426,7 @@ func (c *conn) pingNow() {
 		wait := pingWait(c.ping)
 		// A close frame, in case the client is only slow, without
 		// waiting long for its answer.
-		time.AfterFunc(min(wait, time.Second), c.cut)
+		time.AfterFunc(min(wait, time.Second), c.shut)
 		c.closeWith(statusGoingAway, fmt.Sprintf("no answer to a ping within %s: reconnect", wait), false)
 		return
 	}
