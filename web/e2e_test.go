@@ -344,10 +344,14 @@ func waitFor(t *testing.T, what string, ok func() bool, d time.Duration) {
 
 // createTable fills in the lobby's form for variant with seat 0 a person
 // and the other seats easy bots, creates the table, and returns its id.
+// It opens the lobby, unless the page shows it already.
 func (s *site) createTable(variant string, seats int, shot string) string {
 	t := s.t
 	t.Helper()
-	s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
+	if loc, err := chromedp.Run(s.ctx, chromedp.Location()); err != nil || loc != s.url+"/" {
+		s.do("open the lobby", chromedp.Navigate(s.url+"/"))
+	}
+	s.waitShown("the lobby", "#create-form")
 	// The bots' moves are paced for people; these tests play whole hands,
 	// so they take the "instant" pace (holds a finished trick briefly).
 	s.eval(`localStorage.setItem('pitch.speed', 'instant'), 'true'`, new(bool))
