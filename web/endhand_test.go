@@ -87,7 +87,9 @@ func (s *site) actOnce() bool {
 		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 		defer cancel()
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
-			if movedOn() {
+			// The button went away under the click: the table moved on, or
+			// the page drew the panel again (the caller looks again).
+			if movedOn() || strings.Contains(err.Error(), "Could not find node") {
 				return false
 			}
 			t.Fatalf("click %s: %v", sel, err)

@@ -198,7 +198,6 @@ func TestBrowserDishonestServer(t *testing.T) {
 			// does when this page has seen itself seated before hand 1 (and
 			// so sent what it sends): whatever the machine's speed, the page
 			// has had its chance before the cheat deals.
-			s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
 			id := s.createAPI(`{"variant":"auction","seats":[{"kind":"human"},{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"}]}`)
 			s.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#join-name")))
 			s.eval(`localStorage.setItem('pitch.speed', 'instant'), 'true'`, new(bool))
@@ -250,7 +249,6 @@ func TestBrowserAbsentValue(t *testing.T) {
 		o.AwayDelay = 10 * time.Millisecond
 		o.Misbehave = &server.Misbehave{AbsentValue: true}
 	})
-	s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
 	id := s.createAPI(`{"variant":"auction","seats":[{"kind":"human"},{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"}]}`)
 	s.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#join-name")))
 	s.eval(`localStorage.setItem('pitch.speed', 'instant'), 'true'`, new(bool))

@@ -187,9 +187,9 @@ func TestBrowserLanguages(t *testing.T) {
 		t.Run(l.Tag, func(t *testing.T) {
 			english := englishLeft(t, l.Tag)
 			s := newSite(t)
-			// The language is chosen on a page of the site without the app
-			// (its icon), so that every page the test opens starts in it.
-			s.do("open the site's icon", chromedp.Navigate(s.url+"/favicon.svg"))
+			// The language is chosen on the first page (the rules, in
+			// English), so that every page the test opens next starts in it.
+			s.do("open the rules", chromedp.Navigate(s.url+"/?rules=pawnee"), chromedp.WaitVisible(chromedp.CSS("#rules-view .rules-text")))
 			s.eval(`localStorage.setItem('pitch.lang', '`+l.Tag+`'), 'true'`, new(bool))
 			// The rules page of each game, in the language, with its options.
 			for _, g := range []struct {
