@@ -219,7 +219,7 @@ func TestBrowserPasskey(t *testing.T) {
 	// (it asks for the old password now), not on a fetch the reload may cut.
 	waitFor(t, "the reloaded page to ask for the old password", func() bool {
 		return s.count("#acct-me:not([hidden]) #pw-old-field:not([hidden])") == 1
-	}, 10*time.Second)
+	}, 30*time.Second) // a hang-stopper: a reload on a loaded machine has taken more than 10 s
 	if _, hasPw, _ := s.signedInAs(); !hasPw {
 		t.Fatal("the page asks for the old password, yet the account has none")
 	}

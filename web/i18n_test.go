@@ -187,18 +187,10 @@ func TestBrowserLanguages(t *testing.T) {
 		t.Run(l.Tag, func(t *testing.T) {
 			english := englishLeft(t, l.Tag)
 			s := newSite(t)
-			s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
+			// The language is chosen on the first page (the rules, in
+			// English), so that every page the test opens next starts in it.
+			s.do("open the rules", chromedp.Navigate(s.url+"/?rules=pawnee"), chromedp.WaitVisible(chromedp.CSS("#rules-view .rules-text")))
 			s.eval(`localStorage.setItem('pitch.lang', '`+l.Tag+`'), 'true'`, new(bool))
-			s.do("reload in "+l.Name, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#create-form")))
-			var lang string
-			s.eval(`JSON.stringify(document.documentElement.lang)`, &lang)
-			if lang != l.Tag {
-				t.Fatalf("the page's language is %q, want %q", lang, l.Tag)
-			}
-			if got := s.value("#lang"); got != l.Tag {
-				t.Errorf("the language picker shows %q, want %q", got, l.Tag)
-			}
-			s.checkLanguage(l.Tag, "lobby", english, false)
 			// The rules page of each game, in the language, with its options.
 			for _, g := range []struct {
 				variant string
@@ -213,6 +205,17 @@ func TestBrowserLanguages(t *testing.T) {
 				}
 				s.checkLanguage(l.Tag, "rules of "+g.variant, english, false)
 			}
+			// The lobby, where the table is then created.
+			s.do("open the lobby in "+l.Name, chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
+			var lang string
+			s.eval(`JSON.stringify(document.documentElement.lang)`, &lang)
+			if lang != l.Tag {
+				t.Fatalf("the page's language is %q, want %q", lang, l.Tag)
+			}
+			if got := s.value("#lang"); got != l.Tag {
+				t.Errorf("the language picker shows %q, want %q", got, l.Tag)
+			}
+			s.checkLanguage(l.Tag, "lobby", english, false)
 			id := s.createTable("pawnee", 5, "")
 			s.join("Ada")
 			checked := map[string]bool{}

@@ -174,8 +174,7 @@ const profileGridJS = `(() => {
 func TestBrowserProfilePages(t *testing.T) {
 	s := newSite(t)
 	id := rateProfileMatches(t, s.st, []string{"Prof-Ada", "Prof-Bea", "Prof-Cy", "Prof-Di", "Prof-Ed"}, 4)
-	s.do("open the lobby", chromedp.Navigate(s.url+"/"))
-	s.signInAs(id, s.url)
+	s.signInAs(id, s.url) // a cookie set for the site's address: no page of it needed yet
 	s.do("the account page", chromedp.Navigate(s.url+"/account"))
 	s.waitShown("the account", "#acct-me")
 	if got := s.hrefOf("#me-profile"); got != "/u/Prof-Ada" || !s.displayed("#me-profile") {

@@ -1,14 +1,18 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unicode"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -386,6 +390,13 @@ func TestBrowserTurnNotices(t *testing.T) {
 	s := newSiteWith(t, func(o *server.Options) { o.AwayDelay = 2 * time.Second })
 	id := s.createAPI(`{"variant":"auction","turn_timer":2,"seats":[{"kind":"human"},{"kind":"human"},{"kind":"bot","level":"easy"},{"kind":"bot","level":"easy"}]}`)
 	tok1 := s.joinAPI(id, 1, "Bea") // never connects until the end: away
+	// Bea's tab is made now, on the lobby (no connection to the table): she
+	// must come back within the hand her stand-in played in, and a new tab
+	// takes seconds on a loaded machine; her return is then one page load.
+	tab, cancel := chromedp.NewContext(s.ctx)
+	defer cancel()
+	bea := &browser{t: t, ctx: tab, shots: s.shots}
+	bea.do("open the lobby as Bea", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
 	s.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#join-name")))
 	s.eval(`localStorage.setItem('pitch.speed', 'instant'), 'true'`, new(bool))
 	s.do("type a name", chromedp.SendKeys(chromedp.CSS("#join-name"), "Ada"))
@@ -407,17 +418,29 @@ func TestBrowserTurnNotices(t *testing.T) {
 	if got := s.text(`#log li[data-by="stand-in"]`); !strings.Contains(got, "Bea") || !strings.Contains(got, "away") {
 		t.Errorf("the log says %q for the stand-in's move", got)
 	}
-	// Bea comes back, in a tab of her own.
-	tab, cancel := chromedp.NewContext(s.ctx)
-	defer cancel()
-	bea := &browser{t: t, ctx: tab, shots: s.shots}
-	bea.do("open the table as Bea", chromedp.Navigate(s.url+"/"))
+	// Bea comes back, in her tab. Her own turn may come at once, and its
+	// timer's notice (2 s later) replace the one she is told on return:
+	// her page keeps every notice it shows (noticesJS), from its start.
 	bea.eval(fmt.Sprintf(`localStorage.setItem('pitch.seat.%s', JSON.stringify({seat: 1, token: %q, name: 'Bea'})), 'true'`, id, tok1), new(bool))
+	bea.do("keep the notices", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: noticesJS})
+		return err
+	}))
 	bea.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#felt")))
 	waitFor(t, "Bea is told", func() bool {
-		return strings.Contains(bea.text("#notice"), "for you this hand") || strings.Contains(bea.text("#notice"), "away")
+		var shown []string
+		bea.eval(`JSON.stringify(window.__notices || [])`, &shown)
+		return slices.ContainsFunc(shown, func(n string) bool { return strings.Contains(n, "for you this hand") || strings.Contains(n, "away") })
 	}, 20*time.Second)
 }
+
+// noticesJS keeps, in window.__notices, each text the page's notice line
+// (#notice) shows, from the page's start.
+const noticesJS = `window.__notices = [];
+new MutationObserver(() => {
+  const n = document.querySelector('#notice');
+  if (n && n.textContent && n.textContent !== window.__notices[window.__notices.length - 1]) window.__notices.push(n.textContent);
+}).observe(document, { childList: true, subtree: true, characterData: true });`
 
 // TestBrowserKeyboardPawnee plays a pawnee hand with the keyboard alone:
 // after each of our moves the focus goes to the next thing to use, the

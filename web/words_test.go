@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
 
 	"pitch/i18n"
 	"pitch/server"
@@ -22,26 +23,42 @@ import (
 // spectator's connection keeps it playing until a hand is finished. It
 // returns the table's id.
 func (s *site) namedTable(n int, name string) string {
+	s.t.Helper()
+	return s.namedTables([]int{n}, name)[0]
+}
+
+// namedTables is namedTable for a table of each size in ns, all played at
+// once; it returns their ids in the order of ns.
+func (s *site) namedTables(ns []int, name string) []string {
 	t := s.t
 	t.Helper()
-	var seats []string
-	for i := range n {
-		if i == 2 {
-			seats = append(seats, `{"kind":"human"}`)
-		} else {
-			seats = append(seats, `{"kind":"bot","level":"easy"}`)
+	ids := make([]string, len(ns))
+	watching := map[string]*websocket.Conn{}
+	for k, n := range ns {
+		var seats []string
+		for i := range n {
+			if i == 2 {
+				seats = append(seats, `{"kind":"human"}`)
+			} else {
+				seats = append(seats, `{"kind":"bot","level":"easy"}`)
+			}
 		}
+		id := s.createAPI(fmt.Sprintf(`{"variant":"auction","options":{"players":%d},"seats":[%s]}`, n, strings.Join(seats, ",")))
+		s.joinAPI(id, 2, name)
+		ids[k], watching[id] = id, watch(t, s.url, id)
 	}
-	id := s.createAPI(fmt.Sprintf(`{"variant":"auction","options":{"players":%d},"seats":[%s]}`, n, strings.Join(seats, ",")))
-	s.joinAPI(id, 2, name)
-	w := watch(t, s.url, id)
-	waitFor(t, "a finished hand", func() bool {
-		var hands []json.RawMessage
-		getJSON(t, s.url+"/api/tables/"+id+"/hands", &hands)
-		return len(hands) > 0
+	waitFor(t, "a finished hand at each table", func() bool {
+		for id, w := range watching {
+			var hands []json.RawMessage
+			getJSON(t, s.url+"/api/tables/"+id+"/hands", &hands)
+			if len(hands) > 0 {
+				w.Close(1000, "")
+				delete(watching, id)
+			}
+		}
+		return len(watching) == 0
 	}, 60*time.Second)
-	w.Close(1000, "")
-	return id
+	return ids
 }
 
 // awayQuickly lets the table play for a person who is not connected
@@ -198,8 +215,9 @@ const sheetJS = `(() => {
 // screenshot.
 func TestBrowserScoreSheetColumns(t *testing.T) {
 	s := newSiteFor(t, 240*time.Second, awayQuickly)
-	for _, n := range []int{5, 7} {
-		id := s.namedTable(n, "Alexandra")
+	ids := s.namedTables([]int{5, 7}, "Alexandra")
+	for k, n := range []int{5, 7} {
+		id := ids[k]
 		s.do("watch the table", chromedp.Navigate(s.url+"/t/"+id+"?watch=1"), chromedp.WaitVisible(chromedp.CSS("#felt")))
 		for _, l := range i18n.Languages {
 			s.eval(`localStorage.setItem('pitch.lang', '`+l.Tag+`'), 'true'`, new(bool))

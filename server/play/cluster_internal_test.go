@@ -7,7 +7,9 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -300,5 +302,76 @@ func TestClusterOwnNoteNoWait(t *testing.T) {
 	tb.mu.Unlock()
 	if got := tb.passed.Load(); got != int64(seq+1) {
 		t.Errorf("passed = %d after a note of %d events passed over, want %d", got, seq+1, seq+1)
+	}
+}
+
+// lateAcquire is a store whose first AcquireLeases that takes anything
+// commits and then answers with an error, as a loaded database does when
+// the statement ends just after its context: the leases are held, and
+// the process was told they were not.
+type lateAcquire struct {
+	store.Store
+	store.Cluster
+	mu   sync.Mutex
+	took []string // what the late answer took
+}
+
+func (s *lateAcquire) AcquireLeases(ctx context.Context, process string, ids []string, ttl time.Duration) ([]string, error) {
+	got, err := s.Cluster.AcquireLeases(ctx, process, ids, ttl)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err == nil && len(got) > 0 && s.took == nil {
+		s.took = got
+		return nil, context.DeadlineExceeded
+	}
+	return got, err
+}
+
+// TestClusterAcquireAnsweredLate: a lease whose acquire committed but
+// answered with an error is held by this process, so no other may drive
+// its table: the next lease round takes the table over. Before, the
+// process renewed the lease for good and never drove the table (the
+// played tables of a loaded TestClusterShare that never moved).
+func TestClusterAcquireAnsweredLate(t *testing.T) {
+	base := os.Getenv("PITCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PITCH_TEST_POSTGRES is not set")
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, storetest.FreshPostgres(t, base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	late := &lateAcquire{Store: st, Cluster: st.(store.Cluster)}
+	srv, err := New(ctx, late, Options{BotDelay: 1 << 40, Cluster: true, LeaseTTL: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	w := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(w, httptest.NewRequest("POST", "/api/tables", strings.NewReader(`{"variant":"pawnee"}`)))
+	var info tableInfo
+	if w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &info) != nil {
+		t.Fatalf("create: %d %s", w.Code, w.Body.String())
+	}
+	tb, err := srv.table(ctx, info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A liveness deadline: the lease round runs every fifth of a lease.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		late.mu.Lock()
+		took := slices.Clone(late.took)
+		late.mu.Unlock()
+		tb.mu.Lock()
+		driving := tb.driving
+		tb.mu.Unlock()
+		if driving && slices.Equal(took, []string{info.ID}) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30s: driving %v; the acquire that answered late took %v (want [%s])", driving, took, info.ID)
+		}
 	}
 }

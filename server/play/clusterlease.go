@@ -119,7 +119,7 @@ func (s *Server) leaseRound(ctx context.Context) {
 	cl.mu.Lock()
 	cl.open, cl.live, cl.share, cl.without = open, live, share, nil
 	cl.mu.Unlock()
-	var want, driven, done []string
+	var want, driven, done, idle []string
 	for _, t := range tables {
 		t.mu.Lock()
 		if t.driving && !have[t.id] && t.drivenSince.Before(renewed) { // lost (expired while the database was away); not one taken since (takeReleased)
@@ -144,6 +144,12 @@ func (s *Server) leaseRound(ctx context.Context) {
 			s.log.Debug("cluster: handing a table over", "table", t.id, "to", share[t.id])
 		case have[t.id]:
 			driven = append(driven, t.id) // this one's, or soon handed over
+			if !t.driving {
+				// Held but not driven: an acquire that the database
+				// committed but answered too late (its error), say.
+				// Nobody else may drive it, so this process does.
+				idle = append(idle, t.id)
+			}
 		case over:
 		case mine:
 			want = append(want, t.id)
@@ -167,20 +173,22 @@ func (s *Server) leaseRound(ctx context.Context) {
 	if len(done) > 0 {
 		_ = cl.st.ReleaseLeases(ctx, cl.id, done)
 	}
+	fresh := idle
 	if len(want) > 0 {
 		got, err := cl.st.AcquireLeases(ctx, cl.id, want, cl.ttl)
 		if err != nil {
+			// The statement may have committed all the same: its
+			// leases are then held, and taken over (idle) next round.
 			warn("cluster: taking leases failed", err)
 		}
-		var fresh []string
 		for _, id := range got {
 			if !have[id] {
 				fresh = append(fresh, id)
 			}
 			driven = append(driven, id)
 		}
-		s.takeOverAll(stopping, fresh)
 	}
+	s.takeOverAll(stopping, fresh)
 	pres, err := cl.st.Presence(ctx, cl.id, driven)
 	if err != nil {
 		warn("cluster: reading presence failed", err)
@@ -243,7 +251,7 @@ func (s *Server) takeReleased(ctx context.Context) {
 			if ctx.Err() == nil {
 				s.log.Warn("cluster: taking released leases failed", "err", err.Error())
 			}
-			continue
+			continue // a commit answered late: the lease round takes them over
 		}
 		s.takeOverAll(ctx, got)
 	}
