@@ -47,8 +47,9 @@ type conn struct {
 	who     string
 	counted int
 
-	ping   time.Duration
-	pinger *time.Timer // the next ping
+	ping     time.Duration // between pings
+	pongWait time.Duration // to answer one
+	pinger   *time.Timer   // the next ping
 
 	mu      sync.Mutex
 	queue   []outMsg // messages not yet written, in order
@@ -203,11 +204,12 @@ func newConn(nc net.Conn, rd *wsReader, out *coalescer, addr string) *conn {
 	return &conn{nc: nc, rd: rd, out: out, seat: -1, addr: addr, closed: make(chan struct{})}
 }
 
-// start pings the connection every ping from now on.
-func (c *conn) start(ping time.Duration) {
+// start pings the connection every ping from now on; a client has
+// pongWait to answer each.
+func (c *conn) start(ping, pongWait time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ping = ping
+	c.ping, c.pongWait = ping, pongWait
 	if !c.ending {
 		c.pinger = time.AfterFunc(ping, c.pingNow)
 	}
@@ -413,7 +415,7 @@ func (c *conn) readFailed() {
 }
 
 // pingNow pings the client; a client that has not answered the last
-// ping within pingWait is gone. The next ping is due a ping interval
+// ping within its pongWait is gone. The next ping is due a ping interval
 // after the pong (pong).
 func (c *conn) pingNow() {
 	c.mu.Lock()
@@ -423,7 +425,7 @@ func (c *conn) pingNow() {
 	}
 	if c.pingOut {
 		c.mu.Unlock()
-		wait := pingWait(c.ping)
+		wait := c.pongWait
 		// A close frame, in case the client is only slow, without
 		// waiting long for its answer.
 		time.AfterFunc(min(wait, time.Second), c.shut)
@@ -433,7 +435,7 @@ func (c *conn) pingNow() {
 	c.pingOut = true
 	c.pingSeq++
 	seq := c.pingSeq
-	c.pinger.Reset(pingWait(c.ping))
+	c.pinger.Reset(c.pongWait)
 	c.mu.Unlock()
 	if err := c.out.control(ws.OpPing, strconv.AppendUint(nil, uint64(seq), 10)); err != nil {
 		c.close()
@@ -526,7 +528,7 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string
 		c.refuse(code, reason)
 		return nil, false
 	}
-	c.start(s.opts.PingInterval)
+	c.start(s.opts.PingInterval, s.opts.PongWait)
 	return c, true
 }
 
@@ -788,9 +790,6 @@ func (c *conn) cut() {
 		_ = c.nc.Close()
 	}
 }
-
-// pingWait is how long a client has to answer a ping.
-func pingWait(every time.Duration) time.Duration { return max(every/2, time.Millisecond) }
 
 // handle carries out one client message; a bad one gets an error message
 // and changes nothing.
