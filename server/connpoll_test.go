@@ -19,7 +19,7 @@ import (
 // TestConnsWaitWithoutGoroutines: on Linux a connection past its hello
 // has no goroutine waiting for its client (the poller watches its
 // socket, server/play/wspoll_linux.go), also once its client has
-// answered pings (a pong read by the WebSocket would leave the read
+// answered pings (a pong read as a message would leave the read
 // waiting for the next message) and sent messages; and those
 // connections are still served: each gets the state again when it asks.
 func TestConnsWaitWithoutGoroutines(t *testing.T) {
@@ -29,6 +29,7 @@ func TestConnsWaitWithoutGoroutines(t *testing.T) {
 	const n = 20
 	opts := fastOptions()
 	opts.PingInterval = time.Second
+	opts.PongWait = time.Minute // a pong slowed by a loaded machine ends no connection
 	ts := startServer(t, filepath.Join(t.TempDir(), "pitch.db"), opts)
 	tab := ts.create(`{"variant":"pawnee"}`)
 	ctx, cancel := context.WithTimeout(bg, 60*time.Second)
@@ -60,15 +61,15 @@ func TestConnsWaitWithoutGoroutines(t *testing.T) {
 			}
 		}()
 	}
-	// waiting counts the goroutines inside a WebSocket's read: a reader
-	// waiting for its client. Pings, handling and the clients' own reads
-	// aside (theirs are the clients' dial's, not the server's accept).
+	// waiting counts the server's goroutines inside a read of a client's
+	// frame: a reader waiting for its client. Pings, handling and the
+	// clients' own reads aside (theirs are the clients' library's).
 	waiting := func() int {
 		buf := make([]byte, 1<<22)
 		buf = buf[:runtime.Stack(buf, true)]
 		k := 0
 		for _, g := range bytes.Split(buf, []byte("\n\n")) {
-			if bytes.Contains(g, []byte("pitch/server/play.")) && bytes.Contains(g, []byte("github.com/coder/websocket.(*Conn).Read(")) {
+			if bytes.Contains(g, []byte("pitch/server/play.(*conn).readFrame(")) {
 				k++
 			}
 		}
@@ -123,14 +124,14 @@ func TestConnsWaitWithoutGoroutines(t *testing.T) {
 }
 
 // TestConnReadsEveryFrame: whatever way a client's frames come in (two
-// messages in one write, so that the second waits in the WebSocket's
+// messages in one write, so that the second waits in the connection's
 // buffered reader once the first is read; a message split across two
 // writes; a pong before or after a message in one write, or split),
 // every message is read and answered, none waits for the client's next
 // bytes to be noticed, and afterwards no goroutine is left waiting for
-// the client inside a WebSocket's read (on Linux the poller watches the
-// socket: a pong left buffered after a message is read with an empty
-// message after it, server/play/wsread.go). The verdict waits on what the
+// the client inside a frame's read (on Linux the poller watches the
+// socket: a worker reads frame by frame while the buffer holds any,
+// server/play/wspoll_linux.go). The verdict waits on what the
 // server answers, within a generous deadline; the short pause between
 // the two parts of a split write only makes the server likelier to read
 // the first part alone.
@@ -215,15 +216,14 @@ func TestConnReadsEveryFrame(t *testing.T) {
 	}
 }
 
-// wsReadsWaiting counts the goroutines reading a client's message
-// inside a WebSocket's read (readOne): on Linux none should be between
-// messages.
+// wsReadsWaiting counts the goroutines reading a client's frame
+// (readFrame, under readOne): on Linux none should be between messages.
 func wsReadsWaiting() int {
 	buf := make([]byte, 1<<22)
 	buf = buf[:runtime.Stack(buf, true)]
 	k := 0
 	for _, g := range bytes.Split(buf, []byte("\n\n")) {
-		if bytes.Contains(g, []byte("pitch/server/play.(*conn).readOne(")) && bytes.Contains(g, []byte("github.com/coder/websocket.(*Conn).Read(")) {
+		if bytes.Contains(g, []byte("pitch/server/play.(*conn).readOne(")) && bytes.Contains(g, []byte("pitch/server/play.(*conn).readFrame(")) {
 			k++
 		}
 	}

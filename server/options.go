@@ -43,8 +43,11 @@ type Options struct {
 	// sets no limit; `pitch serve` sets 20,000.
 	MaxConns int
 	// PingInterval is the time between pings on a WebSocket (default
-	// 30s); a client that does not answer within half of it is closed.
+	// 30s).
 	PingInterval time.Duration
+	// PongWait is how long a client has to answer a ping before it is
+	// closed (default: half the ping interval).
+	PongWait time.Duration
 	// HTTP timeouts, for HTTPServer (defaults: the Default… constants).
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	// TablesPerHour is how many tables one client address may create in
@@ -128,7 +131,8 @@ type Options struct {
 func (o Options) play() play.Options {
 	return play.Options{BotDelay: o.BotDelay, AwayDelay: o.AwayDelay, RetryDelay: o.RetryDelay, DealWait: o.DealWait,
 		Misbehave: o.Misbehave, ReadyWait: o.ReadyWait, Logger: o.Logger, AddrRate: o.AddrRate, AddrConns: o.AddrConns,
-		MaxConns: o.MaxConns, PingInterval: o.PingInterval, TablesPerHour: o.TablesPerHour, MaxTables: o.MaxTables,
+		MaxConns: o.MaxConns, PingInterval: o.PingInterval, PongWait: o.PongWait,
+		TablesPerHour: o.TablesPerHour, MaxTables: o.MaxTables,
 		OverloadLag: o.OverloadLag, IdleClose: o.IdleClose, Cluster: o.Cluster, LeaseTTL: o.LeaseTTL, EventMinute: o.EventMinute,
 		AccountCheck: o.AccountCheck}
 }

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
 )
 
 // connSet is every open WebSocket of the server, counted per client
@@ -51,7 +51,7 @@ const pendingPerAddr = 4
 // (maxAll), or c's address has pendingPerAddr × perAddr connections
 // waiting for their hello, and one more for each player's it holds. A limit of 0 is no limit. Once c says who it
 // is, identify or anonymous counts it for good.
-func (cs *connSet) admit(c *conn, perAddr, maxAll int) (code websocket.StatusCode, reason, kind string) {
+func (cs *connSet) admit(c *conn, perAddr, maxAll int) (code ws.StatusCode, reason, kind string) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	switch {
@@ -224,7 +224,7 @@ func (s *Server) Shutdown(ctx context.Context, hs *http.Server) error {
 	case <-ctx.Done():
 		err = ctx.Err()
 		for _, c := range conns {
-			c.cut() // a client that does not answer the close
+			c.shut() // a client that does not answer the close
 		}
 	}
 	if herr := <-httpDone; herr != nil {

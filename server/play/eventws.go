@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
 )
 
 // An event's live updates (docs/protocol.md, Events): a page follows an
@@ -306,14 +306,14 @@ func (c *conn) subscribe(s *Server, e *liveEvent) *eventSub {
 		}
 		if sub.entry < 0 {
 			e.mu.Unlock()
-			c.closeWith(websocket.StatusPolicyViolation, "that token is no one's in this event: join first, or say hello without one to watch", false)
+			c.closeWith(ws.StatusPolicyViolation, "that token is no one's in this event: join first, or say hello without one to watch", false)
 			return nil
 		}
 	}
 	if hello.Host != "" {
 		if sub.host = e.isHost(hello.Host); !sub.host {
 			e.mu.Unlock()
-			c.closeWith(websocket.StatusPolicyViolation, "that is not the host's token of this event", false)
+			c.closeWith(ws.StatusPolicyViolation, "that is not the host's token of this event", false)
 			return nil
 		}
 	}

@@ -42,7 +42,7 @@ type Options struct {
 	Logger                                               *slog.Logger
 	AddrRate                                             float64
 	AddrConns, MaxConns                                  int
-	PingInterval                                         time.Duration
+	PingInterval, PongWait                               time.Duration
 	TablesPerHour, MaxTables                             int
 	OverloadLag, IdleClose                               time.Duration
 	Cluster                                              bool
@@ -113,6 +113,9 @@ func New(ctx context.Context, st store.Store, opts Options) (*Server, error) {
 	}
 	if opts.PingInterval == 0 {
 		opts.PingInterval = DefaultPingInterval
+	}
+	if opts.PongWait == 0 {
+		opts.PongWait = max(opts.PingInterval/2, time.Millisecond)
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

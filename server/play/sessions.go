@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
 )
 
 // The WebSockets of an account's sessions end with them (docs/accounts.md):
@@ -75,7 +75,7 @@ func (s *Server) CheckSessions(ctx context.Context) {
 		}
 		if !live {
 			for _, c := range cs {
-				c.closeWith(websocket.StatusPolicyViolation, SessionEndedReason, false)
+				c.closeWith(ws.StatusPolicyViolation, SessionEndedReason, false)
 			}
 		}
 	}
@@ -111,6 +111,6 @@ func (s *Server) CloseSockets(id, session, reason string) {
 		}
 	}
 	for _, c := range out {
-		c.closeWith(websocket.StatusPolicyViolation, reason, false)
+		c.closeWith(ws.StatusPolicyViolation, reason, false)
 	}
 }

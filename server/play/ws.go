@@ -1,38 +1,41 @@
 package play
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"pitch/server/access"
 	"pitch/server/httpx"
 	"pitch/server/wire"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
 
 	"pitch"
 )
 
 // conn is one WebSocket connection to a table, for a seat or a spectator.
-// It has one goroutine of its own, the reader (serve). What is queued for
-// it is written by a goroutine started for each burst of messages (flush),
-// which ends once the queue is empty, and a timer pings it: an idle
-// connection holds no writer goroutine, no buffer of what was last sent,
-// and none of the HTTP server's request state (docs/performance.md).
+// Its hello is read on a goroutine of its own (serve); then the poller
+// has a worker read it when its client sends (wspoll_linux.go). What is
+// queued for it is written by a goroutine started for each burst of
+// messages (flush), which ends once the queue is empty, and a timer pings
+// it: an idle connection holds no goroutine, no buffer of what was last
+// sent, and none of the HTTP server's request state
+// (docs/performance.md). The WebSocket protocol is the server's own,
+// over github.com/gobwas/ws's frames: reading in wsread.go, writing
+// through the coalescer.
 type conn struct {
-	ws   *websocket.Conn
-	nc   net.Conn   // the connection under ws, to cut it when a drain runs out
-	out  *coalescer // under ws's writes: a burst goes out in one write
-	rw   *readWait  // to wait for the client's bytes on a shallow stack (nil: in ws's read)
+	nc   net.Conn   // the socket (nil: a test's connection, which only queues)
+	out  *coalescer // the frames written: a burst goes out in one write
+	rd   *wsReader  // the client's frames
 	in   *inbox     // where the client's messages go once its hello is handled (readOn)
 	seat int        // -1 for a spectator
 	addr string     // the client's address, for the rate limit
@@ -44,8 +47,9 @@ type conn struct {
 	who     string
 	counted int
 
-	ping   time.Duration
-	pinger *time.Timer // the next ping
+	ping     time.Duration // between pings
+	pongWait time.Duration // to answer one
+	pinger   *time.Timer   // the next ping
 
 	mu      sync.Mutex
 	queue   []outMsg // messages not yet written, in order
@@ -53,12 +57,22 @@ type conn struct {
 	// Set once, under mu, when the connection is to end (ending): how
 	// it ends. Nothing is queued after.
 	ending bool
-	code   websocket.StatusCode
+	code   ws.StatusCode
 	reason string
 	flush  bool          // write what is queued before closing
-	closed chan struct{} // closed once the WebSocket is closed
-	deaf   atomic.Bool   // the server is draining: messages from the client are not acted on
-	chatAt time.Time     // table talk's token bucket (only the reader goroutine uses it)
+	closed chan struct{} // closed once the socket is closed (shut)
+	// pingOut: a ping was sent (the pingSeq'th) and its pong has not
+	// come yet. Under mu.
+	pingOut bool
+	pingSeq uint32
+	// gone: the client sent a close frame, or its socket ended or failed;
+	// closeSent: the server's close frame was written; shutDone: the
+	// socket was closed (shut). The first two meet: the socket is
+	// closed once both are true, or closeWait after the close frame.
+	gone, closeSent, shutDone atomic.Bool
+
+	deaf   atomic.Bool // the server is draining: messages from the client are not acted on
+	chatAt time.Time   // table talk's token bucket (only the reader goroutine uses it)
 	// account and session: the account and the session (its hash, as in
 	// Account.Session) of the request that opened the connection, ""
 	// for a guest's: the connection ends with the session (sessions.go).
@@ -153,9 +167,12 @@ const (
 	addrFullFmt     = "too many connections from your address (%d, the limit): close another tab or connection first"
 	playerFullFmt   = "too many connections for this player (%d, the limit): close another tab or device first"
 	behindReason    = "the server cannot read the table's newest state from its database just now: reconnect in a moment"
-	statusRestart   = websocket.StatusServiceRestart // 1012
-	statusTryLater  = websocket.StatusTryAgainLater  // 1013
-	statusGoingAway = websocket.StatusGoingAway      // 1001
+	statusRestart   = ws.StatusCode(1012) // service restart
+	statusTryLater  = ws.StatusCode(1013) // try again later
+	statusGoingAway = ws.StatusGoingAway  // 1001
+	// closeWait is how long the server waits for the client's answer to
+	// its close frame before it closes the socket.
+	closeWait = 5 * time.Second
 )
 
 // close ends the connection with 1001 and no reason, unless it is
@@ -165,7 +182,7 @@ func (c *conn) close() { c.closeWith(statusGoingAway, "", false) }
 // closeWith ends the connection with code and reason; with flush, what is
 // queued is written first, otherwise it is dropped. The first call
 // decides.
-func (c *conn) closeWith(code websocket.StatusCode, reason string, flush bool) {
+func (c *conn) closeWith(code ws.StatusCode, reason string, flush bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ending {
@@ -181,17 +198,18 @@ func (c *conn) closeWith(code websocket.StatusCode, reason string, flush bool) {
 	c.kick()
 }
 
-// newConn returns a connection for ws over nc (whose writes out
-// gathers), not yet at any seat; start begins its pings.
-func newConn(ws *websocket.Conn, nc net.Conn, out *coalescer, addr string) *conn {
-	return &conn{ws: ws, nc: nc, out: out, seat: -1, addr: addr, closed: make(chan struct{})}
+// newConn returns a connection over nc, whose frames rd reads and out
+// writes, not yet at any seat; start begins its pings.
+func newConn(nc net.Conn, rd *wsReader, out *coalescer, addr string) *conn {
+	return &conn{nc: nc, rd: rd, out: out, seat: -1, addr: addr, closed: make(chan struct{})}
 }
 
-// start pings the connection every ping from now on.
-func (c *conn) start(ping time.Duration) {
+// start pings the connection every ping from now on; a client has
+// pongWait to answer each.
+func (c *conn) start(ping, pongWait time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ping = ping
+	c.ping, c.pongWait = ping, pongWait
 	if !c.ending {
 		c.pinger = time.AfterFunc(ping, c.pingNow)
 	}
@@ -293,14 +311,14 @@ func (c *conn) sendRaw(b []byte) {
 	}
 	c.mu.Unlock()
 	if full {
-		c.closeWith(websocket.StatusPolicyViolation, overflowReason, false)
+		c.closeWith(ws.StatusPolicyViolation, overflowReason, false)
 	}
 }
 
 // kick starts a flush goroutine unless one runs. c.mu must be held. A
 // connection without a socket (the tests') only queues.
 func (c *conn) kick() {
-	if !c.writing && c.ws != nil {
+	if !c.writing && c.nc != nil {
 		c.writing = true
 		go c.flushQueue()
 	}
@@ -338,30 +356,45 @@ func (c *conn) flushQueue() {
 
 // writeAll writes the messages q in one write to the socket, within
 // writeWait; false when that fails. The messages are framed into the
-// coalescer's buffer, not the socket, so their writes need no deadline
-// of their own (a context without one spares the WebSocket a timer per
-// message): the socket's write has one (send). Another writer (a ping,
-// the close) holds the frames' lock within its own deadline.
+// coalescer's buffer, and written at once (send).
 func (c *conn) writeAll(q []outMsg) bool {
-	ctx := context.Background()
 	c.out.gather()
 	for _, m := range q {
-		if err := c.ws.Write(ctx, websocket.MessageText, m.data); err != nil {
-			c.out.send(time.Time{}) // what was gathered is dropped with the connection
-			return false
-		}
+		c.out.frame(ws.OpText, m.data)
 	}
 	return c.out.send(time.Now().Add(writeWait)) == nil
 }
 
 // end closes the WebSocket: with the close handshake (c's code and
-// reason) or at once. Only flushQueue calls it, once.
+// reason: the close frame, then the socket once the client has answered
+// or gone, or closeWait has passed) or at once. Only flushQueue calls
+// it, once.
 func (c *conn) end(handshake bool) {
-	if handshake {
-		_ = c.ws.Close(c.code, c.reason)
-	} else {
-		_ = c.ws.CloseNow()
+	if !handshake {
+		c.shut()
+		return
 	}
+	var body []byte
+	if c.code != ws.StatusNoStatusRcvd { // the client's close had no code: nor has the answer
+		body = ws.NewCloseFrameBody(c.code, c.reason)
+	}
+	err := c.out.control(ws.OpClose, body)
+	c.closeSent.Store(true)
+	if err != nil || c.gone.Load() {
+		c.shut()
+		return
+	}
+	time.AfterFunc(closeWait, c.shut)
+}
+
+// shut closes the socket, once: its pings stop, a watched connection's
+// reading ends (unwatch), and finish goes on. Also for a client that
+// does not answer a ping, or a drain's close, in time.
+func (c *conn) shut() {
+	if !c.shutDone.CompareAndSwap(false, true) {
+		return
+	}
+	c.cut()
 	c.mu.Lock()
 	if c.pinger != nil {
 		c.pinger.Stop()
@@ -371,28 +404,54 @@ func (c *conn) end(handshake bool) {
 	close(c.closed)
 }
 
-// pingNow pings the client; a client that does not answer within
-// pingWait is gone. The next ping is due a ping interval later.
+// readFailed is told that the client will send nothing more (its close
+// frame came, or its socket ended or failed): once the server's close
+// frame is written too, the socket is closed.
+func (c *conn) readFailed() {
+	c.gone.Store(true)
+	if c.closeSent.Load() {
+		c.shut()
+	}
+}
+
+// pingNow pings the client; a client that has not answered the last
+// ping within its pongWait is gone. The next ping is due a ping interval
+// after the pong (pong).
 func (c *conn) pingNow() {
-	wait := pingWait(c.ping)
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	err := c.ws.Ping(ctx)
-	late := ctx.Err() != nil
-	cancel()
-	switch {
-	case err == nil:
-		c.mu.Lock()
+	c.mu.Lock()
+	if c.ending {
+		c.mu.Unlock()
+		return
+	}
+	if c.pingOut {
+		c.mu.Unlock()
+		wait := c.pongWait
+		// A close frame, in case the client is only slow, without
+		// waiting long for its answer.
+		time.AfterFunc(min(wait, time.Second), c.shut)
+		c.closeWith(statusGoingAway, fmt.Sprintf("no answer to a ping within %s: reconnect", wait), false)
+		return
+	}
+	c.pingOut = true
+	c.pingSeq++
+	seq := c.pingSeq
+	c.pinger.Reset(c.pongWait)
+	c.mu.Unlock()
+	if err := c.out.control(ws.OpPing, strconv.AppendUint(nil, uint64(seq), 10)); err != nil {
+		c.close()
+	}
+}
+
+// pong is told of a pong from the client, with payload p: the answer to
+// the last ping puts the next one a ping interval from now.
+func (c *conn) pong(p []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pingOut && string(p) == strconv.FormatUint(uint64(c.pingSeq), 10) {
+		c.pingOut = false
 		if !c.ending {
 			c.pinger.Reset(c.ping)
 		}
-		c.mu.Unlock()
-	case late:
-		// A close frame, in case the client is only slow, without
-		// waiting long for its answer.
-		time.AfterFunc(min(wait, time.Second), c.cut)
-		c.closeWith(statusGoingAway, fmt.Sprintf("no answer to a ping within %s: reconnect", wait), false)
-	default:
-		c.close()
 	}
 }
 
@@ -431,19 +490,25 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 // ok false it has been refused (and closed) already. The caller's
 // goroutine then serves it, and releases it from s.conns when it ends.
 func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string, me Account, signedIn bool) (c *conn, ok bool) {
-	// Accept checks that the Origin is this host (no cross-site play): a
-	// page of another site cannot open a connection with this browser's
-	// session cookie.
-	grab := &hijackGrabber{ResponseWriter: w}
-	ws, err := websocket.Accept(grab, r, nil)
-	if err != nil {
+	// The Origin must be this host (no cross-site play): a page of
+	// another site cannot open a connection with this browser's session
+	// cookie.
+	if err := checkOrigin(r); err != nil {
 		s.log.Info("websocket refused", what, id, "err", err.Error())
+		http.Error(w, err.Error(), http.StatusForbidden)
 		return nil, false
 	}
-	ws.SetReadLimit(maxMessage)
-	grab.br.Reset(grab.src) // nothing read yet: what the client sent with the request is in src
-	c = newConn(ws, grab.nc, grab.out, httpx.ClientAddr(r))
-	c.rw = newReadWait(grab.nc, grab.src, grab.br)
+	// No extension is agreed (no compression), nor a subprotocol. The
+	// answer has the headers set already (the security headers).
+	nc, brw, _, err := ws.HTTPUpgrader{Timeout: writeWait, Header: w.Header()}.Upgrade(r, w)
+	if err != nil {
+		s.log.Info("websocket refused", what, id, "err", err.Error())
+		if nc != nil {
+			_ = nc.Close()
+		}
+		return nil, false
+	}
+	c = newConn(nc, newWSReader(nc, brw.Reader), &coalescer{nc: nc}, httpx.ClientAddr(r))
 	if signedIn {
 		c.account, c.session = me.ID, me.Session
 	}
@@ -451,7 +516,7 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string
 	// a failed upgrade, but it can read this.
 	if reason := s.gauge.overloaded(); reason != "" {
 		s.gauge.refuse(refusedOverloaded, reason)
-		_ = ws.Close(statusTryLater, reason)
+		c.refuse(statusTryLater, reason)
 		s.noteUpgradeRefused(what, id, reason)
 		return nil, false
 	}
@@ -460,34 +525,65 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request, what, id string
 			s.gauge.refuse(kind, reason)
 			s.noteUpgradeRefused(what, id, reason) // not a drain's restart
 		}
-		_ = ws.Close(code, reason)
+		c.refuse(code, reason)
 		return nil, false
 	}
-	c.start(s.opts.PingInterval)
+	c.start(s.opts.PingInterval, s.opts.PongWait)
 	return c, true
+}
+
+// checkOrigin says why r, a WebSocket's upgrade, is refused for its
+// Origin (nil: it is not): a browser's request from a page of another
+// host than r's. A request without an Origin is not a browser's.
+func checkOrigin(r *http.Request) error {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return nil
+	}
+	u, err := url.Parse(origin)
+	switch {
+	case err != nil:
+		return fmt.Errorf("failed to parse Origin header %q: %w", origin, err)
+	case strings.EqualFold(r.Host, u.Host):
+		return nil
+	case u.Host == "":
+		return fmt.Errorf("request Origin %q is not a valid URL with a host", origin)
+	}
+	return fmt.Errorf("request Origin %q is not authorized for Host %q", u.Host, r.Host)
+}
+
+// refuse closes c, just upgraded, with code and reason, and returns once
+// its socket is closed: it reads what the client sends until its answer
+// to the close (or closeWait).
+func (c *conn) refuse(code ws.StatusCode, reason string) {
+	c.closeWith(code, reason, false)
+	for !c.shutDone.Load() {
+		if _, _, err := c.readMessage(); err != nil {
+			break
+		}
+	}
+	<-c.closed
 }
 
 // readHello reads the connection's first message, which must be a hello
 // within helloWait; otherwise the connection is closed with the reason
-// and ok is false. The wait is a timer, not a context with a deadline:
-// the WebSocket keeps the context of its last read until the next, which
-// for a connection that only listens is for ever.
+// and ok is false.
 func (c *conn) readHello(ctx context.Context) (hello wire.ClientMsg, ok bool) {
 	late := time.AfterFunc(helloWait, func() {
-		c.closeWith(websocket.StatusPolicyViolation, fmt.Sprintf("no hello within %s: send {\"type\":\"hello\",\"token\":...} first", helloWait), false)
+		c.closeWith(ws.StatusPolicyViolation, fmt.Sprintf("no hello within %s: send {\"type\":\"hello\",\"token\":...} first", helloWait), false)
 	})
-	_, data, err := c.ws.Read(ctx)
+	_, data, err := c.readMessage()
 	if !late.Stop() || err != nil {
 		// Late: closing with the reason. Otherwise the client is gone,
 		// or its message was refused (too big): the close says so.
 		return hello, false
 	}
 	if err := json.Unmarshal(data, &hello); err != nil || hello.Type != "hello" {
-		c.closeWith(websocket.StatusPolicyViolation, `the first message must be {"type":"hello","token":...}`, false)
+		c.closeWith(ws.StatusPolicyViolation, `the first message must be {"type":"hello","token":...}`, false)
 		return hello, false
 	}
 	if why := protocolError(hello.Protocol); why != "" {
-		c.closeWith(websocket.StatusPolicyViolation, why, false)
+		c.closeWith(ws.StatusPolicyViolation, why, false)
 		return hello, false
 	}
 	return hello, true
@@ -557,7 +653,7 @@ func (c *conn) join(s *Server, t *table, me Account, signedIn bool) bool {
 	var refused string
 	if c.seat, refused = t.seatOf(hello.Token, me, signedIn); refused != "" {
 		t.mu.Unlock()
-		c.closeWith(websocket.StatusPolicyViolation, refused, false)
+		c.closeWith(ws.StatusPolicyViolation, refused, false)
 		return false
 	}
 	if c.seat < 0 {
@@ -565,7 +661,7 @@ func (c *conn) join(s *Server, t *table, me Account, signedIn bool) bool {
 		// known to hold no seat.
 		if d := access.Decide(access.TableLive, access.Signed(me.ID, signedIn), t.subjectOf()); !d.Allowed {
 			t.mu.Unlock()
-			c.closeWith(websocket.StatusPolicyViolation, hiddenReason, false)
+			c.closeWith(ws.StatusPolicyViolation, hiddenReason, false)
 			return false
 		}
 	}
@@ -594,101 +690,65 @@ func (c *conn) join(s *Server, t *table, me Account, signedIn bool) bool {
 	return true
 }
 
-// The buffers of a WebSocket's connection, in place of the 4 KiB each
-// that net/http hands over at the hijack: client messages are small (an
-// action, a bid, a contribution: 60 to 120 bytes with the frame's
-// header; a larger one is read in two reads, the rest of it past the
-// buffer), and what the server writes is gathered by a coalescer
-// instead.
-const (
-	readBuffer  = 128
-	writeBuffer = 16
-)
-
-// hijackGrabber keeps the net.Conn that websocket.Accept hijacks, and
-// gives it small buffers over it (hijack).
-type hijackGrabber struct {
-	http.ResponseWriter
-	nc  net.Conn
-	src *srcReader
-	br  *bufio.Reader
-	out *coalescer
-}
-
-// srcReader is the reader under a WebSocket's buffered reader: bytes
-// put before the socket's (pre: what the HTTP server read past the
-// request; a pong taken from the socket, readWait.readable), then the
-// socket's.
-type srcReader struct {
-	nc  net.Conn
-	pre []byte
-}
-
-func (r *srcReader) Read(p []byte) (int, error) {
-	if len(r.pre) > 0 {
-		n := copy(p, r.pre)
-		if r.pre = r.pre[n:]; len(r.pre) == 0 {
-			r.pre = nil
-		}
-		return n, nil
-	}
-	return r.nc.Read(p)
-}
-
-// Hijack implements http.Hijacker: the connection, with a small reader
-// (holding what the HTTP server had read past the request, if anything)
-// and a small writer over a coalescer.
-func (g *hijackGrabber) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	nc, brw, err := http.NewResponseController(g.ResponseWriter).Hijack()
-	if err != nil {
-		return nc, brw, err
-	}
-	// What the HTTP server read past the request (a client's first
-	// frame, sent without waiting for the answer) stays buffered:
-	// websocket.Accept keeps only what the reader holds.
-	// websocket.Accept puts br over a reader of its own, which holds
-	// what br holds and then the socket; the connection puts it back
-	// over src once accepted (upgrade).
-	src := &srcReader{nc: nc}
-	n := brw.Reader.Buffered()
-	if n > 0 {
-		early, _ := brw.Reader.Peek(n)
-		src.pre = bytes.Clone(early)
-	}
-	br := bufio.NewReaderSize(src, max(n, readBuffer))
-	if brw.Writer.Buffered() > 0 { // nothing is written before the upgrade's answer; in case
-		if err := brw.Writer.Flush(); err != nil {
-			return nc, nil, err
-		}
-	}
-	g.nc, g.src, g.br, g.out = nc, src, br, &coalescer{nc: nc}
-	return nc, bufio.NewReadWriter(br, bufio.NewWriterSize(g.out, writeBuffer)), nil
-}
-
-// coalescer is the writer under a WebSocket's buffered writer. Between
-// gather and send it keeps what is written, in a buffer borrowed from a
-// pool, and send writes it to the socket at once: a burst of messages is
-// one write however small the buffered writer is, and an idle connection
-// holds no buffer. Otherwise (control frames: pongs, pings, the close)
-// it writes through. Writes come one frame at a time (the WebSocket's
-// own lock), so the bytes keep their order.
+// coalescer writes a connection's frames. Between gather and send it
+// keeps them, in a buffer borrowed from a pool, and send writes them to
+// the socket at once: a burst of messages is one write, and an idle
+// connection holds no buffer. Otherwise (control frames: pongs, pings,
+// the close) it writes each through. A frame is written whole under its
+// lock, so frames never interleave.
 type coalescer struct {
 	nc  net.Conn
 	mu  sync.Mutex
 	on  bool
 	buf *[]byte
+	hdr [ws.MaxHeaderSize]byte // a frame's header is put together here
 }
 
 var gatherPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
-func (w *coalescer) Write(p []byte) (int, error) {
+// appendWriter appends what is written to it.
+type appendWriter []byte
+
+func (a *appendWriter) Write(p []byte) (int, error) {
+	*a = append(*a, p...)
+	return len(p), nil
+}
+
+// put appends to b a frame of the server's (whole, unmasked) of opcode
+// op and payload p. w.mu must be held: the header is put together in
+// w.hdr.
+func (w *coalescer) put(b *[]byte, op ws.OpCode, p []byte) {
+	h := ws.Header{Fin: true, OpCode: op, Length: int64(len(p))}
+	_ = ws.WriteHeaderBuffer((*appendWriter)(b), h, w.hdr[:]) // appending cannot fail
+	*b = append(*b, p...)
+}
+
+// frame gathers a frame of opcode op and payload p (gather must have
+// been called).
+func (w *coalescer) frame(op ws.OpCode, p []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.put(w.buf, op, p)
+}
+
+// control writes a control frame of opcode op and payload p (at most
+// 125 bytes): gathered if a burst is, else to the socket within
+// writeWait.
+func (w *coalescer) control(op ws.OpCode, p []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.on {
-		*w.buf = append(*w.buf, p...)
-		return len(p), nil
+		w.put(w.buf, op, p)
+		return nil
 	}
-	return w.nc.Write(p)
+	b := make([]byte, 0, 2+len(p))
+	w.put(&b, op, p)
+	if err := w.nc.SetWriteDeadline(time.Now().Add(writeWait)); err != nil {
+		return err
+	}
+	_, err := w.nc.Write(b)
+	_ = w.nc.SetWriteDeadline(time.Time{})
+	return err
 }
 
 // gather starts keeping what is written.
@@ -730,9 +790,6 @@ func (c *conn) cut() {
 		_ = c.nc.Close()
 	}
 }
-
-// pingWait is how long a client has to answer a ping.
-func pingWait(every time.Duration) time.Duration { return max(every/2, time.Millisecond) }
 
 // handle carries out one client message; a bad one gets an error message
 // and changes nothing.

@@ -13,7 +13,7 @@ import (
 // asks the poller to watch it again. A socket is watched with
 // EPOLLONESHOT: the poller reports it once, and not again until it is
 // rearmed, so one worker at a time reads a connection, in order. Its
-// file descriptor stays in Go's own poller too (the WebSocket reads and
+// file descriptor stays in Go's own poller too (the connection reads and
 // writes it as ever); each system call on it goes through
 // syscall.RawConn.Control, which holds the descriptor open meanwhile, so
 // a descriptor closed and reused by another socket is never touched.
@@ -100,7 +100,7 @@ func pollLoop(fd int) {
 // read at once, on a worker.
 func (c *conn) watch() bool {
 	poller.once.Do(startPoller)
-	if c.rw == nil || c.rw.rc == nil {
+	if c.rd == nil || c.rd.rc == nil {
 		return false
 	}
 	poller.mu.Lock()
@@ -128,7 +128,7 @@ func (c *conn) watch() bool {
 			in.ctlFailed.Store(true)
 		}
 	}
-	err := c.rw.rc.Control(in.ctl)
+	err := c.rd.rc.Control(in.ctl)
 	op = syscall.EPOLL_CTL_MOD
 	if err != nil || in.ctlFailed.Load() {
 		poller.mu.Lock()
@@ -143,20 +143,16 @@ func (c *conn) watch() bool {
 }
 
 // readReady reads and handles what c's client has sent, on a worker,
-// and has the poller watch c again; or, once c has ended, runs its
-// after. A client's pong is read with an empty message after it
-// (readWait.readable), so that the WebSocket's read does not wait for the
-// client's next message on this worker.
+// frame by frame (a frame not all here yet is waited for), until none is
+// left in c's buffer, and has the poller watch c again; or, once c has
+// ended, runs its after.
 func (c *conn) readReady() {
-	for {
-		if !c.rw.readable() {
-			break
-		}
+	for c.rd.readable() {
 		if !c.readOne(nil) {
 			go c.readEnded() // its after waits for the close: not on a worker
 			return
 		}
-		if c.rw.br.Buffered() == 0 {
+		if !c.rd.buffered() {
 			break
 		}
 	}
@@ -169,7 +165,7 @@ func (c *conn) readReady() {
 func (c *conn) rearm() {
 	c.in.ev.Pad = int32(c.in.gen.Add(1))
 	c.in.poll.Store(pollArmed)
-	err := c.rw.rc.Control(c.in.ctl)
+	err := c.rd.rc.Control(c.in.ctl)
 	if (err != nil || c.in.ctlFailed.Load()) && c.in.poll.CompareAndSwap(pollArmed, pollDone) {
 		c.readEnded()
 	}

@@ -2,15 +2,16 @@ package play
 
 import (
 	"bufio"
-	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"pitch/server/httpx"
 	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
 )
 
 // counted counts c, past its hello, as the player who (when player) or
@@ -95,35 +96,25 @@ type inbox struct {
 }
 
 // reader hands the client's messages to be handled until the connection
-// ends, on a goroutine of its own (where no poller is had: readOn). It
-// waits for the client's next bytes on a shallow stack (waitReadable)
-// before reading them through the WebSocket, whose reading runs deep: a
-// reader waiting in the WebSocket's read kept 8 KiB of stack, one
-// waiting here keeps 2 KiB once the collector has shrunk it
-// (docs/performance.md, "Connections: memory and CPU a socket").
+// ends, on a goroutine of its own (where no poller is had: readOn).
 func (c *conn) reader() {
 	done := make(chan struct{}, 1) // each message is handled on a worker (handOff)
-	for {
-		c.waitReadable()
-		c.rw.readable() // a pong is read with an empty message after it
-		if !c.readOne(done) {
-			return
-		}
+	for c.readOne(done) {
 	}
 }
 
-// readOne reads the client's next message through the WebSocket and has
-// it handled, rate limited: on a worker when done is not nil (handOff,
-// done being the caller's own channel), on this goroutine otherwise.
-// False once the connection has ended.
+// readOne reads the client's next frame and, when it ends a message, has
+// the message handled, rate limited: on a worker when done is not nil
+// (handOff, done being the caller's own channel), on this goroutine
+// otherwise. False once the connection has ended.
 func (c *conn) readOne(done chan struct{}) bool {
 	in := c.in
-	typ, data, err := c.ws.Read(context.Background())
+	op, data, err := c.readFrame()
 	if err != nil {
 		return false
 	}
-	if c.deaf.Load() || typ == websocket.MessageText && c.rw.isPosed(data) {
-		return true // the server is restarting (the client is told so by the close), or the pong's empty message (readWait.readable)
+	if op == 0 || c.deaf.Load() {
+		return true // a control frame or a fragment; or the server is restarting (the client is told so by the close)
 	}
 	now := time.Now()
 	in.tokens = min(rateBurst, in.tokens+now.Sub(in.last).Seconds()*ratePerSec)
@@ -137,7 +128,7 @@ func (c *conn) readOne(done chan struct{}) bool {
 		c.slowDown(now, "rate_addr", "too many messages from your address: slow down; messages over the limit are dropped")
 		return true
 	}
-	if typ != websocket.MessageText {
+	if op != ws.OpText {
 		c.sendJSON(errorCode("binary", "messages must be JSON text", nil))
 		return true
 	}
@@ -158,138 +149,196 @@ func (c *conn) slowDown(now time.Time, code, msg string) {
 	}
 }
 
-// readWait is what a connection needs to wait for its client's bytes
-// without reading them: the socket's raw descriptor and the WebSocket's
-// reader, whose buffered bytes need no wait.
-type readWait struct {
-	src    *srcReader // under br
-	br     *bufio.Reader
-	rc     syscall.RawConn // nil: no wait (not a socket with a descriptor)
-	ready  func(fd uintptr) bool
-	waited bool // ready has had the poller wait once this time
-	// peek holds what the socket is peeked at into, and a pong taken
-	// from it with an empty message after it (readable); posed counts
-	// those empty messages not yet read, to be let go (readOne).
-	peek  [pongMax + len(emptyFrame)]byte
-	posed int
-	take  func(fd uintptr) // takePong into more, made once (a closure a message would be garbage)
-	more  bool
+// readBuffer is the size of a connection's read buffer: client messages
+// are small (an action, a bid, a contribution: 60 to 120 bytes with the
+// frame's header); a larger one is read in more reads.
+const readBuffer = 128
+
+// wsReader reads a client's frames (readFrame): their bytes come through
+// a small buffered reader, whose reader holds what the HTTP server had
+// read past the upgrade's request (a client's first frame, sent without
+// waiting for the answer) before the socket's.
+type wsReader struct {
+	src srcReader
+	br  *bufio.Reader
+	rc  syscall.RawConn // the socket's descriptor, to peek at (nil: none)
+	// hdr is where a frame's header is read (and the socket peeked at).
+	hdr [ws.MaxHeaderSize - 2]byte
+	// A message sent in fragments: its opcode (0: none under way) and
+	// its bytes so far.
+	op  ws.OpCode
+	msg []byte
+	// closing: the server has closed with an error of the client's
+	// frames; what else the client sends is let go until its close.
+	closing bool
 }
 
-// newReadWait is the wait for nc's bytes under br, whose reader is src.
-func newReadWait(nc net.Conn, src *srcReader, br *bufio.Reader) *readWait {
-	w := &readWait{src: src, br: br}
+// newWSReader is the reader of nc's frames, with what early (the HTTP
+// server's reader) holds of them already.
+func newWSReader(nc net.Conn, early *bufio.Reader) *wsReader {
+	r := &wsReader{src: srcReader{nc: nc}}
+	n := 0
+	if early != nil {
+		if n = early.Buffered(); n > 0 {
+			b, _ := early.Peek(n)
+			r.src.pre = append([]byte(nil), b...)
+		}
+	}
+	r.br = bufio.NewReaderSize(&r.src, max(n, readBuffer))
 	if sc, ok := nc.(syscall.Conn); ok && canPeek {
 		if rc, err := sc.SyscallConn(); err == nil {
-			w.rc = rc
-			w.ready = w.poll
-			w.take = func(fd uintptr) { w.more = w.takePong(fd) }
+			r.rc = rc
 		}
 	}
-	return w
+	return r
 }
 
-// waitReadable returns once the client has sent bytes not yet read, the
-// connection has ended or failed, or at once when it cannot tell. Its
-// stack is shallow: the runtime's poller parks the goroutine right under
-// it.
-func (c *conn) waitReadable() {
-	w := c.rw
-	if w == nil || w.rc == nil || w.br.Buffered() > 0 {
-		return
-	}
-	w.waited = false
-	_ = w.rc.Read(w.ready) // an error (closed): the WebSocket's read says so
+// srcReader is the reader under a WebSocket's buffered reader: what the
+// HTTP server read past the request (pre), then the socket's bytes.
+type srcReader struct {
+	nc  net.Conn
+	pre []byte
 }
 
-// poll is the test of w.rc.Read, which calls it, and while it is false
-// waits for the poller to say the socket is ready, and calls it again:
-// the socket is peeked at first (bytes may have come since the poller
-// last said so, and the poller says so once for each arrival), and
-// taken to be ready after a wait without looking again, which spares a
-// system call a message. Should that be wrong (rare: the poller said so
-// for bytes already read), the WebSocket's read waits instead.
-func (w *readWait) poll(fd uintptr) bool {
-	if w.waited {
-		return true
+func (r *srcReader) Read(p []byte) (int, error) {
+	if len(r.pre) > 0 {
+		n := copy(p, r.pre)
+		if r.pre = r.pre[n:]; len(r.pre) == 0 {
+			r.pre = nil
+		}
+		return n, nil
 	}
-	if w.peekReady(fd) {
-		return true
-	}
-	w.waited = true
-	return false
+	return r.nc.Read(p)
 }
 
-// pongMax is the most bytes a pong frame from a client may hold for
-// readable to take it: the header (2 bytes), the mask (4) and an answer to
-// one of the server's pings, whose payload is a number.
-const pongMax = 32
-
-// emptyFrame is an empty text message as a client sends it (masked,
-// with a mask of zeros).
-var emptyFrame = [...]byte{0x81, 0x80, 0, 0, 0, 0}
+// buffered says whether bytes the client sent are read from the socket
+// but not yet taken.
+func (r *wsReader) buffered() bool { return r.br.Buffered() > 0 || len(r.src.pre) > 0 }
 
 // readable says whether the client has sent something to read (or its
-// socket has ended or failed: the WebSocket's read finds out which);
-// false when a read would wait. A pong at the head of what it sent is
-// passed to the WebSocket with an empty message after it (posed): the
-// WebSocket's read takes the pong (the server's ping has its answer)
-// and returns the empty message, instead of waiting on its deep stack
-// for the client's next message, which is what the poller spares a
-// connection (readReady). So too when all that the WebSocket's reader
-// holds is pongs (a message and a pong came in one read, and the
-// message has been read): the empty message is put after them. Where
-// the socket cannot be peeked at, readable is always true.
-func (w *readWait) readable() bool {
-	if w == nil || w.rc == nil || len(w.src.pre) > 0 {
+// socket has ended or failed: the read finds out which); false when a
+// read would wait. Where the socket cannot be peeked at, it is always
+// true.
+func (r *wsReader) readable() bool {
+	if r.rc == nil || r.buffered() {
 		return true
 	}
-	if n := w.br.Buffered(); n > 0 {
-		if b, _ := w.br.Peek(n); onlyPongs(b) {
-			w.src.pre = w.peek[:copy(w.peek[:], emptyFrame[:])]
-			w.posed++
+	ready := true
+	if err := r.rc.Control(func(fd uintptr) { ready = r.peekReady(fd) }); err != nil {
+		return true
+	}
+	return ready
+}
+
+// errClosed is readFrame's error once the connection is ending.
+var errClosed = errors.New("the WebSocket is closed")
+
+// readMessage reads the client's frames up to the end of its next
+// message: its opcode (text or binary) and bytes.
+func (c *conn) readMessage() (ws.OpCode, []byte, error) {
+	for {
+		op, data, err := c.readFrame()
+		if err != nil || op != 0 {
+			return op, data, err
 		}
-		return true
 	}
-	w.more = true
-	if err := w.rc.Control(w.take); err != nil {
-		return true
-	}
-	return w.more
 }
 
-// pongLen is the length of the whole pong frame from a client at the
-// head of b (FIN and opcode 0xA, masked, at most 125 bytes of payload),
-// or 0 when b does not start with one.
-func pongLen(b []byte) int {
-	if len(b) < 2 || b[0] != 0x8A || b[1]&0x80 == 0 || b[1]&0x7F > 125 {
-		return 0
-	}
-	if n := 6 + int(b[1]&0x7F); n <= len(b) {
-		return n
-	}
-	return 0
-}
-
-// onlyPongs says whether b is whole pong frames from a client and
-// nothing else.
-func onlyPongs(b []byte) bool {
-	for len(b) > 0 {
-		n := pongLen(b)
-		if n == 0 {
-			return false
+// readFrame reads the client's next frame (waiting for it all, when only
+// part of it is here) and acts on it: a ping is answered, a pong noted, a
+// close answered (the connection then ends). When the frame ends a
+// message it returns the message's opcode (ws.OpText or ws.OpBinary) and
+// bytes; otherwise op is 0. A frame the protocol does not allow (not
+// masked, reserved bits or opcodes, a control frame in pieces or too
+// long, a fragment out of place) or a message longer than maxMessage
+// closes the connection with the reason. An error: the connection has
+// ended, or is ending.
+func (c *conn) readFrame() (op ws.OpCode, data []byte, err error) {
+	r := c.rd
+	h, err := ws.ReadHeaderBuffer(r.br, r.hdr[:])
+	if err != nil {
+		if errors.Is(err, ws.ErrHeaderLengthMSB) || errors.Is(err, ws.ErrHeaderLengthUnexpected) {
+			c.closeWith(ws.StatusProtocolError, "a frame's length is malformed", false)
 		}
-		b = b[n:]
+		c.readFailed() // the stream is lost: nothing more can be read
+		return 0, nil, err
 	}
-	return true
-}
-
-// isPosed says whether data, a message just read, is one of the empty
-// messages readable put after a pong, and counts it read.
-func (w *readWait) isPosed(data []byte) bool {
-	if w == nil || w.posed == 0 || len(data) > 0 {
-		return false
+	var bad string
+	code := ws.StatusProtocolError
+	switch {
+	case h.Rsv != 0:
+		bad = "a frame has reserved bits set (no extension was agreed)"
+	case !h.Masked:
+		bad = "a client's frames must be masked"
+	case h.OpCode.IsReserved():
+		bad = fmt.Sprintf("a frame has the reserved opcode %d", h.OpCode)
+	case h.OpCode.IsControl() && (!h.Fin || h.Length > ws.MaxControlFramePayloadSize):
+		bad = "a control frame must be whole and of 125 bytes at most"
+	case h.OpCode == ws.OpContinuation && r.op == 0:
+		bad = "a continuation frame with no message to continue"
+	case h.OpCode.IsData() && h.OpCode != ws.OpContinuation && r.op != 0:
+		bad = "a new message before the end of the last one"
+	case h.OpCode.IsData() && h.Length > int64(maxMessage-len(r.msg)):
+		code, bad = ws.StatusMessageTooBig, fmt.Sprintf("a message may hold %d bytes at most", maxMessage)
 	}
-	w.posed--
-	return true
+	if bad != "" || r.closing {
+		if !r.closing {
+			r.closing, r.op, r.msg = true, 0, nil
+			c.closeWith(code, bad, false)
+		}
+		// Let the frame go, up to the client's answer to the close (a
+		// close frame too long for one is let go too).
+		if h.OpCode != ws.OpClose || h.Length > ws.MaxControlFramePayloadSize {
+			if _, err := io.CopyN(io.Discard, r.br, h.Length); err != nil {
+				c.readFailed()
+				return 0, nil, err
+			}
+			return 0, nil, nil
+		}
+	}
+	p := make([]byte, h.Length)
+	if _, err := io.ReadFull(r.br, p); err != nil {
+		c.readFailed()
+		return 0, nil, err
+	}
+	ws.Cipher(p, h.Mask, 0)
+	switch h.OpCode {
+	case ws.OpPing:
+		if !c.closeSent.Load() {
+			if err := c.out.control(ws.OpPong, p); err != nil {
+				c.close()
+			}
+		}
+		return 0, nil, nil
+	case ws.OpPong:
+		c.pong(p)
+		return 0, nil, nil
+	case ws.OpClose:
+		c.gone.Store(true)
+		code, _ := ws.ParseCloseFrameData(p)
+		switch {
+		case len(p) == 1:
+			code = ws.StatusProtocolError
+		case code.Empty():
+			code = ws.StatusNoStatusRcvd // answered without a code
+		case code < 1000 || code == ws.StatusNoMeaningYet || code == ws.StatusNoStatusRcvd ||
+			code == ws.StatusAbnormalClosure || code == ws.StatusTLSHandshake || code >= 5000:
+			code = ws.StatusProtocolError
+		}
+		c.closeWith(code, "", false)
+		c.readFailed()
+		return 0, nil, errClosed
+	}
+	if h.OpCode != ws.OpContinuation {
+		r.op = h.OpCode
+	}
+	if !h.Fin {
+		r.msg = append(r.msg, p...)
+		return 0, nil, nil
+	}
+	if r.msg != nil {
+		p = append(r.msg, p...)
+	}
+	op, r.op, r.msg = r.op, 0, nil
+	return op, p, nil
 }

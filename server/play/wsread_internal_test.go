@@ -3,191 +3,223 @@ package play
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"io"
 	"net"
 	"runtime"
-	"slices"
-	"syscall"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/gobwas/ws"
 )
 
-// TestWaitReadable: a connection's reader waits for its client's bytes
-// without reading them (wsread.go): it goes on at once when bytes are
-// in the socket or already in the WebSocket's buffer, and when the
-// client has gone or the connection was closed; a socket with nothing
-// to read is told apart (peekReady false).
-func TestWaitReadable(t *testing.T) {
+// TestReadable: a connection's reader tells, without reading, whether
+// its client has sent bytes (wsReader.readable, which the poller's
+// worker asks before reading): bytes in the socket or already in the
+// buffer, and a client gone, are readable; a socket with nothing to read
+// is not.
+func TestReadable(t *testing.T) {
 	if !canPeek {
-		t.Skip("no peek on " + runtime.GOOS + ": the reader waits in the WebSocket's read")
+		t.Skip("no peek on " + runtime.GOOS + ": the reader waits in its read")
 	}
 	client, nc := loopbackPair(t)
-	src := &srcReader{nc: nc}
-	br := bufio.NewReaderSize(src, 16)
-	c := &conn{rw: newReadWait(nc, src, br)}
-	if c.rw.rc == nil {
-		t.Fatal("a TCP connection has no raw descriptor to wait on")
+	r := newWSReader(nc, nil)
+	if r.rc == nil {
+		t.Fatal("a TCP connection has no raw descriptor to peek at")
 	}
-	ready := func() bool {
-		var got bool
-		if err := c.rw.rc.Control(func(fd uintptr) { got = c.rw.peekReady(fd) }); err != nil {
-			t.Fatal(err)
-		}
-		return got
-	}
-	// waited fails the test unless waitReadable returns (a failure waits
-	// out the 10 s: a passing run does not depend on time).
-	waited := func(what string) {
-		t.Helper()
-		done := make(chan struct{})
-		go func() { c.waitReadable(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("waitReadable did not return: %s", what)
-		}
-	}
-	if ready() {
-		t.Fatal("peekReady: bytes to read before the client sent any")
+	if r.readable() {
+		t.Fatal("readable before the client sent anything")
 	}
 	if _, err := client.Write([]byte("ab")); err != nil {
 		t.Fatal(err)
 	}
-	waited("the client sent bytes")
-	if !ready() {
-		t.Fatal("peekReady: nothing to read after the client sent bytes")
-	}
-	if b, err := br.ReadByte(); err != nil || b != 'a' {
+	waitFor(t, "the client's bytes readable", r.readable)
+	if b, err := r.br.ReadByte(); err != nil || b != 'a' {
 		t.Fatalf("read %q, %v", b, err)
 	}
-	if br.Buffered() != 1 || ready() {
-		t.Fatalf("want 'b' in the buffer and none in the socket: %d buffered, socket ready %v", br.Buffered(), ready())
+	if !r.buffered() || !r.readable() {
+		t.Fatal("a byte in the buffer: not readable")
 	}
-	waited("a byte in the buffer") // the socket has none: it must not wait for the socket
-	if b, _ := br.ReadByte(); b != 'b' {
-		t.Fatalf("read %q, want 'b'", b)
+	if b, _ := r.br.ReadByte(); b != 'b' || r.readable() {
+		t.Fatalf("read %q, and readable with nothing left", b)
 	}
 	client.Close()
-	waited("the client closed")
-	if !ready() {
-		t.Fatal("peekReady: the client's end is not reported")
-	}
-	nc.Close()
-	waited("the connection closed")
-}
+	waitFor(t, "the client's end readable", r.readable)
 
-// TestReadablePong: a pong at the head of what the client sent is taken
-// from the socket and put before it with an empty message after it, so
-// that the WebSocket's read returns after the pong instead of waiting
-// for the client's next message (readWait.readable); anything else, a
-// pong not all there yet, or bytes already in the buffer, is left to
-// the WebSocket's read as it is.
-func TestReadablePong(t *testing.T) {
-	if !canPeek {
-		t.Skip("no peek on " + runtime.GOOS)
-	}
-	client, nc := loopbackPair(t)
-	src := &srcReader{nc: nc}
-	br := bufio.NewReaderSize(src, 64)
-	w := newReadWait(nc, src, br)
-	// sent writes p and waits (up to 10 s; a passing run does not
-	// depend on time) until the socket holds it all.
-	sent := func(p []byte) {
-		t.Helper()
-		if _, err := client.Write(p); err != nil {
-			t.Fatal(err)
-		}
-		var buf [128]byte
-		for start := time.Now(); ; time.Sleep(time.Millisecond) {
-			var n int
-			err := w.rc.Control(func(fd uintptr) {
-				n, _, _ = syscall.Recvfrom(int(fd), buf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n >= len(p) {
-				return
-			}
-			if time.Since(start) > 10*time.Second {
-				t.Fatalf("the socket holds %d of %d bytes after 10 s", n, len(p))
-			}
-		}
-	}
-	pong := []byte{0x8A, 0x82, 1, 2, 3, 4, '7' ^ 1, '3' ^ 2} // "73", masked
-	text := []byte{0x81, 0x80, 9, 9, 9, 9}                   // an empty text message
-
-	if w.readable() {
-		t.Fatal("readable before the client sent anything")
-	}
-	sent(append(slices.Clone(pong), text...))
-	if !w.readable() {
-		t.Fatal("a pong and a message: not readable")
-	}
-	want := append(slices.Clone(pong), emptyFrame[:]...)
-	if !bytes.Equal(src.pre, want) || w.posed != 1 {
-		t.Fatalf("the pong put before the socket's bytes: %x (posed %d), want %x (posed 1)", src.pre, w.posed, want)
-	}
-	got, err := io.ReadAll(io.LimitReader(br, int64(len(want)+len(text))))
-	if err != nil || !bytes.Equal(got, append(want, text...)) {
-		t.Fatalf("read %x, %v; want the pong, the empty message, then the client's message %x", got, err, text)
-	}
-	if !w.isPosed(nil) || w.isPosed(nil) {
-		t.Fatal("the empty message put after the pong is let go once, and only once")
-	}
-	if w.readable() {
-		t.Fatal("readable with nothing left")
-	}
-
-	// A pong not all here yet, then all of it: left to the WebSocket.
-	sent(pong[:4])
-	if !w.readable() || src.pre != nil || w.posed != 0 {
-		t.Fatalf("half a pong: want readable, left in the socket; pre %x, posed %d", src.pre, w.posed)
-	}
-	sent(pong[4:])
-	if got, _ := io.ReadAll(io.LimitReader(br, int64(len(pong)))); !bytes.Equal(got, pong) {
-		t.Fatalf("read %x, want the pong as sent %x", got, pong)
-	}
-
-	// A message and a pong in one read, the message read: the pong, all
-	// that is buffered, gets the empty message after it too.
-	sent(append(slices.Clone(text), pong...))
-	if b, err := br.ReadByte(); err != nil || b != text[0] {
-		t.Fatalf("read %x, %v", b, err)
-	}
-	if _, err := br.Discard(len(text) - 1); err != nil {
+	// What the HTTP server read past the request is read first.
+	early := bufio.NewReader(strings.NewReader("xyz"))
+	if _, err := early.Peek(3); err != nil {
 		t.Fatal(err)
 	}
-	if br.Buffered() != len(pong) {
-		t.Fatalf("%d bytes buffered, want the pong's %d", br.Buffered(), len(pong))
+	r = newWSReader(nc, early)
+	if !r.readable() {
+		t.Fatal("bytes read before the upgrade: not readable")
 	}
-	if !w.readable() || !bytes.Equal(src.pre, emptyFrame[:]) || w.posed != 1 {
-		t.Fatalf("a buffered pong: want readable, the empty message put after it; pre %x, posed %d", src.pre, w.posed)
+	if got, _ := io.ReadAll(io.LimitReader(r.br, 3)); string(got) != "xyz" {
+		t.Fatalf("read %q, want the early bytes", got)
 	}
-	if got, _ := io.ReadAll(io.LimitReader(br, int64(len(pong)+len(emptyFrame)))); !bytes.Equal(got, append(slices.Clone(pong), emptyFrame[:]...)) {
-		t.Fatalf("read %x, want the pong and the empty message", got)
+}
+
+// TestReadFrames: a client's frames as readFrame takes them: a pong is
+// noted and read alone (the read does not wait for a message after it),
+// a ping is answered with a pong of the same payload, control frames
+// between a message's fragments are acted on and the fragments joined,
+// a frame split across writes is read whole, masks are taken off; an
+// unmasked frame, a message over maxMessage or a fragment out of place
+// closes the connection with 1002 or 1009 and a reason, and a client's
+// close is answered with its code.
+func TestReadFrames(t *testing.T) {
+	// frame is a client's frame (masked unless plain).
+	frame := func(fin bool, op ws.OpCode, p string, plain bool) []byte {
+		b := []byte{byte(op), 0}
+		if fin {
+			b[0] |= 0x80
+		}
+		switch n := len(p); {
+		case n < 126:
+			b[1] = byte(n)
+		default:
+			b[1] = 126
+			b = binary.BigEndian.AppendUint16(b, uint16(n))
+		}
+		if plain {
+			return append(b, p...)
+		}
+		b[1] |= 0x80
+		mask := [4]byte{7, 1, 9, 3}
+		b = append(b, mask[:]...)
+		for i := range len(p) {
+			b = append(b, p[i]^mask[i%4])
+		}
+		return b
 	}
-	if !w.isPosed(nil) {
-		t.Fatal("the empty message after a buffered pong is not let go")
+	setup := func() (net.Conn, *bufio.Reader, *conn) {
+		client, nc := loopbackPair(t)
+		c := newConn(nc, newWSReader(nc, nil), &coalescer{nc: nc}, "test")
+		c.pinger = time.AfterFunc(time.Hour, func() {})
+		t.Cleanup(func() { c.pinger.Stop() })
+		_ = client.SetDeadline(time.Now().Add(time.Minute))
+		return client, bufio.NewReader(client), c
+	}
+	write := func(w io.Writer, parts ...[]byte) {
+		t.Helper()
+		if _, err := w.Write(bytes.Join(parts, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// read is readFrame, with what it returned as a string.
+	read := func(c *conn) (ws.OpCode, string, error) {
+		op, p, err := c.readFrame()
+		return op, string(p), err
+	}
+	// server is the server's next frame, as the client reads it.
+	server := func(br *bufio.Reader) (ws.OpCode, []byte) {
+		t.Helper()
+		h, err := ws.ReadHeader(br)
+		if err != nil || h.Masked {
+			t.Fatalf("the server's frame: %+v, %v", h, err)
+		}
+		p := make([]byte, h.Length)
+		if _, err := io.ReadFull(br, p); err != nil {
+			t.Fatal(err)
+		}
+		return h.OpCode, p
 	}
 
-	// A ping from the client, and bytes in the buffer: left as they are.
-	ping := slices.Clone(pong)
-	ping[0] = 0x89
-	sent(append(ping, pong...))
-	if b, err := br.ReadByte(); err != nil || b != 0x89 {
-		t.Fatalf("read %x, %v", b, err)
+	client, br, c := setup()
+	c.pingOut, c.pingSeq = true, 73
+	write(client, frame(true, ws.OpPong, "73", false))
+	if op, p, err := read(c); op != 0 || p != "" || err != nil || c.pingOut {
+		t.Fatalf("a pong: %v %q %v, ping answered %v", op, p, err, !c.pingOut)
 	}
-	if !w.readable() || src.pre != nil || w.posed != 0 {
-		t.Fatalf("bytes in the buffer: want readable and nothing taken; pre %x, posed %d", src.pre, w.posed)
+	if c.rd.buffered() || c.rd.readable() {
+		t.Fatal("after a pong alone: something left to read")
 	}
-	if got, _ := io.ReadAll(io.LimitReader(br, int64(2*len(pong)-1))); !bytes.Equal(got, append(ping[1:], pong...)) {
-		t.Fatalf("read %x, want the rest of the ping and the pong", got)
+	write(client, frame(true, ws.OpPong, "1", false), frame(true, ws.OpText, `{"a":1}`, false))
+	if op, _, err := read(c); op != 0 || err != nil {
+		t.Fatalf("a pong before a message: %v %v", op, err)
+	}
+	if op, p, err := read(c); op != ws.OpText || p != `{"a":1}` || err != nil {
+		t.Fatalf("the message after a pong: %v %q %v", op, p, err)
+	}
+	// A message in three fragments with a ping among them, the last
+	// split across two writes.
+	last := frame(true, ws.OpContinuation, "ef", false)
+	write(client, frame(false, ws.OpText, "ab", false), frame(true, ws.OpPing, "hi", false), frame(false, ws.OpContinuation, "cd", false), last[:3])
+	for range 3 {
+		if op, _, err := read(c); op != 0 || err != nil {
+			t.Fatalf("a fragment or a ping: %v %v", op, err)
+		}
+	}
+	if op, p := server(br); op != ws.OpPong || string(p) != "hi" {
+		t.Fatalf("the answer to a ping: %v %q", op, p)
+	}
+	go func() { time.Sleep(20 * time.Millisecond); _, _ = client.Write(last[3:]) }()
+	if op, p, err := read(c); op != ws.OpText || p != "abcdef" || err != nil {
+		t.Fatalf("the fragments joined: %v %q %v", op, p, err)
+	}
+	big := strings.Repeat("x", maxMessage)
+	write(client, frame(true, ws.OpBinary, big, false))
+	if op, p, err := read(c); op != ws.OpBinary || p != big || err != nil {
+		t.Fatalf("a message of maxMessage bytes: %v %d bytes %v", op, len(p), err)
+	}
+	// The client's close: answered with its code, and the socket closed.
+	write(client, frame(true, ws.OpClose, string(ws.NewCloseFrameBody(ws.StatusNormalClosure, "bye")), false))
+	if _, _, err := read(c); err == nil {
+		t.Fatal("read on after the client's close")
+	}
+	if op, p := server(br); op != ws.OpClose || binary.BigEndian.Uint16(p) != 1000 {
+		t.Fatalf("the answer to the close: %v %x", op, p)
+	}
+	select {
+	case <-c.closed:
+	case <-time.After(time.Minute):
+		t.Fatal("the socket is not closed after the close handshake")
 	}
 
-	client.Close()
-	if !w.readable() {
-		t.Fatal("the client's end is not readable")
+	for _, bad := range []struct {
+		what  string
+		frame []byte
+		code  ws.StatusCode
+	}{
+		{"an unmasked frame", frame(true, ws.OpText, "{}", true), ws.StatusProtocolError},
+		{"a message too long", frame(true, ws.OpText, big+"x", false), ws.StatusMessageTooBig},
+		{"a continuation of nothing", frame(true, ws.OpContinuation, "{}", false), ws.StatusProtocolError},
+		{"a fragmented ping", frame(false, ws.OpPing, "1", false), ws.StatusProtocolError},
+		{"a reserved opcode", frame(true, 3, "", false), ws.StatusProtocolError},
+		{"a close frame over 125 bytes", frame(true, ws.OpClose, strings.Repeat("c", 126), false), ws.StatusProtocolError},
+	} {
+		client, br, c := setup()
+		write(client, bad.frame, frame(true, ws.OpText, "{}", false))
+		for range 2 { // it, then the message after it: let go
+			if op, _, err := read(c); op != 0 || err != nil {
+				t.Fatalf("%s, or the message after it: %v %v", bad.what, op, err)
+			}
+		}
+		op, p := server(br)
+		if code, reason := ws.ParseCloseFrameData(p); op != ws.OpClose || code != bad.code || reason == "" {
+			t.Fatalf("%s: the server sent %v %q, want a close with %d and a reason", bad.what, op, p, bad.code)
+		}
+		write(client, frame(true, ws.OpClose, string(ws.NewCloseFrameBody(bad.code, "")), false))
+		if _, _, err := read(c); err == nil {
+			t.Fatalf("%s: read on after the client's answer to the close", bad.what)
+		}
+		select {
+		case <-c.closed:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: the socket is not closed after the close handshake", bad.what)
+		}
+	}
+}
+
+// waitFor fails the test unless ok() within 10 s.
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for start := time.Now(); !ok(); time.Sleep(time.Millisecond) {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("not within 10 s: %s", what)
+		}
 	}
 }
 

@@ -3,11 +3,8 @@
 package play
 
 // canPeek says peekReady can tell whether a socket has bytes to read:
-// not here, so a connection waits in the WebSocket's own read.
+// not here, so a connection has a reader goroutine of its own.
 const canPeek = false
 
 // peekReady is not used where canPeek is false.
-func (w *readWait) peekReady(uintptr) bool { return true }
-
-// takePong is not used where canPeek is false.
-func (w *readWait) takePong(uintptr) bool { return true }
+func (r *wsReader) peekReady(uintptr) bool { return true }
