@@ -258,31 +258,8 @@ func TestClusterPresenceRewrite(t *testing.T) {
 // process's notes fall seconds behind. A note passed over is remembered,
 // so that an append that then fails reads the log.
 func TestClusterOwnNoteNoWait(t *testing.T) {
-	base := os.Getenv("PITCH_TEST_POSTGRES")
-	if base == "" {
-		t.Skip("PITCH_TEST_POSTGRES is not set")
-	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, storetest.FreshPostgres(t, base))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	srv, err := New(ctx, st, Options{BotDelay: 1 << 40, Cluster: true, LeaseTTL: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	w := httptest.NewRecorder()
-	srv.Handler().ServeHTTP(w, httptest.NewRequest("POST", "/api/tables", strings.NewReader(`{"variant":"pawnee"}`)))
-	var info tableInfo
-	if w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &info) != nil {
-		t.Fatalf("create: %d %s", w.Code, w.Body.String())
-	}
-	tb, err := srv.table(ctx, info.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, info, tb := clusterTable(t, nil)
 	tb.mu.Lock() // an append under way
 	seq := tb.seq
 	tb.storing.Store(int64(seq + 1))
@@ -333,32 +310,11 @@ func (s *lateAcquire) AcquireLeases(ctx context.Context, process string, ids []s
 // process renewed the lease for good and never drove the table (the
 // played tables of a loaded TestClusterShare that never moved).
 func TestClusterAcquireAnsweredLate(t *testing.T) {
-	base := os.Getenv("PITCH_TEST_POSTGRES")
-	if base == "" {
-		t.Skip("PITCH_TEST_POSTGRES is not set")
-	}
-	ctx := context.Background()
-	st, err := store.Open(ctx, storetest.FreshPostgres(t, base))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	late := &lateAcquire{Store: st, Cluster: st.(store.Cluster)}
-	srv, err := New(ctx, late, Options{BotDelay: 1 << 40, Cluster: true, LeaseTTL: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	w := httptest.NewRecorder()
-	srv.Handler().ServeHTTP(w, httptest.NewRequest("POST", "/api/tables", strings.NewReader(`{"variant":"pawnee"}`)))
-	var info tableInfo
-	if w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &info) != nil {
-		t.Fatalf("create: %d %s", w.Code, w.Body.String())
-	}
-	tb, err := srv.table(ctx, info.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var late *lateAcquire
+	_, info, tb := clusterTable(t, func(st store.Store) store.Store {
+		late = &lateAcquire{Store: st, Cluster: st.(store.Cluster)}
+		return late
+	})
 	// A liveness deadline: the lease round runs every fifth of a lease.
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		late.mu.Lock()
@@ -374,4 +330,42 @@ func TestClusterAcquireAnsweredLate(t *testing.T) {
 			t.Fatalf("after 30s: driving %v; the acquire that answered late took %v (want [%s])", driving, took, info.ID)
 		}
 	}
+}
+
+// clusterTable starts a process of a cluster on a fresh PostgreSQL
+// database (skipping the test without one), its store wrapped by wrap
+// when it is not nil, with bots that never move, and creates a pawnee
+// table there.
+func clusterTable(t *testing.T, wrap func(store.Store) store.Store) (*Server, tableInfo, *table) {
+	t.Helper()
+	base := os.Getenv("PITCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PITCH_TEST_POSTGRES is not set")
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, storetest.FreshPostgres(t, base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	var use store.Store = st
+	if wrap != nil {
+		use = wrap(st)
+	}
+	srv, err := New(ctx, use, Options{BotDelay: 1 << 40, Cluster: true, LeaseTTL: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	w := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(w, httptest.NewRequest("POST", "/api/tables", strings.NewReader(`{"variant":"pawnee"}`)))
+	var info tableInfo
+	if w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &info) != nil {
+		t.Fatalf("create: %d %s", w.Code, w.Body.String())
+	}
+	tb, err := srv.table(ctx, info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, info, tb
 }
