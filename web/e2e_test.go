@@ -746,21 +746,7 @@ func TestBrowserServerRestart(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "pitch.db")
 	serve := func(addr string) (*server.Server, *http.Server, store.Store, string) {
 		t.Helper()
-		st, err := store.Open(ctx, db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv, err := server.New(ctx, st, server.Options{BotDelay: 20 * time.Millisecond, AwayDelay: time.Minute, Static: web.FS()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hs := srv.HTTPServer()
-		go hs.Serve(ln) //nolint:errcheck // ErrServerClosed
-		return srv, hs, st, ln.Addr().String()
+		return serveDB(t, ctx, db, addr, server.Options{BotDelay: 20 * time.Millisecond, AwayDelay: time.Minute})
 	}
 	srv, hs, st, addr := serve("127.0.0.1:0")
 
@@ -871,4 +857,28 @@ func TestBrowserLobbyPages(t *testing.T) {
 	if s.count("#open-next:disabled") != 1 {
 		t.Error("one page of ten-point tables, yet Next is enabled")
 	}
+}
+
+// serveDB serves the page and the API at addr ("127.0.0.1:0" for any
+// port) from the store at db, with options o, until the test stops it:
+// a server a test can stop and start again on the same address and
+// database (a restart).
+func serveDB(t *testing.T, ctx context.Context, db, addr string, o server.Options) (*server.Server, *http.Server, store.Store, string) {
+	t.Helper()
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Static = web.FS()
+	srv, err := server.New(ctx, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := srv.HTTPServer()
+	go hs.Serve(ln) //nolint:errcheck // ErrServerClosed
+	return srv, hs, st, ln.Addr().String()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -17,7 +16,6 @@ import (
 	"pitch"
 	"pitch/server"
 	"pitch/store"
-	"pitch/web"
 )
 
 // The fair deal in the browser: the page checks each deal against what it
@@ -291,23 +289,10 @@ func TestBrowserRestartRedraws(t *testing.T) {
 	var cur *running
 	serve := func(addr string, o server.Options) string {
 		t.Helper()
-		st, err := store.Open(ctx, db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o.BotDelay, o.Static = 20*time.Millisecond, web.FS()
-		srv, err := server.New(ctx, st, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hs := srv.HTTPServer()
-		go hs.Serve(ln) //nolint:errcheck // ErrServerClosed
+		o.BotDelay = 20 * time.Millisecond
+		srv, hs, st, got := serveDB(t, ctx, db, addr, o)
 		cur = &running{srv, hs, st}
-		return ln.Addr().String()
+		return got
 	}
 	stop := func() {
 		t.Helper()
