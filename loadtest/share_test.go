@@ -146,7 +146,7 @@ func TestClusterShare(t *testing.T) {
 	spread("after the kill", nodes[1:])
 	// spread saw every table leased by a live process: the victim's
 	// share was taken, and every played table plays on.
-	playsOn(t, st, playing, killedAt)
+	tell(t, all, playsOn(t, st, playing, killedAt))
 	after := gaps(t, st, playing, killedAt, time.Now())
 	t.Logf("the kill: the victim drove %d tables (%d played); the longest pauses after it: %s", len(theirs), countTrue(theirs, playing), describe(after, theirs))
 
@@ -187,7 +187,7 @@ func TestClusterShare(t *testing.T) {
 	}
 	spread("after a rolling restart", nodes)
 	end := time.Now()
-	playsOn(t, st, playing, end)
+	tell(t, all, playsOn(t, st, playing, end))
 	during := gaps(t, st, playing, restartAt, end)
 	t.Logf("the rolling restart: longest drain %v, longest pauses %s; longest gaps before %s", drain, describe(during, nil), describe(pace, nil))
 	if lapsed := lateRounds(all, logFrom); lapsed != "" {
@@ -197,8 +197,8 @@ func TestClusterShare(t *testing.T) {
 
 // playsOn waits until every table of ids has logged an action after
 // from: a liveness check, whose deadline only ends a test that would
-// otherwise wait for good.
-func playsOn(t *testing.T, st store.Store, ids []string, from time.Time) {
+// otherwise wait for good. It returns the tables that did not play.
+func playsOn(t *testing.T, st store.Store, ids []string, from time.Time) []string {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	waiting := slices.Clone(ids)
@@ -209,9 +209,27 @@ func playsOn(t *testing.T, st store.Store, ids []string, from time.Time) {
 		})
 		if len(waiting) > 0 && time.Now().After(deadline) {
 			t.Errorf("%d tables do not play after %v, e.g. %s", len(waiting), from.Format(time.StampMilli), waiting[0])
-			return
+			return waiting
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	return nil
+}
+
+// tell logs what every process logged of the first tables of ids (at
+// most three, twenty lines each): who took, drove and handed them over.
+func tell(t *testing.T, nodes []*node, ids []string) {
+	t.Helper()
+	for _, id := range ids[:min(len(ids), 3)] {
+		n := 0
+		for i, p := range nodes {
+			for _, line := range strings.Split(p.logs.String(), "\n") {
+				if strings.Contains(line, id) && n < 20 {
+					t.Logf("table %s, process %d: %s", id, i, line)
+					n++
+				}
+			}
+		}
 	}
 }
 
