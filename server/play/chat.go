@@ -52,7 +52,9 @@ func (c *conn) chat(t *table, text string) {
 		return
 	}
 	c.chatAt = c.chatAt.Add(chatEvery)
-	t.mu.Lock()
+	if !c.lockLive(t) {
+		return
+	}
 	defer t.mu.Unlock()
 	m := chatMsg{Type: "chat", Seat: c.seat, Name: t.info.Seats[c.seat].Name, Text: text, At: now.UTC().Truncate(time.Second)}
 	t.chat = append(t.chat, m)

@@ -193,12 +193,17 @@ func (s *Server) stop() {
 }
 
 // Close stops the server at once: the bots stop and every connection is
-// closed with 1001 "the server is shutting down", without waiting. Use
-// Shutdown to stop gracefully.
+// closed with 1001 "the server is shutting down", without waiting for
+// the clients. Use Shutdown to stop gracefully. Once it returns no
+// action is under way, nor will one start: the store may be closed.
 func (s *Server) Close() {
 	s.stop()
 	s.stopCluster(false)
 	for _, c := range s.conns.drain() {
+		// A message read from now on is dropped; one being acted on
+		// holds its table's lock, which the loop below waits for (as
+		// Shutdown does).
+		c.deaf.Store(true)
 		c.closeWith(statusGoingAway, shutdownReason, false)
 	}
 	for _, t := range s.tableList() {

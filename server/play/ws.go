@@ -821,9 +821,7 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			c.sendJSON(errorCode("bad_action", "not an action: "+err.Error(), nil))
 			return
 		}
-		t.mu.Lock()
-		if c.deaf.Load() { // checked under the lock: see Server.Shutdown
-			t.mu.Unlock()
+		if !c.lockLive(t) {
 			return
 		}
 		err = t.act(ctx, c.seat, a, "")
@@ -842,7 +840,9 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 		t.resend(c)
 		t.mu.Unlock()
 	case "ready":
-		t.mu.Lock()
+		if !c.lockLive(t) {
+			return
+		}
 		t.ready(c.seat, m.Hand)
 		t.mu.Unlock()
 	case "hint":
@@ -854,7 +854,9 @@ func (c *conn) handle(ctx context.Context, t *table, data []byte) {
 			c.sendJSON(errorCode("spectator_contribute", "spectators do not contribute to the deal", nil))
 			return
 		}
-		t.mu.Lock()
+		if !c.lockLive(t) {
+			return
+		}
 		var err error
 		if m.Hash != "" && m.Value == "" {
 			err = t.commitValue(c.seat, m.Commitment, m.Hash) // first the value's hash; the value once the contributors are frozen

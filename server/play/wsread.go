@@ -149,6 +149,19 @@ func (c *conn) slowDown(now time.Time, code, msg string) {
 	}
 }
 
+// lockLive takes t's lock to act on a message of c's, and reports true;
+// once the server stops (Shutdown, Close: c is deaf) it takes nothing
+// and reports false. deaf is read under the lock: a stop that has passed
+// every table's lock once knows that nothing is acted on any more.
+func (c *conn) lockLive(t *table) bool {
+	t.mu.Lock()
+	if c.deaf.Load() {
+		t.mu.Unlock()
+		return false
+	}
+	return true
+}
+
 // readBuffer is the size of a connection's read buffer: client messages
 // are small (an action, a bid, a contribution: 60 to 120 bytes with the
 // frame's header); a larger one is read in more reads.
