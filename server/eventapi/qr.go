@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	qrcode "github.com/yeqown/go-qrcode/v2"
+	qrcode "github.com/skip2/go-qrcode"
 )
 
 // The join link of an event as a QR code, for the host to show on a
@@ -23,26 +23,27 @@ import (
 // quiet zone).
 const qrQuiet = 4
 
-// qrSVG draws text as a QR code (error correction Q, so a code on a
-// projector or a creased card still reads) in SVG, one unit a module.
-func qrSVG(text string) ([]byte, error) {
-	qr, err := qrcode.NewWith(text, qrcode.WithErrorCorrectionLevel(qrcode.ErrorCorrectionQuart))
+// qrSVG draws text as a QR code (error correction Q, 25%, the library's
+// High: a code on a projector or a creased card still reads) in SVG, one
+// unit a module. The same text is always the same drawing: the library
+// scores the eight masks in order and keeps the first of the lowest.
+func qrSVG(text string) (svg []byte, err error) {
+	defer func() { // the library panics on a bug of its own: not the server's end
+		if r := recover(); r != nil {
+			svg, err = nil, fmt.Errorf("drawing the QR code: %v", r)
+		}
+	}()
+	qr, err := qrcode.New(text, qrcode.High)
 	if err != nil {
 		return nil, err
 	}
-	w := &svgWriter{}
-	if err := qr.Save(w); err != nil {
-		return nil, err
-	}
-	return w.out, nil
+	qr.DisableBorder = true // the drawing's own quiet zone (qrQuiet)
+	return drawSVG(qr.Bitmap()), nil
 }
 
-// svgWriter is a qrcode.Writer that draws the matrix as one SVG path.
-type svgWriter struct{ out []byte }
-
-// Write draws m.
-func (w *svgWriter) Write(m qrcode.Matrix) error {
-	bits := m.Bitmap()
+// drawSVG draws the modules bits (true: dark) as one SVG path, inside a
+// quiet zone of qrQuiet modules.
+func drawSVG(bits [][]bool) []byte {
 	n := len(bits) + 2*qrQuiet
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" shape-rendering="crispEdges">`, n, n)
@@ -55,12 +56,8 @@ func (w *svgWriter) Write(m qrcode.Matrix) error {
 		}
 	}
 	b.WriteString(`"/></svg>`)
-	w.out = []byte(b.String())
-	return nil
+	return []byte(b.String())
 }
-
-// Close does nothing.
-func (w *svgWriter) Close() error { return nil }
 
 // joinURL is the event's join link at origin, which must be an http or
 // https origin (a scheme and a host, nothing else).
