@@ -368,6 +368,14 @@ func (s *site) createTable(variant string, seats int, shot string) string {
 	if shot != "" {
 		s.shot(shot, true)
 	}
+	return s.create()
+}
+
+// create creates the table the lobby's form describes and returns its
+// id, once its page is open at /t/ID with that address as its invite.
+func (s *site) create() string {
+	t := s.t
+	t.Helper()
 	s.click("#create")
 	s.do("open the new table", chromedp.WaitVisible(chromedp.CSS("#join-name")))
 	loc, err := chromedp.Run(s.ctx, chromedp.Location())

@@ -39,13 +39,7 @@ func TestBrowserFairDeal(t *testing.T) {
 	s.choose("#seat-1", "human")
 	s.choose("#seat-2", "bot:easy")
 	s.choose("#seat-3", "bot:easy")
-	s.click("#create")
-	s.do("open the new table", chromedp.WaitVisible(chromedp.CSS("#join-name")))
-	loc, err := chromedp.Run(s.ctx, chromedp.Location())
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := loc[strings.LastIndex(loc, "/")+1:]
+	id := s.create()
 	s.join("Ada")
 	s.waitSeated(id) // the deal falls due with the next join: this page has had its chance first
 	res, err := http.Post(s.url+"/api/tables/"+id+"/join", "application/json", strings.NewReader(`{"name":"Gone","seat":1}`))
