@@ -189,6 +189,11 @@ func TestBrowserDaily(t *testing.T) {
 		return false
 	}, 30*time.Second)
 	s.do("the next day's /daily", chromedp.Navigate(s.url+"/daily"), chromedp.WaitVisible(chromedp.CSS("#dl-past a")))
+	// The past days are listed below the games, drawn with them: the
+	// link does not move down under a finger as the games come in.
+	if n := s.count(".dl-game"); n != 3 {
+		t.Errorf("the past days were listed with %d of 3 games drawn above them", n)
+	}
 	if got := s.text("#dl-past"); got != "March 1, 2026" {
 		t.Errorf("past days %q, want March 1, 2026", got)
 	}

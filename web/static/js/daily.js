@@ -63,25 +63,21 @@ export async function initDaily() {
   $('#dl-unranked').hidden = !!account || !d.guests_unranked;
   $('#dl-unranked').textContent = t('daily.unranked');
   $('#dl-name').value = store.get('pitch.name') || '';
+  // Today, this person's part of each game, asked at once; the page is
+  // drawn only when every answer is in, so nothing moves under a finger
+  // (the past days' list below the games included).
+  const guest = account ? '' : guestID();
+  const mine = await Promise.all(d.games.map((g) => !today ? null
+    : api('POST', '/api/daily/' + g.variant + '/me', account ? {} : { guest }).catch((e) => {
+      showError(e.message);
+      return null;
+    })));
+  $('#dl-games').replaceChildren(...(d.games.length ? d.games.map((g, i) => gameSection(g, mine[i], today, guest))
+    : [h('p', { class: 'hint', text: t('daily.none') })]));
   $('#dl-past').replaceChildren(...(today ? d.past || [] : []).map((p) => h('li', {}, h('a', { href: '/daily?day=' + p, text: dayText(p) }))));
   // No past day to list: no panel at all (not an empty box).
   $('#dl-past-sec').hidden = !today || !(d.past || []).length;
   $('#dl-back').hidden = today;
-  const guest = account ? '' : guestID();
-  const games = $('#dl-games');
-  games.replaceChildren();
-  for (const g of d.games) {
-    let me = null;
-    if (today) {
-      try {
-        me = await api('POST', '/api/daily/' + g.variant + '/me', account ? {} : { guest });
-      } catch (e) {
-        showError(e.message);
-      }
-    }
-    games.append(gameSection(g, me, today, guest));
-  }
-  if (!d.games.length) games.append(h('p', { class: 'hint', text: t('daily.none') }));
 }
 
 // gameSection is one game's daily event: who played, this person's part,
