@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -30,12 +31,14 @@ type seatClient struct {
 
 // wsState is what the seat clients read of a state.
 type wsState struct {
-	Type   string            `json:"type"`
-	Seq    int               `json:"seq"`
-	Seat   int               `json:"seat"`
-	HandNo int               `json:"hand_no"`
-	Legal  []json.RawMessage `json:"legal"`
-	View   struct {
+	Type   string `json:"type"`
+	Seq    int    `json:"seq"`
+	Seat   int    `json:"seat"`
+	HandNo int    `json:"hand_no"`
+	// MatchOver: the match has ended.
+	MatchOver bool              `json:"match_over"`
+	Legal     []json.RawMessage `json:"legal"`
+	View      struct {
 		Turn   int          `json:"turn"`
 		Phase  string       `json:"phase"`
 		Dealer int          `json:"dealer"`
@@ -48,8 +51,19 @@ type wsState struct {
 // states until the test ends.
 func connectSeat(t *testing.T, base, id, token string) *seatClient {
 	t.Helper()
+	return connectSeatAs(t, base, id, token, "")
+}
+
+// connectSeatAs is connectSeat with a Cookie header: a seat of an
+// account's is played signed in to it.
+func connectSeatAs(t *testing.T, base, id, token, cookie string) *seatClient {
+	t.Helper()
 	ctx := context.Background()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/api/tables/"+id+"/ws", nil)
+	var opts *websocket.DialOptions
+	if cookie != "" {
+		opts = &websocket.DialOptions{HTTPHeader: http.Header{"Cookie": {cookie}}}
+	}
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/api/tables/"+id+"/ws", opts)
 	if err != nil {
 		t.Fatalf("connecting to %s: %v", id, err)
 	}

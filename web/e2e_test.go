@@ -113,7 +113,7 @@ func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 type browser struct {
 	t     *testing.T
 	ctx   context.Context
-	shots string // where screenshots go
+	shots string // where screenshots go; "": none are taken (PITCH_SCREENSHOTS)
 
 	mu      sync.Mutex
 	console []string // errors and exceptions the page logged
@@ -158,7 +158,7 @@ func newSiteFor(t *testing.T, d time.Duration, tweak func(*server.Options)) *sit
 	t.Cleanup(ts.Close)
 	t.Cleanup(srv.Close)
 
-	shots := t.TempDir()
+	shots := "" // none taken
 	if os.Getenv("PITCH_SCREENSHOTS") == "1" {
 		shots = filepath.Join("..", "docs", "screenshots")
 		if err := os.MkdirAll(shots, 0o755); err != nil {
@@ -231,8 +231,28 @@ func navigating(err error) bool {
 		strings.Contains(m, "Cannot find context with specified id")
 }
 
+// click clicks the element sel as a person would, once it is shown and
+// has stopped moving: a page still drawing around a button moves it, and
+// a click where it was lands on something else.
 func (b *browser) click(sel string) {
 	b.t.Helper()
+	b.do("wait for "+sel, chromedp.WaitVisible(chromedp.CSS(sel)))
+	// Three equal reads of its place 20 ms apart, for at most about a
+	// second (an element that never stops moving is clicked anyway).
+	_, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(async (sel) => {
+		let last = '', same = 0;
+		for (let i = 0; i < 50 && same < 2; i++) {
+			const e = document.querySelector(sel), r = e && e.getBoundingClientRect();
+			const at = r ? [r.x, r.y, r.width, r.height].join() : '';
+			same = at && at === last ? same + 1 : 0;
+			last = at;
+			await new Promise((ok) => setTimeout(ok, 20));
+		}
+		return true;
+	})(%q)`, sel), chromedp.EvalAwaitPromise))
+	if err != nil && !navigating(err) {
+		b.t.Fatalf("waiting for %s to stand still: %v", sel, err)
+	}
 	b.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
 }
 
@@ -248,8 +268,13 @@ func (b *browser) choose(sel, value string) {
 	}
 }
 
+// shot saves a screenshot of the page as docs/screenshots/name.png when
+// PITCH_SCREENSHOTS=1 (full: the whole page, not only the viewport).
 func (b *browser) shot(name string, full bool) {
 	b.t.Helper()
+	if b.shots == "" {
+		return
+	}
 	act := chromedp.CaptureScreenshot()
 	if full {
 		act = chromedp.FullScreenshot(100)
@@ -338,7 +363,7 @@ func waitFor(t *testing.T, what string, ok func() bool, d time.Duration) {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting: %s", what)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(pollEvery)
 	}
 }
 
@@ -455,7 +480,7 @@ func (s *site) playUntilOurBid(shots map[string]string) []hand {
 			if s.onWait != nil && !u.Pending && !u.Over {
 				s.onWait(u)
 			}
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(pollEvery)
 			continue
 		}
 		if s.onTurn != nil {
@@ -890,3 +915,6 @@ func serveDB(t *testing.T, ctx context.Context, db, addr string, o server.Option
 	go hs.Serve(ln) //nolint:errcheck // ErrServerClosed
 	return srv, hs, st, ln.Addr().String()
 }
+
+// pollEvery is how long a test waits between two looks at the page.
+const pollEvery = 20 * time.Millisecond

@@ -207,7 +207,7 @@ func (s *site) playToSummary(shot string) {
 			s.do("back", chromedp.EmulateViewport(1280, 900))
 		}
 		if !s.actOnce() {
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(pollEvery)
 		}
 	}
 	if shot != "" && !shotTaken {
@@ -374,7 +374,7 @@ func TestBrowserReloadDuringHold(t *testing.T) {
 			s.eval(`localStorage.setItem('pitch.speed', 'slow'), 'true'`, new(bool))
 		}
 		if !s.actOnce() {
-			time.Sleep(10 * time.Millisecond)
+			time.Sleep(pollEvery)
 		}
 	}
 	s.do("reload during the hold", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#felt")))

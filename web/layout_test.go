@@ -183,7 +183,7 @@ func (s *site) sitAt(id, until, speed string) {
 			if u.Summary {
 				s.click("#summary-close")
 			}
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(pollEvery)
 			continue
 		}
 		switch u.Act {

@@ -128,7 +128,7 @@ func (s *site) bidderUntil(act string) {
 			continue
 		}
 		if !s.actOnce() {
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(pollEvery)
 		}
 	}
 }
@@ -259,7 +259,7 @@ func TestBrowserPawneePhone(t *testing.T) {
 			t.Fatalf("the hand's last trick was not held on the table (%+v)", u)
 		}
 		if !s.actOnce() {
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(pollEvery)
 		}
 	}
 	// The trick held is the hand's last, as the stored record has it.

@@ -167,7 +167,7 @@ func TestBrowserPhonePages(t *testing.T) {
 			return true
 		}
 		if !s.actOnce() {
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(pollEvery)
 		}
 		return false
 	}, 90*time.Second)

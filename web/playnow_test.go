@@ -72,7 +72,7 @@ func TestBrowserPlayNow(t *testing.T) {
 		if ann.actOnce() {
 			moved++
 		} else {
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(pollEvery)
 		}
 	}
 	// Bob taps Play mid-hand: he watches, and both pages show him coming.
@@ -138,7 +138,7 @@ func TestBrowserPlayNow(t *testing.T) {
 		if bob.ui().Summary {
 			bob.click("#summary-close")
 		} else if !bob.actOnce() {
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(pollEvery)
 		}
 		events, err := ann.st.Events(t.Context(), id)
 		if err != nil {

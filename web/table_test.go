@@ -490,7 +490,7 @@ func TestBrowserKeyboardPawnee(t *testing.T) {
 			break
 		}
 		if u.Pending || u.Act == "" {
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(pollEvery)
 			continue
 		}
 		where, _ := focused()
