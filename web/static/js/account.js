@@ -217,14 +217,12 @@ export async function initAccount() {
   const me = await whoami();
   if (!me) return initGuest();
   document.title = me.name + ' · Pitch';
-  $('#acct-me').hidden = false;
   $('#me-h').textContent = me.name;
   $('#me-profile').href = profileURL(me.name);
   $('#me-about').textContent = t('account.about', { Date: new Date(me.created).toLocaleDateString(document.documentElement.lang) });
   $('#pw-old-field').hidden = !me.has_password;
   $('#pw-h').textContent = t(me.has_password ? 'account.passwordTitle' : 'account.addPassword');
   $('#pk-count').textContent = t('account.passkeyCount', { Count: me.passkeys });
-  showPasskeys(me).catch((e) => showError(e.message));
   $('#signout-btn').addEventListener('click', async () => {
     await api('POST', '/api/account/signout').catch((e) => showError(e.message));
     location.assign('/');
@@ -252,11 +250,17 @@ export async function initAccount() {
       location.assign('/');
     });
   });
-  const seats = await api('GET', '/api/account/seats').then((r) => r.seats).catch((e) => { showError(e.message); return []; });
+  // The lists are filled before the page is shown: nothing moves down
+  // under a finger as they come in.
+  const [seats] = await Promise.all([
+    api('GET', '/api/account/seats').then((r) => r.seats).catch((e) => { showError(e.message); return []; }),
+    showPasskeys(me).catch((e) => showError(e.message)),
+  ]);
   $('#me-noseats').hidden = seats.length > 0;
   $('#me-seats').replaceChildren(...seats.map((s) => h('li', { class: 'table-item' },
     h('span', { text: gameName(s.variant) + ' · ' + t('account.seatNo', { N: num(s.seat + 1) }) }),
     h('a', { class: 'button primary', href: s.url, 'aria-label': t('lobby.openLabel', { ID: s.table }) }, t('lobby.open')))));
+  $('#acct-me').hidden = false;
 }
 
 function initGuest() {

@@ -8,9 +8,10 @@ import { initPlayNow, playAt, showPlaying } from './playnow.js';
 // ---------- the lobby ----------
 
 export function initLobby() {
-  $('#lobby').hidden = false;
   document.title = t('lobby.title');
-  initPlayNow();
+  // Shown once Play now has its buttons (they come from the server, above
+  // the rest): nothing moves down under a finger as they come in.
+  initPlayNow().finally(() => { $('#lobby').hidden = false; });
   const game = $('#game');
   const seatChoices = []; // kept across changes of the number of seats
 

@@ -16,9 +16,11 @@ export async function initProfile(name) {
   $('#profile').hidden = false;
   document.title = t('profile.title', { Name: name }) + ' · Pitch';
   $('#profile-h').textContent = t('profile.title', { Name: name });
-  let p;
+  let p, me;
   try {
-    p = await api('GET', '/api/users/' + encodeURIComponent(name));
+    // Who is looking too, so that the link to their own account (above
+    // the rest) is there from the first drawing: nothing moves down.
+    [p, me] = await Promise.all([api('GET', '/api/users/' + encodeURIComponent(name)), whoami()]);
   } catch (e) {
     showError(e.message);
     return;
@@ -44,7 +46,7 @@ export async function initProfile(name) {
   const legend = $('#profile-recent-legend');
   legend.hidden = !p.recent.some((m) => m.provisional);
   legend.textContent = t('rating.provisionalKey', { Mark: '?' });
-  drawMine(p.name);
+  $('#profile-account').hidden = !me || me.name !== p.name;
   // Charts last: their width is the width their section was given.
   for (const g of p.ratings) drawChart(g);
   drawDailyResults(p.name);
@@ -90,12 +92,6 @@ function gameSection(g) {
       ...stat('profile.moons', num(g.moons)),
       ...stat('profile.pointsPerHand', g.hands ? (g.points / g.hands).toLocaleString(currentLang(), { maximumFractionDigits: 2 }) : '–')),
     h('div', { class: 'profile-chart', id: 'chart-' + g.game, role: 'img', 'aria-label': t('profile.chart', { Game: gameName(g.game) }) }));
-}
-
-// drawMine links the signed-in person's own profile to their account.
-async function drawMine(name) {
-  const me = await whoami();
-  $('#profile-account').hidden = !me || me.name !== name;
 }
 
 // wholeSteps are the steps between the chart's x-axis ticks: matches are
