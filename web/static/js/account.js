@@ -12,7 +12,9 @@ export function whoami() {
   return who;
 }
 
-// initAccountLink names the signed-in account in the header, or offers to sign in.
+// initAccountLink names the signed-in account in the header, or offers to
+// sign in. The link shows once it knows which (index.html has it hidden):
+// "Sign in" turning into a name would move the header's links.
 export async function initAccountLink() {
   const me = await whoami();
   const link = $('#account-link');
@@ -24,6 +26,7 @@ export async function initAccountLink() {
     link.after(h('a', { id: 'profile-link', class: 'account-link', href: profileURL(me.name),
       'aria-label': t('account.profileLabel', { Name: me.name }), text: t('account.profileShort') }));
   }
+  link.hidden = false;
 }
 
 // passkeyBlock says why passkeys cannot work on this page, as a catalog

@@ -9,9 +9,10 @@ import { initPlayNow, playAt, showPlaying } from './playnow.js';
 
 export function initLobby() {
   document.title = t('lobby.title');
-  // Shown once Play now has its buttons (they come from the server, above
-  // the rest): nothing moves down under a finger as they come in.
-  initPlayNow().finally(() => { $('#lobby').hidden = false; });
+  // Shown once Play now's buttons, the open tables and this person's own
+  // are in (each comes from the server): drawn in pieces, the lobby would
+  // move a button down under a finger.
+  const ready = [initPlayNow()];
   const game = $('#game');
   const seatChoices = []; // kept across changes of the number of seats
 
@@ -115,9 +116,9 @@ export function initLobby() {
   $('#open-game').addEventListener('change', () => { lobbyPage.offset = 0; loadOpen(); });
   $('#open-prev').addEventListener('click', () => { lobbyPage.offset = Math.max(0, lobbyPage.offset - PAGE); loadOpen(); });
   $('#open-next').addEventListener('click', () => { lobbyPage.offset += PAGE; loadOpen(); });
-  loadOpen();
+  ready.push(loadOpen(), listMine());
+  Promise.allSettled(ready).then(() => { $('#lobby').hidden = false; });
   setInterval(() => { if (!document.hidden) loadOpen(); }, 5000);
-  listMine();
 }
 
 // botRatings are the bots' fixed ratings by game and level
@@ -203,22 +204,25 @@ async function listMine() {
   }
   $('#mine').hidden = ids.length === 0;
   $('#mine-history').href = '/history?tables=' + ids.slice(0, 100).map(encodeURIComponent).join(',');
-  const list = $('#my-tables');
-  list.replaceChildren();
-  for (const id of ids.slice(0, 20)) {
+  // Each table asked at once; the list is drawn when every answer is in.
+  const items = await Promise.all(ids.slice(0, 20).map(async (id) => {
     let saved = {};
     try { saved = JSON.parse(store.get('pitch.seat.' + id)) || theirs[id] || {}; } catch (e) { /* ignore */ }
     const me = t('lobby.mySeat', { N: seatNo(Number(saved.seat) || 0), Name: saved.name || '?' });
-    const about = h('div', {}, h('strong', { text: me }), h('div', { class: 'hint', text: t('lobby.loading') }));
-    const li = h('li', { class: 'table-item' }, about,
-      h('div', { class: 'item-actions' }, h('a', { class: 'button', href: '/t/' + id, 'aria-label': t('lobby.openLabel', { ID: id }) }, t('lobby.open'))));
-    list.append(li);
-    api('GET', '/api/tables/' + encodeURIComponent(id)).then((tb) => {
+    let about;
+    try {
+      const tb = await api('GET', '/api/tables/' + encodeURIComponent(id));
       const state = t(tb.closed ? 'lobby.state.closed' : tb.finished ? 'lobby.state.over' : tb.seats.some((s) => !s.taken) ? 'lobby.state.waiting' : 'lobby.state.playing');
-      about.replaceChildren(h('strong', { text: gameName(tb.variant) + ' · ' + me + ' · ' + state }),
-        h('div', { class: 'hint', text: describeSeats(tb) }));
-    }).catch((e) => {
-      if (e.code === 'not_found') { store.del('pitch.seat.' + id); li.remove(); } else about.lastChild.textContent = t('lobby.err.mine', { Why: e.message });
-    });
-  }
+      about = h('div', {}, h('strong', { text: gameName(tb.variant) + ' · ' + me + ' · ' + state }), h('div', { class: 'hint', text: describeSeats(tb) }));
+    } catch (e) {
+      if (e.code === 'not_found') { // the server no longer has it: forgotten
+        store.del('pitch.seat.' + id);
+        return null;
+      }
+      about = h('div', {}, h('strong', { text: me }), h('div', { class: 'hint', text: t('lobby.err.mine', { Why: e.message }) }));
+    }
+    return h('li', { class: 'table-item' }, about,
+      h('div', { class: 'item-actions' }, h('a', { class: 'button', href: '/t/' + id, 'aria-label': t('lobby.openLabel', { ID: id }) }, t('lobby.open'))));
+  }));
+  $('#my-tables').replaceChildren(...items.filter(Boolean));
 }

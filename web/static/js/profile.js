@@ -13,7 +13,6 @@ import uPlot from '../vendor/uplot/uPlot.esm.js';
 const dateFmt = () => new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium' });
 
 export async function initProfile(name) {
-  $('#profile').hidden = false;
   document.title = t('profile.title', { Name: name }) + ' · Pitch';
   $('#profile-h').textContent = t('profile.title', { Name: name });
   let p, me;
@@ -22,6 +21,7 @@ export async function initProfile(name) {
     // the rest) is there from the first drawing: nothing moves down.
     [p, me] = await Promise.all([api('GET', '/api/users/' + encodeURIComponent(name)), whoami()]);
   } catch (e) {
+    $('#profile').hidden = false;
     showError(e.message);
     return;
   }
@@ -47,10 +47,12 @@ export async function initProfile(name) {
   legend.hidden = !p.recent.some((m) => m.provisional);
   legend.textContent = t('rating.provisionalKey', { Mark: '?' });
   $('#profile-account').hidden = !me || me.name !== p.name;
+  // The events and daily results below too, before the page shows: one
+  // coming in after the other would move it.
+  await Promise.all([drawDailyResults(p.name), drawEvents(p.name)]);
+  $('#profile').hidden = false;
   // Charts last: their width is the width their section was given.
   for (const g of p.ratings) drawChart(g);
-  drawDailyResults(p.name);
-  drawEvents(p.name);
 }
 
 // drawEvents lists the events the player joined while signed in: each
