@@ -234,7 +234,7 @@ func TestBrowserScoreSheetColumns(t *testing.T) {
 				for _, p := range probs {
 					t.Errorf("%d seats, %s, %s: the score sheet: %s", n, l.Tag, sz.name, p)
 				}
-				if n == 5 && sz.name == "desktop" && (l.Tag == "ja" || l.Tag == "el") {
+				if s.shots != "" && n == 5 && sz.name == "desktop" && (l.Tag == "ja" || l.Tag == "el") {
 					png, err := chromedp.Run(s.ctx, chromedp.Screenshot(chromedp.CSS(`section.panel:has(#sheet)`)))
 					if err != nil {
 						t.Fatal(err)
