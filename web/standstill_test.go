@@ -14,11 +14,12 @@ import (
 // TestBrowserPagesStandStill opens the pages a person clicks on as soon
 // as they show, on a phone and a desktop, signed in with a table in play:
 // the lobby (Play now's buttons come from the server, above the form),
-// the account page (its tables and passkeys, above its buttons) and the
-// person's own profile (the link to their account, above the rest). None
-// may move what is on screen once it shows (layout shifts, shiftJS): a
-// page drawn in pieces moves a button down under a finger, and a click
-// meant for it lands on something else.
+// the account page (its tables and passkeys, above its buttons), the
+// person's own profile (the link to their account, above the rest), the
+// history and the leaderboard (their rows, above the pager) and /daily
+// (each game's part). None may move what is on screen once it shows
+// (layout shifts, shiftJS): a page drawn in pieces moves a button down
+// under a finger, and a click meant for it lands on something else.
 func TestBrowserPagesStandStill(t *testing.T) {
 	s := newSiteFor(t, 60*time.Second, nil)
 	s.do("open the lobby", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.CSS("#create-form")))
@@ -51,6 +52,9 @@ func TestBrowserPagesStandStill(t *testing.T) {
 			{"/", "#pn-games button"},
 			{"/account", "#me-seats li"},
 			{"/u/Still-Ada", "#profile-account"},
+			{"/history", "#history-list tr"},
+			{"/leaderboard?game=pawnee", "#leaderboard-none"},
+			{"/daily", ".dl-game"},
 		} {
 			s.do("open "+pg.path, chromedp.Navigate(s.url+pg.path), chromedp.WaitVisible(chromedp.CSS(pg.done)), settled())
 			var got shifts

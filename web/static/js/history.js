@@ -10,7 +10,6 @@ import { matchReview } from './matchreview.js';
 const H = { offset: 0, limit: 20, game: '', tables: '', review: null };
 
 export function initHistory() {
-  $('#history').hidden = false;
   document.title = t('history.title') + ' · Pitch';
   const q = new URLSearchParams(location.search);
   H.tables = q.get('tables') || '';
@@ -22,7 +21,8 @@ export function initHistory() {
   sel.addEventListener('change', () => { H.game = sel.value; H.offset = 0; load(); });
   $('#history-newer').addEventListener('click', () => { H.offset = Math.max(0, H.offset - H.limit); load(); });
   $('#history-older').addEventListener('click', () => { H.offset += H.limit; load(); });
-  load();
+  // Shown with its first page: rows coming in would move the pager.
+  load().finally(() => { $('#history').hidden = false; });
 }
 
 async function load() {

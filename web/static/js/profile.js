@@ -136,7 +136,6 @@ const L = { game: 'pawnee', limit: 50, place: {} };
 let board = null; // the page shown
 
 export function initLeaderboard() {
-  $('#leaderboard').hidden = false;
   document.title = t('leaderboard.title') + ' · Pitch';
   const q = new URLSearchParams(location.search);
   if (GAMES[q.get('game')]) L.game = q.get('game');
@@ -150,12 +149,13 @@ export function initLeaderboard() {
   $('#leaderboard-prev').addEventListener('click', () => go({ before: board.prev }));
   $('#leaderboard-next').addEventListener('click', () => go({ after: board.next }));
   $('#leaderboard-bottom').addEventListener('click', () => go({ last: '1' }));
-  loadBoard();
+  // Shown with its first page: rows coming in would move the pager.
+  loadBoard().finally(() => { $('#leaderboard').hidden = false; });
 }
 
 function go(place) {
   L.place = place;
-  loadBoard();
+  return loadBoard();
 }
 
 async function loadBoard() {
@@ -167,7 +167,7 @@ async function loadBoard() {
   } catch (e) {
     showError(e.message);
     // A link with a place the server does not take: show the first page.
-    if (e.code === 'bad_page' && Object.keys(L.place).length) go({});
+    if (e.code === 'bad_page' && Object.keys(L.place).length) return go({});
     return;
   }
   board = page;
