@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +17,8 @@ import (
 // the lobby (Play now's buttons come from the server, above the form),
 // the account page (its tables and passkeys, above its buttons), the
 // person's own profile (the link to their account, above the rest), the
-// history and the leaderboard (their rows, above the pager) and /daily
-// (each game's part). None may move what is on screen once it shows
+// history and the leaderboard (their rows, above the pager), /daily
+// (each game's part) and an event's page (drawn from its WebSocket). None may move what is on screen once it shows
 // (layout shifts, shiftJS): a page drawn in pieces moves a button down
 // under a finger, and a click meant for it lands on something else.
 func TestBrowserPagesStandStill(t *testing.T) {
@@ -38,6 +39,9 @@ func TestBrowserPagesStandStill(t *testing.T) {
 	if !taken {
 		t.Fatal("the account could not take its seat")
 	}
+	// An event with people in it (its page comes over a WebSocket).
+	ev := s.newEvent(`{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true}`,
+		func(i int) string { return fmt.Sprintf("Player %d", i+1) }, 6)
 	s.do("record layout shifts", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: shiftJS})
 		return err
@@ -55,6 +59,7 @@ func TestBrowserPagesStandStill(t *testing.T) {
 			{"/history", "#history-list tr"},
 			{"/leaderboard?game=pawnee", "#leaderboard-none"},
 			{"/daily", ".dl-game"},
+			{"/e/" + ev.ID, "#ev-title"},
 		} {
 			s.do("open "+pg.path, chromedp.Navigate(s.url+pg.path), chromedp.WaitVisible(chromedp.CSS(pg.done)), settled())
 			var got shifts

@@ -77,7 +77,9 @@ export function initEvent(id, board) {
   if (board) {
     initBoard(id);
   } else {
-    $('#event').hidden = false;
+    // The page shows with the event's first drawing (onEvent), or when the
+    // connection fails first (setOnline): drawn empty, then filled, it
+    // would move everything down.
     $('#ev-join').addEventListener('submit', join);
     $('#ev-name').value = store.get('pitch.name') || '';
     $('#ev-start').addEventListener('click', () => hostAct('start', {}));
@@ -165,6 +167,7 @@ function reconnectNow() {
 }
 
 function setOnline(on) {
+  if (!on && !E.board) $('#event').hidden = false; // to say so
   const el = $(E.board ? '#bd-offline' : '#ev-offline');
   el.hidden = on;
   el.textContent = on ? '' : t('banner.offline');
@@ -183,6 +186,7 @@ function onEvent(m) {
   if (E.board) drawBoard(ev);
   else drawEvent(ev);
   tick();
+  if (!E.board) $('#event').hidden = false;
 }
 
 const MOVES = { progressive: 'event.mv.progressive', mixed: 'event.mv.mixed', duplicate: 'event.mv.duplicate' };
