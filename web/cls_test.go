@@ -37,6 +37,15 @@ const shiftJS = `(() => {
   }).observe({ type: 'layout-shift', buffered: true });
 })();`
 
+// recordShifts runs shiftJS in every page the tab opens from now on.
+func (b *browser) recordShifts() {
+	b.t.Helper()
+	b.do("record layout shifts", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: shiftJS})
+		return err
+	}))
+}
+
 // shifts is what shiftJS recorded.
 type shifts struct {
 	Sum, Input float64
@@ -95,10 +104,7 @@ func (s *site) playHandMeasured(sz screen, body string) shifts {
 	s.do("resize to "+sz.name, chromedp.EmulateViewport(sz.width, sz.height, chromedp.EmulateScale(scale)))
 	s.do("open the lobby", chromedp.Navigate(s.url+"/"))
 	s.eval(fmt.Sprintf(`localStorage.setItem('pitch.seat.%s', JSON.stringify({seat: 0, token: %q, name: "Ada"})), localStorage.setItem('pitch.speed', 'normal'), 'true'`, id, tok), new(bool))
-	s.do("record layout shifts", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: shiftJS})
-		return err
-	}))
+	s.recordShifts()
 	s.do("open the table", chromedp.Navigate(s.url+"/t/"+id), chromedp.WaitVisible(chromedp.CSS("#felt")))
 	waitFor(t, "the seat", func() bool { return s.ui().Seat == 0 }, 20*time.Second)
 	s.checkTitle(sz.name, "hand 1")

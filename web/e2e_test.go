@@ -356,6 +356,11 @@ func (b *browser) ui() ui {
 	return u
 }
 
+// pollEvery is how long a test waits between two looks at the page.
+const pollEvery = 20 * time.Millisecond
+
+// waitFor looks at ok every pollEvery until it holds; the test fails if
+// it still does not after d.
 func waitFor(t *testing.T, what string, ok func() bool, d time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(d)
@@ -915,6 +920,3 @@ func serveDB(t *testing.T, ctx context.Context, db, addr string, o server.Option
 	go hs.Serve(ln) //nolint:errcheck // ErrServerClosed
 	return srv, hs, st, ln.Addr().String()
 }
-
-// pollEvery is how long a test waits between two looks at the page.
-const pollEvery = 20 * time.Millisecond

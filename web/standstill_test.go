@@ -1,14 +1,11 @@
 package web_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -42,10 +39,7 @@ func TestBrowserPagesStandStill(t *testing.T) {
 	// An event with people in it (its page comes over a WebSocket).
 	ev := s.newEvent(`{"variant":"ten-point","rounds":2,"end":"hands","hands":1,"movement":"progressive","switch_partners":true}`,
 		func(i int) string { return fmt.Sprintf("Player %d", i+1) }, 6)
-	s.do("record layout shifts", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: shiftJS})
-		return err
-	}))
+	s.recordShifts()
 	for _, sz := range []screen{sizes[2], sizes[0]} {
 		scale := 1.0
 		if sz.phone {
